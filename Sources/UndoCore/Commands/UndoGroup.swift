@@ -1,0 +1,97 @@
+/// A step made of several commands that undo and redo as one: a named group, or a run of
+/// coalesced changes. Members run in order on redo and in reverse order on undo; if one fails
+/// partway, those already changed are put back so the group stays atomic.
+public final class UndoGroup: UndoCommand {
+    public internal(set) var members: [any UndoCommand]
+    public var name: String?
+    public internal(set) var context: UndoContext
+    /// `true` for a coalesced run (its key is the run's), `false` for an explicit group.
+    let runKey: UndoCoalescingKey?
+
+    init(name: String?, context: UndoContext, members: [any UndoCommand] = [], runKey: UndoCoalescingKey? = nil) {
+        self.name = name
+        self.context = context
+        self.members = members
+        self.runKey = runKey
+    }
+
+    public var cost: Int {
+        members.reduce(MemoryLayout<UndoGroup>.size + 16) { $0 + $1.cost + 8 }
+    }
+
+    /// Discardable only if every member is.
+    public var isDiscardable: Bool { members.allSatisfy(\.isDiscardable) }
+
+    public func perform(_ changes: inout UndoChanges) throws {
+        var index = 0
+        do {
+            while index < members.count {
+                try members[index].perform(&changes)
+                index += 1
+            }
+        } catch {
+            let failure = UndoError.wrap(error, step: name)
+            // Undo what this call already redid, newest first.
+            var scratch = UndoChanges()
+            do {
+                while index > 0 {
+                    index -= 1
+                    try members[index].undo(&scratch)
+                }
+            } catch {
+                throw UndoError.rollbackFailed(step: name, message: "\(failure); then \(UndoError.wrap(error, step: nil))")
+            }
+            throw failure
+        }
+    }
+
+    public func undo(_ changes: inout UndoChanges) throws {
+        var index = members.count
+        do {
+            while index > 0 {
+                try members[index - 1].undo(&changes)
+                index -= 1
+            }
+        } catch {
+            let failure = UndoError.wrap(error, step: name)
+            // Re-apply what this call already undid, oldest first.
+            var scratch = UndoChanges()
+            do {
+                while index < members.count {
+                    try members[index].perform(&scratch)
+                    index += 1
+                }
+            } catch {
+                throw UndoError.rollbackFailed(step: name, message: "\(failure); then \(UndoError.wrap(error, step: nil))")
+            }
+            throw failure
+        }
+    }
+
+    /// Removes members matching `predicate`, looking inside nested groups.
+    /// - Returns: whether anything is left.
+    func removeMembers(where predicate: (any UndoCommand) -> Bool) -> Bool {
+        members = members.compactMap { member in
+            if let group = member as? UndoGroup {
+                return group.removeMembers(where: predicate) ? group : nil
+            }
+            return predicate(member) ? nil : member
+        }
+        // A group belongs to the context of what is left in it.
+        if let first = members.first, !members.contains(where: { $0.context == context }) {
+            context = first.context
+        }
+        return !members.isEmpty
+    }
+}
+
+/// A command run backwards: its perform is the inner command's undo. Reverting to the saved
+/// state records the steps it undid this way, so undoing the revert does them again.
+struct InvertedCommand: UndoCommand {
+    var inner: any UndoCommand
+    var name: String?
+    var context: UndoContext
+    var cost: Int { inner.cost + 16 }
+    mutating func perform(_ changes: inout UndoChanges) throws { try inner.undo(&changes) }
+    mutating func undo(_ changes: inout UndoChanges) throws { try inner.perform(&changes) }
+}

@@ -1,0 +1,29 @@
+import Foundation
+
+/// One history shared by several threads: every call holds a lock around the ``UndoStack``.
+///
+/// Actions and observers run on the calling thread with the lock held, so they must not wait
+/// for another thread that uses this history. An action that calls back into the history from
+/// its own perform or undo gets ``UndoError/reentrantCall(_:)``, never a deadlock (the lock is
+/// recursive and the stack refuses the call).
+public final class SharedUndoHistory: @unchecked Sendable {
+    // NSRecursiveLock: a re-entrant call from an action must reach the stack's refusal instead
+    // of deadlocking.
+    private let lock = NSRecursiveLock()
+    private let stack: UndoStack
+
+    /// Shares `stack`, which no one else may use directly from now on.
+    public init(_ stack: UndoStack = UndoStack()) { self.stack = stack }
+
+    /// Runs `body` with the stack, holding the lock.
+    public func withStack<R>(_ body: (UndoStack) throws -> R) rethrows -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(stack)
+    }
+
+    public func perform<C: UndoCommand>(_ command: C) throws { try withStack { try $0.perform(command) } }
+    @discardableResult public func undo() throws -> UndoResult? { try withStack { try $0.undo() } }
+    @discardableResult public func redo() throws -> UndoResult? { try withStack { try $0.redo() } }
+    public var state: UndoState { withStack { $0.state } }
+}

@@ -1,0 +1,109 @@
+/// A change that the history can take back and do again: the step-object shape of an action
+/// (Qt's `QUndoCommand`, the Rust crate `undo`'s `Edit`).
+///
+/// A command is usually a small struct that holds a reference to the model it changes and the
+/// values it needs (a struct of up to three words is stored inline in the history, with no
+/// allocation of its own). The history calls ``perform(_:)`` when the command is pushed and on
+/// every redo, and ``undo(_:)`` to take it back.
+///
+/// Actions run on the thread that called the history (see ``UndoStack``); they must not call
+/// back into the same history (that is refused with ``UndoError/reentrantCall``).
+public protocol UndoCommand {
+    /// The brief name of the change, as the Undo menu shows it after "Undo " ("Typing", "Bold");
+    /// `nil` for an unnamed step (the menu then says plain "Undo"). Raw, not yet title-cased:
+    /// the history's ``UndoTitleFormatter`` formats it.
+    var name: String? { get }
+
+    /// The document or target this change belongs to. Defaults to ``UndoContext/global``.
+    var context: UndoContext { get }
+
+    /// An estimate of the bytes this step keeps alive, for the memory limit. Defaults to the
+    /// command's inline size.
+    var cost: Int { get }
+
+    /// Consecutive commands with the same non-nil key, pushed within the coalescing window,
+    /// become one step (see ``merge(with:)``). Defaults to `nil`: never coalesced.
+    var coalescingKey: UndoCoalescingKey? { get }
+
+    /// A discardable step (a selection change, say) is undoable but does not make its context
+    /// dirty. Defaults to `false`.
+    var isDiscardable: Bool { get }
+
+    /// Applies the change. Called once when pushed with ``UndoStack/perform(_:)`` and again on
+    /// every redo. Throwing means nothing was changed.
+    /// - Parameter changes: where to report the places this call changed (for results).
+    mutating func perform(_ changes: inout UndoChanges) throws
+
+    /// Takes the change back. Throwing means nothing was changed.
+    mutating func undo(_ changes: inout UndoChanges) throws
+
+    /// Offers the next command with the same coalescing key to this one, the previous step.
+    /// Return ``UndoMerge/merged`` after absorbing it (this step now undoes both),
+    /// ``UndoMerge/annulled`` when together they change nothing (both steps vanish), or
+    /// ``UndoMerge/refused`` (the default) to keep them as one step made of two commands.
+    /// `next` has already been performed when this is called.
+    mutating func merge(with next: Self) -> UndoMerge
+}
+
+extension UndoCommand {
+    public var name: String? { nil }
+    public var context: UndoContext { .global }
+    public var cost: Int { MemoryLayout<Self>.size }
+    public var coalescingKey: UndoCoalescingKey? { nil }
+    public var isDiscardable: Bool { false }
+    public mutating func merge(with next: Self) -> UndoMerge { .refused }
+}
+
+/// What ``UndoCommand/merge(with:)`` did with the next command.
+public enum UndoMerge: Sendable, Equatable {
+    /// The previous step absorbed the next one.
+    case merged
+    /// The two cancel out: both vanish from the history.
+    case annulled
+    /// Not merged; the two are kept together as one coalesced step.
+    case refused
+}
+
+/// Identifies a run of incremental changes that coalesce into one step ("Typing" in one document).
+public struct UndoCoalescingKey: Hashable, Sendable {
+    public var rawValue: String
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+}
+
+/// The document or target a step belongs to. Steps of different contexts share one history but
+/// can be undone, listed and removed per context.
+public struct UndoContext: Hashable, Sendable, CustomStringConvertible {
+    public var name: String
+    public init(_ name: String) { self.name = name }
+    /// The context of steps that belong to no particular document.
+    public static let global = UndoContext("")
+    public var description: String { name }
+}
+
+/// A place that an action changed, as the action reports it, so the app can scroll to it and
+/// highlight it after an undo or redo.
+public struct UndoChange: Hashable, Sendable {
+    public var context: UndoContext
+    /// Where in the context (an offset, an object id); `nil` when the whole context changed.
+    public var location: Int64?
+    /// How much from `location` (a length); `nil` for a point or an object.
+    public var length: Int64?
+    public init(context: UndoContext, location: Int64? = nil, length: Int64? = nil) {
+        self.context = context
+        self.location = location
+        self.length = length
+    }
+}
+
+/// Collects the places an action changed while it runs.
+public struct UndoChanges: Sendable {
+    public private(set) var all: [UndoChange] = []
+    public init() {}
+    /// Reports one changed place.
+    public mutating func report(_ change: UndoChange) { all.append(change) }
+    /// Reports a changed range in a context.
+    public mutating func report(context: UndoContext, location: Int64? = nil, length: Int64? = nil) {
+        all.append(UndoChange(context: context, location: location, length: length))
+    }
+    mutating func append(contentsOf other: UndoChanges) { all.append(contentsOf: other.all) }
+}

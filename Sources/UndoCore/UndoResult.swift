@@ -1,0 +1,41 @@
+/// What an undo or redo did: which step, and the places it changed, so the app can scroll to
+/// and highlight the result (the HIG's "show the results of an undo or redo").
+public struct UndoResult: Sendable, Equatable {
+    public enum Direction: Sendable, Equatable { case undo, redo }
+
+    public var direction: Direction
+    /// The raw name of the (last) step undone or redone; `nil` for an unnamed step.
+    public var name: String?
+    /// The context of that step.
+    public var context: UndoContext
+    /// How many steps the call moved over (more than one for a jump).
+    public var stepCount: Int
+    /// The places the actions reported changing, in the order they ran.
+    public var changes: [UndoChange]
+
+    public init(direction: Direction, name: String?, context: UndoContext, stepCount: Int = 1,
+                changes: [UndoChange] = []) {
+        self.direction = direction
+        self.name = name
+        self.context = context
+        self.stepCount = stepCount
+        self.changes = changes
+    }
+}
+
+/// One row of a history panel: a step, its name and where it stands.
+public struct UndoStepInfo: Sendable, Equatable {
+    /// 0-based index in the history, oldest first.
+    public var index: Int
+    /// A number that identifies the step while it stays in the history.
+    public var serial: UInt32
+    public var name: String?
+    public var context: UndoContext
+    /// `true` for steps below the position (done), `false` for redo steps.
+    public var isApplied: Bool
+    /// `true` if this step's context was saved right after it.
+    public var isSavePoint: Bool
+    public var isDiscardable: Bool
+    /// Members for a group (0 for a single action).
+    public var memberCount: Int
+}

@@ -1,0 +1,50 @@
+extension UndoStack {
+    /// Opens a group: the changes until the matching ``endGroup()`` undo and redo as one step.
+    /// Groups nest; a nested group becomes one member of its parent.
+    /// - Parameters:
+    ///   - name: the step's brief name ("Paste Style"); `nil` for an unnamed step.
+    ///   - context: the group's context; by default that of its first member.
+    /// - Throws: ``UndoError/groupTooDeep(limit:)``, ``UndoError/reentrantCall(_:)``.
+    public func beginGroup(named name: String? = nil, context: UndoContext? = nil) throws {
+        try refuseReentry("beginGroup")
+        guard openGroups.count < Self.maximumGroupDepth else {
+            throw UndoError.groupTooDeep(limit: Self.maximumGroupDepth)
+        }
+        openGroups.append(UndoGroup(name: name, context: context ?? .global))
+        coalescingOpen = false
+    }
+
+    /// Closes the innermost open group. An empty group leaves no step (and, like any change
+    /// that changes nothing, keeps the redo steps).
+    /// - Throws: ``UndoError/noOpenGroup`` when no group is open.
+    public func endGroup() throws {
+        try refuseReentry("endGroup")
+        guard let group = openGroups.popLast() else { throw UndoError.noOpenGroup }
+        coalescingOpen = false
+        guard !group.members.isEmpty else { return }
+        if let parent = openGroups.last {
+            if parent.members.isEmpty && parent.context == .global { parent.context = group.context }
+            parent.members.append(group)
+        } else {
+            insertStep(group)
+            notifyIfChanged()
+        }
+    }
+
+    /// Renames the innermost open group (used by the UndoManager-style `setActionName`).
+    func renameOpenGroup(_ name: String?) -> Bool {
+        guard let group = openGroups.first else { return false }
+        group.name = name
+        return true
+    }
+
+    /// Renames the newest done step if it is a group (a name given after the fact).
+    func renameNewestStep(_ name: String?) {
+        guard position > 0 else { return }
+        storage.withCommand(at: position - 1) { command in
+            if let group = command as? UndoGroup { group.name = name }
+            if let registered = command as? RegisteredActions { registered.name = name }
+        }
+        notifyIfChanged()
+    }
+}

@@ -1,0 +1,112 @@
+extension UndoStack {
+    /// Every step, oldest first, with its name, whether it is done, and the save points: what a
+    /// history panel shows.
+    /// - Complexity: O(count)
+    public var steps: [UndoStepInfo] {
+        (0..<storage.count).map { index in
+            let serial = storage.serial(at: index)
+            return storage.withCommand(at: index) { command in
+                UndoStepInfo(index: index, serial: serial, name: command.name, context: command.context,
+                             isApplied: index < position,
+                             isSavePoint: saveStates[command.context]?.saved == serial,
+                             isDiscardable: command.isDiscardable,
+                             memberCount: (command as? UndoGroup)?.members.count ?? 0)
+            }
+        }
+    }
+
+    /// Whether the state before any step of `context` is its saved state.
+    public func isSavedAtStart(_ context: UndoContext = .global) -> Bool {
+        let state = saveStates[context] ?? SaveState()
+        return state.saved == state.baseline
+    }
+
+    /// Removes the steps of `context` (a document that closed), in groups too, and forgets its
+    /// save state; the other steps stay and still undo.
+    /// - Returns: how many steps (or group members) were removed.
+    @discardableResult
+    public func removeAll(in context: UndoContext) throws -> Int {
+        let removed = try removeAll { $0.context == context }
+        saveStates[context] = nil
+        notifyIfChanged()
+        return removed
+    }
+
+    /// Removes every step and group member that `predicate` picks (groups themselves are not
+    /// offered to it: a group goes when it is left empty). The save states of other contexts are kept.
+    /// - Returns: how many were removed.
+    /// - Complexity: O(count)
+    @discardableResult
+    public func removeAll(where predicate: (any UndoCommand) -> Bool) throws -> Int {
+        try refuseReentry("removeAll")
+        var kept: [(any UndoCommand, UInt32, Bool)] = []
+        var removed = 0
+        while storage.count > 0 {
+            let index = storage.count - 1
+            let (command, serial) = storage.removeLast()
+            let wasApplied = index < position
+            // A group is a container: its members are judged, and it goes only when left empty.
+            if let group = Self.group(in: command) {
+                let before = group.members.count
+                let left = group.removeMembers(where: predicate)
+                removed += before - group.members.count
+                if !left { continue }
+            } else if predicate(command) {
+                removed += 1
+                continue
+            }
+            kept.append((command, serial, wasApplied))
+        }
+        position = 0
+        totalCost = 0
+        for (command, serial, wasApplied) in kept.reversed() {
+            storage.append(command, serial: serial)
+            totalCost += command.cost
+            if wasApplied { position += 1 }
+        }
+        for group in openGroups { _ = group.removeMembers(where: predicate) }
+        coalescingOpen = false
+        notifyIfChanged()
+        return removed
+    }
+
+    /// Removes every step and every save state.
+    public func removeAll() throws {
+        try refuseReentry("removeAll")
+        storage.removeAll()
+        position = 0
+        totalCost = 0
+        saveStates.removeAll()
+        coalescingOpen = false
+        notifyIfChanged()
+    }
+
+    static func group(in command: any UndoCommand) -> UndoGroup? {
+        if let group = command as? UndoGroup { return group }
+        if let inverted = command as? InvertedCommand { return inverted.inner as? UndoGroup }
+        return nil
+    }
+}
+
+extension UndoStack {
+    /// Traps if the record is inconsistent: the position inside the history, the running cost
+    /// equal to the steps' costs, serials unique, no action running and no empty group.
+    /// Tests call it after every operation.
+    public func checkInvariants() {
+        precondition(position >= 0 && position <= storage.count, "position \(position) outside 0...\(storage.count)")
+        precondition(!runningAction, "an action is still marked as running")
+        var cost = 0
+        var serials = Set<UInt32>()
+        for index in 0..<storage.count {
+            storage.withCommand(at: index) { command in
+                cost += command.cost
+                if let group = Self.group(in: command) {
+                    precondition(!group.members.isEmpty, "empty group at \(index)")
+                }
+            }
+            precondition(serials.insert(storage.serial(at: index)).inserted, "serial repeated at \(index)")
+        }
+        precondition(cost == totalCost, "running cost \(totalCost) differs from the steps' \(cost)")
+        if let countLimit { precondition(storage.count <= max(countLimit, 1), "over the count limit") }
+    }
+}

@@ -1,0 +1,188 @@
+extension UndoStack {
+    /// Undoes the newest step of the ``currentContext`` (of the whole history when that is `nil`).
+    /// - Returns: what was undone and where it changed things, or `nil` if there was nothing.
+    /// - Throws: the action's error, with the history exactly as it was;
+    ///   ``UndoError/groupOpen`` while a group is open; ``UndoError/reentrantCall(_:)``.
+    /// - Complexity: O(1) for the whole history.
+    @discardableResult
+    public func undo() throws -> UndoResult? { try undo(in: currentContext) }
+
+    /// Undoes the newest step of `context`; `nil` means the whole history.
+    @discardableResult
+    public func undo(in scope: UndoContext?) throws -> UndoResult? {
+        try refuseReentry("undo")
+        guard openGroups.isEmpty else { throw UndoError.groupOpen }
+        guard let index = newestDone(in: scope) else { return nil }
+        coalescingOpen = false
+        defer { notifyIfChanged() }
+        return try undoStep(at: index)
+    }
+
+    /// Redoes the oldest redoable step of the ``currentContext``.
+    /// - Returns: what was redone, or `nil` if there was nothing.
+    /// - Throws: as ``undo(in:)``.
+    @discardableResult
+    public func redo() throws -> UndoResult? { try redo(in: currentContext) }
+
+    /// Redoes the oldest redoable step of `context`; `nil` means the whole history.
+    @discardableResult
+    public func redo(in scope: UndoContext?) throws -> UndoResult? {
+        try refuseReentry("redo")
+        guard openGroups.isEmpty else { throw UndoError.groupOpen }
+        guard let index = oldestRedoable(in: scope) else { return nil }
+        coalescingOpen = false
+        defer { notifyIfChanged() }
+        return try redoStep(at: index)
+    }
+
+    /// Undoes up to `count` steps in one call. If one fails, those already undone are redone,
+    /// so the call is all or nothing.
+    /// - Returns: the combined result (the last step's name, every change), or `nil` if there
+    ///   was nothing to undo.
+    @discardableResult
+    public func undo(count: Int) throws -> UndoResult? {
+        try move(count: count, direction: .undo, scope: currentContext)
+    }
+
+    /// Undoes up to `count` steps of `context` (`nil`: the whole history), all or nothing.
+    @discardableResult
+    public func undo(count: Int, in scope: UndoContext?) throws -> UndoResult? {
+        try move(count: count, direction: .undo, scope: scope)
+    }
+
+    /// Redoes up to `count` steps in one call, all or nothing.
+    @discardableResult
+    public func redo(count: Int) throws -> UndoResult? {
+        try move(count: count, direction: .redo, scope: currentContext)
+    }
+
+    /// Redoes up to `count` steps of `context` (`nil`: the whole history), all or nothing.
+    @discardableResult
+    public func redo(count: Int, in scope: UndoContext?) throws -> UndoResult? {
+        try move(count: count, direction: .redo, scope: scope)
+    }
+
+    /// Jumps to `position` (0: everything undone; ``count``: everything done), as a history
+    /// panel does when a row is clicked. All or nothing.
+    /// - Throws: ``UndoError/positionOutOfRange(requested:count:)``, or an action's error.
+    @discardableResult
+    public func move(to target: Int) throws -> UndoResult? {
+        guard target >= 0 && target <= storage.count else {
+            throw UndoError.positionOutOfRange(requested: target, count: storage.count)
+        }
+        if target < position { return try move(count: position - target, direction: .undo, scope: nil) }
+        if target > position { return try move(count: target - position, direction: .redo, scope: nil) }
+        return nil
+    }
+
+    func move(count: Int, direction: UndoResult.Direction, scope: UndoContext?) throws -> UndoResult? {
+        try refuseReentry(direction == .undo ? "undo" : "redo")
+        guard openGroups.isEmpty else { throw UndoError.groupOpen }
+        coalescingOpen = false
+        defer { notifyIfChanged() }
+        var combined: UndoResult?
+        var done = 0
+        while done < count {
+            let index = direction == .undo ? newestDone(in: scope) : oldestRedoable(in: scope)
+            guard let index else { break }
+            do {
+                let result = direction == .undo ? try undoStep(at: index) : try redoStep(at: index)
+                if combined == nil {
+                    combined = result
+                } else {
+                    combined!.name = result.name
+                    combined!.context = result.context
+                    combined!.stepCount += 1
+                    combined!.changes += result.changes
+                }
+                done += 1
+            } catch {
+                // Put back what this call already moved over, newest first.
+                while done > 0 {
+                    let back = direction == .undo ? oldestRedoable(in: scope) : newestDone(in: scope)
+                    guard let back else { break }
+                    _ = direction == .undo ? try? redoStep(at: back) : try? undoStep(at: back)
+                    done -= 1
+                }
+                throw error
+            }
+        }
+        return combined
+    }
+
+    // MARK: The one place the position moves
+
+    /// Undoes the done step at `index` and makes it the first redo step.
+    func undoStep(at index: Int) throws -> UndoResult {
+        var changes = UndoChanges()
+        runningAction = true
+        do {
+            try storage.withCommand(at: index) { try $0.undo(&changes) }
+        } catch {
+            runningAction = false
+            try failStep(at: index, error)
+        }
+        runningAction = false
+        storage.relocate(from: index, to: position - 1)
+        position -= 1
+        return storage.withCommand(at: position) {
+            UndoResult(direction: .undo, name: $0.name, context: $0.context, changes: changes.all)
+        }
+    }
+
+    /// Redoes the redoable step at `index` and makes it the newest done step.
+    func redoStep(at index: Int) throws -> UndoResult {
+        var changes = UndoChanges()
+        runningAction = true
+        do {
+            try storage.withCommand(at: index) { try $0.perform(&changes) }
+        } catch {
+            runningAction = false
+            try failStep(at: index, error)
+        }
+        runningAction = false
+        storage.relocate(from: index, to: position)
+        position += 1
+        return storage.withCommand(at: position - 1) {
+            UndoResult(direction: .redo, name: $0.name, context: $0.context, changes: changes.all)
+        }
+    }
+
+    /// An action failed: the history stays as it was, unless the step could not even be put
+    /// back, in which case it is removed so that what remains still matches the document.
+    func failStep(at index: Int, _ error: any Error) throws -> Never {
+        let name = storage.withCommand(at: index) { $0.name }
+        let failure = UndoError.wrap(error, step: name)
+        if case .rollbackFailed = failure {
+            let (removed, _) = storage.remove(at: index)
+            if index < position { position -= 1 }
+            totalCost -= removed.cost
+        }
+        throw failure
+    }
+
+    // MARK: Finding steps
+
+    /// The index of the newest done step of `context` (`nil`: of any context).
+    /// - Complexity: O(1) for `nil`; O(steps after it) otherwise.
+    func newestDone(in context: UndoContext?) -> Int? {
+        guard position > 0 else { return nil }
+        guard let context else { return position - 1 }
+        var index = position - 1
+        while index >= 0 {
+            if storage.withCommand(at: index, { $0.context == context }) { return index }
+            index -= 1
+        }
+        return nil
+    }
+
+    /// The index of the oldest redoable step of `context` (`nil`: of any context).
+    func oldestRedoable(in context: UndoContext?) -> Int? {
+        guard position < storage.count else { return nil }
+        guard let context else { return position }
+        for index in position..<storage.count where storage.withCommand(at: index, { $0.context == context }) {
+            return index
+        }
+        return nil
+    }
+}

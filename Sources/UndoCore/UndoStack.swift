@@ -1,0 +1,310 @@
+/// The undo history: steps, a position between the done and the redoable ones, save points,
+/// limits, groups, coalescing, contexts and observers.
+///
+/// A small record in the spirit of Qt's `QUndoStack` and the Rust crate `undo`: the steps
+/// (oldest first), the position (how many are done), a save state per context and the limits.
+/// Every move of the position goes through `undoStep(at:)` / `redoStep(at:)`, and observers
+/// hear of a change only when a value they can see changed.
+///
+/// **Contexts.** Every step belongs to a context (a document). Plain `undo()` takes back the
+/// newest step of any context; `undo(in:)` the newest step of one context, even if steps of
+/// other documents came after it — that step then becomes the first redo step. Doing something
+/// new discards only the redo steps of its own context, so each document keeps its own redo.
+///
+/// **Threads.** `UndoStack` is not synchronized: use it from one thread at a time (for example
+/// the main thread), or share it through ``SharedUndoHistory``. Actions and observers run on
+/// the calling thread, synchronously.
+///
+/// **Cost.** A step of a small command costs 44 bytes of history (the inline command and its
+/// serial); push, undo and redo are O(1) amortized, trimming to a limit included.
+public final class UndoStack {
+    // MARK: Configuration
+
+    /// The most steps kept; the oldest go first (never the step just done). `nil`: unlimited.
+    public var countLimit: Int? { didSet { trimToLimits(); notifyIfChanged() } }
+    /// The most bytes (the sum of the steps' ``UndoCommand/cost``) kept. `nil`: unlimited.
+    public var memoryLimit: Int? { didSet { trimToLimits(); notifyIfChanged() } }
+    /// How long after the previous change a change with the same coalescing key still joins
+    /// its step. `nil`: no time limit (runs end only on a break). Default 500 ms.
+    public var coalescingWindow: Duration? {
+        didSet { coalescingWindowNanoseconds = coalescingWindow.map(Self.nanoseconds) }
+    }
+    /// Formats names into menu titles; changing it (say, the locale) updates the titles.
+    public var formatter: UndoTitleFormatter { didSet { titleMemo.removeAll(); notifyIfChanged() } }
+    /// The context the person is looking at: the default of ``undo(in:)``, ``canUndo``, the
+    /// titles, ``isDirty`` and what observers see. `nil`: the whole history.
+    public var currentContext: UndoContext? { didSet { notifyIfChanged() } }
+    /// The deepest nesting of groups accepted.
+    public static let maximumGroupDepth = 64
+
+    let clock: any UndoClock
+    var coalescingWindowNanoseconds: UInt64?
+
+    // MARK: State
+
+    var storage = StepStorage()
+    /// How many steps are done: `storage[0..<position]` are done, the rest can be redone.
+    public internal(set) var position = 0
+    var nextSerial: UInt32 = 1
+    /// The sum of the steps' costs.
+    public internal(set) var totalCost = 0
+    var saveStates: [UndoContext: SaveState] = [:]
+    var openGroups: [UndoGroup] = []
+    /// Set while an action runs, to refuse calls from inside it.
+    var runningAction = false
+    var recordingPauses = 0
+    /// Whether the next change with the same key may join the newest step.
+    var coalescingOpen = false
+    var lastCoalescingTime: UInt64 = 0
+    var titleMemo = TitleMemo()
+    var observers: [Observer] = []
+    var nextObserverID = 0
+    var lastState: UndoState?
+
+    /// Creates an empty, unlimited history.
+    /// - Parameters:
+    ///   - countLimit: the most steps kept, or `nil` for unlimited.
+    ///   - memoryLimit: the most bytes kept, or `nil` for unlimited.
+    ///   - coalescingWindow: see ``coalescingWindow``.
+    ///   - clock: the time source of the coalescing window (inject ``ManualUndoClock`` in tests).
+    ///   - formatter: formats the menu titles.
+    public init(countLimit: Int? = nil, memoryLimit: Int? = nil,
+                coalescingWindow: Duration? = .milliseconds(500),
+                clock: any UndoClock = SystemUndoClock(),
+                formatter: UndoTitleFormatter = UndoTitleFormatter()) {
+        self.countLimit = countLimit
+        self.memoryLimit = memoryLimit
+        self.coalescingWindow = coalescingWindow
+        self.coalescingWindowNanoseconds = coalescingWindow.map(Self.nanoseconds)
+        self.clock = clock
+        self.formatter = formatter
+    }
+
+    deinit { storage.removeAll() }
+
+    static func nanoseconds(_ duration: Duration) -> UInt64 {
+        let (seconds, attoseconds) = duration.components
+        return UInt64(max(0, seconds)) &* 1_000_000_000 &+ UInt64(max(0, attoseconds) / 1_000_000_000)
+    }
+
+    // MARK: Counts
+
+    /// All steps, done and redoable.
+    public var count: Int { storage.count }
+    /// Steps that can be undone (in the whole history).
+    public var undoCount: Int { position }
+    /// Steps that can be redone (in the whole history).
+    public var redoCount: Int { storage.count - position }
+    /// How deep groups are open now (0 when none is).
+    public var groupDepth: Int { openGroups.count }
+    /// Whether changes are performed without being recorded.
+    public var isRecordingPaused: Bool { recordingPauses > 0 }
+
+    /// Whether there is something to undo in the current context.
+    public var canUndo: Bool { canUndo(in: currentContext) }
+    /// Whether there is something to redo in the current context.
+    public var canRedo: Bool { canRedo(in: currentContext) }
+
+    /// Whether there is something to undo in `context` (`nil`: in the whole history).
+    /// - Complexity: O(1) for the whole history; O(steps since that context's newest) otherwise.
+    public func canUndo(in context: UndoContext?) -> Bool { newestDone(in: context) != nil }
+    /// Whether there is something to redo in `context` (`nil`: in the whole history).
+    public func canRedo(in context: UndoContext?) -> Bool { oldestRedoable(in: context) != nil }
+
+    // MARK: Recording
+
+    /// Performs `command` and records it as a step (or joins it to the newest step, when it
+    /// coalesces). Redo steps of the command's context are discarded. While recording is
+    /// paused, the command is performed and not recorded.
+    /// - Throws: ``UndoError/reentrantCall(_:)`` from inside an action; the command's own
+    ///   error (as ``UndoError/actionFailed(step:message:)``) if it fails, with nothing recorded.
+    /// - Complexity: O(1) amortized (plus the redo steps discarded).
+    public func perform<C: UndoCommand>(_ command: C) throws {
+        try refuseReentry("perform")
+        var command = command
+        var changes = UndoChanges()
+        runningAction = true
+        do {
+            try command.perform(&changes)
+        } catch {
+            runningAction = false
+            throw UndoError.wrap(error, step: command.name)
+        }
+        runningAction = false
+        if recordingPauses == 0 { add(command) }
+        notifyIfChanged()
+    }
+
+    /// Records a change that was already made (the UndoManager style, or a plugin with its own
+    /// user interface): the history will undo it, and redo it with ``UndoCommand/perform(_:)``.
+    /// - Throws: ``UndoError/reentrantCall(_:)`` from inside an action.
+    public func record<C: UndoCommand>(_ command: C) throws {
+        try refuseReentry("record")
+        if recordingPauses == 0 { add(command) }
+        notifyIfChanged()
+    }
+
+    /// Ends the current run of coalescing changes: the next change starts a new step.
+    public func breakCoalescing() { coalescingOpen = false }
+
+    /// Pauses recording: changes are performed but not recorded until ``resumeRecording()`` is
+    /// called as often as this was.
+    public func pauseRecording() { recordingPauses += 1 }
+    /// Resumes recording paused with ``pauseRecording()``.
+    public func resumeRecording() { if recordingPauses > 0 { recordingPauses -= 1 } }
+
+    /// Adds a performed (or already made) command: to the open group, to the newest step when
+    /// it coalesces, or as a new step.
+    func add<C: UndoCommand>(_ command: C) {
+        let key = command.coalescingKey
+        var now: UInt64 = 0
+        var withinWindow = key != nil && coalescingOpen
+        if key != nil, let window = coalescingWindowNanoseconds {
+            now = clock.nanoseconds()
+            if withinWindow && now &- lastCoalescingTime > window { withinWindow = false }
+        }
+        if let group = openGroups.last {
+            if group.context == .global && group.members.isEmpty { group.context = command.context }
+            if withinWindow, let last = group.members.indices.last,
+               coalesce(&group.members[last], with: command, key: key!) != nil {
+                if case .annulled? = lastMergeOutcome { group.members.removeLast() }
+            } else {
+                group.members.append(command)
+            }
+            coalescingOpen = key != nil
+            lastCoalescingTime = now
+            return
+        }
+        if withinWindow, position > 0 {
+            let index = position - 1
+            let oldCost = storage.withCommand(at: index) { $0.cost }
+            if let outcome = storage.withCommand(at: index, { coalesce(&$0, with: command, key: key!) }) {
+                switch outcome {
+                case .annulled:
+                    // Both vanish; the redo steps survive, as after any change that changes nothing.
+                    let (removed, _) = storage.remove(at: index)
+                    position -= 1
+                    totalCost -= removed.cost
+                    coalescingOpen = false
+                default:
+                    totalCost += storage.withCommand(at: index) { $0.cost } - oldCost
+                    lastCoalescingTime = now
+                }
+                trimToLimits()
+                return
+            }
+        }
+        insertStep(command)
+        coalescingOpen = key != nil
+        lastCoalescingTime = now
+    }
+
+    /// The outcome of the last `coalesce` (kept apart to keep that call's return small).
+    var lastMergeOutcome: UndoMerge?
+
+    /// Joins `next` to `top` if they share the key and context: through the command's own
+    /// merge when both are of one type, else as a coalesced run (a group of the two).
+    /// - Returns: `nil` if they do not coalesce.
+    func coalesce<C: UndoCommand>(_ top: inout any UndoCommand, with next: C, key: UndoCoalescingKey) -> UndoMerge? {
+        lastMergeOutcome = nil
+        guard let topKey = top.coalescingKey, topKey == key, top.context == next.context else {
+            if let run = top as? UndoGroup, run.runKey == key, run.context == next.context {
+                appendToRun(run, next)
+                lastMergeOutcome = .merged
+                return .merged
+            }
+            return nil
+        }
+        let outcome = Self.merge(&top, with: next)
+        switch outcome {
+        case .merged, .annulled:
+            lastMergeOutcome = outcome
+            return outcome
+        case .refused, nil:
+            top = UndoGroup(name: top.name, context: top.context, members: [top, next], runKey: key)
+            lastMergeOutcome = .merged
+            return .merged
+        }
+    }
+
+    private func appendToRun<C: UndoCommand>(_ run: UndoGroup, _ next: C) {
+        if let last = run.members.indices.last,
+           let outcome = Self.merge(&run.members[last], with: next), outcome != .refused {
+            if outcome == .annulled { run.members.removeLast() }
+            return
+        }
+        run.members.append(next)
+    }
+
+    /// Calls `top.merge(with: next)` when both are of one type (opened, no dynamic cast).
+    static func merge<T: UndoCommand, C: UndoCommand>(_ top: inout T, with next: C) -> UndoMerge? {
+        guard T.self == C.self else { return nil }
+        return top.merge(with: unsafeBitCast(next, to: T.self))
+    }
+
+    /// Inserts a new step at the position, after discarding the redo steps of its context.
+    func insertStep(_ command: any UndoCommand) {
+        discardRedoSteps(of: command.context)
+        let serial = nextSerial
+        nextSerial = nextSerial == UInt32.max ? 1 : nextSerial + 1
+        totalCost += command.cost
+        storage.insert(command, serial: serial, at: position)
+        position += 1
+        trimToLimits()
+    }
+
+    /// Doing something new ends the redo steps of that context (a future branch mode would
+    /// keep them here instead).
+    func discardRedoSteps(of context: UndoContext) {
+        guard position < storage.count else { return }
+        var index = storage.count - 1
+        while index >= position {
+            let matches = storage.withCommand(at: index) { $0.context == context }
+            if matches {
+                let (removed, _) = storage.remove(at: index)
+                totalCost -= removed.cost
+            }
+            index -= 1
+        }
+    }
+
+    /// Drops the oldest steps beyond the limits, never the step just done.
+    /// - Complexity: O(1) amortized per dropped step.
+    func trimToLimits() {
+        guard countLimit != nil || memoryLimit != nil else { return }
+        while storage.count > 1 && overLimits {
+            if position >= 2 {
+                let (removed, serial) = storage.removeFirst()
+                position -= 1
+                totalCost -= removed.cost
+                if !removed.isDiscardable {
+                    // Undoing everything left no longer reaches the state before this step.
+                    saveStates[removed.context, default: SaveState()].baseline = serial
+                }
+            } else if storage.count > position {
+                // Only the step just done is left to undo: drop the farthest redo step instead.
+                let (removed, _) = storage.removeLast()
+                totalCost -= removed.cost
+            } else {
+                break
+            }
+        }
+    }
+
+    var overLimits: Bool {
+        if let limit = countLimit, storage.count > max(limit, 1) { return true }
+        if let limit = memoryLimit, totalCost > limit { return true }
+        return false
+    }
+
+    func refuseReentry(_ call: String) throws {
+        if runningAction { throw UndoError.reentrantCall(call) }
+    }
+}
+
+/// The save state of one context: the serial of its newest done step when it was saved, and
+/// what stands for "none of its steps done" (0, or the newest step trimmed away).
+struct SaveState {
+    var saved: UInt32 = 0
+    var baseline: UInt32 = 0
+}

@@ -1,0 +1,180 @@
+import Testing
+@testable import UndoCore
+
+@Suite struct Groups {
+    @Test func aGroupUndoesAsOneStepMembersInReverse() throws {
+        let store = TextStore()
+        let stack = UndoStack.testing()
+        try stack.beginGroup(named: "Paste")
+        for text in ["a", "b", "c"] { try stack.perform(Append(store: store, text: text)) }
+        #expect(stack.groupDepth == 1)
+        try stack.endGroup()
+        #expect(stack.count == 1 && stack.undoMenuTitle == "Undo Paste")
+        try stack.undo()   // Append.undo checks the text ends in its own text: reverse order
+        #expect(store[.global] == "")
+        try stack.redo()
+        #expect(store[.global] == "abc")
+        stack.checkInvariants()
+    }
+
+    @Test func nestedGroupsBecomeMembersOfTheirParent() throws {
+        let store = TextStore()
+        let stack = UndoStack.testing()
+        try stack.beginGroup(named: "Outer")
+        try stack.perform(Append(store: store, text: "a"))
+        try stack.beginGroup(named: "Inner")
+        try stack.perform(Append(store: store, text: "b"))
+        try stack.perform(Append(store: store, text: "c"))
+        try stack.endGroup()
+        try stack.perform(Append(store: store, text: "d"))
+        try stack.endGroup()
+        #expect(stack.count == 1)
+        #expect(stack.steps[0].memberCount == 3)
+        try stack.undo()
+        #expect(store[.global] == "")
+        try stack.redo()
+        #expect(store[.global] == "abcd")
+    }
+
+    @Test func anEmptyGroupLeavesNoStepAndKeepsRedo() throws {
+        let store = TextStore()
+        let stack = UndoStack.testing()
+        try stack.perform(Append(store: store, text: "a"))
+        try stack.undo()
+        try stack.beginGroup(named: "Nothing")
+        try stack.beginGroup()
+        try stack.endGroup()
+        try stack.endGroup()
+        #expect(stack.count == 1 && stack.canRedo)
+    }
+
+    @Test func endingAGroupNeverBegunIsAnError() throws {
+        let stack = UndoStack.testing()
+        #expect(throws: UndoError.noOpenGroup) { try stack.endGroup() }
+        #expect(stack.groupDepth == 0)
+    }
+
+    @Test func undoWhileAGroupIsOpenIsRefused() throws {
+        let store = TextStore()
+        let stack = UndoStack.testing()
+        try stack.beginGroup()
+        try stack.perform(Append(store: store, text: "a"))
+        #expect(throws: UndoError.groupOpen) { try stack.undo() }
+        try stack.endGroup()
+        try stack.undo()
+        #expect(store[.global] == "")
+    }
+
+    @Test func groupsNestOnlySoDeep() throws {
+        let stack = UndoStack.testing()
+        for _ in 0..<UndoStack.maximumGroupDepth { try stack.beginGroup() }
+        #expect(throws: UndoError.groupTooDeep(limit: UndoStack.maximumGroupDepth)) { try stack.beginGroup() }
+    }
+}
+
+@Suite struct Coalescing {
+    @Test func aBurstOfTypingIsOneStep() throws {
+        let clock = ManualUndoClock()
+        let store = TextStore()
+        let stack = UndoStack.testing(clock: clock)
+        for ch in "hello" {
+            try stack.perform(Append(store: store, text: String(ch), typing: true))
+            clock.advance(milliseconds: 100)
+        }
+        #expect(stack.count == 1 && stack.undoMenuTitle == "Undo Typing")
+        try stack.undo()
+        #expect(store[.global] == "")
+        try stack.redo()
+        #expect(store[.global] == "hello")
+    }
+
+    @Test func aPauseLongerThanTheWindowStartsANewStep() throws {
+        let clock = ManualUndoClock()
+        let store = TextStore()
+        let stack = UndoStack.testing(clock: clock)
+        try stack.perform(Append(store: store, text: "a", typing: true))
+        clock.advance(milliseconds: 499)
+        try stack.perform(Append(store: store, text: "b", typing: true))
+        clock.advance(milliseconds: 501)
+        try stack.perform(Append(store: store, text: "c", typing: true))
+        #expect(stack.count == 2)
+        stack.coalescingWindow = .seconds(2)
+        clock.advance(milliseconds: 1500)
+        try stack.perform(Append(store: store, text: "d", typing: true))
+        #expect(stack.count == 2)
+        try stack.undo()
+        #expect(store[.global] == "ab")
+    }
+
+    @Test(arguments: ["key", "break", "group", "undo", "save"])
+    func aRunBreaksOn(_ breaker: String) throws {
+        let store = TextStore()
+        let stack = UndoStack.testing()
+        try stack.perform(Append(store: store, text: "a", typing: true))
+        switch breaker {
+        case "key":
+            try stack.perform(Append(store: store, text: "-"))
+        case "break":
+            stack.breakCoalescing()
+        case "group":
+            try stack.beginGroup(); try stack.perform(Append(store: store, text: "-")); try stack.endGroup()
+        case "undo":
+            try stack.perform(Append(store: store, text: "b", typing: true))
+            try stack.undo(); try stack.redo()
+        default:
+            try stack.markSaved()
+        }
+        let before = stack.count
+        try stack.perform(Append(store: store, text: "z", typing: true))
+        #expect(stack.count == before + 1, "typing after \(breaker) should start a new step")
+        try stack.undo()
+        #expect(!store[.global].hasSuffix("z"))
+    }
+
+    @Test func differentContextsNeverCoalesce() throws {
+        let store = TextStore()
+        let stack = UndoStack.testing()
+        try stack.perform(Append(store: store, text: "a", context: UndoContext("one"), typing: true))
+        try stack.perform(Append(store: store, text: "b", context: UndoContext("two"), typing: true))
+        #expect(stack.count == 2)
+    }
+
+    @Test func aMergeThatCancelsOutAnnulsBothAndKeepsRedo() throws {
+        let counter = Counter()
+        let stack = UndoStack.testing()
+        try stack.perform(Add(counter: counter, amount: 5))
+        stack.breakCoalescing()
+        try stack.perform(Add(counter: counter, amount: 2))
+        try stack.perform(Add(counter: counter, amount: 3))
+        #expect(stack.count == 2)            // 2 and 3 merged
+        try stack.perform(Add(counter: counter, amount: -5))
+        #expect(stack.count == 1)            // the merged +5 and -5 annul each other
+        #expect(counter.value == 5)
+        try stack.undo()
+        #expect(counter.value == 0)
+        stack.checkInvariants()
+    }
+
+    @Test func commandsWithoutMergeCoalesceIntoARun() throws {
+        let counter = Counter()
+        let stack = UndoStack.testing()
+        for _ in 0..<10 { try stack.perform(Nudge(counter: counter)) }
+        #expect(stack.count == 1 && stack.undoMenuTitle == "Undo Move")
+        #expect(stack.steps[0].memberCount == 10)
+        try stack.undo()
+        #expect(counter.value == 0)
+        try stack.redo()
+        #expect(counter.value == 10)
+    }
+
+    @Test func membersCoalesceInsideAGroup() throws {
+        let store = TextStore()
+        let stack = UndoStack.testing()
+        try stack.beginGroup(named: "Fill")
+        for ch in "abc" { try stack.perform(Append(store: store, text: String(ch), typing: true)) }
+        try stack.endGroup()
+        #expect(stack.steps[0].memberCount == 1)
+        try stack.undo()
+        #expect(store[.global] == "")
+    }
+}
