@@ -163,26 +163,61 @@ extension UndoStack {
 
     // MARK: Finding steps
 
-    /// The index of the newest done step of `context` (`nil`: of any context).
+    /// The index of the newest done step of `context` (`nil`: of any context). A group that also
+    /// changed other documents is only offered while no later done step changed those.
     /// - Complexity: O(1) for `nil`; O(steps after it) otherwise.
     func newestDone(in context: UndoContext?) -> Int? {
         guard position > 0 else { return nil }
         guard let context else { return position - 1 }
         var index = position - 1
         while index >= 0 {
-            if storage.withCommand(at: index, { $0.context == context }) { return index }
+            if step(at: index, touches: context) {
+                return isFree(index, among: (index + 1)..<position) ? index : nil
+            }
             index -= 1
         }
         return nil
     }
 
-    /// The index of the oldest redoable step of `context` (`nil`: of any context).
+    /// The index of the oldest redoable step of `context` (`nil`: of any context), with the same
+    /// rule for groups that span documents.
     func oldestRedoable(in context: UndoContext?) -> Int? {
         guard position < storage.count else { return nil }
         guard let context else { return position }
-        for index in position..<storage.count where storage.withCommand(at: index, { $0.context == context }) {
-            return index
+        for index in position..<storage.count where step(at: index, touches: context) {
+            return isFree(index, among: position..<index) ? index : nil
         }
         return nil
+    }
+
+    /// Whether the step at `index` changes `context`.
+    func step(at index: Int, touches context: UndoContext) -> Bool {
+        storage.withCommand(at: index) { command in
+            if command.context == context { return true }
+            guard let group = Self.group(in: command) else { return false }
+            return group.allContexts.contains(context)
+        }
+    }
+
+    /// The contexts the step at `index` changes.
+    func contexts(at index: Int) -> Set<UndoContext> {
+        storage.withCommand(at: index) { Self.contexts(of: $0) }
+    }
+
+    static func contexts(of command: any UndoCommand) -> Set<UndoContext> {
+        if let group = group(in: command) { return group.allContexts.union([group.context]) }
+        return [command.context]
+    }
+
+    /// Whether no step in `others` changes a context that the step at `index` changes, so it
+    /// can move past them without taking another document's changes out of order.
+    func isFree(_ index: Int, among others: Range<Int>) -> Bool {
+        guard !others.isEmpty, Self.group(in: storage.command(at: index)) != nil else { return true }
+        let contexts = contexts(at: index)
+        guard contexts.count > 1 else { return true }
+        for other in others where contexts.contains(where: { step(at: other, touches: $0) }) {
+            return false
+        }
+        return true
     }
 }

@@ -53,8 +53,12 @@ extension UndoStack {
     }
 
     /// Tells observers what changed since they last heard, if anything did.
+    @inline(__always)  // every change ends here: with no observers, one test and no call
     func notifyIfChanged() {
-        guard !observers.isEmpty else { return }
+        if !observers.isEmpty { notifyObservers() }
+    }
+
+    private func notifyObservers() {
         let now = state
         guard let before = lastState else { lastState = now; return }
         var changes: UndoStateChanges = []

@@ -30,7 +30,8 @@ extension UndoStack {
     /// Takes `context` back (or forward) to its saved state in one call, recorded as one step
     /// named "Revert to Saved" that can itself be undone. All or nothing.
     /// - Returns: the result of the revert, or `nil` when the context is not dirty.
-    /// - Throws: ``UndoError/savePointUnreachable(_:)`` when the saved state's steps are gone;
+    /// - Throws: ``UndoError/savePointUnreachable(_:)`` when the saved state's steps are gone
+    ///   or the way back passes a group that also changed other documents;
     ///   an action's error, with the history as it was.
     @discardableResult
     public func revertToSaved(_ context: UndoContext? = nil) throws -> UndoResult? {
@@ -42,8 +43,15 @@ extension UndoStack {
         coalescingOpen = false
         defer { notifyIfChanged() }
         let direction: UndoResult.Direction = path < 0 ? .undo : .redo
-        guard var result = try move(count: abs(path), direction: direction, scope: context) else { return nil }
-        // Take the steps just moved over out of the history and record them as one step.
+        guard var result = try move(count: abs(path), direction: direction, scope: context) else {
+            throw UndoError.savePointUnreachable(context)
+        }
+        if result.stepCount != abs(path) {
+            // A step on the way also changed another document that moved on since: stop here.
+            _ = try? move(count: result.stepCount, direction: direction == .undo ? .redo : .undo, scope: context)
+            throw UndoError.savePointUnreachable(context)
+        }
+        // Take the steps just moved over out of the history and record the revert as one step.
         var moved: [any UndoCommand] = []
         for _ in 0..<abs(path) {
             let index = direction == .undo ? oldestRedoable(in: context)! : newestDone(in: context)!
@@ -53,10 +61,17 @@ extension UndoStack {
             moved.append(command)
         }
         let name = "Revert to Saved"
-        let revert: any UndoCommand = direction == .undo
-            ? InvertedCommand(inner: UndoGroup(name: name, context: context, members: moved), name: name, context: context)
-            : UndoGroup(name: name, context: context, members: moved.reversed())
-        insertStep(revert)
+        if direction == .undo {
+            // The reverted steps stay in the history as done (one group), followed by the revert,
+            // which undoes that same group object: undoing the revert redoes them, and undoing
+            // further takes them back in order. Sharing the object keeps its perform and undo
+            // calls alternating, which stateful commands rely on.
+            let changes = UndoGroup(name: moved.last?.name, context: context, members: moved)
+            insertStep(changes)
+            insertStep(InvertedCommand(inner: changes, name: name, context: context))
+        } else {
+            insertStep(UndoGroup(name: name, context: context, members: moved.reversed()))
+        }
         saveStates[context, default: SaveState()].saved = storage.serial(at: position - 1)
         result.name = name
         return result
@@ -72,7 +87,9 @@ extension UndoStack {
         var steps = 0
         var index = position - 1
         while index >= 0 {
-            if storage.withCommand(at: index, { $0.context == context }) {
+            if step(at: index, touches: context) {
+                // A step that also changed other documents cannot be part of a revert of this one.
+                if contexts(at: index).count > 1 { return nil }
                 steps += 1
                 let marker = newestNonDiscardableSerial(in: context, below: index) ?? state.baseline
                 if marker == state.saved { return -steps }
@@ -82,9 +99,10 @@ extension UndoStack {
         // Forwards: redoing a non-discardable step makes it the marker.
         steps = 0
         for index in position..<storage.count {
-            let (matches, discardable) = storage.withCommand(at: index) { ($0.context == context, $0.isDiscardable) }
-            if matches {
+            if step(at: index, touches: context) {
+                if contexts(at: index).count > 1 { return nil }
                 steps += 1
+                let discardable = storage.withCommand(at: index) { $0.isDiscardable }
                 if !discardable && storage.serial(at: index) == state.saved { return steps }
             }
         }
@@ -100,8 +118,9 @@ extension UndoStack {
     func newestNonDiscardableSerial(in context: UndoContext, below end: Int) -> UInt32? {
         var index = end - 1
         while index >= 0 {
-            let hit = storage.withCommand(at: index) { $0.context == context && !$0.isDiscardable }
-            if hit { return storage.serial(at: index) }
+            if step(at: index, touches: context) && !storage.withCommand(at: index, { $0.isDiscardable }) {
+                return storage.serial(at: index)
+            }
             index -= 1
         }
         return nil

@@ -23,15 +23,24 @@ extension UndoStack {
     public var redoMenuTitle: String { redoMenuTitle(in: currentContext) }
 
     public func undoMenuTitle(in scope: UndoContext?) -> String {
-        guard let index = newestDone(in: scope) else { return formatter.undoTitle(for: nil) }
-        let name = storage.withCommand(at: index) { $0.name }
-        return titleMemo.titles(for: name, formatter: formatter).undo
+        // Nothing to undo shows the same plain "Undo" as an unnamed step.
+        guard let index = newestDone(in: scope) else { return titles(for: nil).undo }
+        return titles(for: storage.withCommand(at: index) { $0.name }).undo
     }
 
     public func redoMenuTitle(in scope: UndoContext?) -> String {
-        guard let index = oldestRedoable(in: scope) else { return formatter.redoTitle(for: nil) }
-        let name = storage.withCommand(at: index) { $0.name }
-        return titleMemo.titles(for: name, formatter: formatter).redo
+        guard let index = oldestRedoable(in: scope) else { return titles(for: nil).redo }
+        return titles(for: storage.withCommand(at: index) { $0.name }).redo
+    }
+
+    /// The menu titles of `name`: formatted the first time, then remembered. The formatter is
+    /// only read on a miss (copying it, with every string of its locale, cost more than the
+    /// lookup).
+    func titles(for name: String?) -> (undo: String, redo: String) {
+        if let titles = titleMemo.titles(for: name) { return titles }
+        let titles = (undo: formatter.undoTitle(for: name), redo: formatter.redoTitle(for: name))
+        titleMemo.remember(titles, for: name)
+        return titles
     }
 
     /// What a shake-to-undo alert offers now in the current context: Undo X, Redo Y, Cancel.
@@ -51,19 +60,23 @@ struct TitleMemo {
     private var next = 0
     static let capacity = 16
 
-    mutating func titles(for name: String?, formatter: UndoTitleFormatter) -> (undo: String, redo: String) {
+    /// The titles remembered for `name`, if any.
+    func titles(for name: String?) -> (undo: String, redo: String)? {
         for index in names.indices where names[index] == name {
             return (undoTitles[index], redoTitles[index])
         }
-        let undo = formatter.undoTitle(for: name)
-        let redo = formatter.redoTitle(for: name)
+        return nil
+    }
+
+    /// Remembers the titles of `name`, forgetting the oldest name when full.
+    mutating func remember(_ titles: (undo: String, redo: String), for name: String?) {
+        let (undo, redo) = titles
         if names.count < Self.capacity {
             names.append(name); undoTitles.append(undo); redoTitles.append(redo)
         } else {
             names[next] = name; undoTitles[next] = undo; redoTitles[next] = redo
             next = (next + 1) % Self.capacity
         }
-        return (undo, redo)
     }
 
     mutating func removeAll() {

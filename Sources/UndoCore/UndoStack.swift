@@ -20,10 +20,19 @@
 public final class UndoStack {
     // MARK: Configuration
 
+    // Exclusivity: the stored properties the hot paths touch are `@exclusivity(unchecked)`.
+    // The history never lets the code it calls change them while it uses them (actions and
+    // the commands' properties must not call back into their history, and every mutating entry
+    // point refuses calls from inside an action; a limit set from inside an action takes
+    // effect at the next change), so the run-time checks could never fire, and they cost
+    // nearly half of a push, undo or redo (a swift_beginAccess on every property access).
+
     /// The most steps kept; the oldest go first (never the step just done). `nil`: unlimited.
-    public var countLimit: Int? { didSet { trimToLimits(); notifyIfChanged() } }
+    @exclusivity(unchecked)
+    public var countLimit: Int? { didSet { limitsChanged() } }
     /// The most bytes (the sum of the steps' ``UndoCommand/cost``) kept. `nil`: unlimited.
-    public var memoryLimit: Int? { didSet { trimToLimits(); notifyIfChanged() } }
+    @exclusivity(unchecked)
+    public var memoryLimit: Int? { didSet { limitsChanged() } }
     /// How long after the previous change a change with the same coalescing key still joins
     /// its step. `nil`: no time limit (runs end only on a break). Default 500 ms.
     public var coalescingWindow: Duration? {
@@ -33,31 +42,32 @@ public final class UndoStack {
     public var formatter: UndoTitleFormatter { didSet { titleMemo.removeAll(); notifyIfChanged() } }
     /// The context the person is looking at: the default of ``undo(in:)``, ``canUndo``, the
     /// titles, ``isDirty`` and what observers see. `nil`: the whole history.
+    @exclusivity(unchecked)
     public var currentContext: UndoContext? { didSet { notifyIfChanged() } }
     /// The deepest nesting of groups accepted.
     public static let maximumGroupDepth = 64
 
     let clock: any UndoClock
-    var coalescingWindowNanoseconds: UInt64?
+    @exclusivity(unchecked) var coalescingWindowNanoseconds: UInt64?
 
     // MARK: State
 
-    var storage = StepStorage()
+    @exclusivity(unchecked) var storage = StepStorage()
     /// How many steps are done: `storage[0..<position]` are done, the rest can be redone.
-    public internal(set) var position = 0
-    var nextSerial: UInt32 = 1
+    @exclusivity(unchecked) public internal(set) var position = 0
+    @exclusivity(unchecked) var nextSerial: UInt32 = 1
     /// The sum of the steps' costs.
-    public internal(set) var totalCost = 0
+    @exclusivity(unchecked) public internal(set) var totalCost = 0
     var saveStates: [UndoContext: SaveState] = [:]
-    var openGroups: [UndoGroup] = []
+    @exclusivity(unchecked) var openGroups: [UndoGroup] = []
     /// Set while an action runs, to refuse calls from inside it.
-    var runningAction = false
-    var recordingPauses = 0
+    @exclusivity(unchecked) var runningAction = false
+    @exclusivity(unchecked) var recordingPauses = 0
     /// Whether the next change with the same key may join the newest step.
-    var coalescingOpen = false
-    var lastCoalescingTime: UInt64 = 0
-    var titleMemo = TitleMemo()
-    var observers: [Observer] = []
+    @exclusivity(unchecked) var coalescingOpen = false
+    @exclusivity(unchecked) var lastCoalescingTime: UInt64 = 0
+    @exclusivity(unchecked) var titleMemo = TitleMemo()
+    @exclusivity(unchecked) var observers: [Observer] = []
     var nextObserverID = 0
     var lastState: UndoState?
 
@@ -119,9 +129,9 @@ public final class UndoStack {
     /// - Throws: ``UndoError/reentrantCall(_:)`` from inside an action; the command's own
     ///   error (as ``UndoError/actionFailed(step:message:)``) if it fails, with nothing recorded.
     /// - Complexity: O(1) amortized (plus the redo steps discarded).
-    public func perform<C: UndoCommand>(_ command: C) throws {
+    public func perform<C: UndoCommand>(_ command: consuming C) throws {
+        // `consuming` hands the command on into the history without a copy.
         try refuseReentry("perform")
-        var command = command
         var changes = UndoChanges()
         runningAction = true
         do {
@@ -138,7 +148,7 @@ public final class UndoStack {
     /// Records a change that was already made (the UndoManager style, or a plugin with its own
     /// user interface): the history will undo it, and redo it with ``UndoCommand/perform(_:)``.
     /// - Throws: ``UndoError/reentrantCall(_:)`` from inside an action.
-    public func record<C: UndoCommand>(_ command: C) throws {
+    public func record<C: UndoCommand>(_ command: consuming C) throws {
         try refuseReentry("record")
         if recordingPauses == 0 { add(command) }
         notifyIfChanged()
@@ -155,7 +165,7 @@ public final class UndoStack {
 
     /// Adds a performed (or already made) command: to the open group, to the newest step when
     /// it coalesces, or as a new step.
-    func add<C: UndoCommand>(_ command: C) {
+    func add<C: UndoCommand>(_ command: consuming C) {
         let key = command.coalescingKey
         var now: UInt64 = 0
         var withinWindow = key != nil && coalescingOpen
@@ -169,7 +179,7 @@ public final class UndoStack {
                coalesce(&group.members[last], with: command, key: key!) != nil {
                 if case .annulled? = lastMergeOutcome { group.members.removeLast() }
             } else {
-                group.members.append(command)
+                group.members.append(consume command)
             }
             coalescingOpen = key != nil
             lastCoalescingTime = now
@@ -194,13 +204,13 @@ public final class UndoStack {
                 return
             }
         }
-        insertStep(command)
+        insertStep(consume command)  // moved, not copied, into the history
         coalescingOpen = key != nil
         lastCoalescingTime = now
     }
 
     /// The outcome of the last `coalesce` (kept apart to keep that call's return small).
-    var lastMergeOutcome: UndoMerge?
+    @exclusivity(unchecked) var lastMergeOutcome: UndoMerge?
 
     /// Joins `next` to `top` if they share the key and context: through the command's own
     /// merge when both are of one type, else as a coalesced run (a group of the two).
@@ -242,9 +252,10 @@ public final class UndoStack {
         return top.merge(with: unsafeBitCast(next, to: T.self))
     }
 
-    /// Inserts a new step at the position, after discarding the redo steps of its context.
-    func insertStep(_ command: any UndoCommand) {
-        discardRedoSteps(of: command.context)
+    /// Inserts a new step at the position, after discarding the redo steps of its contexts.
+    @inline(__always)  // inlined, the new command moves straight into its slot, uncopied
+    func insertStep(_ command: consuming any UndoCommand) {
+        if position < storage.count { discardRedoSteps(of: command) }
         let serial = nextSerial
         nextSerial = nextSerial == UInt32.max ? 1 : nextSerial + 1
         totalCost += command.cost
@@ -253,19 +264,30 @@ public final class UndoStack {
         trimToLimits()
     }
 
-    /// Doing something new ends the redo steps of that context (a future branch mode would
-    /// keep them here instead).
-    func discardRedoSteps(of context: UndoContext) {
+    /// Doing something new ends the redo steps of the contexts it changes, and of every context
+    /// a discarded step shared with them (those could not be redone in order any more). A
+    /// future branch mode would keep them here instead.
+    func discardRedoSteps(of command: any UndoCommand) {
         guard position < storage.count else { return }
-        var index = storage.count - 1
-        while index >= position {
-            let matches = storage.withCommand(at: index) { $0.context == context }
-            if matches {
+        var contexts = Self.contexts(of: command)
+        var index = position
+        while index < storage.count {
+            if contexts.contains(where: { step(at: index, touches: $0) }) {
+                contexts.formUnion(self.contexts(at: index))
                 let (removed, _) = storage.remove(at: index)
                 totalCost -= removed.cost
+            } else {
+                index += 1
             }
-            index -= 1
         }
+    }
+
+    /// A limit changed: trims to it now or, from inside an action (whose step must stay where
+    /// it is while it runs), at the next change.
+    private func limitsChanged() {
+        guard !runningAction else { return }
+        trimToLimits()
+        notifyIfChanged()
     }
 
     /// Drops the oldest steps beyond the limits, never the step just done.
@@ -279,7 +301,9 @@ public final class UndoStack {
                 totalCost -= removed.cost
                 if !removed.isDiscardable {
                     // Undoing everything left no longer reaches the state before this step.
-                    saveStates[removed.context, default: SaveState()].baseline = serial
+                    for context in Self.contexts(of: removed) {
+                        saveStates[context, default: SaveState()].baseline = serial
+                    }
                 }
             } else if storage.count > position {
                 // Only the step just done is left to undo: drop the farthest redo step instead.

@@ -36,6 +36,15 @@ import Testing
         #expect(store[.global] == "a" && !stack.isDirty())
         #expect(try stack.revertToSaved() == nil)
         stack.checkInvariants()
+        // Past the revert, the reverted steps undo in order, then the ones before the save.
+        try stack.undo()
+        #expect(stack.undoMenuTitle == "Undo Insert")
+        try stack.undo()
+        #expect(store[.global] == "a")
+        try stack.undo()
+        #expect(store[.global] == "" && !stack.canUndo)
+        try stack.redo(count: 3)
+        #expect(store[.global] == "a" && !stack.isDirty())
     }
 
     @Test func revertForwardWhenTheSavedStateIsAhead() throws {

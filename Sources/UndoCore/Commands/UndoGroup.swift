@@ -2,7 +2,7 @@
 /// coalesced changes. Members run in order on redo and in reverse order on undo; if one fails
 /// partway, those already changed are put back so the group stays atomic.
 public final class UndoGroup: UndoCommand {
-    public internal(set) var members: [any UndoCommand]
+    public internal(set) var members: [any UndoCommand] { didSet { memberContexts = nil } }
     public var name: String?
     public internal(set) var context: UndoContext
     /// `true` for a coalesced run (its key is the run's), `false` for an explicit group.
@@ -13,6 +13,21 @@ public final class UndoGroup: UndoCommand {
         self.context = context
         self.members = members
         self.runKey = runKey
+    }
+
+    private var memberContexts: Set<UndoContext>?
+
+    /// Every context the group's members change (a group can span documents).
+    /// - Complexity: O(members) the first time after a change, then O(1).
+    var allContexts: Set<UndoContext> {
+        if let memberContexts { return memberContexts }
+        var contexts: Set<UndoContext> = []
+        for member in members {
+            if let group = UndoStack.group(in: member) { contexts.formUnion(group.allContexts) }
+            else { contexts.insert(member.context) }
+        }
+        memberContexts = contexts
+        return contexts
     }
 
     public var cost: Int {
@@ -86,12 +101,14 @@ public final class UndoGroup: UndoCommand {
 }
 
 /// A command run backwards: its perform is the inner command's undo. Reverting to the saved
-/// state records the steps it undid this way, so undoing the revert does them again.
+/// state records the group of steps it undid, then this around that same group, so undoing
+/// the revert does them again.
 struct InvertedCommand: UndoCommand {
     var inner: any UndoCommand
     var name: String?
     var context: UndoContext
-    var cost: Int { inner.cost + 16 }
+    /// The inner group is counted where it stands in the history itself.
+    var cost: Int { MemoryLayout<Self>.size }
     mutating func perform(_ changes: inout UndoChanges) throws { try inner.undo(&changes) }
     mutating func undo(_ changes: inout UndoChanges) throws { try inner.perform(&changes) }
 }

@@ -61,6 +61,7 @@ struct StepStorage {
     }
 
     /// - Complexity: O(1) amortized
+    @inline(__always)  // inlined, the command moves into its slot without a copy
     mutating func append(_ command: consuming Command, serial: UInt32) {
         let (c, s) = locate(count)
         if c == chunks.count { chunks.append(.allocate()) }
@@ -105,9 +106,10 @@ struct StepStorage {
 
     /// Inserts at `index`, shifting later steps up.
     /// - Complexity: O(count - index)
+    @inline(__always)  // see append
     mutating func insert(_ command: consuming Command, serial: UInt32, at index: Int) {
         precondition(index >= 0 && index <= count)
-        if index == count { append(command, serial: serial); return }
+        if index == count { append(consume command, serial: serial); return }
         // Append the last element again, then shift the rest up by one.
         append(self.command(at: count - 1), serial: self.serial(at: count - 1))
         var i = count - 2
@@ -134,8 +136,12 @@ struct StepStorage {
 
     /// Moves the step at `source` to `destination`, shifting those between by one.
     /// - Complexity: O(|source - destination|)
+    @inline(__always)  // undo and redo almost always leave the step where it is
     mutating func relocate(from source: Int, to destination: Int) {
-        guard source != destination else { return }
+        if source != destination { shift(from: source, to: destination) }
+    }
+
+    private mutating func shift(from source: Int, to destination: Int) {
         let saved = (command(at: source), serial(at: source))
         if source < destination {
             for i in source..<destination { move(from: i + 1, to: i) }
