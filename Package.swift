@@ -8,10 +8,61 @@ let package = Package(
     name: "UndoHost",
     products: [
         .library(name: "UndoCore", targets: ["UndoCore"]),
+        .library(name: "UndoPluginHost", targets: ["UndoPluginHost"]),
+        // Sample plugins: real shared objects (libUndoPlugin*.so next to the binaries).
+        .library(name: "UndoPluginTextEditor", type: .dynamic, targets: ["UndoPluginTextEditor"]),
+        .library(name: "UndoPluginCanvas", type: .dynamic, targets: ["UndoPluginCanvas"]),
+        // The benchmark's plugin (Plugins/BenchCounter), loaded by undo-bench's plugin-* workloads.
+        .library(name: "UndoPluginBenchCounter", type: .dynamic, targets: ["UndoPluginBenchCounter"]),
+        // The benchmark against the anchors (docs/performance.md).
+        .executable(name: "undo-bench", targets: ["undo-bench"]),
+        .library(name: "UndoPluginSwiftNotes", type: .dynamic, targets: ["UndoPluginSwiftNotes"]),
+        // For plugin authors writing Swift: compiled into their plugin, never into a host.
+        .library(name: "UndoPluginKit", targets: ["UndoPluginKit"]),
+        // The C API for programs not written in Swift (Include/undohost/undo_host.h).
+        .library(name: "undohost", type: .dynamic, targets: ["UndoHostC"]),
+        // The host program: sessions at a terminal, scripts, the demo (docs/undo-host.md).
+        .executable(name: "undo-host", targets: ["UndoHostTool"]),
     ],
     targets: [
         .target(name: "UndoCore", path: "Sources/UndoCore"),
         .testTarget(name: "UndoCoreTests", dependencies: ["UndoCore"], path: "Tests/UndoCoreTests"),
+        // The plugin C ABI (Include/undohost/*.h, module map in Include/), header-only.
+        .target(name: "UndoPluginABI", path: "Include", publicHeadersPath: "."),
+        .systemLibrary(name: "CLibFFI", path: "Sources/CLibFFI", pkgConfig: "libffi",
+                       providers: [.apt(["libffi-dev"])]),
+        .target(name: "UndoPluginHost", dependencies: ["UndoCore", "UndoPluginABI", "CLibFFI"],
+                path: "Sources/UndoPluginHost"),
+        .target(name: "UndoPluginTextEditor", dependencies: ["UndoPluginABI"],
+                path: "Plugins/TextEditor", publicHeadersPath: "include"),
+        .target(name: "UndoPluginCanvas", dependencies: ["UndoPluginABI"],
+                path: "Plugins/Canvas", publicHeadersPath: "include"),
+        // Plugins in Swift: the kit depends on the C header module only (only C types cross the
+        // boundary, and a Swift module shared by host and plugin would be duplicated).
+        .target(name: "UndoPluginKit", dependencies: ["UndoPluginABI"], path: "Sources/UndoPluginKit"),
+        .target(name: "UndoPluginSwiftNotes", dependencies: ["UndoPluginKit", "UndoPluginABI"],
+                path: "Plugins/SwiftNotes"),
+        // Not on UndoPluginKit: the tests load the Swift plugin the way a host does.
+        .testTarget(name: "UndoPluginKitTests", dependencies: ["UndoPluginHost", "UndoCore"],
+                    path: "Tests/UndoPluginKitTests"),
+        // libundohost.so: the C API, implemented over UndoPluginHost.
+        .target(name: "UndoHostC", dependencies: ["UndoCore", "UndoPluginHost", "UndoPluginABI"],
+                path: "Sources/UndoHostC"),
+        .testTarget(name: "UndoPluginHostTests",
+                    dependencies: ["UndoPluginHost", "UndoPluginABI"],
+                    path: "Tests/UndoPluginHostTests",
+                    exclude: ["Fixtures"]), // C sources the tests compile with cc
+        // undo-host: the session logic is a library so tests can also drive it in-process.
+        .target(name: "UndoHostSession", dependencies: ["UndoCore", "UndoPluginHost", "UndoPluginABI"],
+                path: "Sources/UndoHostSession"),
+        .executableTarget(name: "UndoHostTool", dependencies: ["UndoHostSession"], path: "Sources/undo-host"),
+        .testTarget(name: "UndoHostToolTests", dependencies: ["UndoHostSession", "UndoCore"],
+                    path: "Tests/UndoHostToolTests"),
+        .target(name: "UndoPluginBenchCounter", dependencies: ["UndoPluginABI"],
+                path: "Plugins/BenchCounter", publicHeadersPath: "include"),
+        .target(name: "CUndoBenchSupport", path: "Sources/CUndoBenchSupport"),  // mallinfo2 for undo-bench
+        .executableTarget(name: "undo-bench", dependencies: ["UndoCore", "UndoPluginHost", "CUndoBenchSupport"],
+                          path: "Sources/undo-bench"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -82,8 +82,11 @@ extension UndoStack {
     }
 
     static func group(in command: any UndoCommand) -> UndoGroup? {
-        if let group = command as? UndoGroup { return group }
-        if let inverted = command as? InvertedCommand { return inverted.inner as? UndoGroup }
+        // Compares the dynamic type first: most steps are neither kind, and a failing dynamic
+        // cast costs far more (this runs for every step trimmed or matched to a context).
+        let kind = type(of: command)
+        if kind == UndoGroup.self { return command as? UndoGroup }
+        if kind == InvertedCommand.self { return (command as? InvertedCommand)?.inner as? UndoGroup }
         return nil
     }
 }

@@ -24,23 +24,24 @@ extension UndoStack {
 
     public func undoMenuTitle(in scope: UndoContext?) -> String {
         // Nothing to undo shows the same plain "Undo" as an unnamed step.
-        guard let index = newestDone(in: scope) else { return titles(for: nil).undo }
-        return titles(for: storage.withCommand(at: index) { $0.name }).undo
+        let name = newestDone(in: scope).flatMap { index in storage.withCommand(at: index) { $0.name } }
+        let index = memoIndex(for: name)  // first: it may add to the memo
+        return titleMemo.undoTitle(at: index)
     }
 
     public func redoMenuTitle(in scope: UndoContext?) -> String {
-        guard let index = oldestRedoable(in: scope) else { return titles(for: nil).redo }
-        return titles(for: storage.withCommand(at: index) { $0.name }).redo
+        let name = oldestRedoable(in: scope).flatMap { index in storage.withCommand(at: index) { $0.name } }
+        let index = memoIndex(for: name)
+        return titleMemo.redoTitle(at: index)
     }
 
-    /// The menu titles of `name`: formatted the first time, then remembered. The formatter is
-    /// only read on a miss (copying it, with every string of its locale, cost more than the
+    /// Where the memo keeps the titles of `name`, formatting them the first time. The formatter
+    /// is only read on a miss (copying it, with every string of its locale, costs more than the
     /// lookup).
-    func titles(for name: String?) -> (undo: String, redo: String) {
-        if let titles = titleMemo.titles(for: name) { return titles }
-        let titles = (undo: formatter.undoTitle(for: name), redo: formatter.redoTitle(for: name))
-        titleMemo.remember(titles, for: name)
-        return titles
+    func memoIndex(for name: String?) -> Int {
+        if let index = titleMemo.index(of: name) { return index }
+        return titleMemo.remember(undo: formatter.undoTitle(for: name), redo: formatter.redoTitle(for: name),
+                                  for: name)
     }
 
     /// What a shake-to-undo alert offers now in the current context: Undo X, Redo Y, Cancel.
@@ -60,23 +61,23 @@ struct TitleMemo {
     private var next = 0
     static let capacity = 16
 
-    /// The titles remembered for `name`, if any.
-    func titles(for name: String?) -> (undo: String, redo: String)? {
-        for index in names.indices where names[index] == name {
-            return (undoTitles[index], redoTitles[index])
-        }
-        return nil
-    }
+    /// Where the titles of `name` are, if remembered.
+    func index(of name: String?) -> Int? { names.firstIndex(of: name) }
+
+    func undoTitle(at index: Int) -> String { undoTitles[index] }
+    func redoTitle(at index: Int) -> String { redoTitles[index] }
 
     /// Remembers the titles of `name`, forgetting the oldest name when full.
-    mutating func remember(_ titles: (undo: String, redo: String), for name: String?) {
-        let (undo, redo) = titles
+    /// - Returns: where they are.
+    mutating func remember(undo: String, redo: String, for name: String?) -> Int {
         if names.count < Self.capacity {
             names.append(name); undoTitles.append(undo); redoTitles.append(redo)
-        } else {
-            names[next] = name; undoTitles[next] = undo; redoTitles[next] = redo
-            next = (next + 1) % Self.capacity
+            return names.count - 1
         }
+        let index = next
+        names[index] = name; undoTitles[index] = undo; redoTitles[index] = redo
+        next = (next + 1) % Self.capacity
+        return index
     }
 
     mutating func removeAll() {

@@ -174,7 +174,8 @@ public final class UndoStack {
             if withinWindow && now &- lastCoalescingTime > window { withinWindow = false }
         }
         if let group = openGroups.last {
-            if group.context == .global && group.members.isEmpty { group.context = command.context }
+            // Members first: an empty test is cheaper than comparing context names.
+            if group.members.isEmpty && group.context == .global { group.context = command.context }
             if withinWindow, let last = group.members.indices.last,
                coalesce(&group.members[last], with: command, key: key!) != nil {
                 if case .annulled? = lastMergeOutcome { group.members.removeLast() }
@@ -299,12 +300,7 @@ public final class UndoStack {
                 let (removed, serial) = storage.removeFirst()
                 position -= 1
                 totalCost -= removed.cost
-                if !removed.isDiscardable {
-                    // Undoing everything left no longer reaches the state before this step.
-                    for context in Self.contexts(of: removed) {
-                        saveStates[context, default: SaveState()].baseline = serial
-                    }
-                }
+                if !removed.isDiscardable { moveBaselines(past: removed, serial: serial) }
             } else if storage.count > position {
                 // Only the step just done is left to undo: drop the farthest redo step instead.
                 let (removed, _) = storage.removeLast()
@@ -312,6 +308,19 @@ public final class UndoStack {
             } else {
                 break
             }
+        }
+    }
+
+    /// Undoing everything left no longer reaches the state before the trimmed `step`, in any
+    /// context it changed.
+    private func moveBaselines(past step: any UndoCommand, serial: UInt32) {
+        guard Self.group(in: step) != nil else {
+            // One context: no set to build (this runs on every push once a limit is reached).
+            saveStates[step.context, default: SaveState()].baseline = serial
+            return
+        }
+        for context in Self.contexts(of: step) {
+            saveStates[context, default: SaveState()].baseline = serial
         }
     }
 

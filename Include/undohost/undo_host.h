@@ -1,0 +1,565 @@
+/*
+ * undo_host.h - the UndoHost C API, for programs that are not written in Swift.
+ *
+ * One shared undo history that plugins extend with their own actions, driven from C (or anything
+ * that calls C). Link with libundohost.so, which `swift build` makes:
+ *
+ *     cc app.c $(pkg-config --cflags --libs undohost)
+ *
+ *     #include <undohost/undo_host.h>
+ *     undo_history *h = NULL;
+ *     char title[64];
+ *     undo_value args[2];
+ *     if (undo_history_create(NULL, &h) != UNDO_OK) return 1;
+ *     undo_history_load_bundled(h, NULL);
+ *     args[0] = undo_i64(0);
+ *     args[1] = undo_string("Hello");
+ *     if (undo_history_perform(h, "text.insert", "a.txt", args, 2) != UNDO_OK)
+ *         fprintf(stderr, "%s\n", undo_history_last_error(h));
+ *     undo_history_undo_title(h, title, sizeof title);   // "Undo Typing"
+ *     undo_history_destroy(h);
+ *
+ * Conventions (the same as undo_plugin.h):
+ *   - Every fallible function returns UNDO_OK (0), a non-negative count or length where it says
+ *     so, or a negative UNDO_E* code from the one table in undo_common.h. After a failure,
+ *     undo_history_last_error() explains it.
+ *   - Strings are UTF-8 and NUL-terminated. Every string the library gives back is written into a
+ *     caller buffer with its capacity: at most capacity - 1 bytes and a NUL (when capacity > 0),
+ *     never ending inside a UTF-8 sequence. The function returns the full length without the NUL,
+ *     so a result >= capacity means "truncated: call again with length + 1 bytes". buffer may be
+ *     NULL when capacity is 0, to ask for the length.
+ *   - Growable structs start with `uint32_t struct_size`, which the caller sets (sizeof, or the
+ *     _SIZE_V1 macro); the library reads and writes only that many bytes, and refuses a size
+ *     below the 1.0 minimum with UNDO_EINVAL. reserved fields: set to 0/NULL.
+ *   - Memory is never freed across the boundary: the library owns what it allocates, the caller
+ *     what it passes in. Nothing the caller passes is kept after a call returns (it is copied).
+ *   - A handle that is NULL, destroyed or was never a handle is refused with UNDO_EHANDLE (never a
+ *     crash): handles are checked in a registry of live histories.
+ *   - Threads: a history may be used from several threads; its calls are serialized. Callbacks
+ *     (observers) and plugin code run on the thread that made the call. A call on a history from
+ *     inside that history's plugin code or observer is refused with UNDO_EREENTRANT, except the
+ *     read-only calls an observer may make (those marked "observers may call").
+ *   - Future changes keep these functions as they are and add new ones with a _v2 suffix.
+ *
+ * Naming: `undo_` / `UNDO_` is public; `undo__` / `UNDO__` is internal and may change.
+ */
+#ifndef UNDOHOST_UNDO_HOST_H
+#define UNDOHOST_UNDO_HOST_H
+
+#include "undo_common.h"
+
+UNDO__EXTERN_C_BEGIN
+
+/* ---- Version ---------------------------------------------------------------------------- */
+
+/**
+ * The ABI version of the library at run time, as UNDO_ABI_VERSION (MAJOR * 1000 + MINOR).
+ * A program built against these headers runs with a library of the same major version and the
+ * same or a newer minor version: check `undo_library_version() / 1000 == UNDO_ABI_VERSION_MAJOR
+ * && undo_library_version() >= UNDO_ABI_VERSION`. Thread: any. Never fails.
+ */
+uint32_t undo_library_version(void);
+
+/* ---- Values ----------------------------------------------------------------------------- */
+
+/* Makers for the undo_value arguments of undo_history_perform. Strings and bytes point to the
+ * caller's memory, which must stay valid until the call they are passed to returns. */
+
+/** An int32_t value. */
+static inline undo_value undo_i32(int32_t v) {
+    undo_value value = {UNDO_TYPE_I32, 0, {0}};
+    value.as.i32 = v;
+    return value;
+}
+/** A uint32_t value. */
+static inline undo_value undo_u32(uint32_t v) {
+    undo_value value = {UNDO_TYPE_U32, 0, {0}};
+    value.as.u32 = v;
+    return value;
+}
+/** An int64_t value. */
+static inline undo_value undo_i64(int64_t v) {
+    undo_value value = {UNDO_TYPE_I64, 0, {0}};
+    value.as.i64 = v;
+    return value;
+}
+/** A uint64_t value. */
+static inline undo_value undo_u64(uint64_t v) {
+    undo_value value = {UNDO_TYPE_U64, 0, {0}};
+    value.as.u64 = v;
+    return value;
+}
+/** A double value (finite). */
+static inline undo_value undo_f64(double v) {
+    undo_value value = {UNDO_TYPE_F64, 0, {0}};
+    value.as.f64 = v;
+    return value;
+}
+/** A string value from a NUL-terminated UTF-8 string (not copied: see above). */
+static inline undo_value undo_string(const char *text) {
+    undo_value value = {UNDO_TYPE_STRING, 0, {0}};
+    uint64_t size = 0;
+    while (text != NULL && text[size] != '\0') size++;
+    value.as.string.data = text;
+    value.as.string.size = size;
+    return value;
+}
+/** A bytes value (not copied: see above); data may be NULL when size is 0. */
+static inline undo_value undo_bytes(const void *data, uint64_t size) {
+    undo_value value = {UNDO_TYPE_BYTES, 0, {0}};
+    value.as.bytes.data = data;
+    value.as.bytes.size = size;
+    return value;
+}
+
+/* ---- Histories ---------------------------------------------------------------------------- */
+
+/** An opaque handle to one shared history and the plugins loaded into it. */
+typedef struct undo_history undo_history;
+
+/**
+ * How to make a history (undo_history_create). Growable; NULL options mean all defaults.
+ */
+typedef struct undo_history_options {
+    uint32_t struct_size;
+    /** Set to 0. */
+    uint32_t flags;
+    /** Most steps kept (the oldest go first); 0: unlimited. */
+    uint64_t count_limit;
+    /** Most bytes the steps may hold; 0: unlimited. */
+    uint64_t memory_limit;
+    /**
+     * How long after a change a coalescing change still joins it, in milliseconds.
+     * 0: the default (500 ms); negative: no time limit (only other events end a run).
+     */
+    int64_t coalescing_window_ms;
+    /**
+     * The language of menu titles: a built-in locale identifier ("en", "ko"), or the path of a
+     * locale file (containing '/'); NULL or "": English. Copied.
+     */
+    const char *locale;
+    /** Shown to plugins as the host program's name and version; NULL: "libundohost", the
+     * library's version. Copied. */
+    const char *host_name;
+    const char *host_version;
+    /** Set to NULL. */
+    void *reserved[4];
+} undo_history_options;
+
+/** The size of 1.0 undo_history_options: the minimum the library accepts. */
+#define UNDO_HISTORY_OPTIONS_SIZE_V1 \
+    (offsetof(undo_history_options, reserved) + 4 * sizeof(void *))
+
+/**
+ * Makes an empty history with no plugins and stores its handle in *out.
+ * Thread: any. Ownership: the caller owns the handle and destroys it with undo_history_destroy.
+ * Errors: UNDO_EINVAL (out is NULL, bad options: struct_size too small, unknown flags, an unknown
+ * locale identifier or an unreadable locale file, with the reason in
+ * undo_history_last_error(NULL)); UNDO_ENOMEM; UNDO_ELIMIT (too many live histories).
+ * *out is set to NULL on failure.
+ */
+int32_t undo_history_create(const undo_history_options *options, undo_history **out);
+
+/**
+ * Destroys a history: its plugins are unloaded (their deinit called) and the handle becomes
+ * stale. Destroying NULL is a no-op returning UNDO_OK; a stale or foreign handle returns
+ * UNDO_EHANDLE and changes nothing. Thread: any, but not from inside the history's own plugin
+ * code or observer (UNDO_EREENTRANT). A call already under way on another thread finishes
+ * first; calls made after this returns get UNDO_EHANDLE.
+ */
+int32_t undo_history_destroy(undo_history *h);
+
+/**
+ * The message explaining the last failed call on `h` made by this thread, or "" when that call
+ * succeeded. For a NULL, stale or foreign handle: the reason the last undo_history_create on
+ * this thread failed (for NULL), or "stale or foreign handle".
+ * Thread: any. Lifetime: owned by the library, valid until this thread's next call on `h` (or
+ * until `h` is destroyed); copy it to keep it. Never returns NULL.
+ */
+const char *undo_history_last_error(const undo_history *h);
+
+/* ---- Plugins ------------------------------------------------------------------------------ */
+
+/**
+ * Loads one plugin file (a .so built against undo_plugin.h). A relative path is taken from the
+ * current directory. Thread: any (plugin init runs on it).
+ * Errors, with the file and reason in undo_history_last_error: UNDO_ELOAD (not a loadable
+ * file, no undo_plugin_entry, entry returned NULL), UNDO_EVERSION, UNDO_EPLUGIN (bad
+ * descriptor), UNDO_EEXIST (a plugin with the same id is loaded), the code init returned, the
+ * code of a refused action registration, UNDO_EINVAL (path NULL), UNDO_EREENTRANT, UNDO_EHANDLE.
+ * A plugin that fails leaves the history as if it were not there.
+ */
+int32_t undo_history_load_file(undo_history *h, const char *path);
+
+/**
+ * Loads every *.so file in a folder, in name order; a file that fails is skipped and the others
+ * load. *loaded_count (when not NULL) is set to the number loaded.
+ * Returns UNDO_OK when every file loaded, else the first failure's code, with every failure
+ * (one "file: reason" line each) in undo_history_last_error. Thread: any.
+ */
+int32_t undo_history_load_folder(undo_history *h, const char *path, uint32_t *loaded_count);
+
+/**
+ * Loads the plugins bundled with the library (libUndoPlugin*.so next to libundohost.so or the
+ * program, or in the folders of the UNDOHOST_PLUGIN_PATH environment variable, ':'-separated).
+ * Returns and counts as undo_history_load_folder. Thread: any.
+ */
+int32_t undo_history_load_bundled(undo_history *h, uint32_t *loaded_count);
+
+/**
+ * Unloads a plugin by id ("org.undohost.text"): its steps leave the history (the others stay
+ * usable), then its deinit is called. Errors: UNDO_ENOTFOUND, UNDO_EINVAL, UNDO_ESTATE,
+ * UNDO_EREENTRANT, UNDO_EHANDLE. Thread: any.
+ */
+int32_t undo_history_unload(undo_history *h, const char *plugin_id);
+
+/** Text fields of a plugin, for undo_history_plugin_text. */
+#define UNDO_PLUGIN_TEXT_ID 1      /**< "org.undohost.text" */
+#define UNDO_PLUGIN_TEXT_NAME 2    /**< "Text Editor" */
+#define UNDO_PLUGIN_TEXT_VERSION 3 /**< "1.0.0" */
+#define UNDO_PLUGIN_TEXT_PATH 4    /**< the absolute path it was loaded from */
+#define UNDO_PLUGIN_TEXT_PREFIX 5  /**< the prefix of its short action ids ("text") */
+
+/**
+ * The number of loaded plugins (>= 0), or a negative error (UNDO_EHANDLE).
+ * Indexes 0 to count - 1 are in load order and stay valid until the next load or unload.
+ * Thread: any; observers may call.
+ */
+int32_t undo_history_plugin_count(undo_history *h);
+
+/**
+ * Writes text field `field` (UNDO_PLUGIN_TEXT_*) of plugin `index` into buffer (see the header
+ * comment) and returns its full length. Errors: UNDO_ERANGE (index), UNDO_EINVAL (field, or a
+ * NULL buffer with capacity > 0), UNDO_EHANDLE. Thread: any; observers may call.
+ */
+int32_t undo_history_plugin_text(undo_history *h, uint32_t index, uint32_t field, char *buffer,
+                                 uint32_t capacity);
+
+/** Text fields of an action type, for undo_history_action_text. */
+#define UNDO_ACTION_TEXT_ID 1        /**< the full id, "org.undohost.text/insert" */
+#define UNDO_ACTION_TEXT_SHORT_ID 2  /**< "text.insert" */
+#define UNDO_ACTION_TEXT_NAME 3      /**< the name in menu titles, "Typing" */
+#define UNDO_ACTION_TEXT_SIGNATURE 4 /**< "text.insert(position: i64, text: string)" */
+#define UNDO_ACTION_TEXT_PLUGIN_ID 5 /**< "org.undohost.text" */
+
+/** undo_action_info.flags (besides UNDO_ACTION_DISCARDABLE from undo_plugin.h, 0x1). */
+#define UNDO_ACTION_INFO_DISCARDABLE 0x1u /**< the step does not make its context dirty */
+#define UNDO_ACTION_INFO_COALESCES 0x2u   /**< steps coalesce (the type has a coalescing key) */
+#define UNDO_ACTION_INFO_MERGES 0x4u      /**< consecutive steps merge into one */
+
+/**
+ * The numbers of an action type, written by undo_history_action_info. Growable: set
+ * struct_size; the library writes the other fields that fit in it.
+ */
+typedef struct undo_action_info {
+    uint32_t struct_size;
+    /** UNDO_ACTION_INFO_* bits. */
+    uint32_t flags;
+    /** The number of perform parameters, and their UNDO_TYPE_* in param_types[0..count). */
+    uint32_t param_count;
+    uint32_t param_types[UNDO_MAX_PARAMS];
+    /** The index of its plugin, as for undo_history_plugin_text. */
+    uint32_t plugin_index;
+    /** Set to 0. */
+    uint32_t reserved[6];
+} undo_action_info;
+
+/** The size of a 1.0 undo_action_info: the minimum the library accepts. */
+#define UNDO_ACTION_INFO_SIZE_V1 (offsetof(undo_action_info, reserved) + 6 * sizeof(uint32_t))
+
+/**
+ * The number of action types of all loaded plugins (>= 0), or a negative error. Indexes are in
+ * plugin load order and stay valid until the next load or unload. Thread: any; observers may
+ * call.
+ */
+int32_t undo_history_action_count(undo_history *h);
+
+/**
+ * Writes the numbers of action type `index` into *info (info->struct_size set by the caller).
+ * Errors: UNDO_ERANGE (index), UNDO_EINVAL (info NULL or struct_size below
+ * UNDO_ACTION_INFO_SIZE_V1), UNDO_EHANDLE. Thread: any; observers may call.
+ */
+int32_t undo_history_action_info(undo_history *h, uint32_t index, undo_action_info *info);
+
+/**
+ * Writes text field `field` (UNDO_ACTION_TEXT_*) of action type `index` into buffer and returns
+ * its full length. Errors: as undo_history_plugin_text. Thread: any; observers may call.
+ */
+int32_t undo_history_action_text(undo_history *h, uint32_t index, uint32_t field, char *buffer,
+                                 uint32_t capacity);
+
+/* ---- Performing --------------------------------------------------------------------------- */
+
+/**
+ * Performs an action into the history (joining the newest step when it coalesces).
+ * action_id: a full id ("org.undohost.text/insert"), a short id ("text.insert"), or the bare
+ * local id when unambiguous. context: the document's name (UTF-8), "" for the global context,
+ * NULL for the current context (undo_history_set_context) or the global one when there is none.
+ * args: arg_count values (NULL when 0) checked against the action's parameters first; integers
+ * convert to the parameter's integer type when they fit. Everything is copied.
+ * Errors (nothing is performed): UNDO_ENOTFOUND (no such action), UNDO_EINVAL (ambiguous id,
+ * NULL action_id, malformed value), UNDO_ECOUNT, UNDO_ETYPE, UNDO_ERANGE, UNDO_EUTF8, UNDO_ELIMIT
+ * (arguments), the plugin's own code when its perform fails, UNDO_ESTATE, UNDO_EREENTRANT,
+ * UNDO_EHANDLE. Thread: any.
+ */
+int32_t undo_history_perform(undo_history *h, const char *action_id, const char *context,
+                             const undo_value *args, uint32_t arg_count);
+
+/**
+ * Performs an action with its arguments written as script text, as the undo-host program reads
+ * them: `0 "Hello"`, `12 -3 2.5 x"00ff"`. Errors: as undo_history_perform, and UNDO_EINVAL for
+ * malformed text (with the column in undo_history_last_error). Thread: any.
+ */
+int32_t undo_history_perform_text(undo_history *h, const char *action_id, const char *context,
+                                  const char *argument_text);
+
+/* ---- Undo and redo ------------------------------------------------------------------------ */
+
+/** undo_result.direction. */
+#define UNDO_DIRECTION_UNDO 1
+#define UNDO_DIRECTION_REDO 2
+
+/** undo_change.flags: the change is in another context than the result's. */
+#define UNDO_CHANGE_OTHER_CONTEXT 0x1u
+
+/** One place an undo or redo changed. Fixed layout (array element). */
+typedef struct undo_change {
+    /** An offset or object id, or -1 for the whole context. */
+    int64_t location;
+    /** How much from location, or -1 for a point or an object. */
+    int64_t length;
+    /** UNDO_CHANGE_* bits; its context is in undo_history_change_context. */
+    uint32_t flags;
+    uint32_t reserved;
+} undo_change;
+
+/**
+ * What an undo or redo did. The caller sets struct_size and the buffers (name, context, changes
+ * with their capacities, any of them NULL with capacity 0); the library fills in the rest.
+ * Growable.
+ */
+typedef struct undo_result {
+    uint32_t struct_size;
+    /** Out: UNDO_DIRECTION_*. */
+    uint32_t direction;
+    /** Out: how many steps were undone or redone (0 when there was nothing). */
+    uint32_t step_count;
+    /** Out: how many changes were reported in all (may exceed changes_capacity). */
+    uint32_t change_count;
+    /** In: buffer for the step's name ("Typing"; the newest step's when several). */
+    char *name;
+    uint32_t name_capacity;
+    /** Out: the name's full length; UNDO_NO_NAME when the step has no name. */
+    uint32_t name_length;
+    /** In: buffer for the step's context ("" for the global one). */
+    char *context;
+    uint32_t context_capacity;
+    /** Out: the context's full length. */
+    uint32_t context_length;
+    /** In: array for the first changes_capacity changes. */
+    undo_change *changes;
+    uint32_t changes_capacity;
+    uint32_t reserved0;
+    void *reserved[4];
+} undo_result;
+
+/** The size of a 1.0 undo_result: the minimum the library accepts. */
+#define UNDO_RESULT_SIZE_V1 (offsetof(undo_result, reserved) + 4 * sizeof(void *))
+/** undo_result.name_length of a step without a name. */
+#define UNDO_NO_NAME 0xFFFFFFFFu
+
+/**
+ * Undoes up to `count` steps (of the current context, or of the whole history when there is
+ * none), all or nothing, and describes what it did in *result (NULL: not wanted).
+ * Returns UNDO_OK; UNDO_EEMPTY when there was nothing to undo (result->step_count is 0);
+ * UNDO_EINVAL (count 0, result->struct_size too small); UNDO_ESTATE (a group is open); the
+ * plugin's code when an inverse failed (the history is as it was); UNDO_EREENTRANT;
+ * UNDO_EHANDLE. Thread: any.
+ */
+int32_t undo_history_undo(undo_history *h, uint32_t count, undo_result *result);
+
+/** Redoes up to `count` steps, like undo_history_undo. */
+int32_t undo_history_redo(undo_history *h, uint32_t count, undo_result *result);
+
+/**
+ * Writes the context of change `index` of the last successful undo, redo or revert made on `h`
+ * by this thread, and returns its full length. Errors: UNDO_ERANGE (no such change),
+ * UNDO_EHANDLE. Thread: any.
+ */
+int32_t undo_history_change_context(undo_history *h, uint32_t index, char *buffer,
+                                    uint32_t capacity);
+
+/* ---- Titles and the alert ----------------------------------------------------------------- */
+
+/**
+ * Writes the Edit menu title for undo ("Undo Typing", or "Undo" when there is nothing) in the
+ * history's language, for the current context, and returns its full length.
+ * Errors: UNDO_EINVAL (NULL buffer with capacity > 0), UNDO_EHANDLE. Thread: any; observers
+ * may call.
+ */
+int32_t undo_history_undo_title(undo_history *h, char *buffer, uint32_t capacity);
+
+/** The redo title ("Redo Typing"), like undo_history_undo_title. */
+int32_t undo_history_redo_title(undo_history *h, char *buffer, uint32_t capacity);
+
+/** Kinds of the alert's choices. */
+#define UNDO_CHOICE_UNDO 1
+#define UNDO_CHOICE_REDO 2
+#define UNDO_CHOICE_CANCEL 3
+
+/**
+ * The shake-to-undo alert: writes its title ("Undo Typing", or "Nothing to Undo") and returns
+ * its full length. Thread: any; observers may call. Errors: as undo_history_undo_title.
+ */
+int32_t undo_history_alert_title(undo_history *h, char *buffer, uint32_t capacity);
+
+/** The number of the alert's choices (1 to 3; Cancel is always the last). Observers may call. */
+int32_t undo_history_alert_choice_count(undo_history *h);
+
+/**
+ * Writes choice `index` of the alert ("Undo Typing", "Redo Bold", "Cancel") and its kind
+ * (UNDO_CHOICE_*, into *kind when not NULL); returns the title's full length.
+ * Errors: UNDO_ERANGE (index), UNDO_EINVAL, UNDO_EHANDLE. Thread: any; observers may call.
+ */
+int32_t undo_history_alert_choice(undo_history *h, uint32_t index, uint32_t *kind, char *buffer,
+                                  uint32_t capacity);
+
+/* ---- Groups and coalescing ---------------------------------------------------------------- */
+
+/**
+ * Opens a group: the steps performed until the matching undo_history_end_group undo and redo as
+ * one step. Groups nest (a nested group is a member of its parent).
+ * name: the group's name in the titles ("Paste Style"; copied), or NULL for an unnamed step
+ * (titled plain "Undo"). context: the group's context, or NULL for that of its first member.
+ * Errors: UNDO_ELIMIT (nested too deep), UNDO_EREENTRANT, UNDO_EHANDLE. Thread: any.
+ */
+int32_t undo_history_begin_group(undo_history *h, const char *name, const char *context);
+
+/**
+ * Closes the innermost open group (an empty group leaves no step).
+ * Errors: UNDO_ESTATE (no group open), UNDO_EREENTRANT, UNDO_EHANDLE. Thread: any.
+ */
+int32_t undo_history_end_group(undo_history *h);
+
+/**
+ * Ends the current run of coalescing changes: the next change starts a new step even if it
+ * would coalesce. Errors: UNDO_EREENTRANT, UNDO_EHANDLE. Thread: any.
+ */
+int32_t undo_history_break_coalescing(undo_history *h);
+
+/* ---- Save point, dirty state and revert ------------------------------------------------ */
+
+/*
+ * `context` in these functions: a document name, "" for the global context, or NULL for the
+ * current context (the global one when there is none).
+ */
+
+/**
+ * Marks the context's present state as saved. Errors: UNDO_EREENTRANT, UNDO_EHANDLE.
+ * Thread: any.
+ */
+int32_t undo_history_mark_saved(undo_history *h, const char *context);
+
+/**
+ * 1 when the context differs from its saved state, 0 when not, or a negative error
+ * (UNDO_EHANDLE). Thread: any; observers may call.
+ */
+int32_t undo_history_is_dirty(undo_history *h, const char *context);
+
+/**
+ * Takes the context back (or forward) to its saved state in one step named "Revert to Saved",
+ * which can itself be undone. *result (may be NULL) as for undo_history_undo.
+ * Returns UNDO_OK; UNDO_EEMPTY when the context is not dirty; UNDO_ESTATE when the saved state
+ * can no longer be reached or a group is open; an action's code (nothing changed);
+ * UNDO_EREENTRANT; UNDO_EHANDLE. Thread: any.
+ */
+int32_t undo_history_revert(undo_history *h, const char *context, undo_result *result);
+
+/* ---- Contexts ------------------------------------------------------------------------------ */
+
+/**
+ * Sets the current context: the document the person is looking at. Undo, redo, the titles, the
+ * alert and the dirty state then relate to its steps. NULL: none (the whole history).
+ * Errors: UNDO_EUTF8, UNDO_EREENTRANT, UNDO_EHANDLE. Thread: any.
+ */
+int32_t undo_history_set_context(undo_history *h, const char *context);
+
+/**
+ * Writes the current context's name and returns its full length, or UNDO_ENOTFOUND when there
+ * is none. Thread: any; observers may call.
+ */
+int32_t undo_history_get_context(undo_history *h, char *buffer, uint32_t capacity);
+
+/**
+ * A document closed: removes the steps of `context` (in groups too) and forgets its save state;
+ * the other steps stay and still undo. Returns how many steps were removed (>= 0) or a negative
+ * error (UNDO_EINVAL for NULL, UNDO_EREENTRANT, UNDO_EHANDLE). Thread: any.
+ */
+int32_t undo_history_close_context(undo_history *h, const char *context);
+
+/* ---- Observers --------------------------------------------------------------------------- */
+
+/** Bits of the `changed` argument of an observer: which fields of undo_state changed. */
+#define UNDO_STATE_CAN_UNDO 0x1u
+#define UNDO_STATE_CAN_REDO 0x2u
+#define UNDO_STATE_TITLES 0x4u
+#define UNDO_STATE_DIRTY 0x8u
+#define UNDO_STATE_POSITION 0x10u
+
+/**
+ * What an observer is shown: the values a menu, a toolbar or a title bar displays, for the
+ * current context. Written by the library (growable: check UNDO_STRUCT_HAS for fields added
+ * after 1.0). Valid, with its strings, only during the observer call.
+ */
+typedef struct undo_state {
+    uint32_t struct_size;
+    /** 1 or 0. */
+    uint32_t can_undo;
+    uint32_t can_redo;
+    uint32_t is_dirty;
+    /** "Undo Typing" and "Redo Bold": NUL-terminated UTF-8. */
+    const char *undo_title;
+    const char *redo_title;
+    /** Steps done (undoable) in the whole history, and steps in all. */
+    uint64_t position;
+    uint64_t count;
+    void *reserved[4];
+} undo_state;
+
+/**
+ * An observer: called after every change that alters a value of undo_state (never when none
+ * did), on the thread that made the change, with `changed` holding UNDO_STATE_* bits.
+ * It may call the functions marked "observers may call" on the same history; others are
+ * refused with UNDO_EREENTRANT.
+ */
+typedef void (*undo_observer_fn)(void *user_data, const undo_state *state, uint32_t changed);
+
+/**
+ * Adds an observer; *observer_id (when not NULL) receives its id for undo_history_unobserve.
+ * user_data is passed back as is (the library never reads or frees it); it must stay valid
+ * until the observer is removed or the history destroyed. Errors: UNDO_EINVAL (fn NULL),
+ * UNDO_EREENTRANT, UNDO_EHANDLE. Thread: any.
+ */
+int32_t undo_history_observe(undo_history *h, undo_observer_fn fn, void *user_data,
+                             uint64_t *observer_id);
+
+/**
+ * Removes an observer; it is not called after this returns (unless from another thread's call
+ * already under way). Errors: UNDO_ENOTFOUND, UNDO_EREENTRANT, UNDO_EHANDLE. Thread: any.
+ */
+int32_t undo_history_unobserve(undo_history *h, uint64_t observer_id);
+
+/* ---- Documents ---------------------------------------------------------------------------- */
+
+/**
+ * Writes a plugin's view of one of its documents (the text editor's "Hello <b>you</b>") and
+ * returns its full length. context: as for undo_history_perform.
+ * Errors: UNDO_ENOTFOUND (no such plugin), UNDO_ENOTSUP (the plugin cannot show documents),
+ * the plugin's code, UNDO_EREENTRANT, UNDO_EHANDLE. Thread: any.
+ */
+int32_t undo_history_describe(undo_history *h, const char *plugin_id, const char *context,
+                              char *buffer, uint32_t capacity);
+
+UNDO__EXTERN_C_END
+
+#endif /* UNDOHOST_UNDO_HOST_H */

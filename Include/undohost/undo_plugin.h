@@ -1,0 +1,357 @@
+/*
+ * undo_plugin.h - the UndoHost plugin ABI.
+ *
+ * A plugin is a shared object that adds its own undoable action types to the host's one shared
+ * history. It exports exactly one symbol, `undo_plugin_entry`, which returns a static
+ * `undo_plugin_descriptor`. Everything else in the plugin should be `static` (or hidden).
+ *
+ *     #include <undohost/undo_plugin.h>
+ *     static int32_t my_init(const undo_host *host, void **plugin_data) { ... }
+ *     static void my_deinit(void *plugin_data) { ... }
+ *     static const undo_plugin_descriptor descriptor = {
+ *         UNDO_PLUGIN_DESCRIPTOR_SIZE_V1, UNDO_ABI_VERSION_MAJOR, UNDO_ABI_VERSION_MINOR, 0,
+ *         "com.example.counter", "Counter", "1.0", my_init, my_deinit, NULL, {0}};
+ *     UNDO_PLUGIN_EXPORT const undo_plugin_descriptor *undo_plugin_entry(void) { return &descriptor; }
+ *
+ * Build: cc -std=c99 -shared -fPIC -I Include -o libcounter.so counter.c
+ *
+ * Lifetime of a plugin in a host:
+ *   1. The host dlopens the file (never dlcloses it) and calls undo_plugin_entry().
+ *   2. It checks the descriptor's ABI version (same major, minor not newer than the host's)
+ *      before calling any other plugin code, then its size, id and function pointers.
+ *   3. It calls init() with a host callback table; init registers the action types.
+ *   4. The host calls the actions' perform and inverse functions through libffi as steps are
+ *      done, undone and redone. The plugin may record changes it made on its own.
+ *   5. On unload the host removes the plugin's steps from the history, then calls deinit().
+ *
+ * Threads: the host never calls into one plugin instance from two threads at once, and never
+ * runs any init or deinit concurrently with another init or deinit (one process-wide lock), so a
+ * plugin needs no locking for its own state unless it has threads of its own.
+ *
+ * Versioning rules for the growable structs here (those starting with `uint32_t struct_size`):
+ * the writer sets struct_size to the size it knows; the reader copies min(struct_size, its own
+ * size) bytes and zero-fills the rest, and refuses a size below the struct's fixed V1 minimum.
+ * Fields are only ever appended.
+ */
+#ifndef UNDOHOST_UNDO_PLUGIN_H
+#define UNDOHOST_UNDO_PLUGIN_H
+
+#include "undo_common.h"
+
+/**
+ * Put before the plugin's `undo_plugin_entry` definition: gives it C linkage and default
+ * visibility, so it is the plugin's one exported symbol.
+ */
+#ifdef __cplusplus
+#define UNDO_PLUGIN_EXPORT extern "C" UNDO__VISIBLE
+#else
+#define UNDO_PLUGIN_EXPORT UNDO__VISIBLE
+#endif
+
+/** The name of the one symbol a plugin exports, for dlsym. */
+#define UNDO_PLUGIN_ENTRY_SYMBOL "undo_plugin_entry"
+
+UNDO__EXTERN_C_BEGIN
+
+typedef struct undo_host undo_host;
+typedef struct undo_call undo_call;
+
+/**
+ * A perform, inverse or merge function, stored type-erased. Cast a real function with UNDO_FN;
+ * the host calls it with the parameters its action type declares (see undo_action_type).
+ * `void (*)(void)` is the one function pointer type C compilers let any other convert to
+ * without a warning.
+ */
+typedef void (*undo_fn)(void);
+/** Stores `f` (a perform or inverse function) as an undo_fn. */
+#define UNDO_FN(f) ((undo_fn)(f))
+
+/* ---- Calls ------------------------------------------------------------------------------ */
+
+/** undo_call.phase: why the host is calling. */
+#define UNDO_PHASE_PERFORM 1 /**< perform, the first time (the step is being done) */
+#define UNDO_PHASE_REDO 2    /**< perform again, on redo */
+#define UNDO_PHASE_INVERSE 3 /**< the inverse, on undo */
+#define UNDO_PHASE_MERGE 4   /**< the action type's merge function */
+
+/**
+ * The first parameter of every perform, inverse and merge function: what the call is about.
+ *
+ * Written by the host (growable: check UNDO_STRUCT_HAS before reading fields added after 1.0).
+ * Owner: the host. Valid, with every pointer in it, only until the called function returns;
+ * never keep it. Thread: the calling thread only.
+ */
+struct undo_call {
+    uint32_t struct_size;
+    /** UNDO_PHASE_*. */
+    uint32_t phase;
+    /** The host table given to init. */
+    const undo_host *host;
+    /** What the plugin's init stored in *plugin_data. */
+    void *plugin_data;
+    /** The step's context (document) name: UTF-8, NUL-terminated, "" for none. */
+    const char *context;
+    /** The action type's local id ("insert"). */
+    const char *action_id;
+    /** Internal to the host: do not touch. */
+    void *undo__frame;
+};
+
+/** The size of a 1.0 undo_call. */
+#define UNDO_CALL_SIZE_V1 (offsetof(undo_call, undo__frame) + sizeof(void *))
+
+/* ---- Action types ----------------------------------------------------------------------- */
+
+/**
+ * One parameter of a perform or inverse function. Fixed layout (array element).
+ * `name` is shown in signatures and error messages ("position"): ASCII letters, digits and
+ * '_', not empty. Owner: the plugin; must stay valid until deinit returns (use literals).
+ */
+typedef struct undo_param {
+    uint32_t type;     /**< UNDO_TYPE_* */
+    uint32_t reserved; /**< Set to 0. */
+    const char *name;
+} undo_param;
+
+/** undo_action_type.flags: the step does not make its context dirty (a selection change). */
+#define UNDO_ACTION_DISCARDABLE 0x1u
+
+/** merge's results (besides a negative error, which counts as REFUSED and is logged). */
+#define UNDO_MERGE_REFUSED 0  /**< Keep both steps (they still coalesce into one step). */
+#define UNDO_MERGE_MERGED 1   /**< The previous step now does both; next is dropped. */
+#define UNDO_MERGE_ANNULLED 2 /**< Together they change nothing: both steps vanish. */
+
+/**
+ * Describes one undoable action type. Passed to `undo_host.register_action` during init; the
+ * host copies it (and every string and array it points to) at once, so it may be on the stack.
+ *
+ * Ids: the full id of an action is "<plugin id>/<id>" ("org.undohost.text/insert"). Scripts and
+ * clients may also write "<last label of the plugin id>.<id>" ("text.insert") or just the local
+ * id, when that is unambiguous among the loaded plugins. `id` is 1 to UNDO_MAX_ID_LENGTH bytes
+ * of ASCII letters, digits, '_' and '-', unique within the plugin.
+ *
+ * perform is called as
+ *     int32_t perform(undo_call *call, <one C parameter per entry of params>)
+ * (two, `const void *data, uint64_t size`, for UNDO_TYPE_BYTES), the first time the step is
+ * done and on every redo. It returns UNDO_OK after changing the document, or a negative code
+ * after changing nothing (report a message with `undo_host.report_error`). It must set every
+ * inverse argument with `undo_host.set_inverse_arg` when inverse_params is not NULL.
+ *
+ * inverse is called the same way with the inverse's parameters: `inverse_params` when not NULL,
+ * otherwise the same values perform got (an insert's inverse deletes the inserted text).
+ *
+ * merge (optional) is called when a step of this type follows one of the same type with the
+ * same coalescing key and context:
+ *     int32_t merge(undo_call *call, const undo_value *prev_args,
+ *                   const undo_value *prev_inverse_args, const undo_value *next_args,
+ *                   const undo_value *next_inverse_args)
+ * Both steps have already been performed. To merge, set the combined step's arguments with
+ * `undo_host.set_arg` and its inverse arguments with `undo_host.set_inverse_arg` (those not set
+ * keep the previous step's values) and return UNDO_MERGE_MERGED. It must not change documents.
+ *
+ * Growable: set struct_size to UNDO_ACTION_TYPE_SIZE_V1 (or sizeof). Strings are UTF-8.
+ */
+typedef struct undo_action_type {
+    uint32_t struct_size;
+    /** UNDO_ACTION_* bits; unknown bits are refused. */
+    uint32_t flags;
+    /** The local id, see above. Required. */
+    const char *id;
+    /** The brief name shown after "Undo " in the Edit menu ("Typing", "Bold"). Required. */
+    const char *name;
+    /** The perform parameters (may be NULL when param_count is 0). */
+    const undo_param *params;
+    /** Number of entries in params, at most UNDO_MAX_PARAMS. */
+    uint32_t param_count;
+    /** Number of entries in inverse_params, at most UNDO_MAX_PARAMS. */
+    uint32_t inverse_param_count;
+    /** The inverse's parameters, or NULL (with count 0) when it takes perform's arguments. */
+    const undo_param *inverse_params;
+    /** Required: the perform function, stored with UNDO_FN. */
+    undo_fn perform;
+    /** Required: the inverse function, stored with UNDO_FN. */
+    undo_fn inverse;
+    /** Steps with the same key in the same context coalesce into one step; NULL: never. */
+    const char *coalescing_key;
+    /** Optional merge function, stored with UNDO_FN; NULL: steps coalesce but never merge. */
+    undo_fn merge;
+    /** Set to NULL. */
+    void *reserved[4];
+} undo_action_type;
+
+/** The size of a 1.0 undo_action_type: the minimum the host accepts. */
+#define UNDO_ACTION_TYPE_SIZE_V1 (offsetof(undo_action_type, reserved) + 4 * sizeof(void *))
+
+/* ---- The host table ---------------------------------------------------------------------- */
+
+/**
+ * The host's callback table, given to init. One table per loaded plugin instance; every
+ * callback takes the table (or a call) first, which is how the host knows the plugin.
+ *
+ * Owner: the host. Valid from init until deinit returns (afterwards callbacks fail with
+ * UNDO_ESTATE; never call them after deinit). Append-only: check `UNDO_STRUCT_HAS(host,
+ * undo_host, field)` before using a callback added after 1.0. Never write to it.
+ */
+struct undo_host {
+    uint32_t struct_size;
+    /** The host's ABI version, at run time. */
+    uint32_t abi_major;
+    uint32_t abi_minor;
+    uint32_t reserved0;
+    /** The host program's name and version, for logs: static strings owned by the host. */
+    const char *host_name;
+    const char *host_version;
+    /** Internal to the host: do not touch. */
+    void *undo__host_data;
+
+    /**
+     * Registers an action type. Only from inside init, on init's thread.
+     * The host copies *type and everything it points to, and prepares the libffi calls.
+     * Errors: UNDO_ESTATE outside init; UNDO_EINVAL for a NULL or malformed field (empty id,
+     * missing name or function, bad flags, struct_size below UNDO_ACTION_TYPE_SIZE_V1);
+     * UNDO_ETYPE for an unknown parameter type; UNDO_ELIMIT for more than UNDO_MAX_PARAMS
+     * parameters or an over-long string; UNDO_EEXIST for an id already registered. A refused
+     * registration also makes the load fail (after init returns, deinit is called).
+     */
+    int32_t (*register_action)(const undo_host *host, const undo_action_type *type);
+
+    /**
+     * Writes a message to the host's log. level: UNDO_LOG_*. message: UTF-8, NUL-terminated,
+     * copied by the host (cut at UNDO_MAX_MESSAGE_LENGTH). Thread: any.
+     */
+    void (*log)(const undo_host *host, int32_t level, const char *message);
+
+    /**
+     * Explains the failure of the call the host is making into this plugin on this thread
+     * (init, perform, inverse, merge, describe): the host copies message and shows it with the
+     * code the function returns. Returns `code`, so `return host->report_error(host, UNDO_ERANGE,
+     * "position past the end");` works. Outside a host call the message is logged as an error.
+     * Thread: the thread of the call.
+     */
+    int32_t (*report_error)(const undo_host *host, int32_t code, const char *message);
+
+    /**
+     * Reports a place the current perform or inverse call changed, so the host can show and
+     * highlight it. context: NULL for the call's context, else a NUL-terminated UTF-8 name of at
+     * most UNDO_MAX_CONTEXT_LENGTH bytes (copied). location: an offset or object id, or -1 for the whole context. length: how much
+     * from location, or -1 for a point or an object. Thread: the call's.
+     * Errors: UNDO_ESTATE outside perform/inverse; UNDO_EUTF8 for a context name that is not
+     * UTF-8, UNDO_ELIMIT for one that is too long.
+     */
+    int32_t (*report_change)(undo_call *call, const char *context, int64_t location,
+                             int64_t length);
+
+    /**
+     * From perform: hands back inverse argument `index` (0-based, of the action type's
+     * inverse_params) for the inverse to use on undo. From merge: sets the merged step's inverse
+     * argument. The host copies *value at once; a later call for the same index replaces it.
+     * Integers convert to the parameter's type when the value fits. Thread: the call's.
+     * Errors: UNDO_ESTATE outside perform/merge or when the inverse takes perform's arguments
+     * (perform only); UNDO_ERANGE for a bad index or a number that does not fit; UNDO_ETYPE,
+     * UNDO_EUTF8, UNDO_ELIMIT for a value that cannot be its parameter.
+     * After a successful perform the host checks that every inverse argument was set.
+     */
+    int32_t (*set_inverse_arg)(undo_call *call, uint32_t index, const undo_value *value);
+
+    /**
+     * From merge only: sets argument `index` of the merged step (its perform arguments, used
+     * again on redo). Copied at once; same conversions and errors as set_inverse_arg.
+     */
+    int32_t (*set_arg)(undo_call *call, uint32_t index, const undo_value *value);
+
+    /**
+     * Records a step the plugin has already done on its own (in its own user interface): the
+     * host adds it to the shared history without calling perform; undo will call the inverse.
+     * context: the document name (NUL-terminated UTF-8 of at most UNDO_MAX_CONTEXT_LENGTH bytes,
+     * "" for none). action_id: the local id
+     * of one of this plugin's action types. args/inverse_args: arrays of arg_count /
+     * inverse_arg_count values checked against the action type's parameters (inverse_args may be
+     * NULL with count 0 when the inverse takes perform's arguments). Everything is copied.
+     * Thread: any thread, but not from inside a call the host made into this plugin (then
+     * UNDO_EREENTRANT); it may wait while the history is busy, so never make perform wait for a
+     * thread that records. Errors: UNDO_ENOTFOUND (action id), UNDO_ECOUNT, UNDO_ETYPE,
+     * UNDO_ERANGE, UNDO_EUTF8, UNDO_ELIMIT (arguments), UNDO_ESTATE (no history or unloading),
+     * UNDO_EREENTRANT.
+     */
+    int32_t (*record)(const undo_host *host, const char *context, const char *action_id,
+                      const undo_value *args, uint32_t arg_count, const undo_value *inverse_args,
+                      uint32_t inverse_arg_count);
+
+    /** Set to NULL by the host; later versions may use them. */
+    void *reserved[8];
+};
+
+/** The size of a 1.0 undo_host. */
+#define UNDO_HOST_SIZE_V1 (offsetof(undo_host, reserved) + 8 * sizeof(void *))
+
+/* ---- The plugin descriptor ---------------------------------------------------------------- */
+
+/**
+ * What a plugin is: returned by its entry function, read by the host.
+ *
+ * Owner: the plugin; must be static (valid for the life of the process), as must every string
+ * it points to. Growable: set struct_size to UNDO_PLUGIN_DESCRIPTOR_SIZE_V1 (or sizeof).
+ */
+typedef struct undo_plugin_descriptor {
+    uint32_t struct_size;
+    /** UNDO_ABI_VERSION_MAJOR / _MINOR as the plugin was built. */
+    uint32_t abi_major;
+    uint32_t abi_minor;
+    /** Set to 0. */
+    uint32_t flags;
+    /**
+     * Reverse-DNS id, unique among the loaded plugins ("org.undohost.text"): at least two
+     * labels of ASCII letters, digits, '_' and '-', joined by '.', at most UNDO_MAX_ID_LENGTH
+     * bytes. The last label is the short prefix of the plugin's actions ("text.insert").
+     */
+    const char *id;
+    /** Human-readable name ("Text Editor"). Required. */
+    const char *name;
+    /** The plugin's own version ("1.2.0"). Required. */
+    const char *version;
+
+    /**
+     * Starts a plugin instance: registers its action types with host->register_action and
+     * stores its state in *plugin_data (NULL is fine). host stays valid until deinit returns.
+     * Called once per host that loads the plugin, so possibly more than once in a process: keep
+     * per-instance state in *plugin_data and count instances for shared state. Returns UNDO_OK,
+     * or a negative code (report the reason with host->report_error) after undoing its own
+     * work: then deinit is not called. Thread: the loading thread, never concurrently with
+     * another init or deinit.
+     */
+    int32_t (*init)(const undo_host *host, void **plugin_data);
+
+    /**
+     * Ends an instance started by a successful init: frees what init allocated. Called after the
+     * instance's steps left the history; no other call into the instance follows.
+     * Thread: the unloading thread, never concurrently with another init or deinit.
+     */
+    void (*deinit)(void *plugin_data);
+
+    /**
+     * Optional (NULL if none): writes the state of the document named `context` (UTF-8,
+     * NUL-terminated, "" for none) as UTF-8 text for display and tests, e.g. "Hello <b>you</b>".
+     * Writes at most capacity - 1 bytes and a NUL into buffer (when capacity > 0) and returns
+     * the full length without the NUL, so a host can retry with a larger buffer; or a negative
+     * code. buffer is owned by the host, valid during the call. Thread: see the header comment.
+     */
+    int32_t (*describe)(void *plugin_data, const char *context, char *buffer, uint32_t capacity);
+
+    /** Set to NULL. */
+    void *reserved[4];
+} undo_plugin_descriptor;
+
+/** The size of a 1.0 undo_plugin_descriptor: the minimum the host accepts. */
+#define UNDO_PLUGIN_DESCRIPTOR_SIZE_V1 \
+    (offsetof(undo_plugin_descriptor, reserved) + 4 * sizeof(void *))
+
+/**
+ * The type of the one function a plugin exports as UNDO_PLUGIN_ENTRY_SYMBOL. It must only
+ * return the address of the static descriptor (or NULL to refuse loading): no other work.
+ * Thread: any; may be called more than once.
+ */
+typedef const undo_plugin_descriptor *(*undo_plugin_entry_fn)(void);
+
+UNDO__EXTERN_C_END
+
+#endif /* UNDOHOST_UNDO_PLUGIN_H */

@@ -1,0 +1,500 @@
+/*
+ * Sample plugin: a plain-text editor with bold and italic, several documents (one per context).
+ *
+ * Actions (positions and lengths count Unicode scalar values):
+ *   text.insert(position: i64, text: string)   "Typing"  coalesces, merges adjacent typing
+ *   text.delete(position: i64, length: i64)    "Delete"  inverse re-inserts text and styles
+ *   text.bold(position: i64, length: i64)      "Bold"    toggles; inverse restores the styles
+ *   text.italic(position: i64, length: i64)    "Italic"  likewise
+ * describe() shows a document as text with <b>...</b> and <i>...</i> markers.
+ *
+ * Only undo_plugin_entry is exported; everything else is static.
+ */
+#include <undohost/undo_plugin.h>
+#include <undo_text_editor.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define STYLE_BOLD 0x1u
+#define STYLE_ITALIC 0x2u
+
+typedef struct text_doc {
+    char *name;
+    uint32_t *chars;   /* Unicode scalar values */
+    uint8_t *styles;   /* STYLE_* per character */
+    uint64_t length;
+    uint64_t capacity;
+    struct text_doc *next;
+} text_doc;
+
+typedef struct text_state {
+    const undo_host *host;
+    text_doc *docs;
+} text_state;
+
+/* Instances alive in this process: init may run once per host that loads us. */
+static uint32_t text_instances;
+
+/* ---- Helpers -------------------------------------------------------------------------- */
+
+static int32_t fail(undo_call *call, int32_t code, const char *message) {
+    return call->host->report_error(call->host, code, message);
+}
+
+static text_doc *find_doc(text_state *state, const char *name) {
+    text_doc *doc;
+    for (doc = state->docs; doc != NULL; doc = doc->next) {
+        if (strcmp(doc->name, name) == 0) return doc;
+    }
+    return NULL;
+}
+
+static text_doc *get_doc(text_state *state, const char *name) {
+    text_doc *doc = find_doc(state, name);
+    size_t size;
+    if (doc != NULL) return doc;
+    doc = (text_doc *)calloc(1, sizeof *doc);
+    if (doc == NULL) return NULL;
+    size = strlen(name) + 1;
+    doc->name = (char *)malloc(size);
+    if (doc->name == NULL) {
+        free(doc);
+        return NULL;
+    }
+    memcpy(doc->name, name, size);
+    doc->next = state->docs;
+    state->docs = doc;
+    return doc;
+}
+
+static int reserve(text_doc *doc, uint64_t extra) {
+    uint64_t needed = doc->length + extra;
+    uint64_t capacity = doc->capacity ? doc->capacity : 16;
+    uint32_t *chars;
+    uint8_t *styles;
+    if (needed <= doc->capacity) return 1;
+    while (capacity < needed) capacity *= 2;
+    chars = (uint32_t *)realloc(doc->chars, capacity * sizeof *chars);
+    if (chars == NULL) return 0;
+    doc->chars = chars;
+    styles = (uint8_t *)realloc(doc->styles, capacity);
+    if (styles == NULL) return 0;
+    doc->styles = styles;
+    doc->capacity = capacity;
+    return 1;
+}
+
+/* Decodes UTF-8 (the host guarantees it is valid) into out; returns the number of scalars.
+ * With out == NULL only counts. */
+static uint64_t decode_utf8(const char *text, uint32_t *out) {
+    const unsigned char *p = (const unsigned char *)text;
+    uint64_t count = 0;
+    while (*p) {
+        uint32_t c = *p;
+        int extra = c >= 0xF0 ? 3 : c >= 0xE0 ? 2 : c >= 0xC0 ? 1 : 0;
+        int i;
+        if (extra) c &= 0x3Fu >> extra;
+        p++;
+        for (i = 0; i < extra && (*p & 0xC0) == 0x80; i++, p++) c = (c << 6) | (*p & 0x3Fu);
+        if (out) out[count] = c;
+        count++;
+    }
+    return count;
+}
+
+static size_t encode_utf8(uint32_t c, char *out) {
+    if (c < 0x80) {
+        out[0] = (char)c;
+        return 1;
+    }
+    if (c < 0x800) {
+        out[0] = (char)(0xC0 | (c >> 6));
+        out[1] = (char)(0x80 | (c & 0x3F));
+        return 2;
+    }
+    if (c < 0x10000) {
+        out[0] = (char)(0xE0 | (c >> 12));
+        out[1] = (char)(0x80 | ((c >> 6) & 0x3F));
+        out[2] = (char)(0x80 | (c & 0x3F));
+        return 3;
+    }
+    out[0] = (char)(0xF0 | (c >> 18));
+    out[1] = (char)(0x80 | ((c >> 12) & 0x3F));
+    out[2] = (char)(0x80 | ((c >> 6) & 0x3F));
+    out[3] = (char)(0x80 | (c & 0x3F));
+    return 4;
+}
+
+/* Checks that [position, position + length) lies in the document. */
+static int32_t check_range(undo_call *call, const text_doc *doc, int64_t position, int64_t length) {
+    char message[160];
+    uint64_t doc_length = doc ? doc->length : 0;
+    if (position < 0 || length < 0 || (uint64_t)position > doc_length ||
+        (uint64_t)length > doc_length - (uint64_t)position) {
+        snprintf(message, sizeof message,
+                 "range %lld+%lld is outside the document (length %llu)", (long long)position,
+                 (long long)length, (unsigned long long)doc_length);
+        return fail(call, UNDO_ERANGE, message);
+    }
+    return UNDO_OK;
+}
+
+/* Inserts scalars with styles at position (already range-checked). */
+static int32_t insert_chars(undo_call *call, text_doc *doc, uint64_t position,
+                            const uint32_t *chars, const uint8_t *styles, uint64_t count) {
+    if (!reserve(doc, count)) return fail(call, UNDO_ENOMEM, "out of memory");
+    memmove(doc->chars + position + count, doc->chars + position,
+            (doc->length - position) * sizeof *doc->chars);
+    memmove(doc->styles + position + count, doc->styles + position, doc->length - position);
+    memcpy(doc->chars + position, chars, count * sizeof *chars);
+    if (styles) {
+        memcpy(doc->styles + position, styles, count);
+    } else {
+        memset(doc->styles + position, 0, count);
+    }
+    doc->length += count;
+    return UNDO_OK;
+}
+
+static void remove_chars(text_doc *doc, uint64_t position, uint64_t count) {
+    memmove(doc->chars + position, doc->chars + position + count,
+            (doc->length - position - count) * sizeof *doc->chars);
+    memmove(doc->styles + position, doc->styles + position + count,
+            doc->length - position - count);
+    doc->length -= count;
+}
+
+/* Inserts UTF-8 text (with optional styles, one byte per scalar) at position. */
+static int32_t insert_text(undo_call *call, int64_t position, const char *text,
+                           const uint8_t *styles, uint64_t style_count) {
+    text_state *state = (text_state *)call->plugin_data;
+    text_doc *doc = get_doc(state, call->context);
+    uint64_t count = decode_utf8(text, NULL);
+    uint32_t *chars;
+    int32_t rc;
+    if (doc == NULL) return fail(call, UNDO_ENOMEM, "out of memory");
+    if ((rc = check_range(call, doc, position, 0)) != UNDO_OK) return rc;
+    if (styles != NULL && style_count != count) {
+        return fail(call, UNDO_EINVAL, "styles must have one byte per character");
+    }
+    chars = (uint32_t *)malloc((count ? count : 1) * sizeof *chars);
+    if (chars == NULL) return fail(call, UNDO_ENOMEM, "out of memory");
+    decode_utf8(text, chars);
+    rc = insert_chars(call, doc, (uint64_t)position, chars, styles, count);
+    free(chars);
+    if (rc != UNDO_OK) return rc;
+    call->host->report_change(call, NULL, position, (int64_t)count);
+    return UNDO_OK;
+}
+
+/* ---- Actions --------------------------------------------------------------------------- */
+
+static int32_t text_insert(undo_call *call, int64_t position, const char *text) {
+    return insert_text(call, position, text, NULL, 0);
+}
+
+/* The inverse of insert: removes the inserted text, after checking it is still there. */
+static int32_t text_insert_inverse(undo_call *call, int64_t position, const char *text) {
+    text_doc *doc = find_doc((text_state *)call->plugin_data, call->context);
+    uint64_t count = decode_utf8(text, NULL);
+    uint32_t *chars;
+    int32_t rc;
+    if ((rc = check_range(call, doc, position, (int64_t)count)) != UNDO_OK) return rc;
+    if (count == 0) return UNDO_OK;
+    chars = (uint32_t *)malloc(count * sizeof *chars);
+    if (chars == NULL) return fail(call, UNDO_ENOMEM, "out of memory");
+    decode_utf8(text, chars);
+    rc = memcmp(doc->chars + position, chars, count * sizeof *chars) == 0;
+    free(chars);
+    if (!rc) return fail(call, UNDO_ESTATE, "the document no longer has the inserted text");
+    remove_chars(doc, (uint64_t)position, count);
+    call->host->report_change(call, NULL, position, 0);
+    return UNDO_OK;
+}
+
+/* Adjacent typing merges into one insert: "ab" at 3 then "c" at 5 is "abc" at 3. */
+static int32_t text_insert_merge(undo_call *call, const undo_value *prev_args,
+                                 const undo_value *prev_inverse_args,
+                                 const undo_value *next_args,
+                                 const undo_value *next_inverse_args) {
+    const char *prev_text = prev_args[1].as.string.data;
+    uint64_t prev_size = prev_args[1].as.string.size;
+    uint64_t next_size = next_args[1].as.string.size;
+    undo_value merged;
+    char *joined;
+    int32_t rc;
+    (void)prev_inverse_args;
+    (void)next_inverse_args;
+    if (next_args[0].as.i64 != prev_args[0].as.i64 + (int64_t)decode_utf8(prev_text, NULL)) {
+        return UNDO_MERGE_REFUSED;
+    }
+    joined = (char *)malloc(prev_size + next_size + 1);
+    if (joined == NULL) return UNDO_MERGE_REFUSED;
+    memcpy(joined, prev_text, prev_size);
+    memcpy(joined + prev_size, next_args[1].as.string.data, next_size);
+    joined[prev_size + next_size] = '\0';
+    memset(&merged, 0, sizeof merged);
+    merged.type = UNDO_TYPE_STRING;
+    merged.as.string.data = joined;
+    merged.as.string.size = prev_size + next_size;
+    rc = call->host->set_arg(call, 1, &merged); /* the host copies */
+    free(joined);
+    return rc == UNDO_OK ? UNDO_MERGE_MERGED : rc;
+}
+
+static int32_t text_delete(undo_call *call, int64_t position, int64_t length) {
+    text_doc *doc = find_doc((text_state *)call->plugin_data, call->context);
+    undo_value value;
+    char *removed;
+    size_t size = 0;
+    int64_t i;
+    int32_t rc;
+    if ((rc = check_range(call, doc, position, length)) != UNDO_OK) return rc;
+    if (length == 0) {
+        /* Nothing to remove, but the inverse still needs its arguments. */
+        removed = NULL;
+    } else {
+        removed = (char *)malloc((size_t)length * 4);
+        if (removed == NULL) return fail(call, UNDO_ENOMEM, "out of memory");
+        for (i = 0; i < length; i++) size += encode_utf8(doc->chars[position + i], removed + size);
+    }
+    /* Hand the inverse what it needs to put the text back: position, text and styles. */
+    memset(&value, 0, sizeof value);
+    value.type = UNDO_TYPE_I64;
+    value.as.i64 = position;
+    rc = call->host->set_inverse_arg(call, 0, &value);
+    if (rc == UNDO_OK) {
+        value.type = UNDO_TYPE_STRING;
+        value.as.string.data = removed ? removed : "";
+        value.as.string.size = size;
+        rc = call->host->set_inverse_arg(call, 1, &value);
+    }
+    if (rc == UNDO_OK) {
+        value.type = UNDO_TYPE_BYTES;
+        value.as.bytes.data = length ? (const void *)(doc->styles + position) : NULL;
+        value.as.bytes.size = (uint64_t)length;
+        rc = call->host->set_inverse_arg(call, 2, &value);
+    }
+    free(removed);
+    if (rc != UNDO_OK) return rc;
+    if (length > 0) remove_chars(doc, (uint64_t)position, (uint64_t)length);
+    call->host->report_change(call, NULL, position, 0);
+    return UNDO_OK;
+}
+
+static int32_t text_delete_inverse(undo_call *call, int64_t position, const char *text,
+                                   const void *styles, uint64_t style_count) {
+    return insert_text(call, position, text, (const uint8_t *)styles, style_count);
+}
+
+/* Bold and italic toggle their style on a range: on for all unless all have it already. */
+static int32_t toggle_style(undo_call *call, int64_t position, int64_t length, uint8_t style) {
+    text_doc *doc = find_doc((text_state *)call->plugin_data, call->context);
+    undo_value value;
+    int all = 1;
+    int64_t i;
+    int32_t rc;
+    if ((rc = check_range(call, doc, position, length)) != UNDO_OK) return rc;
+    /* The inverse restores the range's previous styles, handed back as bytes. */
+    memset(&value, 0, sizeof value);
+    value.type = UNDO_TYPE_I64;
+    value.as.i64 = position;
+    if ((rc = call->host->set_inverse_arg(call, 0, &value)) != UNDO_OK) return rc;
+    value.type = UNDO_TYPE_BYTES;
+    value.as.bytes.data = length ? (const void *)(doc->styles + position) : NULL;
+    value.as.bytes.size = (uint64_t)length;
+    if ((rc = call->host->set_inverse_arg(call, 1, &value)) != UNDO_OK) return rc;
+    for (i = 0; i < length; i++) all = all && (doc->styles[position + i] & style);
+    for (i = 0; i < length; i++) {
+        if (all) {
+            doc->styles[position + i] &= (uint8_t)~style;
+        } else {
+            doc->styles[position + i] |= style;
+        }
+    }
+    call->host->report_change(call, NULL, position, length);
+    return UNDO_OK;
+}
+
+static int32_t text_bold(undo_call *call, int64_t position, int64_t length) {
+    return toggle_style(call, position, length, STYLE_BOLD);
+}
+
+static int32_t text_italic(undo_call *call, int64_t position, int64_t length) {
+    return toggle_style(call, position, length, STYLE_ITALIC);
+}
+
+static int32_t text_restore_styles(undo_call *call, int64_t position, const void *styles,
+                                   uint64_t size) {
+    text_doc *doc = find_doc((text_state *)call->plugin_data, call->context);
+    int32_t rc;
+    if ((rc = check_range(call, doc, position, (int64_t)size)) != UNDO_OK) return rc;
+    if (size > 0) memcpy(doc->styles + position, styles, (size_t)size);
+    call->host->report_change(call, NULL, position, (int64_t)size);
+    return UNDO_OK;
+}
+
+/* ---- Describe ------------------------------------------------------------------------ */
+
+typedef struct writer {
+    char *buffer;
+    uint32_t capacity;
+    uint64_t length;
+} writer;
+
+static void put(writer *w, const char *text, size_t size) {
+    size_t i;
+    for (i = 0; i < size; i++, w->length++) {
+        if (w->capacity > 0 && w->length < (uint64_t)w->capacity - 1) w->buffer[w->length] = text[i];
+    }
+}
+
+static void put_tag(writer *w, const char *tag) { put(w, tag, strlen(tag)); }
+
+static int32_t text_describe(void *plugin_data, const char *context, char *buffer,
+                             uint32_t capacity) {
+    text_doc *doc = find_doc((text_state *)plugin_data, context);
+    writer w;
+    unsigned open = 0;
+    uint64_t i;
+    w.buffer = buffer;
+    w.capacity = capacity;
+    w.length = 0;
+    for (i = 0; doc != NULL && i <= doc->length; i++) {
+        unsigned style = i < doc->length ? doc->styles[i] : 0;
+        char bytes[4];
+        /* Close italic before bold so the markers nest. */
+        if ((open & STYLE_ITALIC) &&
+            (!(style & STYLE_ITALIC) || ((open & STYLE_BOLD) && !(style & STYLE_BOLD)))) {
+            put_tag(&w, "</i>");
+            open &= ~STYLE_ITALIC;
+        }
+        if ((open & STYLE_BOLD) && !(style & STYLE_BOLD)) {
+            put_tag(&w, "</b>");
+            open &= ~STYLE_BOLD;
+        }
+        if (!(open & STYLE_BOLD) && (style & STYLE_BOLD)) {
+            if (open & STYLE_ITALIC) {
+                put_tag(&w, "</i>");
+                open &= ~STYLE_ITALIC;
+            }
+            put_tag(&w, "<b>");
+            open |= STYLE_BOLD;
+        }
+        if (!(open & STYLE_ITALIC) && (style & STYLE_ITALIC)) {
+            put_tag(&w, "<i>");
+            open |= STYLE_ITALIC;
+        }
+        if (i < doc->length) put(&w, bytes, encode_utf8(doc->chars[i], bytes));
+    }
+    if (capacity > 0) buffer[w.length < capacity ? w.length : capacity - 1] = '\0';
+    return w.length > INT32_MAX ? UNDO_ELIMIT : (int32_t)w.length;
+}
+
+/* ---- Registration ---------------------------------------------------------------------- */
+
+static const undo_param position_text[] = {
+    {UNDO_TYPE_I64, 0, "position"},
+    {UNDO_TYPE_STRING, 0, "text"},
+};
+static const undo_param position_length[] = {
+    {UNDO_TYPE_I64, 0, "position"},
+    {UNDO_TYPE_I64, 0, "length"},
+};
+static const undo_param position_text_styles[] = {
+    {UNDO_TYPE_I64, 0, "position"},
+    {UNDO_TYPE_STRING, 0, "text"},
+    {UNDO_TYPE_BYTES, 0, "styles"},
+};
+static const undo_param position_styles[] = {
+    {UNDO_TYPE_I64, 0, "position"},
+    {UNDO_TYPE_BYTES, 0, "styles"},
+};
+
+static int32_t register_all(const undo_host *host) {
+    undo_action_type type;
+    int32_t rc;
+
+    memset(&type, 0, sizeof type);
+    type.struct_size = (uint32_t)sizeof type;
+    type.id = "insert";
+    type.name = "Typing";
+    type.params = position_text;
+    type.param_count = 2;
+    type.perform = UNDO_FN(text_insert);
+    type.inverse = UNDO_FN(text_insert_inverse);
+    type.coalescing_key = "typing";
+    type.merge = UNDO_FN(text_insert_merge);
+    if ((rc = host->register_action(host, &type)) != UNDO_OK) return rc;
+
+    memset(&type, 0, sizeof type);
+    type.struct_size = (uint32_t)sizeof type;
+    type.id = "delete";
+    type.name = "Delete";
+    type.params = position_length;
+    type.param_count = 2;
+    type.inverse_params = position_text_styles;
+    type.inverse_param_count = 3;
+    type.perform = UNDO_FN(text_delete);
+    type.inverse = UNDO_FN(text_delete_inverse);
+    if ((rc = host->register_action(host, &type)) != UNDO_OK) return rc;
+
+    type.id = "bold";
+    type.name = "Bold";
+    type.inverse_params = position_styles;
+    type.inverse_param_count = 2;
+    type.perform = UNDO_FN(text_bold);
+    type.inverse = UNDO_FN(text_restore_styles);
+    if ((rc = host->register_action(host, &type)) != UNDO_OK) return rc;
+
+    type.id = "italic";
+    type.name = "Italic";
+    type.perform = UNDO_FN(text_italic);
+    return host->register_action(host, &type);
+}
+
+static int32_t text_init(const undo_host *host, void **plugin_data) {
+    text_state *state = (text_state *)calloc(1, sizeof *state);
+    int32_t rc;
+    if (state == NULL) return host->report_error(host, UNDO_ENOMEM, "out of memory");
+    state->host = host;
+    if ((rc = register_all(host)) != UNDO_OK) {
+        free(state);
+        return rc;
+    }
+    *plugin_data = state;
+    text_instances++;
+    return UNDO_OK;
+}
+
+static void text_deinit(void *plugin_data) {
+    text_state *state = (text_state *)plugin_data;
+    while (state->docs != NULL) {
+        text_doc *doc = state->docs;
+        state->docs = doc->next;
+        free(doc->name);
+        free(doc->chars);
+        free(doc->styles);
+        free(doc);
+    }
+    free(state);
+    text_instances--;
+}
+
+static const undo_plugin_descriptor text_descriptor = {
+    .struct_size = (uint32_t)UNDO_PLUGIN_DESCRIPTOR_SIZE_V1,
+    .abi_major = UNDO_ABI_VERSION_MAJOR,
+    .abi_minor = UNDO_ABI_VERSION_MINOR,
+    .id = UNDO_TEXT_EDITOR_ID,
+    .name = "Text Editor",
+    .version = "1.0.0",
+    .init = text_init,
+    .deinit = text_deinit,
+    .describe = text_describe,
+};
+
+UNDO_PLUGIN_EXPORT const undo_plugin_descriptor *undo_plugin_entry(void) {
+    return &text_descriptor;
+}

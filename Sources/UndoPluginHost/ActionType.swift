@@ -1,0 +1,79 @@
+import UndoCore
+import UndoPluginABI
+
+/// An action type a plugin registered: its ids, name, typed signatures and prepared calls.
+///
+/// Ids: ``fullID`` is "<plugin id>/<local id>" ("org.undohost.text/insert"); ``shortID`` is
+/// "<last label of the plugin id>.<local id>" ("text.insert"). ``PluginHost`` resolves either,
+/// or the bare local id, when unambiguous.
+public final class ActionType: @unchecked Sendable, CustomStringConvertible {
+    public let pluginID: String
+    /// The id the plugin registered ("insert").
+    public let localID: String
+    /// The brief name shown after "Undo " ("Typing").
+    public let name: String
+    /// The perform function's parameters.
+    public let signature: ActionSignature
+    /// The inverse's own parameters, or `nil` when the inverse takes perform's arguments.
+    public let inverseSignature: ActionSignature?
+    /// Steps of the same plugin with the same key in the same context coalesce into one.
+    public let coalescingKey: String?
+    /// The step does not make its context dirty.
+    public let isDiscardable: Bool
+
+    let pluginShortName: String
+    let performFunction: FFIFunction
+    let inverseFunction: FFIFunction
+    let mergeFunction: MergeFunction?
+    /// Strong: a step in the history keeps its plugin record alive. The cycle through
+    /// `LoadedPlugin.actions` is broken on unload.
+    let plugin: LoadedPlugin
+
+    typealias MergeFunction = @convention(c) (
+        UnsafeMutablePointer<undo_call>?, UnsafePointer<undo_value>?, UnsafePointer<undo_value>?,
+        UnsafePointer<undo_value>?, UnsafePointer<undo_value>?
+    ) -> Int32
+
+    init(plugin: LoadedPlugin, localID: String, name: String, signature: ActionSignature,
+         inverseSignature: ActionSignature?, coalescingKey: String?, isDiscardable: Bool,
+         performFunction: FFIFunction, inverseFunction: FFIFunction, mergeFunction: MergeFunction?) {
+        self.plugin = plugin
+        self.pluginID = plugin.id
+        self.pluginShortName = plugin.shortName
+        self.localID = localID
+        self.name = name
+        self.signature = signature
+        self.inverseSignature = inverseSignature
+        self.coalescingKey = coalescingKey
+        self.isDiscardable = isDiscardable
+        self.performFunction = performFunction
+        self.inverseFunction = inverseFunction
+        self.mergeFunction = mergeFunction
+    }
+
+    /// "org.undohost.text/insert"
+    public var fullID: String { pluginID + "/" + localID }
+    /// "text.insert"
+    public var shortID: String { pluginShortName + "." + localID }
+    /// Whether the plugin merges consecutive steps of this type.
+    public var canMerge: Bool { mergeFunction != nil }
+    /// The parameters the inverse is called with.
+    public var effectiveInverseSignature: ActionSignature { inverseSignature ?? signature }
+
+    /// `text.insert(position: i64, text: string) "Typing"`
+    public var description: String { "\(shortID)\(signature) \(ActionValue.quoted(name))" }
+
+    /// One line with everything: signature, name, inverse, coalescing and flags.
+    public var detailedDescription: String {
+        var text = description
+        if let inverseSignature { text += " inverse\(inverseSignature)" }
+        if let coalescingKey { text += " coalesces(\(ActionValue.quoted(coalescingKey)))" + (canMerge ? " merges" : "") }
+        if isDiscardable { text += " discardable" }
+        return text
+    }
+
+    /// The coalescing key as the history sees it: namespaced by the plugin.
+    var historyCoalescingKey: UndoCoalescingKey? {
+        coalescingKey.map { UndoCoalescingKey(pluginID + "/" + $0) }
+    }
+}

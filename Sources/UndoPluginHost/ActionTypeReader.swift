@@ -1,0 +1,122 @@
+import UndoPluginABI
+
+/// A registration the host refused: the code returned to the plugin and why.
+struct RegistrationError: Error {
+    var action: String?
+    var code: Int32
+    var message: String
+}
+
+/// Reads and checks an `undo_action_type` given to register_action, and prepares its calls.
+enum ActionTypeReader {
+    static let minimumSize = UInt32(MemoryLayout<undo_action_type>.offset(of: \.reserved)!
+        + 4 * MemoryLayout<UnsafeRawPointer>.size)
+    static let knownFlags = UInt32(UNDO_ACTION_DISCARDABLE)
+
+    static func read(_ pointer: UnsafePointer<undo_action_type>?, plugin: LoadedPlugin,
+                     existing: [ActionType]) throws(RegistrationError) -> ActionType {
+        func refuse(_ code: Int32, _ message: String, _ action: String? = nil) -> RegistrationError {
+            RegistrationError(action: action, code: code, message: message)
+        }
+        guard let pointer else { throw refuse(Int32(UNDO_EINVAL), "the action type is NULL") }
+        let size = UnsafeRawPointer(pointer).load(as: UInt32.self)
+        guard size >= minimumSize else {
+            throw refuse(Int32(UNDO_EINVAL), "struct_size \(size) is smaller than the minimum \(minimumSize)")
+        }
+        guard size <= UInt32(UNDO_MAX_STRUCT_SIZE) else {
+            throw refuse(Int32(UNDO_EINVAL), "struct_size \(size) is absurdly large")
+        }
+        var type = undo_action_type()
+        withUnsafeMutableBytes(of: &type) { target in
+            target.copyMemory(from: UnsafeRawBufferPointer(start: pointer, count: min(Int(size), target.count)))
+        }
+
+        func string(_ pointer: UnsafePointer<CChar>?, _ what: String, limit: Int, action: String?) throws(RegistrationError) -> String {
+            do throws(CStrings.Failure) {
+                return try CStrings.read(pointer, limit: limit)
+            } catch {
+                let code: Int32 = switch error {
+                case .tooLong: Int32(UNDO_ELIMIT)
+                case .invalidUTF8: Int32(UNDO_EUTF8)
+                default: Int32(UNDO_EINVAL)
+                }
+                throw refuse(code, CStrings.describe(error, what), action)
+            }
+        }
+
+        let id = try string(type.id, "the action id", limit: Int(UNDO_MAX_ID_LENGTH), action: nil)
+        guard CStrings.isLocalID(id) else {
+            throw refuse(Int32(UNDO_EINVAL), "id \(ActionValue.quoted(id)) may only have letters, digits, '_' and '-'", id)
+        }
+        guard !existing.contains(where: { $0.localID == id }) else {
+            throw refuse(Int32(UNDO_EEXIST), "action id \(id) is already registered", id)
+        }
+        let name = try string(type.name, "name", limit: Int(UNDO_MAX_NAME_LENGTH), action: id)
+        guard type.flags & ~knownFlags == 0 else {
+            throw refuse(Int32(UNDO_EINVAL), "flags has unknown bits (\(type.flags))", id)
+        }
+        let signature = try parameters(type.params, count: type.param_count, what: "params", action: id)
+        var inverseSignature: ActionSignature?
+        if type.inverse_params != nil {
+            inverseSignature = try parameters(type.inverse_params, count: type.inverse_param_count,
+                                              what: "inverse_params", action: id)
+        } else if type.inverse_param_count != 0 {
+            throw refuse(Int32(UNDO_EINVAL), "inverse_params is NULL but inverse_param_count is \(type.inverse_param_count)", id)
+        }
+        guard let perform = type.perform else { throw refuse(Int32(UNDO_EINVAL), "perform is NULL", id) }
+        guard let inverse = type.inverse else { throw refuse(Int32(UNDO_EINVAL), "inverse is NULL", id) }
+        var coalescingKey: String?
+        if type.coalescing_key != nil {
+            coalescingKey = try string(type.coalescing_key, "coalescing_key", limit: Int(UNDO_MAX_NAME_LENGTH), action: id)
+        }
+        let merge = type.merge.map { unsafeBitCast($0, to: ActionType.MergeFunction.self) }
+
+        let performFunction: FFIFunction
+        let inverseFunction: FFIFunction
+        do {
+            performFunction = try FFIFunction(address: unsafeBitCast(perform, to: UnsafeRawPointer.self),
+                                              parameters: signature.types)
+            inverseFunction = try FFIFunction(address: unsafeBitCast(inverse, to: UnsafeRawPointer.self),
+                                              parameters: (inverseSignature ?? signature).types)
+        } catch {
+            throw refuse(Int32(UNDO_EINVAL), "libffi cannot prepare the call (status \(error.status))", id)
+        }
+        return ActionType(plugin: plugin, localID: id, name: name, signature: signature,
+                          inverseSignature: inverseSignature, coalescingKey: coalescingKey,
+                          isDiscardable: type.flags & UInt32(UNDO_ACTION_DISCARDABLE) != 0,
+                          performFunction: performFunction, inverseFunction: inverseFunction, mergeFunction: merge)
+    }
+
+    private static func parameters(_ pointer: UnsafePointer<undo_param>?, count: UInt32, what: String,
+                                   action: String) throws(RegistrationError) -> ActionSignature {
+        guard count <= UInt32(UNDO_MAX_PARAMS) else {
+            throw RegistrationError(action: action, code: Int32(UNDO_ELIMIT),
+                                    message: "\(count) \(what) is more than the limit of \(UNDO_MAX_PARAMS)")
+        }
+        guard count > 0 else { return ActionSignature([]) }
+        guard let pointer else {
+            throw RegistrationError(action: action, code: Int32(UNDO_EINVAL), message: "\(what) is NULL but its count is \(count)")
+        }
+        var result: [ActionParameter] = []
+        for index in 0..<Int(count) {
+            let parameter = pointer[index]
+            guard let type = ActionValueType(rawValue: parameter.type) else {
+                throw RegistrationError(action: action, code: Int32(UNDO_ETYPE),
+                                        message: "\(what)[\(index)] has unknown type \(parameter.type)")
+            }
+            let name: String
+            do throws(CStrings.Failure) {
+                name = try CStrings.read(parameter.name, limit: Int(UNDO_MAX_NAME_LENGTH))
+            } catch {
+                throw RegistrationError(action: action, code: Int32(UNDO_EINVAL),
+                                        message: CStrings.describe(error, "the name of \(what)[\(index)]"))
+            }
+            guard CStrings.isLocalID(name, allowDash: false) else {
+                throw RegistrationError(action: action, code: Int32(UNDO_EINVAL),
+                                        message: "parameter name \(ActionValue.quoted(name)) may only have letters, digits and '_'")
+            }
+            result.append(ActionParameter(name, type))
+        }
+        return ActionSignature(result)
+    }
+}

@@ -1,0 +1,210 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Foundation
+import UndoCore
+import UndoPluginABI
+
+/// The `undo_host` tables handed to plugins, and which plugin each belongs to.
+///
+/// Tables are never freed (a few hundred bytes per load): a plugin that wrongly calls back
+/// after deinit reaches a table that maps to no plugin and gets UNDO_ESTATE, not a crash.
+enum HostTables {
+    private final class Registry: @unchecked Sendable {
+        let lock = NSLock()
+        var plugins: [UnsafeMutableRawPointer: Weak] = [:]
+    }
+    private struct Weak { weak var plugin: LoadedPlugin? }
+    private static let registry = Registry()
+
+    static func makeTable(hostName: String, hostVersion: String) -> UnsafeMutablePointer<undo_host> {
+        let table = UnsafeMutablePointer<undo_host>.allocate(capacity: 1)
+        var host = undo_host()
+        host.struct_size = UInt32(MemoryLayout<undo_host>.size)
+        host.abi_major = UInt32(UNDO_ABI_VERSION_MAJOR)
+        host.abi_minor = UInt32(UNDO_ABI_VERSION_MINOR)
+        host.host_name = UnsafePointer(strdup(hostName))
+        host.host_version = UnsafePointer(strdup(hostVersion))
+        host.register_action = { host, type in HostCallbacks.registerAction(host, type) }
+        host.log = { host, level, message in HostCallbacks.log(host, level, message) }
+        host.report_error = { host, code, message in HostCallbacks.reportError(host, code, message) }
+        host.report_change = { call, context, location, length in
+            HostCallbacks.reportChange(call, context, location, length)
+        }
+        host.set_inverse_arg = { call, index, value in HostCallbacks.setArgument(call, index, value, inverse: true) }
+        host.set_arg = { call, index, value in HostCallbacks.setArgument(call, index, value, inverse: false) }
+        host.record = { host, context, action, args, count, inverseArgs, inverseCount in
+            HostCallbacks.record(host, context, action, args, count, inverseArgs, inverseCount)
+        }
+        table.initialize(to: host)
+        return table
+    }
+
+    static func register(_ table: UnsafeMutablePointer<undo_host>, for plugin: LoadedPlugin) {
+        registry.lock.withLock { registry.plugins[UnsafeMutableRawPointer(table)] = Weak(plugin: plugin) }
+    }
+
+    static func unregister(_ table: UnsafeMutablePointer<undo_host>) {
+        registry.lock.withLock { registry.plugins[UnsafeMutableRawPointer(table)] = Weak(plugin: nil) }
+    }
+
+    /// The loaded plugin a table belongs to; `nil` for a foreign or retired table.
+    static func plugin(for table: UnsafePointer<undo_host>?) -> LoadedPlugin? {
+        guard let table else { return nil }
+        return registry.lock.withLock { registry.plugins[UnsafeMutableRawPointer(mutating: table)]?.plugin }
+    }
+}
+
+/// The host callbacks of the `undo_host` table. Each finds its plugin (from the table) or its
+/// call (from the thread's current frame) and refuses anything else.
+enum HostCallbacks {
+    static let ok = Int32(UNDO_OK)
+
+    static func registerAction(_ table: UnsafePointer<undo_host>?, _ type: UnsafePointer<undo_action_type>?) -> Int32 {
+        guard let plugin = HostTables.plugin(for: table) else { return Int32(UNDO_ESTATE) }
+        guard let frame = CallFrame.current, frame.plugin === plugin, frame.phase == .initialize else {
+            plugin.writeLog(.warning, "register_action was called outside init; refused")
+            if let frame = CallFrame.current, frame.plugin === plugin {
+                frame.refusal = "register_action is only allowed during init"
+            }
+            return Int32(UNDO_ESTATE)
+        }
+        return plugin.register(type, frame: frame)
+    }
+
+    static func log(_ table: UnsafePointer<undo_host>?, _ level: Int32, _ message: UnsafePointer<CChar>?) {
+        guard let plugin = HostTables.plugin(for: table) else { return }
+        let level = PluginLogMessage.Level(rawValue: min(max(level, 0), 3)) ?? .info
+        plugin.writeLog(level, CStrings.message(message, limit: Int(UNDO_MAX_MESSAGE_LENGTH)))
+    }
+
+    static func reportError(_ table: UnsafePointer<undo_host>?, _ code: Int32, _ message: UnsafePointer<CChar>?) -> Int32 {
+        guard let plugin = HostTables.plugin(for: table) else { return code }
+        let text = CStrings.message(message, limit: Int(UNDO_MAX_MESSAGE_LENGTH))
+        if let frame = CallFrame.current, frame.plugin === plugin {
+            frame.reportedError = (code, text)
+        } else {
+            plugin.writeLog(.error, "\(text) [\(ErrorCode.name(code))]")
+        }
+        return code
+    }
+
+    static func reportChange(_ call: UnsafeMutablePointer<undo_call>?, _ context: UnsafePointer<CChar>?,
+                             _ location: Int64, _ length: Int64) -> Int32 {
+        guard let frame = CallFrame.accepting(call),
+              [.perform, .redo, .inverse].contains(frame.phase) else { return Int32(UNDO_ESTATE) }
+        var changed = frame.context
+        if context != nil {
+            do throws(CStrings.Failure) {
+                changed = UndoContext(try CStrings.read(context, limit: Int(UNDO_MAX_CONTEXT_LENGTH), allowEmpty: true))
+            } catch {
+                frame.refusal = "report_change: " + CStrings.describe(error, "the context")
+                return error == .invalidUTF8 ? Int32(UNDO_EUTF8) : Int32(UNDO_ELIMIT)
+            }
+        }
+        frame.changes.report(context: changed, location: location >= 0 ? location : nil,
+                             length: length >= 0 ? length : nil)
+        return ok
+    }
+
+    /// set_inverse_arg (from perform or merge) and set_arg (from merge).
+    static func setArgument(_ call: UnsafeMutablePointer<undo_call>?, _ index: UInt32,
+                            _ value: UnsafePointer<undo_value>?, inverse: Bool) -> Int32 {
+        let function = inverse ? "set_inverse_arg" : "set_arg"
+        guard let frame = CallFrame.accepting(call), let action = frame.action else { return Int32(UNDO_ESTATE) }
+        func refuse(_ code: Int32, _ message: String) -> Int32 {
+            frame.refusal = "\(function)(\(index)): \(message)"
+            return code
+        }
+        let signature: ActionSignature
+        switch (frame.phase, inverse) {
+        case (.perform, true), (.redo, true), (.merge, true):
+            guard let inverseSignature = action.inverseSignature else {
+                return refuse(Int32(UNDO_ESTATE), "\(action.shortID)'s inverse takes perform's arguments")
+            }
+            signature = inverseSignature
+        case (.merge, false):
+            signature = action.signature
+        default:
+            return refuse(Int32(UNDO_ESTATE), "not allowed in this call")
+        }
+        guard Int(index) < signature.parameters.count else {
+            return refuse(Int32(UNDO_ERANGE), "there are only \(signature.parameters.count) parameters")
+        }
+        guard let value else { return refuse(Int32(UNDO_EINVAL), "the value is NULL") }
+        let parameter = signature.parameters[Int(index)]
+        let converted: ActionValue
+        do throws(ActionArgumentError.Kind) {
+            converted = try ActionValue(reading: value.pointee).converted(to: parameter.type)
+        } catch {
+            let failure = ActionArgumentError(error, index: Int(index), parameter: parameter.name)
+            return refuse(failure.code, failure.reason)
+        }
+        if inverse {
+            frame.inverseArguments[Int(index)] = converted
+        } else {
+            frame.mergedArguments[Int(index)] = converted
+        }
+        return ok
+    }
+
+    static func record(_ table: UnsafePointer<undo_host>?, _ context: UnsafePointer<CChar>?,
+                       _ actionID: UnsafePointer<CChar>?, _ arguments: UnsafePointer<undo_value>?, _ count: UInt32,
+                       _ inverseArguments: UnsafePointer<undo_value>?, _ inverseCount: UInt32) -> Int32 {
+        guard let plugin = HostTables.plugin(for: table) else { return Int32(UNDO_ESTATE) }
+        func refuse(_ code: Int32, _ message: String) -> Int32 {
+            plugin.writeLog(.warning, "record refused: \(message) [\(ErrorCode.name(code))]")
+            return code
+        }
+        guard CallFrame.current == nil else {
+            return refuse(Int32(UNDO_EREENTRANT), "record was called from inside a call the host made")
+        }
+        guard plugin.state == .loaded, let host = plugin.host else {
+            return refuse(Int32(UNDO_ESTATE), "the plugin is not loaded in a host")
+        }
+        let id: String
+        let contextName: String
+        do throws(CStrings.Failure) {
+            id = try CStrings.read(actionID, limit: Int(UNDO_MAX_ID_LENGTH))
+            contextName = try CStrings.read(context, limit: Int(UNDO_MAX_CONTEXT_LENGTH), allowEmpty: true)
+        } catch {
+            let code: Int32 = switch error {
+            case .invalidUTF8: Int32(UNDO_EUTF8)
+            case .tooLong: Int32(UNDO_ELIMIT)
+            default: Int32(UNDO_EINVAL)
+            }
+            return refuse(code,
+                          CStrings.describe(error, "the action id or context"))
+        }
+        guard let action = plugin.action(localID: id) else {
+            return refuse(Int32(UNDO_ENOTFOUND), "no action type \(id)")
+        }
+        let values: [ActionValue]
+        let inverseValues: [ActionValue]
+        do throws(ActionArgumentError) {
+            values = try ActionArguments.check(arguments, count: Int(count), against: action.signature)
+            if let inverseSignature = action.inverseSignature {
+                inverseValues = try ActionArguments.check(inverseArguments, count: Int(inverseCount), against: inverseSignature)
+            } else {
+                guard inverseCount == 0 else {
+                    throw ActionArgumentError(.wrongCount(expected: 0, given: Int(inverseCount)))
+                }
+                inverseValues = values
+            }
+        } catch {
+            return refuse(error.code, "\(action.shortID): \(error)")
+        }
+        let command = PluginCommand(action: action, arguments: values, inverseArguments: inverseValues,
+                                    context: UndoContext(contextName), performed: true)
+        do {
+            try host.history.withStack { try $0.record(command) }
+        } catch let error as UndoError {
+            return refuse(PluginHostError.history(error).code, error.description)
+        } catch {
+            return refuse(Int32(UNDO_ESTATE), String(describing: error))
+        }
+        return ok
+    }
+}

@@ -1,0 +1,167 @@
+import Foundation
+import UndoCore
+import UndoPluginABI
+
+/// One plugin instance in one host: its library, descriptor copy, host table, plugin data and
+/// action types. All calls into its code go through ``serialized(_:)``, so the plugin never
+/// runs on two threads at once.
+final class LoadedPlugin: @unchecked Sendable {
+    enum State { case initializing, loaded, unloading, unloaded }
+
+    let path: String
+    let library: DynamicLibrary
+    let descriptor: undo_plugin_descriptor
+    let id: String
+    let name: String
+    let version: String
+    /// The last label of the id: the prefix of short action ids.
+    let shortName: String
+    /// Owned by the host, never freed: a plugin that wrongly keeps it past deinit gets
+    /// UNDO_ESTATE from the callbacks instead of a crash.
+    let hostTable: UnsafeMutablePointer<undo_host>
+    private(set) var pluginData: UnsafeMutableRawPointer?
+    let log: @Sendable (PluginLogMessage) -> Void
+    weak var host: PluginHost?
+
+    private let lock = NSLock()
+    private let callLock = NSRecursiveLock()
+    private var _state = State.initializing
+    private var _actions: [ActionType] = []
+
+    init(path: String, library: DynamicLibrary, descriptor: PluginDescriptor, host: PluginHost) {
+        self.path = path
+        self.library = library
+        self.descriptor = descriptor.raw
+        self.id = descriptor.id
+        self.name = descriptor.name
+        self.version = descriptor.version
+        self.shortName = String(descriptor.id.split(separator: ".").last ?? "")
+        self.log = host.logHandler
+        self.host = host
+        hostTable = HostTables.makeTable(hostName: host.hostName, hostVersion: host.hostVersion)
+        HostTables.register(hostTable, for: self)
+    }
+
+    var state: State { lock.withLock { _state } }
+    var actions: [ActionType] { lock.withLock { _actions } }
+    var canDescribe: Bool { descriptor.describe != nil }
+
+    /// Runs plugin code with the plugin's call lock held.
+    func serialized<R>(_ body: () throws -> R) rethrows -> R {
+        callLock.lock()
+        defer { callLock.unlock() }
+        return try body()
+    }
+
+    func writeLog(_ level: PluginLogMessage.Level, _ message: String) {
+        log(PluginLogMessage(pluginID: id, level: level, message: message))
+    }
+
+    // MARK: Life cycle
+
+    /// Calls init; on success the plugin is loaded with the action types it registered.
+    /// - Throws: init's failure (deinit not called), or the first refused registration
+    ///   (deinit called).
+    func initialize() throws(PluginLoadError.Reason) {
+        let frame = CallFrame(plugin: self, phase: .initialize)
+        var data: UnsafeMutableRawPointer?
+        let status = serialized {
+            frame.run { descriptor.`init`!(UnsafePointer(hostTable), &data) }
+        }
+        guard status == UNDO_OK else {
+            lock.withLock { _state = .unloaded }
+            let message = frame.reportedError?.message ?? frame.refusal
+                ?? (status > 0 ? "init returned \(status), which is not an error code" : nil)
+            throw .initFailed(code: status, message: message)
+        }
+        if let failure = frame.registrationFailure {
+            pluginData = data
+            deinitialize()
+            throw failure
+        }
+        pluginData = data
+        lock.withLock {
+            _actions = frame.registrations
+            _state = .loaded
+        }
+    }
+
+    /// Marks the plugin as going: it takes no new steps or records.
+    func beginUnloading() { lock.withLock { if _state == .loaded { _state = .unloading } } }
+    /// Undoes ``beginUnloading()`` when its steps could not be removed.
+    func cancelUnloading() { lock.withLock { if _state == .unloading { _state = .loaded } } }
+
+    /// Calls deinit and forgets the action types (breaking their cycle to this object).
+    func deinitialize() {
+        let frame = CallFrame(plugin: self, phase: .deinitialize)
+        serialized { frame.run { descriptor.deinit!(pluginData) } }
+        lock.withLock {
+            _state = .unloaded
+            _actions = []
+        }
+        pluginData = nil
+        HostTables.unregister(hostTable)
+    }
+
+    /// The plugin's action type with this local id.
+    func action(localID: String) -> ActionType? { actions.first { $0.localID == localID } }
+
+    // MARK: Registration (from init, through the host table)
+
+    /// Validates and prepares an action type registered during init.
+    func register(_ type: UnsafePointer<undo_action_type>?, frame: CallFrame) -> Int32 {
+        do throws(RegistrationError) {
+            let action = try ActionTypeReader.read(type, plugin: self, existing: frame.registrations)
+            frame.registrations.append(action)
+            return Int32(UNDO_OK)
+        } catch {
+            if frame.registrationFailure == nil {
+                frame.registrationFailure = .actionRefused(action: error.action ?? "?", code: error.code,
+                                                           message: error.message)
+            }
+            frame.refusal = "register_action: \(error.message)"
+            return error.code
+        }
+    }
+
+    // MARK: Describe
+
+    /// The plugin's description of a document.
+    func describe(_ context: UndoContext) throws(PluginActionError) -> String {
+        guard let describe = descriptor.describe else {
+            throw PluginActionError(pluginID: id, actionID: nil, phase: .describe, code: Int32(UNDO_ENOTSUP),
+                                    message: "the plugin cannot show its documents")
+        }
+        guard state == .loaded else { throw unloadedError(action: nil, phase: .describe) }
+        let frame = CallFrame(plugin: self, phase: .describe, context: context)
+        var capacity = 4096
+        while true {
+            var buffer = [CChar](repeating: 0, count: capacity)
+            let length = serialized {
+                frame.run {
+                    context.name.withCString { name in
+                        buffer.withUnsafeMutableBufferPointer { describe(pluginData, name, $0.baseAddress, UInt32(capacity)) }
+                    }
+                }
+            }
+            if length < 0 {
+                throw PluginActionError(pluginID: id, actionID: nil, phase: .describe, code: length,
+                                        message: frame.reportedError?.message ?? ErrorCode.message(length))
+            }
+            if Int(length) < capacity {
+                let bytes = buffer.prefix(Int(length)).map { UInt8(bitPattern: $0) }
+                return String(decoding: bytes, as: UTF8.self)
+            }
+            guard Int(length) < ActionArguments.maximumValueSize else {
+                throw PluginActionError(pluginID: id, actionID: nil, phase: .describe, code: Int32(UNDO_ELIMIT),
+                                        message: "the description is \(length) bytes, over the limit")
+            }
+            capacity = Int(length) + 1
+        }
+    }
+
+    func unloadedError(action: ActionType?, phase: PluginActionError.Phase) -> PluginActionError {
+        PluginActionError(pluginID: id, actionID: action?.shortID, phase: phase, code: Int32(UNDO_ESTATE),
+                          message: "plugin \(id) is not loaded")
+    }
+}

@@ -1,0 +1,136 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import UndoCore
+import UndoPluginABI
+
+/// What the host is doing inside a plugin on this thread: the state of one call into plugin
+/// code (init, perform, inverse, merge, describe, deinit), which the host callbacks read.
+///
+/// Callbacks find the frame through ``current`` (a thread-local) and only accept an
+/// `undo_call *` equal to the frame's own pointer, so a stale or foreign pointer is refused
+/// before it is read.
+final class CallFrame {
+    enum Phase: Equatable {
+        case initialize, deinitialize, perform, redo, inverse, merge, describe
+
+        var cPhase: UInt32 {
+            switch self {
+            case .perform: UInt32(UNDO_PHASE_PERFORM)
+            case .redo: UInt32(UNDO_PHASE_REDO)
+            case .inverse: UInt32(UNDO_PHASE_INVERSE)
+            case .merge: UInt32(UNDO_PHASE_MERGE)
+            default: 0
+            }
+        }
+    }
+
+    let plugin: LoadedPlugin
+    let phase: Phase
+    let action: ActionType?
+    let context: UndoContext
+    /// The `undo_call` given to the plugin, once the call is under way.
+    var callPointer: UnsafeMutablePointer<undo_call>?
+
+    /// Inverse arguments handed back by perform, or set by merge.
+    var inverseArguments: [ActionValue?] = []
+    /// Arguments set by merge.
+    var mergedArguments: [ActionValue?] = []
+    var changes = UndoChanges()
+    /// The plugin's explanation of a failure (report_error), if any.
+    var reportedError: (code: Int32, message: String)?
+    /// Why a host callback refused something during the call, for the error shown when the
+    /// plugin then fails without a message of its own.
+    var refusal: String?
+    /// Action types registered during init, and the first registration refused.
+    var registrations: [ActionType] = []
+    var registrationFailure: PluginLoadError.Reason?
+
+    init(plugin: LoadedPlugin, phase: Phase, action: ActionType? = nil, context: UndoContext = .global) {
+        self.plugin = plugin
+        self.phase = phase
+        self.action = action
+        self.context = context
+    }
+
+    // MARK: The thread-local current frame
+
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        let status = pthread_key_create(&key, nil)
+        precondition(status == 0, "pthread_key_create failed")
+        return key
+    }()
+
+    /// The frame of the plugin call under way on this thread, if any.
+    static var current: CallFrame? {
+        guard let raw = pthread_getspecific(key) else { return nil }
+        return Unmanaged<CallFrame>.fromOpaque(raw).takeUnretainedValue()
+    }
+
+    /// Runs `body` (which calls into the plugin) with this frame as the current one.
+    func run<R>(_ body: () throws -> R) rethrows -> R {
+        let previous = pthread_getspecific(Self.key)
+        pthread_setspecific(Self.key, Unmanaged.passUnretained(self).toOpaque())
+        defer { pthread_setspecific(Self.key, previous) }
+        return try body()
+    }
+
+    /// Runs `body` with an `undo_call` describing this frame; the pointer is valid only inside.
+    func withCall<R>(_ body: (UnsafeMutablePointer<undo_call>) -> R) -> R {
+        context.name.withCString { contextName in
+            (action?.localID ?? "").withCString { actionID in
+                var call = undo_call()
+                call.struct_size = UInt32(MemoryLayout<undo_call>.size)
+                call.phase = phase.cPhase
+                call.host = UnsafePointer(plugin.hostTable)
+                call.plugin_data = plugin.pluginData
+                call.context = contextName
+                call.action_id = actionID
+                call.undo__frame = Unmanaged.passUnretained(self).toOpaque()
+                return withUnsafeMutablePointer(to: &call) { pointer in
+                    callPointer = pointer
+                    defer { callPointer = nil }
+                    return run { body(pointer) }
+                }
+            }
+        }
+    }
+
+    /// The frame a callback may act on: the current one, if `call` is its own pointer.
+    static func accepting(_ call: UnsafeMutablePointer<undo_call>?) -> CallFrame? {
+        guard let call, let frame = current, frame.callPointer == call else { return nil }
+        return frame
+    }
+}
+
+/// Catches the plugin error behind a failure the history reports as an `UndoError` (which
+/// keeps only its text), so ``PluginHost`` can throw the plugin's code and message.
+final class FailureSink {
+    var error: PluginActionError?
+
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        let status = pthread_key_create(&key, nil)
+        precondition(status == 0, "pthread_key_create failed")
+        return key
+    }()
+
+    /// The sink of the host call under way on this thread, if any.
+    static var current: FailureSink? {
+        guard let raw = pthread_getspecific(key) else { return nil }
+        return Unmanaged<FailureSink>.fromOpaque(raw).takeUnretainedValue()
+    }
+
+    /// Runs `body` collecting the first plugin failure in a fresh sink.
+    static func collect<R>(_ body: () throws -> R) -> (Result<R, any Error>, PluginActionError?) {
+        let sink = FailureSink()
+        let previous = pthread_getspecific(key)
+        pthread_setspecific(key, Unmanaged.passUnretained(sink).toOpaque())
+        defer { pthread_setspecific(key, previous) }
+        let result = Result { try body() }
+        return (result, sink.error)
+    }
+}

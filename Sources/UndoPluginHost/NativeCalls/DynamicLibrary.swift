@@ -1,0 +1,64 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Foundation
+
+/// A shared object opened with `dlopen`: the only place the host calls the dynamic loader.
+///
+/// Plugins are opened `RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE` and never closed: code built by
+/// Swift (and C code that registered thread-locals or atexit handlers) cannot be unmapped
+/// safely, and a descriptor pointer must never dangle.
+struct DynamicLibrary: @unchecked Sendable {
+    /// The path it was opened from.
+    let path: String
+    private let handle: UnsafeMutableRawPointer
+
+    /// Opens `path` (which must contain a "/", so the loader never searches its own path list).
+    /// - Throws: the loader's message, copied at once (the next dl* call on this thread would
+    ///   overwrite it).
+    init(opening path: String) throws(DynamicLibraryError) {
+        precondition(path.contains("/"), "a plugin path must not be searched for")
+        _ = dlerror() // clear a stale message
+        guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
+            throw DynamicLibraryError(message: Self.lastError() ?? "dlopen failed")
+        }
+        self.path = path
+        self.handle = handle
+    }
+
+    /// The address of an exported symbol, or `nil` when the library does not export it.
+    func symbol(named name: String) -> UnsafeMutableRawPointer? {
+        _ = dlerror()
+        return dlsym(handle, name)
+    }
+
+    /// The loader's last message on this thread, copied.
+    private static func lastError() -> String? {
+        guard let message = dlerror() else { return nil }
+        return String(cString: message)
+    }
+
+    /// The file of the loaded image that contains `address` (a function of ours, say), from
+    /// /proc/self/maps (Glibc's module map does not offer dladdr).
+    static func imagePath(containing address: UnsafeRawPointer) -> String? {
+        guard let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else { return nil }
+        let target = UInt(bitPattern: address)
+        for line in maps.split(separator: "\n") {
+            // "start-end perms offset dev inode   path"
+            let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
+            guard fields.count == 6, fields[5].hasPrefix("/") else { continue }
+            let range = fields[0].split(separator: "-")
+            guard range.count == 2, let start = UInt(range[0], radix: 16), let end = UInt(range[1], radix: 16),
+                  start <= target, target < end else { continue }
+            return String(fields[5].trimmingCharacters(in: .whitespaces))
+        }
+        return nil
+    }
+}
+
+/// `dlopen` refused a file; `message` is the loader's own text.
+struct DynamicLibraryError: Error, Sendable {
+    var message: String
+}

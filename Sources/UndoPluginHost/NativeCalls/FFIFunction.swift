@@ -1,0 +1,126 @@
+import CLibFFI
+import UndoPluginABI
+
+/// One C function of a plugin (a perform or an inverse) with its prepared libffi call
+/// interface: the only place the host calls through libffi.
+///
+/// The C signature is `int32_t f(undo_call *call, <one C parameter per value>)`, where a
+/// `bytes` value is two C parameters (`const void *data, uint64_t size`). The `ffi_cif` and its
+/// type array are prepared once, at registration, and live as long as this object.
+final class FFIFunction: @unchecked Sendable {
+    let address: UnsafeRawPointer
+    let parameterTypes: [ActionValueType]
+    private let cif: UnsafeMutablePointer<ffi_cif>
+    private let argumentTypes: UnsafeMutablePointer<UnsafeMutablePointer<ffi_type>?>
+    private let cArgumentCount: Int
+
+    /// Prepares the call interface.
+    /// - Throws: when libffi refuses it (it should not, for these types).
+    init(address: UnsafeRawPointer, parameters: [ActionValueType]) throws(FFIError) {
+        self.address = address
+        self.parameterTypes = parameters
+        let count = 1 + parameters.reduce(0) { $0 + ($1 == .bytes ? 2 : 1) }
+        cArgumentCount = count
+        let types = UnsafeMutablePointer<UnsafeMutablePointer<ffi_type>?>.allocate(capacity: count)
+        var index = 0
+        func append(_ type: UnsafeMutablePointer<ffi_type>) {
+            types[index] = type
+            index += 1
+        }
+        append(undo__ffi_type_pointer()) // undo_call *
+        for parameter in parameters {
+            switch parameter {
+            case .i32: append(undo__ffi_type_sint32())
+            case .u32: append(undo__ffi_type_uint32())
+            case .i64: append(undo__ffi_type_sint64())
+            case .u64: append(undo__ffi_type_uint64())
+            case .f64: append(undo__ffi_type_double())
+            case .string: append(undo__ffi_type_pointer())
+            case .bytes:
+                append(undo__ffi_type_pointer())
+                append(undo__ffi_type_uint64())
+            }
+        }
+        argumentTypes = types
+        cif = .allocate(capacity: 1)
+        let status = ffi_prep_cif(cif, undo__ffi_default_abi(), UInt32(count), undo__ffi_type_sint32(),
+                                  argumentTypes)
+        guard status == FFI_OK else {
+            cif.deallocate()
+            argumentTypes.deallocate()
+            throw FFIError(status: Int(status.rawValue))
+        }
+    }
+
+    deinit {
+        cif.deallocate()
+        argumentTypes.deallocate()
+    }
+
+    /// Calls the function with `call` first and `values`, which must already have exactly the
+    /// parameter types (``ActionArguments`` checks them). Strings are passed as NUL-terminated
+    /// copies and bytes as a copy with its size; all of it lives until the call returns.
+    /// - Returns: the function's `int32_t` result.
+    func call(_ call: UnsafeMutablePointer<undo_call>, _ values: [ActionValue]) -> Int32 {
+        precondition(values.count == parameterTypes.count, "arguments were not checked")
+        // One 8-byte slot per C argument, and the pointers libffi reads them through.
+        let slots = UnsafeMutableRawPointer.allocate(byteCount: 8 * cArgumentCount, alignment: 8)
+        let slotPointers = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: cArgumentCount)
+        var buffers: [UnsafeMutableRawPointer] = []
+        defer {
+            for buffer in buffers { buffer.deallocate() }
+            slotPointers.deallocate()
+            slots.deallocate()
+        }
+        var index = 0
+        func slot() -> UnsafeMutableRawPointer {
+            let pointer = slots + 8 * index
+            slotPointers[index] = pointer
+            index += 1
+            return pointer
+        }
+        slot().storeBytes(of: UnsafeMutableRawPointer(call), as: UnsafeMutableRawPointer.self)
+        for value in values {
+            switch value {
+            case .i32(let v): slot().storeBytes(of: v, as: Int32.self)
+            case .u32(let v): slot().storeBytes(of: v, as: UInt32.self)
+            case .i64(let v): slot().storeBytes(of: v, as: Int64.self)
+            case .u64(let v): slot().storeBytes(of: v, as: UInt64.self)
+            case .f64(let v): slot().storeBytes(of: v, as: Double.self)
+            case .string(let s):
+                let copy = Self.copy(Array(s.utf8), terminated: true)
+                buffers.append(copy)
+                slot().storeBytes(of: copy, as: UnsafeMutableRawPointer.self)
+            case .bytes(let b):
+                // Never NULL, even when empty, so a plugin may always read `size` bytes.
+                let copy = Self.copy(b, terminated: false)
+                buffers.append(copy)
+                slot().storeBytes(of: copy, as: UnsafeMutableRawPointer.self)
+                slot().storeBytes(of: UInt64(b.count), as: UInt64.self)
+            }
+        }
+        // libffi widens integer results to a full ffi_arg: a 4-byte slot would be overrun.
+        let result = UnsafeMutableRawPointer.allocate(byteCount: max(8, Int(undo__ffi_return_slot_size())),
+                                                      alignment: 8)
+        defer { result.deallocate() }
+        result.storeBytes(of: 0, as: UInt64.self)
+        let function = unsafeBitCast(address, to: (@convention(c) () -> Void).self)
+        ffi_call(cif, function, result, slotPointers)
+        return Int32(truncatingIfNeeded: result.load(as: UInt64.self))
+    }
+
+    private static func copy(_ bytes: [UInt8], terminated: Bool) -> UnsafeMutableRawPointer {
+        let size = bytes.count + (terminated ? 1 : 0)
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: max(size, 1), alignment: 1)
+        bytes.withUnsafeBytes { source in
+            if let base = source.baseAddress { buffer.copyMemory(from: base, byteCount: bytes.count) }
+        }
+        if terminated { buffer.storeBytes(of: 0, toByteOffset: bytes.count, as: UInt8.self) }
+        return buffer
+    }
+}
+
+/// libffi could not prepare a call interface.
+struct FFIError: Error, Sendable {
+    var status: Int
+}

@@ -1,0 +1,30 @@
+import UndoPluginABI
+
+/// A plugin's perform, inverse or merge failed, or broke the ABI contract.
+public struct PluginActionError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Phase: String, Sendable {
+        case perform, redo, undo, describe
+    }
+
+    /// The plugin id and the action's short id ("text.delete"), when about an action.
+    public var pluginID: String
+    public var actionID: String?
+    public var phase: Phase
+    /// The negative ABI error code (the plugin's own return value, or `UNDO_EPLUGIN` when the
+    /// plugin broke the contract, `UNDO_ESTATE` when it is unloaded).
+    public var code: Int32
+    /// The plugin's message (from report_error), or the host's explanation.
+    public var message: String
+
+    public init(pluginID: String, actionID: String?, phase: Phase, code: Int32, message: String) {
+        self.pluginID = pluginID
+        self.actionID = actionID
+        self.phase = phase
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String {
+        "\(actionID ?? pluginID) \(phase.rawValue) failed: \(message) [\(ErrorCode.name(code))]"
+    }
+}

@@ -1,0 +1,56 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Foundation
+
+/// Finding the plugins that are built and shipped with the host.
+extension PluginHost {
+    /// Environment variable with folders (separated by ':') to find the bundled plugins in,
+    /// instead of next to the program.
+    public static let pluginPathVariable = "UNDOHOST_PLUGIN_PATH"
+
+    /// Whether a file name is one of our bundled plugins (`libUndoPlugin*.so`): the build
+    /// folder holds other shared objects too, which must not be loaded as plugins.
+    public static func isBundledPluginName(_ name: String) -> Bool {
+        name.hasPrefix("libUndoPlugin") && name.hasSuffix(".so")
+    }
+
+    /// Where the bundled plugins are: the folders of ``pluginPathVariable`` when set, else the
+    /// folder of the running program and the folder of the image this code is in (the same,
+    /// unless it is linked into a shared library), without repeats.
+    public static var bundledPluginFolders: [String] {
+        if let value = ProcessInfo.processInfo.environment[pluginPathVariable], !value.isEmpty {
+            return value.split(separator: ":").map { absolutePath(String($0)) }
+        }
+        var folders: [String] = []
+        if let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            folders.append((executable as NSString).deletingLastPathComponent)
+        }
+        let marker: @convention(c) () -> Void = {}
+        if let image = DynamicLibrary.imagePath(containing: unsafeBitCast(marker, to: UnsafeRawPointer.self)),
+           let resolved = realpath(image, nil) {
+            folders.append((String(cString: resolved) as NSString).deletingLastPathComponent)
+            free(resolved)
+        }
+        var seen = Set<String>()
+        return folders.filter { seen.insert($0).inserted }
+    }
+
+    /// Loads the bundled plugins (`libUndoPlugin*.so` in ``bundledPluginFolders``), skipping a
+    /// plugin id already loaded from an earlier folder.
+    @discardableResult
+    public func loadBundledPlugins() -> PluginLoadReport {
+        var report = PluginLoadReport()
+        for folder in Self.bundledPluginFolders {
+            let part = load(folder: folder, matching: Self.isBundledPluginName)
+            report.loaded += part.loaded
+            report.failures += part.failures.filter {
+                if case .duplicatePlugin = $0.reason { return false }
+                return true
+            }
+        }
+        return report
+    }
+}

@@ -1,0 +1,269 @@
+import Foundation
+import UndoCore
+import UndoPluginABI
+
+/// Loads plugins and performs their actions into one shared history.
+///
+/// Every plugin step is a ``PluginCommand`` in ``history``, among the steps of everything else
+/// that uses it: groups, coalescing, titles, the save point and results work across plugins.
+///
+/// **Threads.** All methods may be called from any thread. Calls into one plugin never run
+/// concurrently, and init/deinit of all plugins are serialized process-wide. A call from inside
+/// a plugin call or an action is refused (``PluginHostError/reentrantCall(_:)``).
+///
+/// **Errors** name the file or action and the reason; a plugin that fails to load leaves the
+/// host and the other plugins as if it were not there.
+public final class PluginHost: @unchecked Sendable {
+    /// The shared history plugin steps go into.
+    public let history: SharedUndoHistory
+    /// Shown to plugins in `undo_host.host_name` / `host_version`.
+    public let hostName: String
+    public let hostVersion: String
+    let logHandler: @Sendable (PluginLogMessage) -> Void
+
+    private let lock = NSLock()
+    private var loaded: [LoadedPlugin] = []
+
+    /// Makes a host performing into `history`.
+    /// - Parameter log: receives plugins' log messages (and the host's about them); by default
+    ///   warnings and errors go to standard error.
+    public init(history: SharedUndoHistory = SharedUndoHistory(), hostName: String = "UndoHost",
+                hostVersion: String = "1.0", log: @escaping @Sendable (PluginLogMessage) -> Void = PluginHost.standardErrorLog) {
+        self.history = history
+        self.hostName = hostName
+        self.hostVersion = hostVersion
+        self.logHandler = log
+    }
+
+    /// Unloads every plugin: their steps leave the history and deinit is called.
+    deinit {
+        for plugin in lock.withLock({ loaded }).reversed() {
+            try? unload(plugin)
+        }
+    }
+
+    /// Writes warnings and errors to standard error.
+    public static let standardErrorLog: @Sendable (PluginLogMessage) -> Void = { message in
+        guard message.level >= .warning else { return }
+        FileHandle.standardError.write(Data((message.description + "\n").utf8))
+    }
+
+    // MARK: Listing
+
+    /// The loaded plugins, in load order.
+    public var plugins: [PluginInfo] { lock.withLock { loaded }.map(PluginInfo.init) }
+
+    /// Every action type of every loaded plugin.
+    public var actionTypes: [ActionType] { lock.withLock { loaded }.flatMap(\.actions) }
+
+    /// The action type named `id`: a full id ("org.undohost.text/insert"), a short id
+    /// ("text.insert") or a bare local id ("insert"), the latter two when unambiguous.
+    public func actionType(_ id: String) throws(PluginHostError) -> ActionType {
+        let all = actionTypes
+        let matches: [ActionType]
+        if id.contains("/") {
+            matches = all.filter { $0.fullID == id }
+        } else if let dot = id.lastIndex(of: ".") {
+            let prefix = id[..<dot]
+            let local = id[id.index(after: dot)...]
+            matches = all.filter { $0.localID == local && ($0.pluginShortName == prefix || $0.pluginID == prefix) }
+        } else {
+            matches = all.filter { $0.localID == id }
+        }
+        if matches.count == 1 { return matches[0] }
+        if matches.isEmpty {
+            throw .unknownAction(id, suggestion: Self.closest(to: id, among: all.map(\.shortID)))
+        }
+        throw .ambiguousAction(id, candidates: matches.map(\.fullID))
+    }
+
+    // MARK: Performing
+
+    /// Checks `arguments` against the action's signature and makes the step, without
+    /// performing it.
+    public func makeCommand(_ actionID: String, arguments: [ActionValue], in context: UndoContext = .global)
+        throws(PluginHostError) -> PluginCommand
+    {
+        let action = try actionType(actionID)
+        do throws(ActionArgumentError) {
+            let checked = try ActionArguments.check(arguments, against: action.signature)
+            return PluginCommand(action: action, arguments: checked, context: context)
+        } catch {
+            throw .invalidArguments(action: action.shortID, signature: action.shortID + action.signature.description, error)
+        }
+    }
+
+    /// Parses script argument text (see ``ActionArguments/parse(_:for:)``) for the action and
+    /// makes the step, without performing it.
+    public func makeCommand(_ actionID: String, argumentText: String, in context: UndoContext = .global)
+        throws(PluginHostError) -> PluginCommand
+    {
+        let action = try actionType(actionID)
+        do throws(ActionArgumentError) {
+            let checked = try ActionArguments.parse(argumentText, for: action.signature)
+            return PluginCommand(action: action, arguments: checked, context: context)
+        } catch {
+            throw .invalidArguments(action: action.shortID, signature: action.shortID + action.signature.description, error)
+        }
+    }
+
+    /// Performs an action into the history (joining the newest step when it coalesces).
+    /// Nothing is performed when the id or the arguments are wrong.
+    public func perform(_ actionID: String, _ arguments: [ActionValue], in context: UndoContext = .global)
+        throws(PluginHostError)
+    {
+        try perform(try makeCommand(actionID, arguments: arguments, in: context))
+    }
+
+    /// Performs an action with script argument text (`text.insert`, `0 "Hello"`).
+    public func perform(_ actionID: String, argumentText: String, in context: UndoContext = .global)
+        throws(PluginHostError)
+    {
+        try perform(try makeCommand(actionID, argumentText: argumentText, in: context))
+    }
+
+    /// Performs a step made by ``makeCommand(_:arguments:in:)``.
+    public func perform(_ command: PluginCommand) throws(PluginHostError) {
+        try throughHistory("perform") { try $0.perform(command) }
+    }
+
+    /// Undoes the newest step (of the current context), with plugin failures as
+    /// ``PluginHostError/actionFailed(_:)``.
+    @discardableResult
+    public func undo(count: Int = 1) throws(PluginHostError) -> UndoResult? {
+        try throughHistory("undo") { try $0.undo(count: count) }
+    }
+
+    /// Redoes, like ``undo(count:)``.
+    @discardableResult
+    public func redo(count: Int = 1) throws(PluginHostError) -> UndoResult? {
+        try throughHistory("redo") { try $0.redo(count: count) }
+    }
+
+    /// The plugin's view of one of its documents ("Hello <b>world</b>").
+    public func describe(_ context: UndoContext, plugin pluginID: String) throws(PluginHostError) -> String {
+        guard CallFrame.current == nil else { throw .reentrantCall("describe") }
+        guard let plugin = lock.withLock({ loaded.first { $0.id == pluginID } }) else { throw .unknownPlugin(pluginID) }
+        guard plugin.canDescribe else { throw .cannotDescribe(plugin: pluginID) }
+        do throws(PluginActionError) {
+            return try plugin.describe(context)
+        } catch {
+            throw .actionFailed(error)
+        }
+    }
+
+    /// Runs a history call, turning its errors into ``PluginHostError`` with the plugin's own
+    /// error when a plugin failed.
+    private func throughHistory<R>(_ what: String, _ body: (UndoStack) throws -> R) throws(PluginHostError) -> R {
+        guard CallFrame.current == nil else { throw .reentrantCall(what) }
+        let (result, pluginError) = FailureSink.collect { try history.withStack(body) }
+        switch result {
+        case .success(let value):
+            return value
+        case .failure(let error):
+            if let undoError = error as? UndoError {
+                switch undoError {
+                case .actionFailed:
+                    if let pluginError { throw .actionFailed(pluginError) }
+                default:
+                    break
+                }
+                throw .history(undoError)
+            }
+            if let pluginError { throw .actionFailed(pluginError) }
+            throw .history(.actionFailed(step: nil, message: String(describing: error)))
+        }
+    }
+
+    // MARK: Unloading
+
+    /// Unloads a plugin: its steps leave the history (the others stay and still undo), then
+    /// its deinit is called.
+    public func unload(_ pluginID: String) throws(PluginHostError) {
+        guard CallFrame.current == nil else { throw .reentrantCall("unload") }
+        guard let plugin = lock.withLock({ loaded.first { $0.id == pluginID } }) else { throw .unknownPlugin(pluginID) }
+        try unload(plugin)
+    }
+
+    private func unload(_ plugin: LoadedPlugin) throws(PluginHostError) {
+        plugin.beginUnloading()
+        do {
+            _ = try history.withStack { stack in
+                try stack.removeAll { ($0 as? PluginCommand)?.action.plugin === plugin }
+            }
+        } catch {
+            plugin.cancelUnloading()
+            throw .history(error as? UndoError ?? .actionFailed(step: nil, message: String(describing: error)))
+        }
+        LoaderLock.run { plugin.deinitialize() }
+        lock.withLock { loaded.removeAll { $0 === plugin } }
+    }
+
+    // MARK: Loading (used by PluginHost+Loading)
+
+    func loadedPlugin(withID id: String) -> LoadedPlugin? { lock.withLock { loaded.first { $0.id == id } } }
+    func add(_ plugin: LoadedPlugin) { lock.withLock { loaded.append(plugin) } }
+
+    /// The closest of `candidates` to `id` by edit distance, if close enough to be a typo.
+    static func closest(to id: String, among candidates: [String]) -> String? {
+        let scored = candidates.map { ($0, editDistance(Array(id), Array($0))) }
+        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(2, id.count / 3) else { return nil }
+        return best.0
+    }
+
+    private static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+        if a.isEmpty { return b.count }
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1]
+            for (j, y) in b.enumerated() {
+                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+}
+
+/// What a loaded plugin is, for listings.
+public struct PluginInfo: Sendable, CustomStringConvertible {
+    public let id: String
+    public let name: String
+    public let version: String
+    /// The file it was loaded from (absolute).
+    public let path: String
+    /// The prefix of its short action ids ("text").
+    public let shortName: String
+    /// The ABI version it was built for.
+    public let abiMajor: UInt32
+    public let abiMinor: UInt32
+    public let actionTypes: [ActionType]
+    /// Whether it can show its documents (``PluginHost/describe(_:plugin:)``).
+    public let canDescribe: Bool
+
+    init(_ plugin: LoadedPlugin) {
+        id = plugin.id
+        name = plugin.name
+        version = plugin.version
+        path = plugin.path
+        shortName = plugin.shortName
+        abiMajor = plugin.descriptor.abi_major
+        abiMinor = plugin.descriptor.abi_minor
+        actionTypes = plugin.actions
+        canDescribe = plugin.canDescribe
+    }
+
+    /// `org.undohost.text 1.0.0 "Text Editor"`
+    public var description: String { "\(id) \(version) \(ActionValue.quoted(name))" }
+}
+
+/// One lock for every init and deinit in the process, so plugins need no locks of their own
+/// for state shared between instances.
+enum LoaderLock {
+    private static let lock = NSRecursiveLock()
+    static func run<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+}

@@ -1,0 +1,61 @@
+import UndoCore
+import UndoPluginABI
+
+/// Why the plugin host refused or could not complete a call. Nothing was performed or changed
+/// unless the case says so.
+public enum PluginHostError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// No loaded action has this id; `suggestion` is the closest id, if one is close.
+    case unknownAction(String, suggestion: String?)
+    /// The id matches actions of several plugins: use one of `candidates` (full ids).
+    case ambiguousAction(String, candidates: [String])
+    /// No loaded plugin has this id.
+    case unknownPlugin(String)
+    /// The arguments do not fit the action's signature (`signature` is the expected one, like
+    /// `text.insert(position: i64, text: string)`).
+    case invalidArguments(action: String, signature: String, ActionArgumentError)
+    /// The plugin's perform, inverse or describe failed (with its message).
+    case actionFailed(PluginActionError)
+    /// The history refused the call (a group is open, nothing to undo, ...).
+    case history(UndoError)
+    /// Called from inside a plugin call or an action the history is running.
+    case reentrantCall(String)
+    /// The plugin has no describe function.
+    case cannotDescribe(plugin: String)
+
+    /// The ABI error code for this error (for C clients).
+    public var code: Int32 {
+        switch self {
+        case .unknownAction, .unknownPlugin: Int32(UNDO_ENOTFOUND)
+        case .ambiguousAction: Int32(UNDO_EINVAL)
+        case .invalidArguments(_, _, let error): error.code
+        case .actionFailed(let error): error.code
+        case .history(let error):
+            switch error {
+            case .reentrantCall: Int32(UNDO_EREENTRANT)
+            case .nothingToUndo, .nothingToRedo: Int32(UNDO_EEMPTY)
+            case .positionOutOfRange: Int32(UNDO_ERANGE)
+            case .groupTooDeep: Int32(UNDO_ELIMIT)
+            case .actionFailed, .rollbackFailed: Int32(UNDO_EPLUGIN)
+            default: Int32(UNDO_ESTATE)
+            }
+        case .reentrantCall: Int32(UNDO_EREENTRANT)
+        case .cannotDescribe: Int32(UNDO_ENOTSUP)
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .unknownAction(let id, let suggestion):
+            "unknown action \(id)" + (suggestion.map { " (did you mean \($0)?)" } ?? "")
+        case .ambiguousAction(let id, let candidates):
+            "action \(id) is ambiguous: " + candidates.joined(separator: ", ")
+        case .unknownPlugin(let id): "no plugin \(id) is loaded"
+        case .invalidArguments(let action, let signature, let error):
+            "\(action): \(error) (expected \(signature))"
+        case .actionFailed(let error): error.description
+        case .history(let error): error.description
+        case .reentrantCall(let what): "\(what) was called from inside a plugin call or an action; refused"
+        case .cannotDescribe(let plugin): "plugin \(plugin) cannot show its documents"
+        }
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+import UndoPluginABI
+@testable import UndoPluginHost
+
+/// The header compiles cleanly as C99 and C++17, agrees with what the host reads, and the
+/// sample plugins export exactly one symbol.
+@Suite struct HeaderTests {
+    /// Uses every macro and type of both headers, and prints the layout numbers.
+    static let program = """
+        #include <undohost/undo_plugin.h>
+        #include <stdio.h>
+
+        static int32_t noop(undo_call *call, int64_t x) { (void)call; (void)x; return UNDO_OK; }
+
+        static const undo_param params[] = {{UNDO_TYPE_I64, 0, "x"}};
+
+        UNDO_PLUGIN_EXPORT const undo_plugin_descriptor *undo_plugin_entry(void) { return NULL; }
+
+        int main(void) {
+            undo_action_type type = {(uint32_t)UNDO_ACTION_TYPE_SIZE_V1, 0, "id", "Name", params, 1, 0, NULL,
+                                     UNDO_FN(noop), UNDO_FN(noop), NULL, NULL, {NULL, NULL, NULL, NULL}};
+            undo_host host;
+            undo_value value;
+            host.struct_size = (uint32_t)UNDO_HOST_SIZE_V1;
+            value.type = UNDO_TYPE_BYTES;
+            value.as.bytes.size = 0;
+            printf("descriptor=%u action=%u host=%u call=%u value=%u has_record=%d version=%d\\n",
+                   (unsigned)UNDO_PLUGIN_DESCRIPTOR_SIZE_V1, (unsigned)UNDO_ACTION_TYPE_SIZE_V1,
+                   (unsigned)UNDO_HOST_SIZE_V1, (unsigned)UNDO_CALL_SIZE_V1, (unsigned)sizeof value,
+                   (int)UNDO_STRUCT_HAS(&host, undo_host, record), UNDO_ABI_VERSION);
+            printf("%s %s %s\\n", undo_error_name(UNDO_EUTF8), undo_error_message(UNDO_EUTF8), undo_error_name(-999));
+            return type.param_count == 1 && undo_plugin_entry() == NULL ? 0 : 1;
+        }
+        """
+
+    func compileAndRun(compiler: String, standard: String, suffix: String) throws -> String {
+        let folder = Fixtures.temporaryFolder()
+        let source = folder + "/header_test." + suffix
+        try Self.program.write(toFile: source, atomically: true, encoding: .utf8)
+        let binary = folder + "/header_test"
+        let build = try Fixtures.run(compiler, ["-std=\(standard)", "-Wall", "-Wextra", "-pedantic", "-Werror",
+                                                "-I", Fixtures.include, "-o", binary, source])
+        #expect(build.status == 0, "\(compiler) -std=\(standard) failed:\n\(build.errors)")
+        #expect(build.errors.isEmpty, "warnings: \(build.errors)")
+        let run = try Fixtures.run(binary, [])
+        #expect(run.status == 0)
+        return run.output
+    }
+
+    var expectedOutput: String {
+        "descriptor=\(PluginDescriptor.minimumSize) action=\(ActionTypeReader.minimumSize) "
+            + "host=\(MemoryLayout<undo_host>.size) call=\(MemoryLayout<undo_call>.size) "
+            + "value=\(MemoryLayout<undo_value>.size) has_record=1 version=1000\n"
+            + "UNDO_EUTF8 invalid UTF-8 or embedded NUL in string UNDO_EUNKNOWN\n"
+    }
+
+    @Test func compilesAsStrictC99() throws {
+        #expect(try compileAndRun(compiler: "cc", standard: "c99", suffix: "c") == expectedOutput)
+    }
+
+    @Test func compilesAsStrictCxx17() throws {
+        #expect(try compileAndRun(compiler: "c++", standard: "c++17", suffix: "cpp") == expectedOutput)
+    }
+
+    /// The 1.0 sizes the host checks against are the header's V1 macros, and today's structs
+    /// are exactly that size (a test to update, not loosen, when 1.1 appends fields).
+    @Test func fixedMinimumSizesMatchTheLayout() {
+        #expect(Int(PluginDescriptor.minimumSize) == MemoryLayout<undo_plugin_descriptor>.size)
+        #expect(Int(ActionTypeReader.minimumSize) == MemoryLayout<undo_action_type>.size)
+        #expect(MemoryLayout<undo_value>.size == 24)
+        #expect(MemoryLayout<undo_param>.size == 16)
+    }
+
+    @Test func valueTypesAndErrorCodesMatchTheHeader() {
+        #expect(ActionValueType.i32.rawValue == UInt32(UNDO_TYPE_I32))
+        #expect(ActionValueType.u32.rawValue == UInt32(UNDO_TYPE_U32))
+        #expect(ActionValueType.i64.rawValue == UInt32(UNDO_TYPE_I64))
+        #expect(ActionValueType.u64.rawValue == UInt32(UNDO_TYPE_U64))
+        #expect(ActionValueType.f64.rawValue == UInt32(UNDO_TYPE_F64))
+        #expect(ActionValueType.string.rawValue == UInt32(UNDO_TYPE_STRING))
+        #expect(ActionValueType.bytes.rawValue == UInt32(UNDO_TYPE_BYTES))
+        #expect(ErrorCode.name(UNDO_OK) == "UNDO_OK")
+        #expect(ErrorCode.name(UNDO_EREENTRANT) == "UNDO_EREENTRANT")
+        #expect(ErrorCode.message(UNDO_ENOTFOUND) == "not found")
+        // Every code from 0 down to the last one has a name: the table has no holes.
+        for code in Int32(UNDO_EEMPTY)...0 { #expect(ErrorCode.name(code) != "UNDO_EUNKNOWN") }
+    }
+
+    /// Exactly one exported symbol of ours: the linker's own markers aside.
+    static func exportedSymbols(_ path: String) throws -> [String] {
+        let result = try Fixtures.run("nm", ["-D", "--defined-only", path])
+        #expect(result.status == 0, "nm failed: \(result.errors)")
+        let linkerMarkers: Set<String> = ["__bss_start", "_edata", "_end", "_init", "_fini"]
+        return result.output.split(separator: "\n").compactMap { $0.split(separator: " ").last.map(String.init) }
+            .filter { !linkerMarkers.contains($0) }
+    }
+
+    @Test(arguments: ["libUndoPluginTextEditor.so", "libUndoPluginCanvas.so"])
+    func samplePluginExportsOnlyItsEntry(_ file: String) throws {
+        #expect(try Self.exportedSymbols(Fixtures.products + "/" + file) == ["undo_plugin_entry"])
+    }
+
+    @Test func thirdPartyPluginExportsOnlyItsEntry() throws {
+        let plugin = try Fixtures.buildPlugin("thirdparty_counter.c")
+        #expect(try Self.exportedSymbols(plugin) == ["undo_plugin_entry"])
+    }
+
+    /// A plugin written in C++ exports the same unmangled entry.
+    @Test func cxxPluginExportsUnmangledEntry() throws {
+        let folder = Fixtures.temporaryFolder()
+        let source = folder + "/plugin.cpp"
+        try """
+            #include <undohost/undo_plugin.h>
+            namespace { undo_plugin_descriptor descriptor; int helper() { return 1; } }
+            UNDO_PLUGIN_EXPORT const undo_plugin_descriptor *undo_plugin_entry(void) {
+                return helper() ? &descriptor : nullptr;
+            }
+            """.write(toFile: source, atomically: true, encoding: .utf8)
+        let output = folder + "/libplugin.so"
+        let build = try Fixtures.run("c++", ["-std=c++17", "-Wall", "-Wextra", "-pedantic", "-Werror", "-shared",
+                                             "-fPIC", "-fvisibility=hidden", "-I", Fixtures.include, "-o", output, source])
+        #expect(build.status == 0, "\(build.errors)")
+        #expect(try Self.exportedSymbols(output) == ["undo_plugin_entry"])
+    }
+}

@@ -1,0 +1,163 @@
+import Testing
+import UndoCore
+import UndoPluginABI
+@testable import UndoPluginHost
+
+/// The text editor sample plugin, loaded from its real .so, driven through the shared history.
+@Suite struct TextEditorTests {
+    let host: PluginHost
+    let doc = UndoContext("a.txt")
+
+    init() throws {
+        host = makeHost().0
+        try host.load(file: Fixtures.textEditor)
+    }
+
+    func text(_ context: UndoContext? = nil) throws -> String {
+        try host.describe(context ?? doc, plugin: "org.undohost.text")
+    }
+
+    @Test func listsItsActionTypes() throws {
+        let info = try #require(host.plugins.first)
+        #expect(info.id == "org.undohost.text")
+        #expect(info.name == "Text Editor")
+        #expect(info.path == Fixtures.textEditor)
+        #expect(info.actionTypes.map(\.description) == [
+            #"text.insert(position: i64, text: string) "Typing""#,
+            #"text.delete(position: i64, length: i64) "Delete""#,
+            #"text.bold(position: i64, length: i64) "Bold""#,
+            #"text.italic(position: i64, length: i64) "Italic""#,
+        ])
+        #expect(info.actionTypes[1].detailedDescription
+            == #"text.delete(position: i64, length: i64) "Delete" inverse(position: i64, text: string, styles: bytes)"#)
+        #expect(info.actionTypes[0].detailedDescription.hasSuffix(#"coalesces("typing") merges"#))
+        #expect(try host.actionType("org.undohost.text/insert") === host.actionType("text.insert"))
+        #expect(try host.actionType("insert").fullID == "org.undohost.text/insert")
+        #expect(throws: PluginHostError.unknownAction("text.insrt", suggestion: "text.insert")) {
+            try host.actionType("text.insrt")
+        }
+    }
+
+    @Test func typingCoalescesIntoOneTypingStep() throws {
+        try host.perform("text.insert", [.i64(0), .string("Hel")], in: doc)
+        try host.perform("text.insert", [.i64(3), .string("lo")], in: doc)
+        try host.perform("text.insert", argumentText: #"5 " wörld""#, in: doc)
+        #expect(try text() == "Hello wörld")
+        #expect(host.stepCount == 1)
+        #expect(host.undoTitle == "Undo Typing")
+
+        let result = try #require(try host.undo())
+        #expect(result.name == "Typing")
+        #expect(result.changes == [UndoChange(context: doc, location: 0, length: 0)]) // one merged insert
+        #expect(try text() == "")
+        #expect(host.redoTitle == "Redo Typing")
+        try host.redo()
+        #expect(try text() == "Hello wörld")
+    }
+
+    @Test func typingElsewhereStillCoalescesIntoOneStep() throws {
+        try host.perform("text.insert", [.i64(0), .string("ac")], in: doc)
+        try host.perform("text.insert", [.i64(1), .string("b")], in: doc) // not adjacent: not merged
+        #expect(try text() == "abc")
+        #expect(host.stepCount == 1)
+        try host.undo()
+        #expect(try text() == "")
+        try host.redo()
+        #expect(try text() == "abc")
+    }
+
+    @Test func deleteHandsBackTextAndStylesForItsInverse() throws {
+        try host.perform("text.insert", [.i64(0), .string("Hello world")], in: doc)
+        try host.perform("text.bold", [.i64(6), .i64(5)], in: doc)
+        #expect(try text() == "Hello <b>world</b>")
+        let command = try host.makeCommand("text.delete", argumentText: "4 4", in: doc)
+        try host.perform(command)
+        #expect(try text() == "Hell<b>rld</b>")
+        #expect(host.undoTitle == "Undo Delete")
+        let undone = try #require(try host.undo())
+        #expect(undone.changes == [UndoChange(context: doc, location: 4, length: 4)])
+        #expect(try text() == "Hello <b>world</b>")
+        try host.redo()
+        #expect(try text() == "Hell<b>rld</b>")
+        try host.undo(count: 3)
+        #expect(try text() == "")
+    }
+
+    @Test func boldAndItalicRestoreThePreviousStyles() throws {
+        try host.perform("text.insert", [.i64(0), .string("Hello world")], in: doc)
+        try host.perform("text.italic", [.i64(0), .i64(7)], in: doc)
+        #expect(try text() == "<i>Hello w</i>orld")
+        try host.perform("text.bold", [.i64(4), .i64(4)], in: doc)
+        #expect(try text() == "<i>Hell</i><b><i>o w</i>o</b>rld")
+        #expect(host.undoTitle == "Undo Bold")
+        // Bold on a range that is all bold takes it off.
+        try host.perform("text.bold", [.i64(5), .i64(2)], in: doc)
+        #expect(try text() == "<i>Hell</i><b><i>o</i></b><i> w</i><b>o</b>rld")
+        try host.undo()
+        #expect(try text() == "<i>Hell</i><b><i>o w</i>o</b>rld")
+        try host.undo()
+        #expect(try text() == "<i>Hello w</i>orld")
+        #expect(host.undoTitle == "Undo Italic")
+        try host.undo()
+        #expect(try text() == "Hello world")
+        try host.redo(count: 3)
+        #expect(try text() == "<i>Hell</i><b><i>o</i></b><i> w</i><b>o</b>rld")
+    }
+
+    @Test func documentsAreSeparate() throws {
+        let other = UndoContext("b.txt")
+        try host.perform("text.insert", [.i64(0), .string("one")], in: doc)
+        try host.perform("text.insert", [.i64(0), .string("two")], in: other)
+        #expect(try text() == "one")
+        #expect(try text(other) == "two")
+        #expect(host.stepCount == 2) // coalescing stays within a context
+        try host.history.withStack { _ = try $0.undo(in: doc) }
+        #expect(try text() == "")
+        #expect(try text(other) == "two")
+    }
+
+    @Test func badArgumentsPerformNothing() throws {
+        try host.perform("text.insert", [.i64(0), .string("keep")], in: doc)
+        let cases: [(String, [ActionValue], ActionArgumentError.Kind)] = [
+            ("text.insert", [.i64(0)], .wrongCount(expected: 2, given: 1)),
+            ("text.insert", [.string("x"), .i64(0)], .wrongType(expected: .i64, given: .string)),
+            ("text.delete", [.i64(0), .u64(.max)], .outOfRange(expected: .i64, value: "18446744073709551615")),
+            ("text.insert", [.i64(0), .string("a\0b")], .embeddedNUL),
+            ("text.bold", [.i64(0), .f64(1)], .wrongType(expected: .i64, given: .f64)),
+        ]
+        for (action, arguments, expected) in cases {
+            let error = hostError { try host.perform(action, arguments, in: doc) }
+            guard case .invalidArguments(_, let signature, let argumentError)? = error else {
+                Issue.record("expected invalid arguments for \(action) \(arguments), got \(String(describing: error))")
+                continue
+            }
+            #expect(argumentError.kind == expected)
+            #expect(signature.hasPrefix(action + "(position: i64"))
+        }
+        #expect(hostError { try host.perform("text.insert", argumentText: "0 hello", in: doc) }?.code == UNDO_EINVAL)
+        #expect(try text() == "keep")
+        #expect(host.stepCount == 1)
+    }
+
+    @Test func aPluginRefusalIsAnErrorWithItsMessageAndChangesNothing() throws {
+        try host.perform("text.insert", [.i64(0), .string("abc")], in: doc)
+        let error = hostError { try host.perform("text.delete", [.i64(2), .i64(5)], in: doc) }
+        guard case .actionFailed(let failure)? = error else {
+            Issue.record("expected a plugin failure, got \(String(describing: error))")
+            return
+        }
+        #expect(failure.code == UNDO_ERANGE)
+        #expect(failure.message == "range 2+5 is outside the document (length 3)")
+        #expect(failure.actionID == "text.delete")
+        #expect(error?.description == "text.delete perform failed: range 2+5 is outside the document (length 3) [UNDO_ERANGE]")
+        #expect(try text() == "abc")
+        #expect(host.stepCount == 1)
+        #expect(host.undoTitle == "Undo Typing")
+    }
+
+    @Test func describingAnUnknownPluginFails() {
+        #expect(throws: PluginHostError.unknownPlugin("org.nowhere.x")) {
+            try host.describe(doc, plugin: "org.nowhere.x")
+        }
+    }
+}
