@@ -1,0 +1,175 @@
+/// One line of a session, parsed: a command of the host, or an action of a plugin.
+public enum SessionCommand: Equatable, Sendable {
+    /// A plugin action by id, with its argument text (checked against the signature when run).
+    /// `argumentColumn` is where that text starts in the line, for error columns.
+    case perform(action: String, arguments: String, argumentColumn: Int)
+    case undo(UndoAmount)
+    case redo(UndoAmount)
+    case groupBegin(name: String?)
+    case groupEnd
+    case breakCoalescing
+    case save
+    case revert
+    /// Switch to a document, or (no name) list the documents.
+    case document(String?)
+    /// Close a document (the current one when no name is given): its steps leave the history.
+    case close(String?)
+    case menu
+    case history
+    /// Show the alert; with a choice (number, letter or kind), also pick it.
+    case alert(choice: String?)
+    case show(String?)
+    case plugins
+    case load(path: String)
+    case unload(id: String)
+    case help(topic: String?)
+    case quit
+
+    /// How far an undo or redo goes.
+    public enum UndoAmount: Equatable, Sendable {
+        case steps(Int)
+        /// To the state after step N of the history listing (0: before any).
+        case to(Int)
+    }
+
+    /// The command words a session knows, for help, completion and hints.
+    public static let names = ["undo", "redo", "group", "break", "save", "revert", "doc", "close", "menu",
+                               "history", "alert", "show", "plugins", "load", "unload", "help", "quit", "exit"]
+
+    /// How each command is written, for help and usage hints.
+    static let usages: [String: String] = [
+        "undo": "undo [N] | undo to N", "redo": "redo [N] | redo to N",
+        "group": "group begin [\"Name\"] | group end", "break": "break", "save": "save", "revert": "revert",
+        "doc": "doc [NAME]", "close": "close [NAME]", "menu": "menu", "history": "history",
+        "alert": "alert [1|2|3|u|r|c]", "show": "show [NAME]", "plugins": "plugins", "load": "load PATH",
+        "unload": "unload PLUGIN-ID", "help": "help [COMMAND|ACTION]", "quit": "quit", "exit": "exit",
+    ]
+
+    /// The name of the command in `--json` output.
+    public var jsonName: String {
+        switch self {
+        case .perform: "perform"
+        case .undo: "undo"
+        case .redo: "redo"
+        case .groupBegin: "group begin"
+        case .groupEnd: "group end"
+        case .breakCoalescing: "break"
+        case .save: "save"
+        case .revert: "revert"
+        case .document: "doc"
+        case .close: "close"
+        case .menu: "menu"
+        case .history: "history"
+        case .alert: "alert"
+        case .show: "show"
+        case .plugins: "plugins"
+        case .load: "load"
+        case .unload: "unload"
+        case .help: "help"
+        case .quit: "quit"
+        }
+    }
+}
+
+extension SessionCommand {
+    /// Parses one line. Blank lines and comments (`# ...`) give `nil`.
+    /// - Throws: an unknown command word, or wrong words after a known one. Action ids and
+    ///   their arguments are checked when the command runs (they depend on the loaded plugins).
+    public static func parse(_ line: String) throws(SessionError) -> SessionCommand? {
+        let trimmed = line.drop { $0.isWhitespace }
+        guard let first = trimmed.first, first != "#" else { return nil }
+        let wordEnd = trimmed.firstIndex(where: \.isWhitespace) ?? trimmed.endIndex
+        let word = String(trimmed[..<wordEnd])
+        let wordColumn = line.distance(from: line.startIndex, to: trimmed.startIndex) + 1
+        let rest = trimmed[wordEnd...]
+        let restColumn = wordColumn + word.count
+
+        guard names.contains(word) else {
+            // Anything else is an action id; the host resolves it (or says it is unknown).
+            let argumentStart = rest.firstIndex { !$0.isWhitespace } ?? rest.endIndex
+            let column = restColumn + rest.distance(from: rest.startIndex, to: argumentStart)
+            return .perform(action: word, arguments: String(rest[argumentStart...]), argumentColumn: column)
+        }
+        let words: [CommandWords.Word]
+        do throws(SessionError) {
+            words = try CommandWords.split(rest, startColumn: restColumn)
+        } catch {
+            var located = error
+            located.message = word + ": " + error.message
+            throw located
+        }
+        let parser = WordParser(command: word, words: words)
+        switch word {
+        case "undo": return .undo(try parser.amount())
+        case "redo": return .redo(try parser.amount())
+        case "group":
+            switch words.first?.text {
+            case "begin":
+                try parser.expectAtMost(2)
+                return .groupBegin(name: words.count > 1 ? words[1].text : nil)
+            case "end":
+                try parser.expectAtMost(1)
+                return .groupEnd
+            default:
+                throw parser.usageError(at: words.first)
+            }
+        case "break": try parser.expectAtMost(0); return .breakCoalescing
+        case "save": try parser.expectAtMost(0); return .save
+        case "revert": try parser.expectAtMost(0); return .revert
+        case "doc": try parser.expectAtMost(1); return .document(words.first?.text)
+        case "close": try parser.expectAtMost(1); return .close(words.first?.text)
+        case "menu": try parser.expectAtMost(0); return .menu
+        case "history": try parser.expectAtMost(0); return .history
+        case "alert": try parser.expectAtMost(1); return .alert(choice: words.first?.text)
+        case "show": try parser.expectAtMost(1); return .show(words.first?.text)
+        case "plugins": try parser.expectAtMost(0); return .plugins
+        case "load":
+            try parser.expectAtMost(1)
+            guard let path = words.first?.text else { throw parser.usageError(at: nil) }
+            return .load(path: path)
+        case "unload":
+            try parser.expectAtMost(1)
+            guard let id = words.first?.text else { throw parser.usageError(at: nil) }
+            return .unload(id: id)
+        case "help": try parser.expectAtMost(1); return .help(topic: words.first?.text)
+        default: try parser.expectAtMost(0); return .quit
+        }
+    }
+}
+
+/// Checks the words after a command word.
+private struct WordParser {
+    var command: String
+    var words: [CommandWords.Word]
+
+    func usageError(at word: CommandWords.Word?) -> SessionError {
+        let what = word.map { "\(command): unexpected \"\($0.text)\"" } ?? "\(command): missing argument"
+        return SessionError(.syntax, what, hint: "usage: " + (SessionCommand.usages[command] ?? command),
+                            column: word?.column)
+    }
+
+    func expectAtMost(_ count: Int) throws(SessionError) {
+        if words.count > count { throw usageError(at: words[count]) }
+    }
+
+    /// `N`, `to N`, or nothing (1).
+    func amount() throws(SessionError) -> SessionCommand.UndoAmount {
+        guard let first = words.first else { return .steps(1) }
+        if first.text == "to" {
+            try expectAtMost(2)
+            guard words.count == 2 else { throw usageError(at: nil) }
+            guard let target = Int(words[1].text), target >= 0 else {
+                throw SessionError(.syntax, "\(command) to: \"\(words[1].text)\" is not a step number",
+                                   hint: "the numbers are those of the history listing; 0 is the start",
+                                   column: words[1].column)
+            }
+            return .to(target)
+        }
+        try expectAtMost(1)
+        guard let count = Int(first.text), count >= 1 else {
+            throw SessionError(.syntax, "\(command): \"\(first.text)\" is not a number of steps",
+                               hint: "usage: " + (SessionCommand.usages[command] ?? command), column: first.column)
+        }
+        return .steps(count)
+    }
+}

@@ -1,0 +1,100 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Where the tool writes: standard output for results, standard error for errors and warnings.
+public protocol ToolOutput: AnyObject {
+    func write(_ text: String, error: Bool)
+}
+
+/// The process's standard output and error, written unbuffered so that a program driving the
+/// tool through a pipe sees each answer as soon as it is made.
+public final class StandardStreams: ToolOutput {
+    public init() {}
+    public func write(_ text: String, error: Bool) {
+        let descriptor = error ? STDERR_FILENO : STDOUT_FILENO
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeMutableBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+            if written < 0 && errno == EINTR { continue }
+            if written <= 0 { return }
+            offset += written
+        }
+    }
+}
+
+/// Collects output in memory (for tests that drive a session in-process).
+public final class CapturedOutput: ToolOutput {
+    public private(set) var standardOutput = ""
+    public private(set) var standardError = ""
+    public init() {}
+    public func write(_ text: String, error: Bool) {
+        if error { standardError += text } else { standardOutput += text }
+    }
+}
+
+/// Where a failing command was, for its error line.
+public enum CommandPlace: Sendable {
+    /// Typed at the prompt.
+    case prompt
+    /// Line `line` of a script named `file`.
+    case script(file: String, line: Int)
+}
+
+/// Prints outcomes: as text (errors on standard error as `FILE:LINE: reason` with a hint
+/// line), or as one JSON object per line on standard output (errors included).
+public struct OutcomePresenter {
+    public let output: ToolOutput
+    public let json: Bool
+    public let style: TextStyle
+
+    public init(output: ToolOutput, json: Bool, style: TextStyle) {
+        self.output = output
+        self.json = json
+        self.style = style
+    }
+
+    public func present(_ outcome: CommandOutcome, at place: CommandPlace) {
+        if json {
+            var object = outcome.json
+            if case .script(let file, let line) = place, case .object(var members) = object {
+                members.insert(contentsOf: [("file", .string(file)), ("line", .integer(line))], at: 0)
+                object = .object(members)
+            }
+            output.write(object.serialized + "\n", error: false)
+            return
+        }
+        if let error = outcome.error {
+            presentError(error, at: place)
+            return
+        }
+        let text = outcome.text(style: style)
+        if !text.isEmpty { output.write(text + "\n", error: false) }
+    }
+
+    public func presentError(_ error: SessionError, at place: CommandPlace) {
+        if json {
+            var members: [(String, JSONValue)] = []
+            if case .script(let file, let line) = place { members += [("file", .string(file)), ("line", .integer(line))] }
+            members += [("command", "end"), ("ok", false), ("error", error.json)]
+            output.write(JSONValue.object(members).serialized + "\n", error: false)
+            return
+        }
+        var text: String
+        switch place {
+        case .prompt: text = "error: " + error.message
+        case .script(let file, let line): text = "\(file):\(line): " + error.message
+        }
+        if let column = error.column, case .prompt = place { text += " (column \(column))" }
+        if let hint = error.hint { text += "\n  hint: " + hint }
+        output.write(text + "\n", error: true)
+    }
+
+    /// A line of its own, not about one command (warnings, the banner).
+    public func note(_ text: String, error: Bool = false) {
+        output.write(text + "\n", error: error)
+    }
+}

@@ -1,0 +1,60 @@
+/// Runs commands from a script (a file, or standard input that is not a terminal) line by line,
+/// stopping at the first error: it prints `FILE:LINE: reason` and the run fails (exit status 1),
+/// with the history as it was before the failing line.
+public struct ScriptRunner {
+    public let session: HostSession
+    public let presenter: OutcomePresenter
+    /// Print each command before its output, and `## ...` comments as headings (the demo).
+    public var echo = false
+
+    public init(session: HostSession, presenter: OutcomePresenter, echo: Bool = false) {
+        self.session = session
+        self.presenter = presenter
+        self.echo = echo
+    }
+
+    /// Runs the lines `next()` gives until it returns `nil`, `quit`, or an error.
+    /// - Returns: the exit status: 0, or 1 after an error.
+    public func run(named name: String, lines next: () -> String?) -> Int32 {
+        var number = 0
+        var openGroups: [Int] = [] // the lines that began the groups still open
+        while let line = next() {
+            number += 1
+            if echo && !presenter.json { announce(line) }
+            guard let outcome = session.run(line) else { continue }
+            presenter.present(outcome, at: .script(file: name, line: number))
+            if !outcome.succeeded { return 1 }
+            switch outcome.command {
+            case "group begin": openGroups.append(number)
+            case "group end": _ = openGroups.popLast()
+            default: break
+            }
+            if outcome.endsSession { return 0 }
+        }
+        if let begun = openGroups.last {
+            let groupName = session.openGroupNames.last.flatMap { $0 }.map { " \"\($0)\"" } ?? ""
+            presenter.presentError(SessionError(.history, "group\(groupName) was begun here and never ended",
+                                                hint: "add group end after its last action"),
+                                   at: .script(file: name, line: begun))
+            return 1
+        }
+        return 0
+    }
+
+    /// Runs a whole text.
+    public func run(named name: String, text: String) -> Int32 {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if lines.last == "" { lines.removeLast() }
+        var iterator = lines.makeIterator()
+        return run(named: name) { iterator.next() }
+    }
+
+    private func announce(_ line: String) {
+        let trimmed = line.trimmingWhitespace
+        if trimmed.hasPrefix("##") {
+            presenter.note("\n" + presenter.style.bold("== " + trimmed.dropFirst(2).trimmingWhitespace + " =="))
+        } else if !trimmed.isEmpty && !trimmed.hasPrefix("#") {
+            presenter.note(presenter.style.bold("undo-host>") + " " + trimmed)
+        }
+    }
+}

@@ -1,0 +1,463 @@
+import UndoCore
+import UndoPluginHost
+
+/// A session of the host: the plugins, the one shared history, the current document and what
+/// the last undo or redo changed. Runs one command line at a time and says what it did; the
+/// terminal, script and `--json` front ends only show that.
+///
+/// A failing command changes nothing: ids, arguments and the command's own words are checked
+/// before anything is performed, and the history leaves itself unchanged when an action fails.
+public final class HostSession {
+    public let host: PluginHost
+    /// The document (history context) commands act on and the menu, alert and `show` are about.
+    public private(set) var currentDocument: String
+    /// Documents in the order they were opened, with the plugins that acted in each (to ask
+    /// them for its description).
+    var documents: [(name: String, plugins: [String])] = []
+    /// The changes of the last undo, redo or revert: highlighted by `show` until the next change.
+    var lastChanges: [UndoChange]?
+    /// Names of the groups begun and not yet ended, innermost last.
+    public private(set) var openGroupNames: [String?] = []
+
+    /// The document a session starts in.
+    public static let firstDocument = "untitled"
+
+    /// - Parameter history: the shared history (by default one that coalesces until a break,
+    ///   a different action or an undo, with no time limit: a script runs at machine speed and a
+    ///   person types commands slowly, and both mean the same steps).
+    public init(host: PluginHost) {
+        self.host = host
+        currentDocument = Self.firstDocument
+        documents = [(Self.firstDocument, [])]
+        withStack { $0.currentContext = UndoContext(Self.firstDocument) }
+    }
+
+    /// Makes the history and host the executable uses.
+    public static func makeHost(locale: UndoLocale = .english) -> PluginHost {
+        let stack = UndoStack(coalescingWindow: nil, formatter: UndoTitleFormatter(locale: locale))
+        return PluginHost(history: SharedUndoHistory(stack), hostName: "undo-host", hostVersion: UndoHostTool.version)
+    }
+
+    func withStack<R>(_ body: (UndoStack) throws -> R) rethrows -> R {
+        try host.history.withStack(body)
+    }
+
+    /// The values the title bar and the menu show now.
+    public var state: SessionState {
+        withStack { stack in
+            SessionState(document: currentDocument, canUndo: stack.canUndo, canRedo: stack.canRedo,
+                         undoTitle: stack.undoMenuTitle, redoTitle: stack.redoMenuTitle,
+                         isDirty: stack.isDirty(), position: stack.position, count: stack.count,
+                         openGroups: stack.groupDepth)
+        }
+    }
+
+    // MARK: Running commands
+
+    /// Parses and runs one line. `nil` for a blank line or a comment.
+    public func run(_ line: String) -> CommandOutcome? {
+        let command: SessionCommand?
+        do {
+            command = try SessionCommand.parse(line)
+        } catch {
+            let word = line.split(separator: " ").first.map(String.init) ?? line
+            return CommandOutcome(command: word, body: .none, error: error, state: state)
+        }
+        guard let command else { return nil }
+        return run(command)
+    }
+
+    /// Runs one command.
+    public func run(_ command: SessionCommand) -> CommandOutcome {
+        let body: CommandOutcome.Body
+        do {
+            body = try execute(command)
+        } catch {
+            return CommandOutcome(command: command.jsonName, body: .none, error: error, state: state)
+        }
+        var outcome = CommandOutcome(command: command.jsonName, body: body, error: nil, state: state)
+        if case .quit = command { outcome.endsSession = true }
+        return outcome
+    }
+
+    private func execute(_ command: SessionCommand) throws(SessionError) -> CommandOutcome.Body {
+        switch command {
+        case .perform(let action, let arguments, let column):
+            let performed = try perform(action, arguments: arguments, argumentColumn: column)
+            return .performed(action: performed.shortID, fullID: performed.fullID)
+        case .undo(let amount): return try move(.undo, amount)
+        case .redo(let amount): return try move(.redo, amount)
+        case .groupBegin(let name):
+            try historyCall { try $0.beginGroup(named: name, context: UndoContext(currentDocument)) }
+            openGroupNames.append(name)
+            return .none
+        case .groupEnd:
+            guard !openGroupNames.isEmpty else {
+                throw SessionError(.history, "group end: no group is open", hint: "begin one with group begin \"Name\"")
+            }
+            try historyCall { try $0.endGroup() }
+            openGroupNames.removeLast()
+            lastChanges = nil
+            return .none
+        case .breakCoalescing:
+            withStack { $0.breakCoalescing() }
+            return .none
+        case .save:
+            try historyCall { try $0.markSaved(UndoContext(currentDocument)) }
+            return .message("Saved \(currentDocument)")
+        case .revert: return try revert()
+        case .document(let name?): return openDocument(name)
+        case .document(nil): return documentList()
+        case .close(let name): return try close(name ?? currentDocument)
+        case .menu: return .menu(withStack { EditMenuView(stack: $0, document: currentDocument) })
+        case .history: return .history(withStack { HistoryPanelView(stack: $0) })
+        case .alert(let choice): return try alert(choice: choice)
+        case .show(let name): return .documents(try views(of: name ?? currentDocument, changes: lastChanges ?? []))
+        case .plugins: return .plugins(pluginSummaries)
+        case .load(let path): return try load(path)
+        case .unload(let id): return try unload(id)
+        case .help(let topic): return .help(try help(topic))
+        case .quit: return .none
+        }
+    }
+
+    // MARK: Actions
+
+    private func perform(_ actionID: String, arguments: String, argumentColumn: Int) throws(SessionError) -> ActionType {
+        let action = try resolve(actionID)
+        let context = UndoContext(currentDocument)
+        do throws(PluginHostError) {
+            try host.perform(action.fullID, argumentText: arguments, in: context)
+        } catch {
+            throw describe(error, action: action, arguments: arguments, argumentColumn: argumentColumn)
+        }
+        noteDocument(currentDocument, usedBy: action.pluginID)
+        lastChanges = nil
+        return action
+    }
+
+    /// The action named `id`, or an error with the closest id (or command) as a hint.
+    func resolve(_ id: String) throws(SessionError) -> ActionType {
+        do throws(PluginHostError) {
+            return try host.actionType(id)
+        } catch {
+            switch error {
+            case .ambiguousAction(_, let candidates):
+                throw SessionError(.ambiguousAction, "\(id) is an action of several plugins",
+                                   hint: "write one of " + candidates.joined(separator: ", "))
+            default:
+                let actions = host.actionTypes
+                let isActionLike = id.contains(".") || id.contains("/")
+                let candidates = isActionLike ? actions.map(\.shortID)
+                    : SessionCommand.names + actions.map(\.shortID) + actions.map(\.localID)
+                let hint: String
+                if let closest = Suggestion.closest(to: id, among: candidates) {
+                    if !SessionCommand.names.contains(closest), let action = try? host.actionType(closest) {
+                        hint = "did you mean \(action.shortID)? \(action.shortID)\(action.signature)"
+                    } else {
+                        hint = "did you mean \(closest)?"
+                    }
+                } else if actions.isEmpty {
+                    hint = "no plugins are loaded: load one with load PATH, or start with --plugins DIR"
+                } else {
+                    hint = "type plugins to list the actions, help for the commands"
+                }
+                throw SessionError(isActionLike ? .unknownAction : .unknownCommand,
+                                   isActionLike ? "unknown action \(id)" : "unknown command \(id)", hint: hint)
+            }
+        }
+    }
+
+    /// A host error as a session error, with the argument's column in the whole line.
+    private func describe(_ error: PluginHostError, action: ActionType, arguments: String, argumentColumn: Int) -> SessionError {
+        switch error {
+        case .invalidArguments(_, let signature, let argumentError):
+            var place: [String] = []
+            if let index = argumentError.index {
+                place.append("argument \(index + 1)" + (argumentError.parameter.map { " (\($0))" } ?? ""))
+            }
+            let column = argumentError.column.map { argumentColumn + Self.characterOffset(ofScalar: $0 - 1, in: arguments) }
+                ?? (arguments.isEmpty ? nil : argumentColumn)
+            let prefix = action.shortID + ": " + (place.isEmpty ? "" : place.joined() + ": ")
+            return SessionError(.arguments, prefix + argumentError.reason, hint: "expected " + signature, column: column)
+        default:
+            return sessionError(error, what: action.shortID)
+        }
+    }
+
+    /// Converts a scalar offset (the argument parser's columns) to a Character offset.
+    static func characterOffset(ofScalar offset: Int, in text: String) -> Int {
+        var scalars = 0
+        var characters = 0
+        for character in text {
+            if scalars >= offset { break }
+            scalars += character.unicodeScalars.count
+            characters += 1
+        }
+        return characters
+    }
+
+    func sessionError(_ error: PluginHostError, what: String) -> SessionError {
+        switch error {
+        case .actionFailed(let failure):
+            return SessionError(.plugin, "\(failure.actionID ?? failure.pluginID): \(failure.phase.rawValue) failed: \(failure.message)",
+                                hint: "the plugin refused; nothing was changed")
+        case .history(let undoError):
+            return historyError(undoError)
+        case .unknownPlugin(let id):
+            let closest = Suggestion.closest(to: id, among: host.plugins.map(\.id))
+            return SessionError(.plugin, "no plugin \(id) is loaded",
+                                hint: closest.map { "did you mean \($0)?" } ?? "type plugins to list the loaded plugins")
+        default:
+            return SessionError(.plugin, "\(what): \(error)")
+        }
+    }
+
+    func historyError(_ error: UndoError) -> SessionError {
+        switch error {
+        case .groupOpen:
+            let name = openGroupNames.last.map { $0.map { " \"\($0)\"" } ?? "" } ?? ""
+            return SessionError(.history, "a group\(name) is open", hint: "end it with group end first")
+        case .actionFailed(let step, let message):
+            return SessionError(.plugin, (step.map { "\($0): " } ?? "") + message, hint: "the history is unchanged")
+        default:
+            return SessionError(.history, error.description)
+        }
+    }
+
+    /// Runs a history call, with its errors as session errors.
+    func historyCall<R>(_ body: (UndoStack) throws -> R) throws(SessionError) -> R {
+        do {
+            return try withStack(body)
+        } catch let error as UndoError {
+            throw historyError(error)
+        } catch {
+            throw SessionError(.history, String(describing: error))
+        }
+    }
+
+    // MARK: Documents
+
+    func noteDocument(_ name: String, usedBy pluginID: String) {
+        if let index = documents.firstIndex(where: { $0.name == name }) {
+            if !documents[index].plugins.contains(pluginID) { documents[index].plugins.append(pluginID) }
+        } else {
+            documents.append((name, [pluginID]))
+        }
+    }
+
+    private func openDocument(_ name: String) -> CommandOutcome.Body {
+        if !documents.contains(where: { $0.name == name }) { documents.append((name, [])) }
+        currentDocument = name
+        withStack { $0.currentContext = UndoContext(name) }
+        lastChanges = nil
+        return .none
+    }
+
+    private func documentList() -> CommandOutcome.Body {
+        let steps = withStack(\.steps)
+        let summaries = documents.map { document in
+            DocumentSummary(name: document.name,
+                            isDirty: withStack { $0.isDirty(UndoContext(document.name)) },
+                            steps: steps.filter { $0.context.name == document.name }.count)
+        }
+        return .documentList(current: currentDocument, documents: summaries)
+    }
+
+    private func close(_ name: String) throws(SessionError) -> CommandOutcome.Body {
+        guard documents.contains(where: { $0.name == name }) else {
+            let closest = Suggestion.closest(to: name, among: documents.map(\.name))
+            throw SessionError(.document, "no document \(name) is open",
+                               hint: closest.map { "did you mean \($0)?" } ?? "type doc to list the documents")
+        }
+        guard openGroupNames.isEmpty else { throw historyError(.groupOpen) }
+        let removed = try historyCall { try $0.removeAll(in: UndoContext(name)) }
+        documents.removeAll { $0.name == name }
+        lastChanges = nil
+        if currentDocument == name {
+            _ = openDocument(documents.last?.name ?? Self.firstDocument)
+        }
+        return .message("Closed \(name): \(removed) step\(removed == 1 ? "" : "s") left the history; now in \(currentDocument)")
+    }
+
+    /// The document as each plugin that has it describes it, with `changes` highlighted.
+    func views(of name: String, changes: [UndoChange]) throws(SessionError) -> [DocumentView] {
+        let context = UndoContext(name)
+        let known = documents.first { $0.name == name }?.plugins ?? []
+        let relevant = changes.filter { $0.context == context }
+        var views: [DocumentView] = []
+        // The plugins that acted in the document; if none did through this session (a plugin
+        // recorded its own steps), those that describe it as something.
+        let owners = host.plugins.filter { $0.canDescribe && known.contains($0.id) }
+        for plugin in owners.isEmpty ? host.plugins.filter(\.canDescribe) : owners {
+            let text: String
+            do throws(PluginHostError) {
+                text = try host.describe(context, plugin: plugin.id)
+            } catch {
+                throw sessionError(error, what: "show")
+            }
+            guard !owners.isEmpty || !text.isEmpty else { continue }
+            views.append(DocumentView(document: name, source: plugin.name, text: text, changes: relevant))
+        }
+        if views.isEmpty {
+            views.append(DocumentView(document: name, source: "no plugin has it yet", text: "", changes: []))
+        }
+        return views
+    }
+
+    // MARK: Undo and redo
+
+    private func move(_ direction: UndoResult.Direction, _ amount: SessionCommand.UndoAmount) throws(SessionError) -> CommandOutcome.Body {
+        let verb = direction == .undo ? "undo" : "redo"
+        // Titles name the step before it moves (the menu item the person chose).
+        let title = withStack { direction == .undo ? $0.undoMenuTitle : $0.redoMenuTitle }
+        let result: UndoResult?
+        switch amount {
+        case .steps(let count):
+            do throws(PluginHostError) {
+                result = direction == .undo ? try host.undo(count: count) : try host.redo(count: count)
+            } catch {
+                throw sessionError(error, what: verb)
+            }
+            guard let result else {
+                throw SessionError(.nothingToDo, "nothing to \(verb) in \(currentDocument)",
+                                   hint: "the \(verb.capitalized) item is disabled; type history to see every step")
+            }
+            let formatter = withStack(\.formatter)
+            let last = result.name.flatMap(formatter.displayName).map { " (last \($0))" } ?? ""
+            let shown = result.stepCount > 1 ? "\(verb.capitalized) \(result.stepCount) steps" + last : title
+            return try moved(shown, result)
+        case .to(let target):
+            let (position, count) = withStack { ($0.position, $0.count) }
+            guard target <= count else {
+                throw SessionError(.history, "\(verb) to \(target): the history has \(count) step\(count == 1 ? "" : "s")",
+                                   hint: "type history to see them")
+            }
+            if direction == .undo && target > position {
+                throw SessionError(.history, "undo to \(target): the history is at step \(position), before it",
+                                   hint: "use redo to \(target)")
+            }
+            if direction == .redo && target < position {
+                throw SessionError(.history, "redo to \(target): the history is at step \(position), after it",
+                                   hint: "use undo to \(target)")
+            }
+            guard openGroupNames.isEmpty else { throw historyError(.groupOpen) }
+            guard let result = try historyCall({ try $0.move(to: target) }) else {
+                return .message("Already at step \(target)")
+            }
+            let formatter = withStack(\.formatter)
+            let name = result.name.flatMap(formatter.displayName)
+            let steps = "\(result.stepCount) step\(result.stepCount == 1 ? "" : "s")"
+            return try moved("\(verb.capitalized) to step \(target) (\(steps)" + (name.map { ", last \($0)" } ?? "") + ")", result)
+        }
+    }
+
+    private func revert() throws(SessionError) -> CommandOutcome.Body {
+        guard openGroupNames.isEmpty else { throw historyError(.groupOpen) }
+        guard let result = try historyCall({ try $0.revertToSaved(UndoContext(currentDocument)) }) else {
+            throw SessionError(.nothingToDo, "nothing to revert: \(currentDocument) is as it was saved",
+                               hint: "revert takes a document back to its last save")
+        }
+        return try moved("Revert to Saved", result)
+    }
+
+    /// The body of a move: its title and the changed documents, highlighted.
+    private func moved(_ title: String, _ result: UndoResult) throws(SessionError) -> CommandOutcome.Body {
+        lastChanges = result.changes
+        var contexts: [UndoContext] = []
+        for change in result.changes where !contexts.contains(change.context) { contexts.append(change.context) }
+        if contexts.isEmpty { contexts = [result.context] }
+        var views: [DocumentView] = []
+        for context in contexts { views += try self.views(of: context.name, changes: result.changes) }
+        return .moved(title: title, result: result, views: views)
+    }
+
+    // MARK: Alert
+
+    /// The alert now; with a choice, also what picking it did.
+    private func alert(choice: String?) throws(SessionError) -> CommandOutcome.Body {
+        let view = withStack { AlertView(alert: $0.alert) }
+        guard let choice else { return .alert(view, picked: nil) }
+        guard let picked = view.choice(for: choice) else {
+            throw SessionError(.syntax, "alert: \"\(choice)\" is not one of its choices",
+                               hint: "choose " + view.choices.map { "\($0.number) or \($0.key) (\($0.title))" }.joined(separator: ", "))
+        }
+        switch picked.kind {
+        case .cancel:
+            return .alert(view, picked: .cancelled)
+        case .undo, .redo:
+            let command: SessionCommand = picked.kind == .undo ? .undo(.steps(1)) : .redo(.steps(1))
+            let outcome = run(command)
+            if let error = outcome.error { throw error }
+            return .alert(view, picked: .moved(outcome))
+        }
+    }
+
+    // MARK: Plugins
+
+    var pluginSummaries: [PluginSummary] {
+        host.plugins.map { plugin in
+            PluginSummary(id: plugin.id, name: plugin.name, version: plugin.version, path: plugin.path,
+                          actions: plugin.actionTypes.map { action in
+                              PluginSummary.Action(id: action.shortID, fullID: action.fullID, name: action.name,
+                                                   signature: action.signature.description,
+                                                   parameters: action.signature.parameters.map { ($0.name, $0.type.description) },
+                                                   coalesces: action.coalescingKey != nil, discardable: action.isDiscardable)
+                          })
+        }
+    }
+
+    private func load(_ path: String) throws(SessionError) -> CommandOutcome.Body {
+        var isFolder = false
+        guard FileSystem.exists(path, isFolder: &isFolder) else {
+            throw SessionError(.pluginLoad, "cannot load \(path): no such file or folder",
+                               hint: "give the path of a plugin .so file, or of a folder of them")
+        }
+        if isFolder {
+            let report = host.load(folder: path)
+            if let failure = report.failures.first, report.loaded.isEmpty {
+                throw loadError(failure)
+            }
+            var lines = report.loaded.map { "Loaded \($0.id) \($0.version) (\($0.name)): \($0.actionTypes.count) actions" }
+            lines += report.failures.map { "Skipped \($0.path): \($0.explanation)" }
+            return .message(lines.isEmpty ? "No plugins in \(path)" : lines.joined(separator: "\n"))
+        }
+        do throws(PluginLoadError) {
+            let plugin = try host.load(file: path)
+            return .message("Loaded \(plugin.id) \(plugin.version) (\(plugin.name)): \(plugin.actionTypes.count) actions")
+        } catch {
+            throw loadError(error)
+        }
+    }
+
+    func loadError(_ error: PluginLoadError) -> SessionError {
+        SessionError(.pluginLoad, "cannot load \(error.path): \(error.explanation)", hint: Self.hint(for: error))
+    }
+
+    /// What to do about a plugin that did not load.
+    public static func hint(for error: PluginLoadError) -> String {
+        switch error.reason {
+        case .cannotOpen, .invalidFile: "a plugin is a shared object (.so) built for this machine"
+        case .missingEntry: "a plugin exports undo_plugin_entry (see Include/undohost/undo_plugin.h)"
+        case .incompatibleVersion: "rebuild the plugin against this host's Include/undohost headers"
+        case .duplicatePlugin: "unload the other one first, or give this one its own id"
+        default: "the other plugins are loaded as before"
+        }
+    }
+
+    private func unload(_ id: String) throws(SessionError) -> CommandOutcome.Body {
+        guard openGroupNames.isEmpty else { throw historyError(.groupOpen) }
+        // By its id, or by the short name of its actions ("canvas").
+        let plugin = host.plugins.first { $0.id == id || $0.shortName == id }
+        let before = withStack(\.count)
+        do throws(PluginHostError) {
+            try host.unload(plugin?.id ?? id)
+        } catch {
+            throw sessionError(error, what: "unload")
+        }
+        let removed = before - withStack(\.count)
+        for index in documents.indices { documents[index].plugins.removeAll { $0 == plugin?.id } }
+        lastChanges = nil
+        return .message("Unloaded \(plugin?.id ?? id): \(removed) step\(removed == 1 ? "" : "s") left the history")
+    }
+}

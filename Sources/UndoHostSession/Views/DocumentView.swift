@@ -1,0 +1,279 @@
+import UndoCore
+
+/// A document as its plugin describes it, with the places the last undo or redo changed
+/// highlighted, and the view moved so the first of them is in sight (the HIG: show the result
+/// of an undo or redo, never leave it invisible).
+///
+/// How a reported change maps onto the description (the convention of the sample plugins,
+/// documented for plugin authors in docs/undo-host.md):
+/// - location and length (a range; length 0 is a point): characters of the text, counted in
+///   Unicode scalars, where markup tags such as `<b>` and `</i>` take no room;
+/// - location alone (an object id): the line that starts with `#<id>`;
+/// - neither (the whole document): every line.
+public struct DocumentView: Sendable, Equatable {
+    /// A highlighted span of the description, in scalar offsets of `text` (empty: a point).
+    public struct Highlight: Sendable, Equatable {
+        public var start: Int
+        public var length: Int
+        public init(start: Int, length: Int) {
+            self.start = start
+            self.length = length
+        }
+    }
+
+    public var document: String
+    /// Who shows the document (the plugin's name).
+    public var source: String
+    /// The plugin's description, as it gave it.
+    public var text: String
+    public var highlights: [Highlight]
+    /// Object ids reported changed that the description no longer shows (a shape whose adding
+    /// was undone), so the view can still say what changed.
+    public var vanishedObjects: [Int64]
+
+    /// The most lines and columns shown; longer documents scroll to the first highlight.
+    public var height = 12
+    public var width = 78
+
+    public init(document: String, source: String, text: String, changes: [UndoChange]) {
+        self.document = document
+        self.source = source
+        self.text = text
+        var highlights: [Highlight] = []
+        var vanished: [Int64] = []
+        let map = VisibleTextMap(text)
+        for change in changes {
+            switch (change.location, change.length) {
+            case (nil, _):
+                highlights.append(contentsOf: map.lineSpans().filter { $0.length > 0 })
+            case (let location?, nil):
+                if let line = map.objectLine(id: location) { highlights.append(line) } else { vanished.append(location) }
+            case (let location?, let length?):
+                highlights.append(map.span(visibleStart: location, length: max(0, length)))
+            }
+        }
+        self.highlights = Self.merged(highlights)
+        vanishedObjects = Array(Set(vanished)).sorted()
+    }
+
+    /// Sorted, with overlapping or touching ranges joined, and points at or inside a range
+    /// (or repeated) dropped.
+    static func merged(_ highlights: [Highlight]) -> [Highlight] {
+        var result: [Highlight] = []
+        for highlight in highlights.sorted(by: { ($0.start, $0.length) < ($1.start, $1.length) }) {
+            if let last = result.last {
+                let lastEnd = last.start + last.length
+                if highlight.length == 0 {
+                    if highlight.start >= last.start && highlight.start <= lastEnd { continue }
+                } else if last.length == 0 && last.start == highlight.start {
+                    result[result.count - 1] = highlight
+                    continue
+                } else if last.length > 0 && highlight.start <= lastEnd {
+                    result[result.count - 1].length = max(lastEnd, highlight.start + highlight.length) - last.start
+                    continue
+                }
+            }
+            result.append(highlight)
+        }
+        return result
+    }
+
+    // MARK: Rendering
+
+    /// The heading and the document's lines (indented), scrolled and cut to the view's size.
+    public func rendered(style: TextStyle) -> String {
+        var output = [style.bold(document) + " (\(source))" + (text.isEmpty ? ": empty" : "")]
+        let scalars = Array(text.unicodeScalars)
+        guard !scalars.isEmpty else { return (output + vanishedNote).joined(separator: "\n") }
+
+        // Lines as scalar ranges.
+        var lines: [Range<Int>] = []
+        var lineStart = 0
+        for (index, scalar) in scalars.enumerated() where scalar == "\n" {
+            lines.append(lineStart..<index)
+            lineStart = index + 1
+        }
+        lines.append(lineStart..<scalars.count)
+
+        // Scroll: the first highlight's line sits a third of the way down.
+        let focusOffset = highlights.first?.start
+        let focusLine = focusOffset.map { offset in lines.firstIndex { $0.upperBound >= offset } ?? 0 } ?? 0
+        var first = 0
+        if lines.count > height {
+            first = min(max(0, focusLine - height / 3), lines.count - height)
+        }
+        let last = min(lines.count, first + height)
+        if first > 0 { output.append("  ... \(first) more line\(first == 1 ? "" : "s") above") }
+        for line in lines[first..<last] {
+            output.append("  " + render(line: line, scalars: scalars, style: style))
+        }
+        if last < lines.count {
+            let below = lines.count - last
+            output.append("  ... \(below) more line\(below == 1 ? "" : "s") below")
+        }
+        return (output + vanishedNote).joined(separator: "\n")
+    }
+
+    private var vanishedNote: [String] {
+        vanishedObjects.isEmpty ? [] : ["  (changed and no longer there: " + vanishedObjects.map { "#\($0)" }.joined(separator: ", ") + ")"]
+    }
+
+    /// One line with its highlights; a line wider than the view is cut around its first highlight.
+    private func render(line: Range<Int>, scalars: [Unicode.Scalar], style: TextStyle) -> String {
+        var visible = line
+        let widths = scalars[line].map { Character($0).terminalWidth }
+        let total = widths.reduce(0, +)
+        // The indent, and the room the highlight marks take ([ and ] without a terminal).
+        let marks = style == .plain
+            ? 2 * highlights.filter { $0.start + $0.length >= line.lowerBound && $0.start <= line.upperBound }.count : 1
+        let available = width - 2 - marks
+        var cutBefore = false
+        var cutAfter = false
+        if total > available {
+            let focus = highlights.first { $0.start + $0.length >= line.lowerBound && $0.start <= line.upperBound }?.start ?? line.lowerBound
+            var start = max(line.lowerBound, min(focus, line.upperBound))
+            // Back up about a third of the view so the highlight has context on its left.
+            var room = available / 3
+            while start > line.lowerBound && room > 0 {
+                start -= 1
+                room -= widths[start - line.lowerBound]
+            }
+            var end = start
+            var used = 0
+            let budget = available - 2 // the two ellipses
+            while end < line.upperBound && used + widths[end - line.lowerBound] <= budget {
+                used += widths[end - line.lowerBound]
+                end += 1
+            }
+            // Use what is left at the end to show more on the left.
+            while start > line.lowerBound && used + widths[start - 1 - line.lowerBound] <= budget {
+                start -= 1
+                used += widths[start - line.lowerBound]
+            }
+            visible = start..<end
+            cutBefore = start > line.lowerBound
+            cutAfter = end < line.upperBound
+        }
+        var output = cutBefore ? "…" : ""
+        var position = visible.lowerBound
+        var plain = String.UnicodeScalarView()
+        func flushPlain() {
+            output += String(plain)
+            plain.removeAll()
+        }
+        for highlight in highlights {
+            let start = highlight.start
+            let end = highlight.start + highlight.length
+            // The part of this highlight on the visible part of the line.
+            let from = max(start, visible.lowerBound)
+            let to = min(end, visible.upperBound)
+            let isPointHere = highlight.length == 0 && start >= visible.lowerBound && start <= visible.upperBound
+            guard (from < to) || isPointHere, from >= position else { continue }
+            plain.append(contentsOf: scalars[position..<from])
+            flushPlain()
+            output += style.highlighted(String(String.UnicodeScalarView(scalars[from..<max(from, to)])))
+            position = max(from, to)
+        }
+        plain.append(contentsOf: scalars[position..<visible.upperBound])
+        flushPlain()
+        return output + (cutAfter ? "…" : "")
+    }
+
+    var json: JSONValue {
+        .object([
+            ("document", .string(document)),
+            ("source", .string(source)),
+            ("text", .string(text)),
+            ("highlights", .array(highlights.map { highlight in
+                let scalars = Array(text.unicodeScalars)
+                let start = min(highlight.start, scalars.count)
+                let end = min(highlight.start + highlight.length, scalars.count)
+                return .object([("start", .integer(highlight.start)), ("length", .integer(highlight.length)),
+                                ("text", .string(String(String.UnicodeScalarView(scalars[start..<end]))))])
+            })),
+            ("vanished", .array(vanishedObjects.map { .int($0) })),
+        ])
+    }
+}
+
+/// Maps visible character offsets (markup tags take no room) to scalar offsets of a
+/// description, and finds the lines of objects.
+struct VisibleTextMap {
+    let scalars: [Unicode.Scalar]
+    /// The scalar offset of each visible character, in order.
+    let visibleOffsets: [Int]
+
+    init(_ text: String) {
+        scalars = Array(text.unicodeScalars)
+        var offsets: [Int] = []
+        var index = 0
+        while index < scalars.count {
+            if let tagLength = Self.markupTagLength(at: index, in: scalars) {
+                index += tagLength
+                continue
+            }
+            offsets.append(index)
+            index += 1
+        }
+        visibleOffsets = offsets
+    }
+
+    /// The length of a markup tag at `index` (`<b>`, `</i>`: a '<', an optional '/', one to
+    /// eight ASCII letters, a '>'), or `nil`.
+    static func markupTagLength(at index: Int, in scalars: [Unicode.Scalar]) -> Int? {
+        guard scalars[index] == "<" else { return nil }
+        var cursor = index + 1
+        if cursor < scalars.count && scalars[cursor] == "/" { cursor += 1 }
+        let lettersStart = cursor
+        while cursor < scalars.count && (("a"..."z").contains(scalars[cursor]) || ("A"..."Z").contains(scalars[cursor])) {
+            cursor += 1
+        }
+        let letters = cursor - lettersStart
+        guard letters >= 1 && letters <= 8, cursor < scalars.count, scalars[cursor] == ">" else { return nil }
+        return cursor + 1 - index
+    }
+
+    /// The scalar span of `length` visible characters from visible offset `start`.
+    func span(visibleStart start: Int64, length: Int64) -> DocumentView.Highlight {
+        // Plugins report any Int64: clamp to the text before adding, so nothing overflows.
+        let count = Int64(visibleOffsets.count)
+        let start = min(max(start, 0), count)
+        let length = min(max(length, 0), count)
+        let begin = scalarOffset(ofVisible: start)
+        guard length > 0 else { return DocumentView.Highlight(start: begin, length: 0) }
+        let lastVisible = start + length - 1
+        let end = lastVisible < count ? visibleOffsets[Int(lastVisible)] + 1 : scalars.count
+        return DocumentView.Highlight(start: begin, length: max(0, end - begin))
+    }
+
+    /// Where visible character `offset` is; past the end, the end of the text.
+    private func scalarOffset(ofVisible offset: Int64) -> Int {
+        guard offset >= 0 else { return 0 }
+        return offset < visibleOffsets.count ? visibleOffsets[Int(offset)] : scalars.count
+    }
+
+    /// The line starting with "#<id>" (and not "#<id><digit>").
+    func objectLine(id: Int64) -> DocumentView.Highlight? {
+        let marker = Array("#\(id)".unicodeScalars)
+        for line in lineSpans() {
+            let lineScalars = scalars[line.start..<line.start + line.length]
+            guard lineScalars.starts(with: marker) else { continue }
+            let next = line.start + marker.count
+            if next < line.start + line.length, ("0"..."9").contains(scalars[next]) { continue }
+            return line
+        }
+        return nil
+    }
+
+    /// Every line as a span (without its newline).
+    func lineSpans() -> [DocumentView.Highlight] {
+        var spans: [DocumentView.Highlight] = []
+        var start = 0
+        for (index, scalar) in scalars.enumerated() where scalar == "\n" {
+            spans.append(DocumentView.Highlight(start: start, length: index - start))
+            start = index + 1
+        }
+        spans.append(DocumentView.Highlight(start: start, length: scalars.count - start))
+        return spans
+    }
+}

@@ -1,0 +1,51 @@
+import UndoCore
+
+/// The Edit menu as a person sees it for the current document: "Undo Typing  Ctrl+Z",
+/// "Redo Bold  Shift+Ctrl+Z", with disabled items marked.
+public struct EditMenuView: Sendable, Equatable {
+    public struct Item: Sendable, Equatable {
+        public var title: String
+        public var shortcut: String
+        public var isEnabled: Bool
+    }
+
+    /// The document the menu applies to.
+    public var document: String
+    public var items: [Item]
+
+    /// The shortcuts of the Linux desktops (GNOME and KDE use Shift+Ctrl+Z for Redo).
+    public static let undoShortcut = "Ctrl+Z"
+    public static let redoShortcut = "Shift+Ctrl+Z"
+
+    public init(stack: UndoStack, document: String) {
+        self.document = document
+        items = [
+            Item(title: stack.undoMenuTitle, shortcut: Self.undoShortcut, isEnabled: stack.canUndo),
+            Item(title: stack.redoMenuTitle, shortcut: Self.redoShortcut, isEnabled: stack.canRedo),
+        ]
+    }
+
+    /// Titles on the left, shortcuts right-aligned after at least four spaces.
+    public func rendered(style: TextStyle) -> String {
+        let titleWidth = items.map(\.title.terminalWidth).max() ?? 0
+        let shortcutWidth = items.map(\.shortcut.count).max() ?? 0
+        var lines = [style.bold("Edit") + " (\(document))"]
+        for item in items {
+            let shortcut = String(repeating: " ", count: shortcutWidth - item.shortcut.count) + item.shortcut
+            var line = item.title.padded(to: titleWidth) + "    " + shortcut
+            if !item.isEnabled { line = style.dimmed(line) + "  (disabled)" }
+            lines.append("  " + line)
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    var json: JSONValue {
+        .object([
+            ("document", .string(document)),
+            ("items", .array(items.map { item in
+                .object([("title", .string(item.title)), ("shortcut", .string(item.shortcut)),
+                         ("enabled", .bool(item.isEnabled))])
+            })),
+        ])
+    }
+}
