@@ -40,7 +40,7 @@ let package = Package(
         // Plugins in Swift: the kit depends on the C header module only (only C types cross the
         // boundary, and a Swift module shared by host and plugin would be duplicated).
         .target(name: "UndoPluginKit", dependencies: ["UndoPluginABI"], path: "Sources/UndoPluginKit"),
-        .target(name: "UndoPluginSwiftNotes", dependencies: ["UndoPluginKit", "UndoPluginABI"],
+        .target(name: "UndoPluginSwiftNotes", dependencies: ["UndoPluginKit"],
                 path: "Plugins/SwiftNotes"),
         // Not on UndoPluginKit: the tests load the Swift plugin the way a host does.
         .testTarget(name: "UndoPluginKitTests", dependencies: ["UndoPluginHost", "UndoCore"],
@@ -48,6 +48,8 @@ let package = Package(
         // libundohost.so: the C API, implemented over UndoPluginHost.
         .target(name: "UndoHostC", dependencies: ["UndoCore", "UndoPluginHost", "UndoPluginABI"],
                 path: "Sources/UndoHostC"),
+        // Builds C and C++ programs against Include/ and libundohost.so and runs them.
+        .testTarget(name: "UndoHostCTests", path: "Tests/UndoHostCTests", exclude: ["Fixtures"]),
         .testTarget(name: "UndoPluginHostTests",
                     dependencies: ["UndoPluginHost", "UndoPluginABI"],
                     path: "Tests/UndoPluginHostTests",

@@ -163,9 +163,10 @@ int32_t undo_history_create(const undo_history_options *options, undo_history **
 /**
  * Destroys a history: its plugins are unloaded (their deinit called) and the handle becomes
  * stale. Destroying NULL is a no-op returning UNDO_OK; a stale or foreign handle returns
- * UNDO_EHANDLE and changes nothing. Thread: any, but not from inside the history's own plugin
- * code or observer (UNDO_EREENTRANT). A call already under way on another thread finishes
- * first; calls made after this returns get UNDO_EHANDLE.
+ * UNDO_EHANDLE and changes nothing. Thread: any, also from inside the history's own observer or
+ * plugin code: calls already under way (there, or on other threads) finish first, and the
+ * plugins are unloaded when the last of them returns. Calls made after this returns get
+ * UNDO_EHANDLE.
  */
 int32_t undo_history_destroy(undo_history *h);
 
@@ -470,8 +471,8 @@ int32_t undo_history_is_dirty(undo_history *h, const char *context);
  * Takes the context back (or forward) to its saved state in one step named "Revert to Saved",
  * which can itself be undone. *result (may be NULL) as for undo_history_undo.
  * Returns UNDO_OK; UNDO_EEMPTY when the context is not dirty; UNDO_ESTATE when the saved state
- * can no longer be reached or a group is open; an action's code (nothing changed);
- * UNDO_EREENTRANT; UNDO_EHANDLE. Thread: any.
+ * can no longer be reached or a group is open; UNDO_EPLUGIN when an action failed (nothing
+ * changed; its message in undo_history_last_error); UNDO_EREENTRANT; UNDO_EHANDLE. Thread: any.
  */
 int32_t undo_history_revert(undo_history *h, const char *context, undo_result *result);
 

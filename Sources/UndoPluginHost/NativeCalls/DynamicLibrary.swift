@@ -43,16 +43,23 @@ struct DynamicLibrary: @unchecked Sendable {
     /// The file of the loaded image that contains `address` (a function of ours, say), from
     /// /proc/self/maps (Glibc's module map does not offer dladdr).
     static func imagePath(containing address: UnsafeRawPointer) -> String? {
-        guard let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else { return nil }
+        // Read to the end: /proc files report size 0, and String(contentsOfFile:) stops after
+        // the first page, before the shared objects loaded last.
+        guard let file = FileHandle(forReadingAtPath: "/proc/self/maps") else { return nil }
+        defer { try? file.close() }
+        let maps = String(decoding: file.readDataToEndOfFile(), as: UTF8.self)
         let target = UInt(bitPattern: address)
         for line in maps.split(separator: "\n") {
             // "start-end perms offset dev inode   path"
             let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
-            guard fields.count == 6, fields[5].hasPrefix("/") else { continue }
+            // The last field keeps the padding before the path: trim it before looking at it.
+            guard fields.count == 6 else { continue }
+            let path = fields[5].trimmingCharacters(in: .whitespaces)
+            guard path.hasPrefix("/") else { continue }
             let range = fields[0].split(separator: "-")
             guard range.count == 2, let start = UInt(range[0], radix: 16), let end = UInt(range[1], radix: 16),
                   start <= target, target < end else { continue }
-            return String(fields[5].trimmingCharacters(in: .whitespaces))
+            return path
         }
         return nil
     }

@@ -1,0 +1,47 @@
+import UndoPluginKit
+
+/// One plugin instance's documents: a list of notes per context.
+final class NotesBook {
+    struct Note: Equatable {
+        var text: String
+        var priority: Int32
+    }
+
+    private var lists: [String: [Note]] = [:]
+
+    func notes(in context: String) -> [Note] { lists[context, default: []] }
+
+    func append(_ note: Note, in context: String) { lists[context, default: []].append(note) }
+
+    func insert(_ note: Note, at index: Int, in context: String) throws(UndoPluginError) {
+        try checkIndex(index, in: context, allowingEnd: true)
+        lists[context, default: []].insert(note, at: index)
+    }
+
+    @discardableResult
+    func remove(at index: Int, in context: String) throws(UndoPluginError) -> Note {
+        try checkIndex(index, in: context)
+        return lists[context, default: []].remove(at: index)
+    }
+
+    /// Sets a note's priority and returns the previous one.
+    func setPriority(_ priority: Int32, at index: Int, in context: String) throws(UndoPluginError) -> Int32 {
+        try checkIndex(index, in: context)
+        let previous = lists[context, default: []][index].priority
+        lists[context, default: []][index].priority = priority
+        return previous
+    }
+
+    /// One line per note, "#index [priority] text", for the host's display and tests.
+    func text(of context: String) -> String {
+        notes(in: context).enumerated().map { "#\($0.offset) [\($0.element.priority)] \($0.element.text)" }
+            .joined(separator: "\n")
+    }
+
+    private func checkIndex(_ index: Int, in context: String, allowingEnd: Bool = false) throws(UndoPluginError) {
+        let count = notes(in: context).count
+        guard index >= 0, index < count || (allowingEnd && index == count) else {
+            throw UndoPluginError(.outOfRange, "no note \(index) in \"\(context)\" (it has \(count))")
+        }
+    }
+}

@@ -1,0 +1,34 @@
+// Sample plugin written in Swift: a list of notes per document (context).
+//
+//   notes.write(text: string, priority: i32)   "New Note"         inverse: the same arguments
+//   notes.erase(index: u32)                     "Delete Note"      inverse: (index, text, priority)
+//   notes.prioritize(index: u32, priority: i32) "Priority Change"  coalesces and merges
+//
+// describe() shows one line per note: "#0 [2] Buy milk" (index, priority, text). Built by `swift build` as
+// libUndoPluginSwiftNotes.so and loaded by the same loader as the C plugins: its one entry point
+// is `undo_plugin_entry`, and only C types cross to the host.
+import UndoPluginKit
+
+let notesPlugin = UndoPlugin(
+    id: "org.undohost.notes", name: "Notes (Swift)", version: "1.0.0",
+    actions: [
+        UndoPluginAction(id: "write", name: "New Note",
+                         parameters: [.string("text"), .i32("priority")],
+                         perform: UndoPluginFunction(writeNote), inverse: UndoPluginFunction(unwriteNote)),
+        UndoPluginAction(id: "erase", name: "Delete Note",
+                         parameters: [.u32("index")], perform: UndoPluginFunction(eraseNote),
+                         inverseParameters: [.u32("index"), .string("text"), .i32("priority")],
+                         inverse: UndoPluginFunction(restoreNote)),
+        UndoPluginAction(id: "prioritize", name: "Priority Change",
+                         parameters: [.u32("index"), .i32("priority")], perform: UndoPluginFunction(prioritizeNote),
+                         inverseParameters: [.u32("index"), .i32("priority")],
+                         inverse: UndoPluginFunction(prioritizeNote),
+                         coalescingKey: "priority", merge: mergePriorities),
+    ],
+    makeState: { _ in NotesBook() },
+    describe: { book, context in book.text(of: context) })
+
+@_cdecl("undo_plugin_entry")
+public func undoPluginEntry() -> UnsafePointer<undo_plugin_descriptor>? {
+    notesPlugin.descriptor
+}

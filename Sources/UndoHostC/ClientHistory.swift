@@ -1,0 +1,139 @@
+import Foundation
+import UndoCore
+import UndoHostAPI
+import UndoPluginHost
+
+/// One `undo_history *` of a C client: a plugin host with its shared history, plus what the C
+/// API keeps per handle (last-error messages, last results, observers).
+final class ClientHistory: @unchecked Sendable {
+    let host: PluginHost
+    let messages = ThreadMessages()
+
+    struct PerThreadState {
+        /// The context and changes of this thread's last undo, redo or revert.
+        var lastResults: [UInt: UndoResult] = [:]
+        /// Threads inside one of this history's observers (how deep), whose changing calls are
+        /// refused.
+        var notifying: [UInt: Int] = [:]
+        var observations: [UInt64: UndoObservation] = [:]
+        var nextObserverID: UInt64 = 0
+    }
+    private let lock = NSLock()
+    private var perThread = PerThreadState()
+
+    init(host: PluginHost) { self.host = host }
+
+    /// Ends the observations (they would otherwise keep calling into the client after destroy).
+    func close() {
+        let observations = lockedState { state in
+            defer { state.observations.removeAll() }
+            return Array(state.observations.values)
+        }
+        host.history.withStack { _ in observations.forEach { $0.cancel() } }
+    }
+
+    // MARK: Calls
+
+    /// Runs one C API call on this history: refuses changing calls from inside its observers,
+    /// records the failure message for undo_history_last_error, and returns the code.
+    func call(changing: Bool, _ body: () throws(ClientFailure) -> Int32) -> Int32 {
+        do throws(ClientFailure) {
+            if changing && isNotifyingOnThisThread {
+                throw ClientFailure(Int32(UNDO_EREENTRANT), "this call changes the history, so it cannot be made from inside an observer")
+            }
+            let status = try body()
+            messages.clear()
+            return status
+        } catch {
+            messages.set(error.message)
+            return error.code
+        }
+    }
+
+    /// Runs `body` with the undo stack, turning its errors into failures.
+    func withStack<R>(_ body: (UndoStack) throws -> R) throws(ClientFailure) -> R {
+        do {
+            return try host.history.withStack(body)
+        } catch {
+            throw ClientFailure(error)
+        }
+    }
+
+    var currentContext: UndoContext? { host.history.withStack { $0.currentContext } }
+
+    // MARK: Results
+
+    func remember(_ result: UndoResult?) {
+        let thread = ThreadMessages.currentThread
+        lockedState { $0.lastResults[thread] = result }
+    }
+
+    var lastResult: UndoResult? {
+        let thread = ThreadMessages.currentThread
+        return lockedState { $0.lastResults[thread] }
+    }
+
+    // MARK: Observers
+
+    private var isNotifyingOnThisThread: Bool {
+        let thread = ThreadMessages.currentThread
+        return lockedState { ($0.notifying[thread] ?? 0) > 0 }
+    }
+
+    func addObserver(_ function: undo_observer_fn, userData: UnsafeMutableRawPointer?) -> UInt64 {
+        // Not Sendable, but the observer runs on the thread of each change, as documented.
+        nonisolated(unsafe) let userData = userData
+        return host.history.withStack { stack in
+            let observation = stack.observe { [weak self] state, changes in
+                self?.notify(function, userData, state, changes)
+            }
+            return lockedState { state in
+                state.nextObserverID += 1
+                state.observations[state.nextObserverID] = observation
+                return state.nextObserverID
+            }
+        }
+    }
+
+    func removeObserver(_ id: UInt64) -> Bool {
+        guard let observation = lockedState({ $0.observations.removeValue(forKey: id) }) else { return false }
+        host.history.withStack { _ in observation.cancel() }
+        return true
+    }
+
+    private func notify(_ function: undo_observer_fn, _ userData: UnsafeMutableRawPointer?,
+                        _ state: UndoState, _ changes: UndoStateChanges) {
+        let thread = ThreadMessages.currentThread
+        lockedState { $0.notifying[thread, default: 0] += 1 }
+        defer {
+            lockedState {
+                $0.notifying[thread, default: 1] -= 1
+                if $0.notifying[thread] == 0 { $0.notifying[thread] = nil }
+            }
+        }
+        state.undoTitle.withCString { undoTitle in
+            state.redoTitle.withCString { redoTitle in
+                var cState = undo_state()
+                cState.struct_size = UInt32(MemoryLayout<undo_state>.size)
+                cState.can_undo = state.canUndo ? 1 : 0
+                cState.can_redo = state.canRedo ? 1 : 0
+                cState.is_dirty = state.isDirty ? 1 : 0
+                cState.undo_title = undoTitle
+                cState.redo_title = redoTitle
+                cState.position = UInt64(state.position)
+                cState.count = UInt64(state.count)
+                // UndoStateChanges uses the same bits as UNDO_STATE_*.
+                function(userData, &cState, UInt32(changes.rawValue))
+            }
+        }
+    }
+}
+
+extension ClientHistory {
+    /// Runs `body` on the per-thread bookkeeping with its lock held.
+    fileprivate func lockedState<R>(_ body: (inout PerThreadState) -> R) -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&perThread)
+    }
+}

@@ -1,0 +1,110 @@
+import UndoCore
+import UndoHostAPI
+import UndoPluginHost
+
+// Groups, coalescing, the save point and contexts: calls on the shared history itself.
+
+@c @implementation
+public func undo_history_begin_group(_ h: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ context: UnsafePointer<CChar>?) -> Int32 {
+    withClient(h) { history throws(ClientFailure) in
+        let name = try CText.readOptional(name, "name")
+        let context = try CText.readOptional(context, "context").map(UndoContext.init)
+        try history.withStack { try $0.beginGroup(named: name, context: context) }
+        return Int32(UNDO_OK)
+    }
+}
+
+@c @implementation
+public func undo_history_end_group(_ h: OpaquePointer?) -> Int32 {
+    withClient(h) { history throws(ClientFailure) in
+        try history.withStack { try $0.endGroup() }
+        return Int32(UNDO_OK)
+    }
+}
+
+@c @implementation
+public func undo_history_break_coalescing(_ h: OpaquePointer?) -> Int32 {
+    withClient(h) { history throws(ClientFailure) in
+        try history.withStack { $0.breakCoalescing() }
+        return Int32(UNDO_OK)
+    }
+}
+
+@c @implementation
+public func undo_history_mark_saved(_ h: OpaquePointer?, _ context: UnsafePointer<CChar>?) -> Int32 {
+    withClient(h) { history throws(ClientFailure) in
+        let context = try CText.readOptional(context, "context").map(UndoContext.init)
+        try history.withStack { try $0.markSaved(context) }
+        return Int32(UNDO_OK)
+    }
+}
+
+@c @implementation
+public func undo_history_is_dirty(_ h: OpaquePointer?, _ context: UnsafePointer<CChar>?) -> Int32 {
+    withClient(h, changing: false) { history throws(ClientFailure) in
+        let context = try CText.readOptional(context, "context").map(UndoContext.init)
+        return try history.withStack { $0.isDirty(context) } ? 1 : 0
+    }
+}
+
+@c @implementation
+public func undo_history_revert(_ h: OpaquePointer?, _ context: UnsafePointer<CChar>?, _ result: UnsafeMutablePointer<undo_result>?) -> Int32 {
+    withClient(h) { history throws(ClientFailure) in
+        let context = try CText.readOptional(context, "context").map(UndoContext.init)
+        let request = try result.map { (pointer) throws(ClientFailure) in
+            try GrowableStruct.read(UnsafePointer(pointer), minimum: ResultWriter.minimumSize, "result")
+        }
+        let done = try history.withStack { try $0.revertToSaved(context) }
+        return try ResultWriter.finish(history, done, direction: done?.direction ?? .undo, request: request, into: result,
+                                       nothing: "the document is not changed since it was saved")
+    }
+}
+
+@c @implementation
+public func undo_history_set_context(_ h: OpaquePointer?, _ context: UnsafePointer<CChar>?) -> Int32 {
+    withClient(h) { history throws(ClientFailure) in
+        let context = try CText.readOptional(context, "context").map(UndoContext.init)
+        try history.withStack { $0.currentContext = context }
+        return Int32(UNDO_OK)
+    }
+}
+
+@c @implementation
+public func undo_history_get_context(_ h: OpaquePointer?, _ buffer: UnsafeMutablePointer<CChar>?, _ capacity: UInt32) -> Int32 {
+    withClient(h, changing: false) { history throws(ClientFailure) in
+        guard let context = history.currentContext else {
+            throw ClientFailure(Int32(UNDO_ENOTFOUND), "there is no current context")
+        }
+        return try CText.write(context.name, to: buffer, capacity: capacity)
+    }
+}
+
+@c @implementation
+public func undo_history_close_context(_ h: OpaquePointer?, _ context: UnsafePointer<CChar>?) -> Int32 {
+    withClient(h) { history throws(ClientFailure) in
+        let context = UndoContext(try CText.read(context, "context"))
+        let removed = try history.withStack { try $0.removeAll(in: context) }
+        return Int32(clamping: removed)
+    }
+}
+
+@c @implementation
+public func undo_history_observe(_ h: OpaquePointer?, _ fn: undo_observer_fn?, _ userData: UnsafeMutableRawPointer?,
+                          _ observerID: UnsafeMutablePointer<UInt64>?) -> Int32 {
+    withClient(h) { history throws(ClientFailure) in
+        guard let fn else { throw .invalid("fn is NULL") }
+        let id = history.addObserver(fn, userData: userData)
+        observerID?.pointee = id
+        return Int32(UNDO_OK)
+    }
+}
+
+@c @implementation
+public func undo_history_unobserve(_ h: OpaquePointer?, _ observerID: UInt64) -> Int32 {
+    withClient(h) { history throws(ClientFailure) in
+        guard history.removeObserver(observerID) else {
+            throw ClientFailure(Int32(UNDO_ENOTFOUND), "no observer \(observerID)")
+        }
+        return Int32(UNDO_OK)
+    }
+}

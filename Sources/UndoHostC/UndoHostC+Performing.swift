@@ -1,0 +1,126 @@
+import UndoCore
+import UndoHostAPI
+import UndoPluginHost
+
+// Performing actions, undo and redo, and their results.
+
+@c @implementation
+public func undo_history_perform(_ h: OpaquePointer?, _ actionID: UnsafePointer<CChar>?, _ context: UnsafePointer<CChar>?,
+                          _ args: UnsafePointer<undo_value>?, _ argCount: UInt32) -> Int32 {
+    withClient(h) { history throws(ClientFailure) in
+        let id = try CText.read(actionID, "action_id")
+        let context = try CText.context(context, fallback: history.currentContext ?? .global)
+        do throws(PluginHostError) {
+            let action = try history.host.actionType(id)
+            let values: [ActionValue]
+            do throws(ActionArgumentError) {
+                values = try ActionArguments.check(args, count: Int(argCount), against: action.signature)
+            } catch {
+                throw .invalidArguments(action: action.shortID, signature: action.shortID + action.signature.description, error)
+            }
+            try history.host.perform(action.fullID, values, in: context)
+        } catch {
+            throw ClientFailure(error)
+        }
+        return Int32(UNDO_OK)
+    }
+}
+
+@c @implementation
+public func undo_history_perform_text(_ h: OpaquePointer?, _ actionID: UnsafePointer<CChar>?, _ context: UnsafePointer<CChar>?,
+                               _ argumentText: UnsafePointer<CChar>?) -> Int32 {
+    withClient(h) { history throws(ClientFailure) in
+        let id = try CText.read(actionID, "action_id")
+        let context = try CText.context(context, fallback: history.currentContext ?? .global)
+        let text = try CText.read(argumentText, "argument_text")
+        do throws(PluginHostError) {
+            try history.host.perform(id, argumentText: text, in: context)
+        } catch {
+            throw ClientFailure(error)
+        }
+        return Int32(UNDO_OK)
+    }
+}
+
+@c @implementation
+public func undo_history_undo(_ h: OpaquePointer?, _ count: UInt32, _ result: UnsafeMutablePointer<undo_result>?) -> Int32 {
+    withClient(h) { history throws(ClientFailure) in
+        try ResultWriter.move(history, count: count, result: result, direction: .undo)
+    }
+}
+
+@c @implementation
+public func undo_history_redo(_ h: OpaquePointer?, _ count: UInt32, _ result: UnsafeMutablePointer<undo_result>?) -> Int32 {
+    withClient(h) { history throws(ClientFailure) in
+        try ResultWriter.move(history, count: count, result: result, direction: .redo)
+    }
+}
+
+@c @implementation
+public func undo_history_change_context(_ h: OpaquePointer?, _ index: UInt32, _ buffer: UnsafeMutablePointer<CChar>?,
+                                 _ capacity: UInt32) -> Int32 {
+    withClient(h, changing: false) { history throws(ClientFailure) in
+        let changes = history.lastResult?.changes ?? []
+        guard Int(index) < changes.count else {
+            throw .range("no change \(index): the last result on this thread has \(changes.count)")
+        }
+        return try CText.write(changes[Int(index)].context.name, to: buffer, capacity: capacity)
+    }
+}
+
+/// Filling in undo_result.
+enum ResultWriter {
+    static let minimumSize = MemoryLayout<undo_result>.offset(of: \.reserved)! + 4 * MemoryLayout<UnsafeRawPointer>.size
+
+    static func move(_ history: ClientHistory, count: UInt32, result: UnsafeMutablePointer<undo_result>?,
+                     direction: UndoResult.Direction) throws(ClientFailure) -> Int32 {
+        guard count > 0 else { throw .invalid("count is 0") }
+        let request = try result.map { (pointer) throws(ClientFailure) in
+            try GrowableStruct.read(UnsafePointer(pointer), minimum: minimumSize, "result")
+        }
+        let done: UndoResult?
+        do throws(PluginHostError) {
+            done = direction == .undo ? try history.host.undo(count: Int(count)) : try history.host.redo(count: Int(count))
+        } catch {
+            throw ClientFailure(error)
+        }
+        return try finish(history, done, direction: direction, request: request, into: result,
+                          nothing: direction == .undo ? "there is nothing to undo" : "there is nothing to redo")
+    }
+
+    /// Writes what an undo, redo or revert did (or that it did nothing: UNDO_EEMPTY).
+    static func finish(_ history: ClientHistory, _ done: UndoResult?, direction: UndoResult.Direction,
+                       request: undo_result?, into pointer: UnsafeMutablePointer<undo_result>?,
+                       nothing: String) throws(ClientFailure) -> Int32 {
+        if done != nil { history.remember(done) }
+        if var written = request, let pointer {
+            try fill(&written, with: done, direction: direction)
+            GrowableStruct.write(written, to: pointer)
+        }
+        guard done != nil else { throw ClientFailure(Int32(UNDO_EEMPTY), nothing) }
+        return Int32(UNDO_OK)
+    }
+
+    private static func fill(_ result: inout undo_result, with done: UndoResult?, direction: UndoResult.Direction) throws(ClientFailure) {
+        result.direction = UInt32(direction == .undo ? UNDO_DIRECTION_UNDO : UNDO_DIRECTION_REDO)
+        result.step_count = UInt32(clamping: done?.stepCount ?? 0)
+        let changes = done?.changes ?? []
+        result.change_count = UInt32(clamping: changes.count)
+        if let name = done?.name {
+            result.name_length = UInt32(bitPattern: try CText.write(name, to: result.name, capacity: result.name_capacity))
+        } else {
+            result.name_length = UInt32(UNDO_NO_NAME)
+            _ = try CText.write("", to: result.name, capacity: result.name_capacity)
+        }
+        let context = done?.context ?? .global
+        result.context_length = UInt32(bitPattern: try CText.write(context.name, to: result.context, capacity: result.context_capacity))
+        if result.changes_capacity > 0 {
+            guard let array = result.changes else { throw .invalid("result.changes is NULL but changes_capacity is \(result.changes_capacity)") }
+            for (index, change) in changes.prefix(Int(result.changes_capacity)).enumerated() {
+                array[index] = undo_change(location: change.location ?? -1, length: change.length ?? -1,
+                                           flags: change.context == context ? 0 : UInt32(UNDO_CHANGE_OTHER_CONTEXT),
+                                           reserved: 0)
+            }
+        }
+    }
+}

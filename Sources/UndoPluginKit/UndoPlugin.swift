@@ -1,0 +1,127 @@
+import Synchronization
+// Re-exported: a plugin's functions take and return the ABI's C types (undo_call,
+// undo_value, undo_plugin_descriptor), so `import UndoPluginKit` is all a plugin needs.
+@_exported import UndoPluginABI
+
+/// A plugin written in Swift: its descriptor, its action types and its per-instance state.
+///
+/// Make exactly one, as a global, and return its descriptor from the one exported symbol:
+///
+///     let plugin = UndoPlugin(id: "com.example.notes", name: "Notes", version: "1.0",
+///                             actions: [...], makeState: { _ in NotesBook() },
+///                             describe: { book, context in book.text(of: context) })
+///
+///     @_cdecl("undo_plugin_entry")
+///     public func undoPluginEntry() -> UnsafePointer<undo_plugin_descriptor>? { plugin.descriptor }
+///
+/// The kit supplies the descriptor's init, deinit and describe functions: init makes a state
+/// per host instance (reach it from a call with ``UndoCall/state(_:)``) and registers the
+/// actions; deinit drops the state. Only C types cross to the host; this module is compiled into
+/// the plugin's shared object and never into the host.
+public final class UndoPlugin: @unchecked Sendable {
+    public let id: String
+    public let name: String
+    public let version: String
+    public let actions: [UndoPluginAction]
+
+    let makeState: (UndoHostCallbacks) throws -> AnyObject
+    let describeState: ((AnyObject, String) throws -> String)?
+
+    // Written once here and never freed: the descriptor must stay valid for the life of the
+    // process, and its action types for the plugin's.
+    private let strings = CStringStore()
+    private let descriptorStorage: UnsafeMutablePointer<undo_plugin_descriptor>
+    private var actionTypes: [undo_action_type] = []
+
+    /// - Parameters:
+    ///   - id: reverse-DNS, unique among loaded plugins ("org.example.notes"); its last label
+    ///     prefixes the short action ids ("notes.add").
+    ///   - makeState: makes one instance's state, once per host that loads the plugin; throw to
+    ///     refuse loading (with your message).
+    ///   - describe: the text of one document (context) for display and tests; nil: none.
+    public init<State: AnyObject>(id: String, name: String, version: String, actions: [UndoPluginAction],
+                                  makeState: @escaping (UndoHostCallbacks) throws -> State,
+                                  describe: ((State, String) throws -> String)? = nil) {
+        self.id = id
+        self.name = name
+        self.version = version
+        self.actions = actions
+        self.makeState = { try makeState($0) }
+        if let describe {
+            describeState = { state, context in
+                // The kit made the state with makeState, so it is a State.
+                try describe(state as! State, context)
+            }
+        } else {
+            describeState = nil
+        }
+        descriptorStorage = .allocate(capacity: 1)
+        descriptorStorage.initialize(to: makeDescriptor(hasDescribe: describe != nil))
+        actionTypes = actions.map(makeActionType)
+        Self.claimImage(for: self)
+    }
+
+    /// What `undo_plugin_entry` returns: valid for the life of the process.
+    public var descriptor: UnsafePointer<undo_plugin_descriptor> { UnsafePointer(descriptorStorage) }
+
+    func action(withID id: String) -> UndoPluginAction? { actions.first { $0.id == id } }
+
+    // MARK: The one plugin of this image
+
+    // The descriptor's init gets no pointer of ours, only the host table, so the kit finds the
+    // plugin through a global. The kit is compiled into each plugin's shared object (opened
+    // RTLD_LOCAL), so each has its own.
+    private static let registered = Mutex<UndoPlugin?>(nil)
+
+    private static func claimImage(for plugin: UndoPlugin) {
+        registered.withLock { current in
+            precondition(current == nil, "only one UndoPlugin per shared object (\(current!.id), \(plugin.id))")
+            current = plugin
+        }
+    }
+
+    static var current: UndoPlugin? { registered.withLock { $0 } }
+
+    // MARK: C structures
+
+    private func makeDescriptor(hasDescribe: Bool) -> undo_plugin_descriptor {
+        var descriptor = undo_plugin_descriptor()
+        descriptor.struct_size = UInt32(MemoryLayout<undo_plugin_descriptor>.size)
+        descriptor.abi_major = UInt32(UNDO_ABI_VERSION_MAJOR)
+        descriptor.abi_minor = UInt32(UNDO_ABI_VERSION_MINOR)
+        descriptor.id = strings.cString(id)
+        descriptor.name = strings.cString(name)
+        descriptor.version = strings.cString(version)
+        descriptor.`init` = UndoPluginInstance.initialize
+        descriptor.deinit = UndoPluginInstance.deinitialize
+        descriptor.describe = hasDescribe ? UndoPluginInstance.describe : nil
+        return descriptor
+    }
+
+    private func makeActionType(_ action: UndoPluginAction) -> undo_action_type {
+        var type = undo_action_type()
+        type.struct_size = UInt32(MemoryLayout<undo_action_type>.size)
+        type.flags = action.isDiscardable ? UInt32(UNDO_ACTION_DISCARDABLE) : 0
+        type.id = strings.cString(action.id)
+        type.name = strings.cString(action.name)
+        type.params = strings.parameterArray(action.parameters)
+        type.param_count = UInt32(action.parameters.count)
+        type.inverse_params = action.inverseParameters.flatMap { strings.parameterArray($0) }
+        type.inverse_param_count = UInt32(action.inverseParameters?.count ?? 0)
+        type.perform = action.perform.raw
+        type.inverse = action.inverse.raw
+        type.coalescing_key = strings.cString(action.coalescingKey)
+        type.merge = action.merge.map { unsafeBitCast($0, to: undo_fn.self) }
+        return type
+    }
+
+    /// Registers every action with the host (from init).
+    /// - Returns: UNDO_OK or the first refusal's code (the host keeps its own reason).
+    func registerActions(with host: UndoHostCallbacks) -> Int32 {
+        for index in actionTypes.indices {
+            let status = withUnsafePointer(to: &actionTypes[index]) { host.raw.pointee.register_action(host.raw, $0) }
+            if status != Int32(UNDO_OK) { return status }
+        }
+        return Int32(UNDO_OK)
+    }
+}

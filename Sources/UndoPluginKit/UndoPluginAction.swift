@@ -1,0 +1,87 @@
+import UndoPluginABI
+
+/// One parameter of a perform or inverse function: `.i64("position")`.
+public struct UndoPluginParameter: Sendable, Hashable {
+    public var name: String
+    public var type: UndoValueType
+
+    /// - Parameter name: ASCII letters, digits and '_' (shown in signatures and errors).
+    public init(_ name: String, _ type: UndoValueType) {
+        self.name = name
+        self.type = type
+    }
+
+    public static func i32(_ name: String) -> Self { Self(name, .i32) }
+    public static func u32(_ name: String) -> Self { Self(name, .u32) }
+    public static func i64(_ name: String) -> Self { Self(name, .i64) }
+    public static func u64(_ name: String) -> Self { Self(name, .u64) }
+    public static func f64(_ name: String) -> Self { Self(name, .f64) }
+    /// Arrives as `UnsafePointer<CChar>?` (read it with `String(undoArgument:)`).
+    public static func string(_ name: String) -> Self { Self(name, .string) }
+    /// Arrives as two parameters, `UnsafeRawPointer?` and `UInt64` (read them with
+    /// `[UInt8](undoArgument:size:)`).
+    public static func bytes(_ name: String) -> Self { Self(name, .bytes) }
+}
+
+/// A perform or inverse function, stored type-erased as the ABI's `undo_fn`.
+///
+/// The host calls it through libffi with the parameters the action declares, so it must be a
+/// C function whose parameters match them exactly, after the `undo_call` pointer:
+///
+///     let insert: @convention(c) (UnsafeMutablePointer<undo_call>?, Int64, UnsafePointer<CChar>?) -> Int32 = {
+///         call, position, text in UndoCall.run(call) { call in ... }
+///     }
+///
+/// The kit cannot check the parameter types against the declaration (C function types cannot
+/// be generic); it does check that a C function pointer was given, not a Swift closure.
+public struct UndoPluginFunction: @unchecked Sendable {
+    let raw: undo_fn
+
+    /// - Parameter function: a `@convention(c)` function returning `Int32`.
+    public init<Function>(_ function: Function) {
+        // A Swift closure is two words (function and context); a C function pointer is one.
+        precondition(MemoryLayout<Function>.size == MemoryLayout<undo_fn>.size,
+                     "UndoPluginFunction needs a @convention(c) function, not a Swift closure (\(Function.self))")
+        raw = unsafeBitCast(function, to: undo_fn.self)
+    }
+}
+
+/// The C type of a merge function; write it with ``UndoCall/merge(_:_:_:_:_:_:)`` as its body.
+public typealias UndoMergeFunction = @convention(c) (
+    UnsafeMutablePointer<undo_call>?, UnsafePointer<undo_value>?, UnsafePointer<undo_value>?,
+    UnsafePointer<undo_value>?, UnsafePointer<undo_value>?
+) -> Int32
+
+/// One undoable action type of a plugin, registered by the kit during init.
+public struct UndoPluginAction: Sendable {
+    /// The local id ("insert"): ASCII letters, digits, '_' and '-', unique in the plugin.
+    public var id: String
+    /// The brief name shown after "Undo " ("Typing").
+    public var name: String
+    public var parameters: [UndoPluginParameter]
+    public var perform: UndoPluginFunction
+    /// The inverse's own parameters, handed back by perform with
+    /// ``UndoCall/setInverseArgument(_:_:)``; nil when the inverse takes perform's arguments.
+    public var inverseParameters: [UndoPluginParameter]?
+    public var inverse: UndoPluginFunction
+    /// Steps with the same key in the same context coalesce into one step; nil: never.
+    public var coalescingKey: String?
+    /// Optional: merges a step into the previous one of the same key.
+    public var merge: UndoMergeFunction?
+    /// The step does not make its context dirty (a selection change).
+    public var isDiscardable: Bool
+
+    public init(id: String, name: String, parameters: [UndoPluginParameter], perform: UndoPluginFunction,
+                inverseParameters: [UndoPluginParameter]? = nil, inverse: UndoPluginFunction,
+                coalescingKey: String? = nil, merge: UndoMergeFunction? = nil, isDiscardable: Bool = false) {
+        self.id = id
+        self.name = name
+        self.parameters = parameters
+        self.perform = perform
+        self.inverseParameters = inverseParameters
+        self.inverse = inverse
+        self.coalescingKey = coalescingKey
+        self.merge = merge
+        self.isDiscardable = isDiscardable
+    }
+}

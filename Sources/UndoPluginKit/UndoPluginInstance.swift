@@ -1,0 +1,73 @@
+import UndoPluginABI
+
+/// One instance of the plugin in one host: what `*plugin_data` points to (retained from init
+/// until deinit).
+final class UndoPluginInstance {
+    let plugin: UndoPlugin
+    let host: UndoHostCallbacks
+    let state: AnyObject
+
+    init(plugin: UndoPlugin, host: UndoHostCallbacks, state: AnyObject) {
+        self.plugin = plugin
+        self.host = host
+        self.state = state
+    }
+
+    static func from(_ pluginData: UnsafeMutableRawPointer?) -> UndoPluginInstance {
+        guard let pluginData else { preconditionFailure("plugin_data is NULL: the plugin was not initialized by UndoPluginKit") }
+        return Unmanaged<UndoPluginInstance>.fromOpaque(pluginData).takeUnretainedValue()
+    }
+
+    // MARK: The descriptor's functions
+
+    static let initialize: @convention(c) (UnsafePointer<undo_host>?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> Int32 = {
+        host, pluginData in
+        guard let host, let pluginData else { return Int32(UNDO_EINVAL) }
+        let callbacks = UndoHostCallbacks(host)
+        guard let plugin = UndoPlugin.current else {
+            return callbacks.report(UndoPluginError(.pluginFailed, "the plugin made no UndoPlugin"))
+        }
+        let state: AnyObject
+        do {
+            state = try plugin.makeState(callbacks)
+        } catch {
+            return callbacks.report(UndoPluginError(error))
+        }
+        let status = plugin.registerActions(with: callbacks)
+        guard status == Int32(UNDO_OK) else { return status } // nothing kept: deinit will not come
+        pluginData.pointee = Unmanaged.passRetained(UndoPluginInstance(plugin: plugin, host: callbacks, state: state)).toOpaque()
+        return Int32(UNDO_OK)
+    }
+
+    static let deinitialize: @convention(c) (UnsafeMutableRawPointer?) -> Void = { pluginData in
+        guard let pluginData else { return }
+        Unmanaged<UndoPluginInstance>.fromOpaque(pluginData).release()
+    }
+
+    static let describe: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafeMutablePointer<CChar>?, UInt32) -> Int32 = {
+        pluginData, context, buffer, capacity in
+        let instance = from(pluginData)
+        guard let describeState = instance.plugin.describeState else { return Int32(UNDO_ENOTSUP) }
+        do {
+            let text = try describeState(instance.state, String(undoArgument: context))
+            return write(text, to: buffer, capacity: capacity)
+        } catch {
+            return instance.host.report(UndoPluginError(error))
+        }
+    }
+
+    /// Writes what fits of `text` (whole characters' bytes only) and a NUL; returns the full
+    /// length so the host can retry with a larger buffer.
+    static func write(_ text: String, to buffer: UnsafeMutablePointer<CChar>?, capacity: UInt32) -> Int32 {
+        let utf8 = Array(text.utf8)
+        guard utf8.count <= Int(Int32.max) else { return Int32(UNDO_ELIMIT) }
+        if let buffer, capacity > 0 {
+            var count = min(utf8.count, Int(capacity) - 1)
+            // Never end inside a multi-byte sequence: back up to the start of a scalar.
+            while count < utf8.count && count > 0 && utf8[count] & 0xC0 == 0x80 { count -= 1 }
+            for index in 0..<count { buffer[index] = CChar(bitPattern: utf8[index]) }
+            buffer[count] = 0
+        }
+        return Int32(utf8.count)
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+
+/// The promises of undo_host.h checked from C (Fixtures/api_contract.c): handles, buffers,
+/// struct sizes, error codes and messages, groups, save point, contexts, observers, threads.
+@Suite struct CAPIContractTests {
+    @Test func everyPromiseOfTheHeaderHoldsFromC() throws {
+        let program = try CProgram.build([CProgram.root + "/Tests/UndoHostCTests/Fixtures/api_contract.c"], extra: ["-pthread"])
+        let result = try CProgram.run(program, [CProgram.products])
+        let lines = result.output.split(separator: "\n").map(String.init)
+        for failure in lines where failure.hasPrefix("not ok") {
+            Issue.record(Comment(rawValue: failure))
+        }
+        let checks = lines.filter { $0.hasPrefix("ok") || $0.hasPrefix("not ok") }.count
+        #expect(lines.last == "done \(checks)", "the program stopped early: \(result.errors)")
+        #expect(checks > 100)
+        #expect(result.status == 0, "\(result.errors)")
+    }
+
+    @Test func theLibraryExportsExactlyTheHeadersFunctions() throws {
+        let header = try String(contentsOfFile: CProgram.include + "/undohost/undo_host.h", encoding: .utf8)
+        // Declarations start a line with their return type; static inline helpers are not exported.
+        let declaration = /^(?:int32_t|uint32_t|const char \*)\s*(undo_[a-z0-9_]+)\(/
+        let declared = Set(header.split(separator: "\n").compactMap { line in
+            (try? declaration.firstMatch(in: line)).map { String($0.1) }
+        })
+        let symbols = try CProgram.run("nm", ["-D", "--defined-only", CProgram.library])
+        try #require(symbols.status == 0)
+        let exported = Set(symbols.output.split(separator: "\n").compactMap { line -> String? in
+            let fields = line.split(separator: " ")
+            guard fields.count == 3, fields[1] == "T", fields[2].hasPrefix("undo_") else { return nil }
+            return String(fields[2])
+        })
+        #expect(declared.count > 30)
+        #expect(exported == declared)
+    }
+}

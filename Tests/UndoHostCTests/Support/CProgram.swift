@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+
+/// Building and running C and C++ programs against Include/ and the built libundohost.so, the
+/// way a C user would.
+enum CProgram {
+    /// The repository root (four levels above this file).
+    static let root: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<4 { url.deleteLastPathComponent() }
+        return url.path
+    }()
+    static let include = root + "/Include"
+
+    /// The build products folder: the test binary's folder, where SwiftPM puts libundohost.so
+    /// and the plugins.
+    static let products: String = {
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
+        var folder = (executable as NSString).deletingLastPathComponent
+        // Tolerate a bundle layout (folder.xctest/...): walk up until the library is found.
+        while !folder.isEmpty && folder != "/" && !FileManager.default.fileExists(atPath: folder + "/libundohost.so") {
+            folder = (folder as NSString).deletingLastPathComponent
+        }
+        return folder
+    }()
+    static let library = products + "/libundohost.so"
+
+    /// The strict flags of the issue: the header must compile cleanly with them.
+    static let cFlags = ["-std=c99", "-Wall", "-Wextra", "-pedantic", "-Werror"]
+    static let cxxFlags = ["-std=c++17", "-Wall", "-Wextra", "-pedantic", "-Werror"]
+
+    struct Output {
+        var status: Int32
+        var output: String
+        var errors: String
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Runs a program (a path, or a name found in PATH) and waits for it.
+    static func run(_ program: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Output {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [program] + arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        // Read both pipes at once so a chatty program cannot block on a full one.
+        nonisolated(unsafe) var errorData = Data()
+        let reader = Thread { errorData = errors.fileHandleForReading.readDataToEndOfFile() }
+        reader.start()
+        let outData = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        while !reader.isFinished { usleep(1000) }
+        return Output(status: process.terminationStatus, output: String(decoding: outData, as: UTF8.self),
+                      errors: String(decoding: errorData, as: UTF8.self))
+    }
+
+    /// A fresh temporary folder.
+    static func temporaryFolder() -> String {
+        var template = Array((NSTemporaryDirectory() as NSString).appendingPathComponent("undohost-capi-XXXXXX").utf8CString)
+        let path = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        return String(cString: path!)
+    }
+
+    /// Compiles and links `sources` with `compiler` against the header and the library.
+    /// - Returns: the executable's path.
+    static func build(_ sources: [String], compiler: String = "cc", flags: [String] = cFlags,
+                      extra: [String] = []) throws -> String {
+        let executable = temporaryFolder() + "/program"
+        let arguments = flags + ["-I", include] + sources + ["-o", executable, "-L", products, "-lundohost",
+                                                             "-Wl,-rpath," + products] + extra
+        let result = try run(compiler, arguments)
+        guard result.status == 0 else { throw Failure(description: "\(compiler) \(arguments.joined(separator: " ")):\n\(result.errors)") }
+        return executable
+    }
+}
