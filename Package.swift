@@ -12,8 +12,9 @@ let package = Package(
         // Sample plugins: real shared objects (libUndoPlugin*.so next to the binaries).
         .library(name: "UndoPluginTextEditor", type: .dynamic, targets: ["UndoPluginTextEditor"]),
         .library(name: "UndoPluginCanvas", type: .dynamic, targets: ["UndoPluginCanvas"]),
-        // The benchmark's plugin (Plugins/BenchCounter), loaded by undo-bench's plugin-* workloads.
-        .library(name: "UndoPluginBenchCounter", type: .dynamic, targets: ["UndoPluginBenchCounter"]),
+        // The benchmark's plugin (Plugins/BenchCounter), loaded by undo-bench's plugin-* workloads; its name
+        // keeps it out of the bundled plugins (libUndoPlugin*.so) that undo-host loads.
+        .library(name: "UndoBenchCounterPlugin", type: .dynamic, targets: ["UndoBenchCounterPlugin"]),
         // The benchmark against the anchors (docs/performance.md).
         .executable(name: "undo-bench", targets: ["undo-bench"]),
         .library(name: "UndoPluginSwiftNotes", type: .dynamic, targets: ["UndoPluginSwiftNotes"]),
@@ -60,7 +61,7 @@ let package = Package(
         .executableTarget(name: "UndoHostTool", dependencies: ["UndoHostSession"], path: "Sources/undo-host"),
         .testTarget(name: "UndoHostToolTests", dependencies: ["UndoHostSession", "UndoCore"],
                     path: "Tests/UndoHostToolTests"),
-        .target(name: "UndoPluginBenchCounter", dependencies: ["UndoPluginABI"],
+        .target(name: "UndoBenchCounterPlugin", dependencies: ["UndoPluginABI"],
                 path: "Plugins/BenchCounter", publicHeadersPath: "include"),
         .target(name: "CUndoBenchSupport", path: "Sources/CUndoBenchSupport"),  // mallinfo2 for undo-bench
         .executableTarget(name: "undo-bench", dependencies: ["UndoCore", "UndoPluginHost", "CUndoBenchSupport"],

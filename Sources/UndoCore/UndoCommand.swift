@@ -7,7 +7,8 @@
 /// every redo, and ``undo(_:)`` to take it back.
 ///
 /// Actions run on the thread that called the history (see ``UndoStack``); they must not call
-/// back into the same history (that is refused with ``UndoError/reentrantCall``).
+/// back into the same history (that is refused with ``UndoError/reentrantCall``), and neither
+/// may the command's properties, which the history reads while it works on its steps.
 public protocol UndoCommand {
     /// The brief name of the change, as the Undo menu shows it after "Undo " ("Typing", "Bold");
     /// `nil` for an unnamed step (the menu then says plain "Undo"). Raw, not yet title-cased:

@@ -109,6 +109,10 @@ public final class UndoStack {
     public var groupDepth: Int { openGroups.count }
     /// Whether changes are performed without being recorded.
     public var isRecordingPaused: Bool { recordingPauses > 0 }
+    /// Whether an action is running (its perform or undo is on the stack of the calling
+    /// thread, when read through ``SharedUndoHistory``): code that the action calls can refuse
+    /// what must not happen meanwhile, as the plugin host refuses loading and unloading.
+    public var isRunningAction: Bool { runningAction }
 
     /// Whether there is something to undo in the current context.
     public var canUndo: Bool { canUndo(in: currentContext) }

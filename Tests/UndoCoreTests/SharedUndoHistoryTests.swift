@@ -31,7 +31,7 @@ private struct Bump: UndoCommand {
             stack.checkInvariants()
             return stack.undoCount
         }
-        try history.withStack { stack in try stack.undo(count: done) }
+        _ = try history.withStack { stack in try stack.undo(count: done) }
         #expect(counter.value == 0)
         #expect(history.state.canRedo)
     }

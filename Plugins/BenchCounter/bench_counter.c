@@ -1,0 +1,202 @@
+/*
+ * Benchmark plugin: the models of the undo/redo performance anchors (../shared/anchors), so
+ * undo-bench can run the same workloads through the plugin path (dlopen, libffi calls).
+ *
+ * Actions:
+ *   bench.add(amount: i64)     "Add"     adds amount to the counter; the inverse subtracts it
+ *   bench.move(amount: i64)    "Move"    the same change under other names, for the labels
+ *   bench.delete(amount: i64)  "Delete"  workload (four menu titles)
+ *   bench.rename(amount: i64)  "Rename"
+ *   bench.type(text: string)   "Typing"  appends text to the typing document; coalesces, and
+ *                                        merges a run into one step; the inverse removes it
+ * describe() shows the typing document for the "typing" context, else the counter.
+ *
+ * The work per call is as small as the anchors' (a counter update, a byte append), so the
+ * benchmark measures the host's path. Only undo_plugin_entry is exported.
+ */
+#include <undohost/undo_plugin.h>
+#include <undo_bench_counter.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct byte_buffer {
+    char *bytes;
+    uint64_t length;
+    uint64_t capacity;
+} byte_buffer;
+
+typedef struct bench_state {
+    int64_t counter;
+    byte_buffer document; /* what bench.type typed */
+    byte_buffer scratch;  /* where merge joins two runs before the host copies them */
+} bench_state;
+
+static int reserve(byte_buffer *buffer, uint64_t needed) {
+    uint64_t capacity = buffer->capacity ? buffer->capacity : 64;
+    char *bytes;
+    if (needed <= buffer->capacity) return 1;
+    while (capacity < needed) capacity *= 2;
+    bytes = (char *)realloc(buffer->bytes, capacity);
+    if (bytes == NULL) return 0;
+    buffer->bytes = bytes;
+    buffer->capacity = capacity;
+    return 1;
+}
+
+static bench_state *state_of(undo_call *call) { return (bench_state *)call->plugin_data; }
+
+/* ---- Counter actions ----------------------------------------------------------------------- */
+
+static int32_t counter_add(undo_call *call, int64_t amount) {
+    state_of(call)->counter += amount;
+    return UNDO_OK;
+}
+
+static int32_t counter_subtract(undo_call *call, int64_t amount) {
+    state_of(call)->counter -= amount;
+    return UNDO_OK;
+}
+
+/* ---- Typing ---------------------------------------------------------------------------------- */
+
+static int32_t type_text(undo_call *call, const char *text) {
+    byte_buffer *document = &state_of(call)->document;
+    uint64_t size = strlen(text);
+    if (!reserve(document, document->length + size)) {
+        return call->host->report_error(call->host, UNDO_ENOMEM, "out of memory");
+    }
+    memcpy(document->bytes + document->length, text, size);
+    document->length += size;
+    return UNDO_OK;
+}
+
+/* The inverse: removes the typed text from the end, after checking it is still there. */
+static int32_t untype_text(undo_call *call, const char *text) {
+    byte_buffer *document = &state_of(call)->document;
+    uint64_t size = strlen(text);
+    if (size > document->length || memcmp(document->bytes + document->length - size, text, size) != 0) {
+        return call->host->report_error(call->host, UNDO_ESTATE, "the document does not end with the typed text");
+    }
+    document->length -= size;
+    return UNDO_OK;
+}
+
+/* Consecutive typing becomes one step: the run's text followed by the next keystroke's. */
+static int32_t merge_typing(undo_call *call, const undo_value *prev_args,
+                            const undo_value *prev_inverse_args, const undo_value *next_args,
+                            const undo_value *next_inverse_args) {
+    byte_buffer *scratch = &state_of(call)->scratch;
+    uint64_t prev_size = prev_args[0].as.string.size;
+    uint64_t next_size = next_args[0].as.string.size;
+    undo_value joined;
+    int32_t rc;
+    (void)prev_inverse_args;
+    (void)next_inverse_args;
+    if (!reserve(scratch, prev_size + next_size)) return UNDO_MERGE_REFUSED;
+    memcpy(scratch->bytes, prev_args[0].as.string.data, prev_size);
+    memcpy(scratch->bytes + prev_size, next_args[0].as.string.data, next_size);
+    memset(&joined, 0, sizeof joined);
+    joined.type = UNDO_TYPE_STRING;
+    joined.as.string.data = scratch->bytes;
+    joined.as.string.size = prev_size + next_size;
+    rc = call->host->set_arg(call, 0, &joined); /* the host copies */
+    return rc == UNDO_OK ? UNDO_MERGE_MERGED : rc;
+}
+
+/* ---- Registration ---------------------------------------------------------------------------- */
+
+static const undo_param amount_param[] = {{UNDO_TYPE_I64, 0, "amount"}};
+static const undo_param text_param[] = {{UNDO_TYPE_STRING, 0, "text"}};
+
+static int32_t register_counter_action(const undo_host *host, const char *id, const char *name) {
+    undo_action_type type;
+    memset(&type, 0, sizeof type);
+    type.struct_size = (uint32_t)sizeof type;
+    type.id = id;
+    type.name = name;
+    type.params = amount_param;
+    type.param_count = 1;
+    type.perform = UNDO_FN(counter_add);
+    type.inverse = UNDO_FN(counter_subtract); /* takes perform's arguments */
+    return host->register_action(host, &type);
+}
+
+static int32_t register_all(const undo_host *host) {
+    undo_action_type type;
+    int32_t rc;
+    if ((rc = register_counter_action(host, "add", "Add")) != UNDO_OK) return rc;
+    if ((rc = register_counter_action(host, "move", "Move")) != UNDO_OK) return rc;
+    if ((rc = register_counter_action(host, "delete", "Delete")) != UNDO_OK) return rc;
+    if ((rc = register_counter_action(host, "rename", "Rename")) != UNDO_OK) return rc;
+
+    memset(&type, 0, sizeof type);
+    type.struct_size = (uint32_t)sizeof type;
+    type.id = "type";
+    type.name = "Typing";
+    type.params = text_param;
+    type.param_count = 1;
+    type.perform = UNDO_FN(type_text);
+    type.inverse = UNDO_FN(untype_text);
+    type.coalescing_key = "typing";
+    type.merge = UNDO_FN(merge_typing);
+    return host->register_action(host, &type);
+}
+
+static int32_t bench_init(const undo_host *host, void **plugin_data) {
+    bench_state *state = (bench_state *)calloc(1, sizeof *state);
+    int32_t rc;
+    if (state == NULL) return host->report_error(host, UNDO_ENOMEM, "out of memory");
+    if ((rc = register_all(host)) != UNDO_OK) {
+        free(state);
+        return rc;
+    }
+    *plugin_data = state;
+    return UNDO_OK;
+}
+
+static void bench_deinit(void *plugin_data) {
+    bench_state *state = (bench_state *)plugin_data;
+    free(state->document.bytes);
+    free(state->scratch.bytes);
+    free(state);
+}
+
+/* The typing document, or the counter in decimal; returns the full length (see the ABI). */
+static int32_t bench_describe(void *plugin_data, const char *context, char *buffer,
+                              uint32_t capacity) {
+    const bench_state *state = (const bench_state *)plugin_data;
+    char number[32];
+    const char *text = number;
+    uint64_t length;
+    if (strcmp(context, UNDO_BENCH_TYPING_CONTEXT) == 0) {
+        text = state->document.bytes;
+        length = state->document.length;
+    } else {
+        length = (uint64_t)snprintf(number, sizeof number, "%lld", (long long)state->counter);
+    }
+    if (length > INT32_MAX) return UNDO_ELIMIT;
+    if (capacity > 0) {
+        uint64_t kept = length < capacity ? length : capacity - 1;
+        if (kept > 0) memcpy(buffer, text, kept);
+        buffer[kept] = '\0';
+    }
+    return (int32_t)length;
+}
+
+static const undo_plugin_descriptor bench_descriptor = {
+    .struct_size = (uint32_t)UNDO_PLUGIN_DESCRIPTOR_SIZE_V1,
+    .abi_major = UNDO_ABI_VERSION_MAJOR,
+    .abi_minor = UNDO_ABI_VERSION_MINOR,
+    .id = UNDO_BENCH_COUNTER_ID,
+    .name = "Benchmark Counter",
+    .version = "1.0.0",
+    .init = bench_init,
+    .deinit = bench_deinit,
+    .describe = bench_describe,
+};
+
+UNDO_PLUGIN_EXPORT const undo_plugin_descriptor *undo_plugin_entry(void) {
+    return &bench_descriptor;
+}

@@ -1,0 +1,288 @@
+import UndoCore
+
+// The four anchor workloads (../shared/anchors/README.md, "Workloads") on UndoCore's UndoStack,
+// with the same models, checks and operation counts as qt_undo_bench and limit_bench.
+
+// MARK: Models and commands
+
+/// The `int64` counter of pushundoredo, macro and labels.
+final class Counter {
+    var value: Int64 = 0
+}
+
+/// *add k*: adds `amount` to the counter, undo subtracts it. Named "Add".
+/// Two words, so the history keeps it inline (no allocation per step).
+struct AddCommand: UndoCommand {
+    let counter: Counter
+    let amount: Int64
+    var name: String? { "Add" }
+    func perform(_ changes: inout UndoChanges) { counter.value &+= amount }
+    func undo(_ changes: inout UndoChanges) { counter.value &-= amount }
+}
+
+/// The four kinds of edit in the labels workload; an edit is named by its kind, the way a real
+/// program names its commands.
+enum EditKind: UInt8, CaseIterable {
+    case add, move, delete, rename
+
+    var name: String {
+        switch self {
+        case .add: "Add"
+        case .move: "Move"
+        case .delete: "Delete"
+        case .rename: "Rename"
+        }
+    }
+}
+
+/// *add k* with one of four names (the labels workload).
+struct NamedAddCommand: UndoCommand {
+    let counter: Counter
+    let amount: Int64
+    let kind: EditKind
+    var name: String? { kind.name }
+    func perform(_ changes: inout UndoChanges) { counter.value &+= amount }
+    func undo(_ changes: inout UndoChanges) { counter.value &-= amount }
+}
+
+/// The byte string of the typing workload.
+final class TextBuffer {
+    var bytes: [UInt8] = []
+}
+
+/// Typing at the end of the buffer. Consecutive keystrokes share a coalescing key, and the
+/// history merges each one into the run before it: the run's command keeps every character it
+/// typed, so one undo removes the whole run. The first character is kept inline, so a single
+/// keystroke allocates nothing until it joins a run (like std::string's small-string buffer).
+struct TypeCommand: UndoCommand {
+    let buffer: TextBuffer
+    var first: UInt8
+    var rest: [UInt8] = []
+
+    var name: String? { "Typing" }
+    var coalescingKey: UndoCoalescingKey? { UndoCoalescingKey("typing") }
+
+    func perform(_ changes: inout UndoChanges) {
+        buffer.bytes.append(first)
+        if !rest.isEmpty { buffer.bytes.append(contentsOf: rest) }
+    }
+
+    func undo(_ changes: inout UndoChanges) { buffer.bytes.removeLast(1 + rest.count) }
+
+    mutating func merge(with next: TypeCommand) -> UndoMerge {
+        rest.append(next.first)
+        rest.append(contentsOf: next.rest)
+        return .merged
+    }
+}
+
+// MARK: Workloads
+
+enum CoreWorkloads {
+    /// pushundoredo: N *add k* (k = i % 7 + 1), then N undos, then N redos. ops = 3N.
+    /// `countLimit` / `memoryLimit` turn on trimming (the scaling run); then only the steps kept
+    /// are undone and redone, and `ops` counts those.
+    static func pushUndoRedo(_ n: Int, countLimit: Int? = nil, memoryLimit: Int? = nil) throws -> BenchResult {
+        var result = BenchResult(workload: "pushundoredo", n: n, ops: 3 * n)
+        let counter = Counter()
+        var history: UndoStack! = UndoStack(countLimit: countLimit, memoryLimit: memoryLimit)
+        let heapBefore = heapInUse()
+
+        var clock = Stopwatch()
+        for i in 0..<n {
+            try history.perform(AddCommand(counter: counter, amount: Int64(i % 7 + 1)))
+        }
+        result.pushMs = clock.lap()
+        result.heapBytesPerN = n > 0 ? Double(heapInUse() - heapBefore) / Double(n) : 0
+        let afterPush = counter.value
+        let kept = history.count
+
+        _ = clock.lap()
+        for _ in 0..<kept { try history.undo() }
+        result.undoMs = clock.lap()
+        let afterUndo = counter.value
+
+        for _ in 0..<kept { try history.redo() }
+        result.redoMs = clock.lap()
+
+        let want = expectedSum(n, modulus: 7)
+        result.ok = afterPush == want && afterUndo == expectedSum(n - kept, modulus: 7)
+            && counter.value == want
+            && history.undoCount == kept && !history.canRedo
+            && kept == min(n, countLimit ?? n, memoryLimit.map { $0 / MemoryLayout<AddCommand>.size } ?? n)
+        result.ops = n + 2 * kept
+        result.totalMs = result.pushMs + result.undoMs + result.redoMs
+
+        _ = clock.lap()
+        history = nil
+        result.freeMs = clock.lap()
+        return result
+    }
+
+    /// typing: N keystrokes appending 'a' + i % 26, coalesced into runs closed every 100
+    /// characters, then undo all and redo all. ops = 3N.
+    ///
+    /// The history is configured with `coalescingWindow: nil` (runs end only on an explicit
+    /// `breakCoalescing()`), so the runs are exactly 100 characters however fast the machine
+    /// types; with the default 500 ms window the result is the same here, plus a clock read
+    /// per keystroke.
+    static func typing(_ n: Int) throws -> BenchResult {
+        var result = BenchResult(workload: "typing", n: n, ops: 3 * n)
+        result.extra = [("coalescing_window", "none")]
+        let buffer = TextBuffer()
+        var history: UndoStack! = UndoStack(coalescingWindow: nil)
+        let heapBefore = heapInUse()
+
+        var clock = Stopwatch()
+        for i in 0..<n {
+            try history.perform(TypeCommand(buffer: buffer, first: UInt8(ascii: "a") + UInt8(i % 26)))
+            if (i + 1) % 100 == 0 { history.breakCoalescing() }
+        }
+        result.pushMs = clock.lap()
+        result.heapBytesPerN = n > 0 ? Double(heapInUse() - heapBefore) / Double(n) : 0
+        let pushOK = buffer.bytes.count == n
+
+        _ = clock.lap()
+        let steps = history.undoCount
+        for _ in 0..<steps { try history.undo() }
+        result.undoMs = clock.lap()
+        let undoOK = buffer.bytes.isEmpty && history.undoCount == 0
+
+        for _ in 0..<steps { try history.redo() }
+        result.redoMs = clock.lap()
+
+        var contentOK = buffer.bytes.count == n
+        for i in 0..<n where contentOK {
+            contentOK = buffer.bytes[i] == UInt8(ascii: "a") + UInt8(i % 26)
+        }
+        result.ok = pushOK && undoOK && contentOK && history.count == (n + 99) / 100
+        result.totalMs = result.pushMs + result.undoMs + result.redoMs
+
+        _ = clock.lap()
+        history = nil
+        result.freeMs = clock.lap()
+        return result
+    }
+
+    /// macro: N/10 groups named "Macro" of 10 *add k* each, then undo all (N/10 steps), redo
+    /// all. ops = 3N (child commands).
+    static func macro(_ requested: Int) throws -> BenchResult {
+        let groups = requested / 10
+        let n = groups * 10
+        var result = BenchResult(workload: "macro", n: n, ops: 3 * n)
+        let counter = Counter()
+        var history: UndoStack! = UndoStack()
+        let heapBefore = heapInUse()
+
+        var clock = Stopwatch()
+        for group in 0..<groups {
+            try history.beginGroup(named: "Macro")
+            for child in 0..<10 {
+                let i = group * 10 + child
+                try history.perform(AddCommand(counter: counter, amount: Int64(i % 7 + 1)))
+            }
+            try history.endGroup()
+        }
+        result.pushMs = clock.lap()
+        result.heapBytesPerN = n > 0 ? Double(heapInUse() - heapBefore) / Double(n) : 0
+        let afterPush = counter.value
+
+        _ = clock.lap()
+        for _ in 0..<groups { try history.undo() }
+        result.undoMs = clock.lap()
+        let afterUndo = counter.value
+
+        for _ in 0..<groups { try history.redo() }
+        result.redoMs = clock.lap()
+
+        let want = expectedSum(n, modulus: 7)
+        result.ok = afterPush == want && afterUndo == 0 && counter.value == want
+            && history.count == groups && history.undoCount == groups
+        result.totalMs = result.pushMs + result.undoMs + result.redoMs
+
+        _ = clock.lap()
+        history = nil
+        result.freeMs = clock.lap()
+        return result
+    }
+
+    /// labels: N named *add k* (k = i % 4 + 1, named Add/Move/Delete/Rename), then N/2 undo
+    /// steps and N/2 redo steps, reading both menu titles after each. ops = 2 * (N/2).
+    /// The titles come from the history itself (`undoMenuTitle` / `redoMenuTitle`), formatted
+    /// by its `UndoTitleFormatter` (English, title case), not built here.
+    static func labels(_ n: Int) throws -> BenchResult {
+        let walk = n / 2
+        var result = BenchResult(workload: "labels", n: n, ops: 2 * walk)
+        let counter = Counter()
+        var history: UndoStack! = UndoStack()
+        let heapBefore = heapInUse()
+
+        var clock = Stopwatch()
+        for i in 0..<n {
+            try history.perform(NamedAddCommand(counter: counter, amount: Int64(i % 4 + 1),
+                                                kind: EditKind.allCases[i % 4]))
+        }
+        result.pushMs = clock.lap()
+        result.heapBytesPerN = n > 0 ? Double(heapInUse() - heapBefore) / Double(n) : 0
+
+        var lengthSum = 0
+        var lastCharacterSum = 0
+        @inline(__always) func readTitles() {
+            let undoTitle = history.undoMenuTitle
+            let redoTitle = history.redoMenuTitle
+            lengthSum += undoTitle.utf8.count + redoTitle.utf8.count
+            lastCharacterSum += Int(lastByte(undoTitle)) + Int(lastByte(redoTitle))
+        }
+
+        _ = clock.lap()
+        for _ in 0..<walk {
+            try history.undo()
+            readTitles()
+        }
+        result.undoMs = clock.lap()
+        for _ in 0..<walk {
+            try history.redo()
+            readTitles()
+        }
+        result.redoMs = clock.lap()
+
+        let want = LabelWalk.expected(n)
+        result.ok = lengthSum == want.lengthSum && lastCharacterSum == want.lastCharacterSum
+            && counter.value == expectedSum(n, modulus: 4) && history.undoCount == n
+        result.totalMs = result.undoMs + result.redoMs
+
+        _ = clock.lap()
+        history = nil
+        result.freeMs = clock.lap()
+        return result
+    }
+}
+
+/// The last UTF-8 byte of a non-empty string (the labels are ASCII), in O(1).
+@inline(__always)
+func lastByte(_ text: String) -> UInt8 {
+    let bytes = text.utf8
+    return bytes.isEmpty ? 0 : bytes[bytes.index(before: bytes.endIndex)]
+}
+
+/// The labels check, computed from the definition: after each step the Undo label names the
+/// command below the index ("Undo Move"), the Redo label the one above, or plain "Undo"/"Redo".
+enum LabelWalk {
+    static let names = ["Add", "Move", "Delete", "Rename"]
+
+    static func expected(_ n: Int) -> (lengthSum: Int, lastCharacterSum: Int) {
+        var lengthSum = 0, lastCharacterSum = 0
+        func label(_ verb: String, command: Int) {
+            let text = command >= 0 && command < n ? "\(verb) \(names[command % 4])" : verb
+            lengthSum += text.utf8.count
+            lastCharacterSum += Int(text.utf8.last!)
+        }
+        var index = n
+        for step in 0..<(2 * (n / 2)) {
+            index += step < n / 2 ? -1 : 1
+            label("Undo", command: index - 1)
+            label("Redo", command: index)
+        }
+        return (lengthSum, lastCharacterSum)
+    }
+}

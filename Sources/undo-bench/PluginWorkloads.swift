@@ -1,0 +1,213 @@
+import Glibc
+import UndoCore
+import UndoPluginHost
+
+// The four anchor workloads through the plugin path: every change is an action of a real
+// shared object (libUndoBenchCounterPlugin.so, Plugins/BenchCounter) that the PluginHost loads
+// with its loader and calls through libffi, recorded as PluginCommand steps in the host's shared
+// history. Same definitions, checks and `ops` as CoreWorkloads; the model (the counter, the
+// typed document) lives in the plugin and is read back with describe() for the checks.
+
+enum PluginWorkloads {
+    static let pluginID = "org.undohost.bench"
+    static let pluginFile = "libUndoBenchCounterPlugin.so"
+    static let typingContext = UndoContext("typing")
+
+    /// A host with the benchmark plugin loaded, found like the bundled plugins: next to this
+    /// program, or in the folders of $UNDOHOST_PLUGIN_PATH.
+    static func makeHost(_ stack: UndoStack = UndoStack()) throws -> PluginHost {
+        let host = PluginHost(history: SharedUndoHistory(stack))
+        let folders = PluginHost.bundledPluginFolders
+        for folder in folders {
+            let path = folder + "/" + pluginFile
+            if access(path, R_OK) == 0 {
+                try host.load(file: path)
+                return host
+            }
+        }
+        throw BenchError("\(pluginFile) not found in \(folders); build it with "
+                         + "`swift build -c release --product UndoBenchCounterPlugin` (same scratch path)")
+    }
+
+    /// The counter, as the plugin describes it.
+    static func counter(_ host: PluginHost) throws -> Int64 {
+        let text = try host.describe(.global, plugin: pluginID)
+        guard let value = Int64(text) else { throw BenchError("bad counter description: \(text)") }
+        return value
+    }
+
+    /// pushundoredo: as CoreWorkloads.pushUndoRedo, each step a bench.add call.
+    static func pushUndoRedo(_ n: Int) throws -> BenchResult {
+        var result = BenchResult(workload: "plugin-pushundoredo", n: n, ops: 3 * n)
+        var host: PluginHost! = try makeHost()
+        let heapBefore = heapInUse()
+
+        var clock = Stopwatch()
+        for i in 0..<n {
+            try host.perform("bench.add", [.i64(Int64(i % 7 + 1))])
+        }
+        result.pushMs = clock.lap()
+        result.heapBytesPerN = n > 0 ? Double(heapInUse() - heapBefore) / Double(n) : 0
+        let afterPush = try counter(host)
+
+        _ = clock.lap()
+        for _ in 0..<n { try host.undo() }
+        result.undoMs = clock.lap()
+        let afterUndo = try counter(host)
+
+        _ = clock.lap()
+        for _ in 0..<n { try host.redo() }
+        result.redoMs = clock.lap()
+
+        let want = expectedSum(n, modulus: 7)
+        let afterRedo = try counter(host)
+        let (count, position) = host.history.withStack { ($0.count, $0.undoCount) }
+        result.ok = afterPush == want && afterUndo == 0 && afterRedo == want && count == n && position == n
+        result.totalMs = result.pushMs + result.undoMs + result.redoMs
+
+        _ = clock.lap()
+        host = nil
+        result.freeMs = clock.lap()
+        return result
+    }
+
+    /// typing: as CoreWorkloads.typing, each keystroke a bench.type call with one character
+    /// in the "typing" context; the plugin's merge joins a run into one step. The history has
+    /// no coalescing window (runs end on the explicit break every 100 characters).
+    static func typing(_ n: Int) throws -> BenchResult {
+        var result = BenchResult(workload: "plugin-typing", n: n, ops: 3 * n)
+        result.extra = [("coalescing_window", "none")]
+        var host: PluginHost! = try makeHost(UndoStack(coalescingWindow: nil))
+        let letters = (0..<26).map { ActionValue.string(String(UnicodeScalar(UInt8(ascii: "a") + UInt8($0)))) }
+        let heapBefore = heapInUse()
+
+        var clock = Stopwatch()
+        for i in 0..<n {
+            try host.perform("bench.type", [letters[i % 26]], in: typingContext)
+            if (i + 1) % 100 == 0 { host.history.withStack { $0.breakCoalescing() } }
+        }
+        result.pushMs = clock.lap()
+        result.heapBytesPerN = n > 0 ? Double(heapInUse() - heapBefore) / Double(n) : 0
+        let pushOK = try host.describe(typingContext, plugin: pluginID).utf8.count == n
+
+        let steps = host.history.withStack { $0.undoCount }
+        _ = clock.lap()
+        for _ in 0..<steps { try host.undo() }
+        result.undoMs = clock.lap()
+        let undoOK = try host.describe(typingContext, plugin: pluginID).isEmpty
+
+        _ = clock.lap()
+        for _ in 0..<steps { try host.redo() }
+        result.redoMs = clock.lap()
+
+        let text = Array(try host.describe(typingContext, plugin: pluginID).utf8)
+        var contentOK = text.count == n
+        for i in 0..<n where contentOK {
+            contentOK = text[i] == UInt8(ascii: "a") + UInt8(i % 26)
+        }
+        result.ok = pushOK && undoOK && contentOK && host.history.withStack { $0.count } == (n + 99) / 100
+        result.totalMs = result.pushMs + result.undoMs + result.redoMs
+
+        _ = clock.lap()
+        host = nil
+        result.freeMs = clock.lap()
+        return result
+    }
+
+    /// macro: as CoreWorkloads.macro, groups of 10 bench.add calls.
+    static func macro(_ requested: Int) throws -> BenchResult {
+        let groups = requested / 10
+        let n = groups * 10
+        var result = BenchResult(workload: "plugin-macro", n: n, ops: 3 * n)
+        var host: PluginHost! = try makeHost()
+        let heapBefore = heapInUse()
+
+        var clock = Stopwatch()
+        for group in 0..<groups {
+            try host.history.withStack { try $0.beginGroup(named: "Macro") }
+            for child in 0..<10 {
+                let i = group * 10 + child
+                try host.perform("bench.add", [.i64(Int64(i % 7 + 1))])
+            }
+            try host.history.withStack { try $0.endGroup() }
+        }
+        result.pushMs = clock.lap()
+        result.heapBytesPerN = n > 0 ? Double(heapInUse() - heapBefore) / Double(n) : 0
+        let afterPush = try counter(host)
+
+        _ = clock.lap()
+        for _ in 0..<groups { try host.undo() }
+        result.undoMs = clock.lap()
+        let afterUndo = try counter(host)
+
+        _ = clock.lap()
+        for _ in 0..<groups { try host.redo() }
+        result.redoMs = clock.lap()
+
+        let want = expectedSum(n, modulus: 7)
+        let afterRedo = try counter(host)
+        let (count, position) = host.history.withStack { ($0.count, $0.undoCount) }
+        result.ok = afterPush == want && afterUndo == 0 && afterRedo == want
+            && count == groups && position == groups
+        result.totalMs = result.pushMs + result.undoMs + result.redoMs
+
+        _ = clock.lap()
+        host = nil
+        result.freeMs = clock.lap()
+        return result
+    }
+
+    /// labels: as CoreWorkloads.labels; the four names are the plugin's four action types, and
+    /// the titles come from the shared history's undoMenuTitle / redoMenuTitle.
+    static func labels(_ n: Int) throws -> BenchResult {
+        let walk = n / 2
+        var result = BenchResult(workload: "plugin-labels", n: n, ops: 2 * walk)
+        var host: PluginHost! = try makeHost()
+        let actions = ["bench.add", "bench.move", "bench.delete", "bench.rename"]
+        let heapBefore = heapInUse()
+
+        var clock = Stopwatch()
+        for i in 0..<n {
+            try host.perform(actions[i % 4], [.i64(Int64(i % 4 + 1))])
+        }
+        result.pushMs = clock.lap()
+        result.heapBytesPerN = n > 0 ? Double(heapInUse() - heapBefore) / Double(n) : 0
+
+        var lengthSum = 0
+        var lastCharacterSum = 0
+        func readTitles() {
+            let (undoTitle, redoTitle) = host.history.withStack { ($0.undoMenuTitle, $0.redoMenuTitle) }
+            lengthSum += undoTitle.utf8.count + redoTitle.utf8.count
+            lastCharacterSum += Int(lastByte(undoTitle)) + Int(lastByte(redoTitle))
+        }
+
+        _ = clock.lap()
+        for _ in 0..<walk {
+            try host.undo()
+            readTitles()
+        }
+        result.undoMs = clock.lap()
+        for _ in 0..<walk {
+            try host.redo()
+            readTitles()
+        }
+        result.redoMs = clock.lap()
+
+        let want = LabelWalk.expected(n)
+        let finalCounter = try counter(host)
+        result.ok = lengthSum == want.lengthSum && lastCharacterSum == want.lastCharacterSum
+            && finalCounter == expectedSum(n, modulus: 4) && host.history.withStack { $0.undoCount } == n
+        result.totalMs = result.undoMs + result.redoMs
+
+        _ = clock.lap()
+        host = nil
+        result.freeMs = clock.lap()
+        return result
+    }
+}
+
+/// A failure of the benchmark itself (not of a check).
+struct BenchError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
