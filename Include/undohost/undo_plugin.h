@@ -279,10 +279,25 @@ struct undo_host {
 
     /** Set to NULL by the host; later versions may use them. */
     void *reserved[8];
+
+    /* ---- Added in ABI 1.1: check UNDO_STRUCT_HAS(host, undo_host, set_close_handler) ---- */
+
+    /**
+     * From inside init only: asks to be told when the host closes a document. The host then
+     * calls `handler(plugin_data, context)` after the document's steps have left the history, so
+     * the plugin can forget its state and a document opened later under the same name starts
+     * empty. context: UTF-8, NUL-terminated, owned by the host, valid during the call. The
+     * handler runs on the closing thread, never inside another call into the plugin.
+     * Errors: UNDO_ESTATE outside init; UNDO_EINVAL for a NULL handler.
+     */
+    int32_t (*set_close_handler)(const undo_host *host,
+                                 void (*handler)(void *plugin_data, const char *context));
 };
 
 /** The size of a 1.0 undo_host. */
 #define UNDO_HOST_SIZE_V1 (offsetof(undo_host, reserved) + 8 * sizeof(void *))
+/** The size of a 1.1 undo_host (with set_close_handler). */
+#define UNDO_HOST_SIZE_V1_1 (offsetof(undo_host, set_close_handler) + sizeof(void (*)(void)))
 
 /* ---- The plugin descriptor ---------------------------------------------------------------- */
 

@@ -317,6 +317,8 @@ static const undo_param move_params[] = {
     {UNDO_TYPE_U64, 0, "id"}, {UNDO_TYPE_F64, 0, "dx"}, {UNDO_TYPE_F64, 0, "dy"}};
 static const undo_param color_params[] = {{UNDO_TYPE_U64, 0, "id"}, {UNDO_TYPE_U32, 0, "color"}};
 
+static void canvas_close_document(void *plugin_data, const char *context);
+
 static int32_t canvas_init(const undo_host *host, void **plugin_data) {
     undo_action_type types[4];
     canvas_state *state;
@@ -350,9 +352,19 @@ static int32_t canvas_init(const undo_host *host, void **plugin_data) {
     }
     state = (canvas_state *)calloc(1, sizeof *state);
     if (state == NULL) return host->report_error(host, UNDO_ENOMEM, "out of memory");
+    /* ABI 1.1: be told when a document closes (an older host has no such callback). */
+    if (UNDO_STRUCT_HAS(host, undo_host, set_close_handler)) {
+        host->set_close_handler(host, canvas_close_document);
+    }
     *plugin_data = state;
     canvas_instances++;
     return UNDO_OK;
+}
+
+static void free_doc(canvas_doc *doc) {
+    free(doc->name);
+    free(doc->shapes);
+    free(doc);
 }
 
 static void canvas_deinit(void *plugin_data) {
@@ -360,12 +372,26 @@ static void canvas_deinit(void *plugin_data) {
     while (state->docs != NULL) {
         canvas_doc *doc = state->docs;
         state->docs = doc->next;
-        free(doc->name);
-        free(doc->shapes);
-        free(doc);
+        free_doc(doc);
     }
     free(state);
     canvas_instances--;
+}
+
+/* Registered with set_close_handler: the host closed a document (its steps are gone), so
+ * forget it; one opened later under the same name starts empty. */
+static void canvas_close_document(void *plugin_data, const char *context) {
+    canvas_state *state = (canvas_state *)plugin_data;
+    canvas_doc **link = &state->docs;
+    while (*link != NULL) {
+        if (strcmp((*link)->name, context) == 0) {
+            canvas_doc *doc = *link;
+            *link = doc->next;
+            free_doc(doc);
+            return;
+        }
+        link = &(*link)->next;
+    }
 }
 
 static const undo_plugin_descriptor canvas_descriptor = {

@@ -32,6 +32,9 @@ final class NotesBook {
         return previous
     }
 
+    /// Forgets a document the host closed.
+    func close(_ context: String) { lists[context] = nil }
+
     /// One line per note, "#index [priority] text", for the host's display and tests.
     func text(of context: String) -> String {
         notes(in: context).enumerated().map { "#\($0.offset) [\($0.element.priority)] \($0.element.text)" }

@@ -26,7 +26,8 @@ let notesPlugin = UndoPlugin(
                          coalescingKey: "priority", merge: mergePriorities),
     ],
     makeState: { _ in NotesBook() },
-    describe: { book, context in book.text(of: context) })
+    describe: { book, context in book.text(of: context) },
+    closeDocument: { book, context in book.close(context) })
 
 @_cdecl("undo_plugin_entry")
 public func undoPluginEntry() -> UnsafePointer<undo_plugin_descriptor>? {

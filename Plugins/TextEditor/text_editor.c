@@ -455,6 +455,8 @@ static int32_t register_all(const undo_host *host) {
     return host->register_action(host, &type);
 }
 
+static void text_close_document(void *plugin_data, const char *context);
+
 static int32_t text_init(const undo_host *host, void **plugin_data) {
     text_state *state = (text_state *)calloc(1, sizeof *state);
     int32_t rc;
@@ -464,9 +466,20 @@ static int32_t text_init(const undo_host *host, void **plugin_data) {
         free(state);
         return rc;
     }
+    /* ABI 1.1: be told when a document closes (an older host has no such callback). */
+    if (UNDO_STRUCT_HAS(host, undo_host, set_close_handler)) {
+        host->set_close_handler(host, text_close_document);
+    }
     *plugin_data = state;
     text_instances++;
     return UNDO_OK;
+}
+
+static void free_doc(text_doc *doc) {
+    free(doc->name);
+    free(doc->chars);
+    free(doc->styles);
+    free(doc);
 }
 
 static void text_deinit(void *plugin_data) {
@@ -474,13 +487,26 @@ static void text_deinit(void *plugin_data) {
     while (state->docs != NULL) {
         text_doc *doc = state->docs;
         state->docs = doc->next;
-        free(doc->name);
-        free(doc->chars);
-        free(doc->styles);
-        free(doc);
+        free_doc(doc);
     }
     free(state);
     text_instances--;
+}
+
+/* Registered with set_close_handler: the host closed a document (its steps are gone), so
+ * forget it; one opened later under the same name starts empty. */
+static void text_close_document(void *plugin_data, const char *context) {
+    text_state *state = (text_state *)plugin_data;
+    text_doc **link = &state->docs;
+    while (*link != NULL) {
+        if (strcmp((*link)->name, context) == 0) {
+            text_doc *doc = *link;
+            *link = doc->next;
+            free_doc(doc);
+            return;
+        }
+        link = &(*link)->next;
+    }
 }
 
 static const undo_plugin_descriptor text_descriptor = {

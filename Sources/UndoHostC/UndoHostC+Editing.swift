@@ -83,8 +83,12 @@ public func undo_history_get_context(_ h: OpaquePointer?, _ buffer: UnsafeMutabl
 public func undo_history_close_context(_ h: OpaquePointer?, _ context: UnsafePointer<CChar>?) -> Int32 {
     withClient(h) { history throws(ClientFailure) in
         let context = UndoContext(try CText.read(context, "context"))
-        let removed = try history.withStack { try $0.removeAll(in: context) }
-        return Int32(clamping: removed)
+        // Through the plugin host, so the plugins forget the document too.
+        do throws(PluginHostError) {
+            return Int32(clamping: try history.host.closeContext(context))
+        } catch {
+            throw ClientFailure(error)
+        }
     }
 }
 

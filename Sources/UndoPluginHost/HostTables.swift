@@ -38,6 +38,7 @@ enum HostTables {
         host.record = { host, context, action, args, count, inverseArgs, inverseCount in
             HostCallbacks.record(host, context, action, args, count, inverseArgs, inverseCount)
         }
+        host.set_close_handler = { host, handler in HostCallbacks.setCloseHandler(host, handler) }
         table.initialize(to: host)
         return table
     }

@@ -70,6 +70,7 @@ final class LoadedPlugin: @unchecked Sendable {
         }
         guard status == UNDO_OK else {
             lock.withLock { _state = .unloaded }
+            CloseHandlers.set(nil, for: self)
             let message = frame.reportedError?.message ?? frame.refusal
                 ?? (status > 0 ? "init returned \(status), which is not an error code" : nil)
             throw .initFailed(code: status, message: message)
@@ -100,6 +101,7 @@ final class LoadedPlugin: @unchecked Sendable {
             _actions = []
         }
         pluginData = nil
+        CloseHandlers.set(nil, for: self)
         HostTables.unregister(hostTable)
     }
 

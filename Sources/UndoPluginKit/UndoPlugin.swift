@@ -26,6 +26,7 @@ public final class UndoPlugin: @unchecked Sendable {
 
     let makeState: (UndoHostCallbacks) throws -> AnyObject
     let describeState: ((AnyObject, String) throws -> String)?
+    let closeDocument: ((AnyObject, String) -> Void)?
 
     // Written once here and never freed: the descriptor must stay valid for the life of the
     // process, and its action types for the plugin's.
@@ -39,9 +40,12 @@ public final class UndoPlugin: @unchecked Sendable {
     ///   - makeState: makes one instance's state, once per host that loads the plugin; throw to
     ///     refuse loading (with your message).
     ///   - describe: the text of one document (context) for display and tests; nil: none.
+    ///   - closeDocument: forgets a document the host closed (its steps left the history), so
+    ///     one opened later under the same name starts empty; nil: nothing to forget.
     public init<State: AnyObject>(id: String, name: String, version: String, actions: [UndoPluginAction],
                                   makeState: @escaping (UndoHostCallbacks) throws -> State,
-                                  describe: ((State, String) throws -> String)? = nil) {
+                                  describe: ((State, String) throws -> String)? = nil,
+                                  closeDocument: ((State, String) -> Void)? = nil) {
         self.id = id
         self.name = name
         self.version = version
@@ -55,6 +59,7 @@ public final class UndoPlugin: @unchecked Sendable {
         } else {
             describeState = nil
         }
+        self.closeDocument = closeDocument.map { close in { state, context in close(state as! State, context) } }
         descriptorStorage = .allocate(capacity: 1)
         descriptorStorage.initialize(to: makeDescriptor(hasDescribe: describe != nil))
         actionTypes = actions.map(makeActionType)

@@ -35,9 +35,22 @@ final class UndoPluginInstance {
         }
         let status = plugin.registerActions(with: callbacks)
         guard status == Int32(UNDO_OK) else { return status } // nothing kept: deinit will not come
+        // ABI 1.1: be told when the host closes a document (older hosts have no such callback).
+        // Read field by field: an older host's table ends before this one.
+        if plugin.closeDocument != nil {
+            let raw = UnsafeRawPointer(host)
+            let offset = MemoryLayout<undo_host>.offset(of: \.set_close_handler)!
+            if Int(raw.load(as: UInt32.self)) >= offset + MemoryLayout<SetCloseHandler>.size,
+               let setCloseHandler = raw.load(fromByteOffset: offset, as: SetCloseHandler.self) {
+                _ = setCloseHandler(host, closeContext)
+            }
+        }
         pluginData.pointee = Unmanaged.passRetained(UndoPluginInstance(plugin: plugin, host: callbacks, state: state)).toOpaque()
         return Int32(UNDO_OK)
     }
+
+    private typealias SetCloseHandler = (@convention(c) (UnsafePointer<undo_host>?,
+        (@convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Void)?) -> Int32)?
 
     static let deinitialize: @convention(c) (UnsafeMutableRawPointer?) -> Void = { pluginData in
         guard let pluginData else { return }
@@ -54,6 +67,12 @@ final class UndoPluginInstance {
         } catch {
             return instance.host.report(UndoPluginError(error))
         }
+    }
+
+    static let closeContext: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Void = {
+        pluginData, context in
+        let instance = from(pluginData)
+        instance.plugin.closeDocument?(instance.state, String(undoArgument: context))
     }
 
     /// Writes what fits of `text` (whole characters' bytes only) and a NUL; returns the full

@@ -149,6 +149,23 @@ struct ScriptOutputTests {
             """)
     }
 
+    @Test("A closed document is forgotten by the plugins too: opened again, it starts empty")
+    func aClosedDocumentReopensEmpty() throws {
+        let run = try UndoHostProcess.runScript("""
+            doc notes.txt
+            text.insert 0 "draft"
+            close notes.txt
+            doc notes.txt
+            show
+            text.insert 0 "new"
+            show
+            """)
+        #expect(run.status == 0)
+        #expect(run.standardOutput.contains("notes.txt (no plugin has it yet): empty"))
+        #expect(run.standardOutput.contains("  new"))
+        #expect(!run.standardOutput.contains("newdraft"))
+    }
+
     @Test("Revert to saved takes the document back as one step, which undo takes back again")
     func revertToSaved() throws {
         let run = try UndoHostProcess.runScript("""

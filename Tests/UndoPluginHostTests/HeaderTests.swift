@@ -50,8 +50,8 @@ import UndoPluginABI
 
     var expectedOutput: String {
         "descriptor=\(PluginDescriptor.minimumSize) action=\(ActionTypeReader.minimumSize) "
-            + "host=\(MemoryLayout<undo_host>.size) call=\(MemoryLayout<undo_call>.size) "
-            + "value=\(MemoryLayout<undo_value>.size) has_record=1 version=1000\n"
+            + "host=\(MemoryLayout<undo_host>.offset(of: \.set_close_handler)!) call=\(MemoryLayout<undo_call>.size) "
+            + "value=\(MemoryLayout<undo_value>.size) has_record=1 version=1001\n"
             + "UNDO_EUTF8 invalid UTF-8 or embedded NUL in string UNDO_EUNKNOWN\n"
     }
 
@@ -69,6 +69,8 @@ import UndoPluginABI
         #expect(Int(PluginDescriptor.minimumSize) == MemoryLayout<undo_plugin_descriptor>.size)
         #expect(Int(ActionTypeReader.minimumSize) == MemoryLayout<undo_action_type>.size)
         #expect(MemoryLayout<undo_value>.size == 24)
+        // 1.1 appended set_close_handler to the host table, after the 1.0 reserved slots.
+        #expect(MemoryLayout<undo_host>.offset(of: \.set_close_handler)! == MemoryLayout<undo_host>.offset(of: \.reserved)! + 8 * 8)
         #expect(MemoryLayout<undo_param>.size == 16)
     }
 

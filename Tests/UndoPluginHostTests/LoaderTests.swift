@@ -29,8 +29,8 @@ import UndoPluginABI
     static let variants: [(defines: [String], check: @Sendable (PluginLoadError.Reason) -> Bool)] = [
         (["BAD_NO_ENTRY"], { $0 == .missingEntry }),
         (["BAD_ENTRY_NULL"], { $0 == .entryReturnedNull }),
-        (["DESC_MAJOR=2"], { $0 == .incompatibleVersion(major: 2, minor: 0) }),
-        (["DESC_MAJOR=0"], { $0 == .incompatibleVersion(major: 0, minor: 0) }),
+        (["DESC_MAJOR=2"], { $0 == .incompatibleVersion(major: 2, minor: UInt32(UNDO_ABI_VERSION_MINOR)) }),
+        (["DESC_MAJOR=0"], { $0 == .incompatibleVersion(major: 0, minor: UInt32(UNDO_ABI_VERSION_MINOR)) }),
         (["DESC_MINOR=\(UNDO_ABI_VERSION_MINOR + 1)"], { $0 == .incompatibleVersion(major: 1, minor: UInt32(UNDO_ABI_VERSION_MINOR + 1)) }),
         (["DESC_SIZE=40"], { $0 == .descriptorTooSmall(size: 40, minimum: PluginDescriptor.minimumSize) }),
         (["DESC_SIZE=8"], { $0 == .descriptorTooSmall(size: 8, minimum: PluginDescriptor.minimumSize) }),
@@ -78,7 +78,7 @@ import UndoPluginABI
 
     @Test func noPluginCodeRunsBeforeTheVersionCheck() throws {
         let path = try Fixtures.buildPlugin("bad_plugin.c", defines: ["DESC_MAJOR=2"])
-        #expect(loadError(makeHost().0, path)?.reason == .incompatibleVersion(major: 2, minor: 0))
+        #expect(loadError(makeHost().0, path)?.reason == .incompatibleVersion(major: 2, minor: UInt32(UNDO_ABI_VERSION_MINOR)))
         #expect(try counts(path) == (0, 0))
     }
 

@@ -271,7 +271,13 @@ public final class HostSession {
                                hint: closest.map { "did you mean \($0)?" } ?? "type doc to list the documents")
         }
         guard openGroupNames.isEmpty else { throw historyError(.groupOpen) }
-        let removed = try historyCall { try $0.removeAll(in: UndoContext(name)) }
+        // Through the plugin host, so the plugins forget the document too.
+        let removed: Int
+        do throws(PluginHostError) {
+            removed = try host.closeContext(UndoContext(name))
+        } catch {
+            throw sessionError(error, what: "close")
+        }
         documents.removeAll { $0.name == name }
         lastChanges = nil
         if currentDocument == name {

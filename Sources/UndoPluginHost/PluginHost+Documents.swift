@@ -1,0 +1,67 @@
+import Foundation
+import UndoCore
+import UndoPluginABI
+
+extension PluginHost {
+    /// Closes a document: its steps leave the history (the other documents' steps stay and
+    /// still undo), then every plugin that asked with `set_close_handler` forgets the document,
+    /// so one opened later under the same name starts empty.
+    /// - Returns: how many steps (or group members) left the history.
+    /// - Throws: ``PluginHostError/reentrantCall(_:)`` from inside a plugin call or an action.
+    @discardableResult
+    public func closeContext(_ context: UndoContext) throws(PluginHostError) -> Int {
+        guard CallFrame.current == nil, !isRunningAction else { throw .reentrantCall("closeContext") }
+        let removed: Int
+        do {
+            removed = try history.withStack { try $0.removeAll(in: context) }
+        } catch {
+            throw .history(error as? UndoError ?? .actionFailed(step: nil, message: String(describing: error)))
+        }
+        for info in plugins {
+            loadedPlugin(withID: info.id)?.closeContext(context)
+        }
+        return removed
+    }
+}
+
+/// The close handlers plugins registered with `set_close_handler` (ABI 1.1), by plugin.
+enum CloseHandlers {
+    typealias Handler = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Void
+    private final class Table: @unchecked Sendable {
+        let lock = NSLock()
+        var handlers: [ObjectIdentifier: Handler] = [:]
+    }
+    private static let table = Table()
+
+    static func set(_ handler: Handler?, for plugin: LoadedPlugin) {
+        table.lock.withLock { table.handlers[ObjectIdentifier(plugin)] = handler }
+    }
+
+    static func handler(for plugin: LoadedPlugin) -> Handler? {
+        table.lock.withLock { table.handlers[ObjectIdentifier(plugin)] }
+    }
+}
+
+extension LoadedPlugin {
+    /// Tells the plugin a document closed, if it asked to be told.
+    func closeContext(_ context: UndoContext) {
+        guard let close = CloseHandlers.handler(for: self), state == .loaded else { return }
+        let frame = CallFrame(plugin: self, phase: .describe, context: context)
+        serialized {
+            frame.run { context.name.withCString { close(pluginData, $0) } }
+        }
+    }
+}
+
+extension HostCallbacks {
+    static func setCloseHandler(_ table: UnsafePointer<undo_host>?, _ handler: CloseHandlers.Handler?) -> Int32 {
+        guard let plugin = HostTables.plugin(for: table) else { return Int32(UNDO_ESTATE) }
+        guard let frame = CallFrame.current, frame.plugin === plugin, frame.phase == .initialize else {
+            plugin.writeLog(.warning, "set_close_handler was called outside init; refused")
+            return Int32(UNDO_ESTATE)
+        }
+        guard let handler else { return Int32(UNDO_EINVAL) }
+        CloseHandlers.set(handler, for: plugin)
+        return Int32(UNDO_OK)
+    }
+}
