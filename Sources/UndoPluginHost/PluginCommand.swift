@@ -17,6 +17,10 @@ public struct PluginCommand: UndoCommand, Sendable, CustomStringConvertible {
     public let context: UndoContext
     /// Whether perform ran (or the plugin recorded the step): the next perform is a redo.
     private var performed: Bool
+    /// The cost as the history measured it when the step went in (or merged). A redo may hand
+    /// back inverse arguments of another size (the document changed outside the history), but
+    /// the history does not measure a step again after a redo, so its running total would drift.
+    private var measuredCost: Int?
 
     init(action: ActionType, arguments: [ActionValue], inverseArguments: [ActionValue]? = nil,
          context: UndoContext, performed: Bool = false) {
@@ -25,13 +29,21 @@ public struct PluginCommand: UndoCommand, Sendable, CustomStringConvertible {
         self.inverseArguments = inverseArguments ?? (action.inverseSignature == nil ? arguments : [])
         self.context = context
         self.performed = performed
+        if performed { measuredCost = currentCost }
     }
 
     public var name: String? { action.name }
     public var coalescingKey: UndoCoalescingKey? { action.historyCoalescingKey }
     public var isDiscardable: Bool { action.isDiscardable }
-    public var cost: Int {
-        96 + (arguments + (action.inverseSignature == nil ? [] : inverseArguments)).reduce(0) { $0 + $1.storageSize }
+    public var cost: Int { measuredCost ?? currentCost }
+
+    private var currentCost: Int {
+        var cost = 96
+        for value in arguments { cost += value.storageSize }
+        if action.inverseSignature != nil {
+            for value in inverseArguments { cost += value.storageSize }
+        }
+        return cost
     }
 
     public var description: String {
@@ -42,6 +54,7 @@ public struct PluginCommand: UndoCommand, Sendable, CustomStringConvertible {
         let phase: CallFrame.Phase = performed ? .redo : .perform
         let (inverse, reported) = try action.invokePerform(arguments, context: context, phase: phase)
         inverseArguments = inverse
+        if !performed { measuredCost = currentCost }
         performed = true
         changes.append(contentsOf: reported)
     }
@@ -60,6 +73,7 @@ public struct PluginCommand: UndoCommand, Sendable, CustomStringConvertible {
         case .merged(let newArguments, let newInverse):
             arguments = newArguments
             inverseArguments = newInverse
+            measuredCost = currentCost  // the history measures a merged step again
             return .merged
         }
     }

@@ -17,13 +17,21 @@ extension PluginHost {
         name.hasPrefix("libUndoPlugin") && name.hasSuffix(".so")
     }
 
-    /// Where the bundled plugins are: the folders of ``pluginPathVariable`` when set, else the
-    /// folder of the running program and the folder of the image this code is in (the same,
-    /// unless it is linked into a shared library), without repeats.
+    /// The entries of ``pluginPathVariable``, when it is set: the absolute folders, and the
+    /// relative entries, which are ignored (a relative entry, or an empty one, would mean the
+    /// current directory).
+    static var pluginPathEntries: (folders: [String], relative: [String])? {
+        guard let value = ProcessInfo.processInfo.environment[pluginPathVariable], !value.isEmpty else { return nil }
+        let entries = value.split(separator: ":").map(String.init)
+        return (entries.filter { $0.hasPrefix("/") }.map { absolutePath($0) }, entries.filter { !$0.hasPrefix("/") })
+    }
+
+    /// Where the bundled plugins are: the absolute folders of ``pluginPathVariable`` when it is
+    /// set, else the folder of the running program (from /proc/self/exe, never the current
+    /// directory) and the folder of the image this code is in (the same, unless it is linked
+    /// into a shared library), without repeats.
     public static var bundledPluginFolders: [String] {
-        if let value = ProcessInfo.processInfo.environment[pluginPathVariable], !value.isEmpty {
-            return value.split(separator: ":").map { absolutePath(String($0)) }
-        }
+        if let entries = pluginPathEntries { return entries.folders }
         var folders: [String] = []
         if let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
             folders.append((executable as NSString).deletingLastPathComponent)
@@ -39,10 +47,14 @@ extension PluginHost {
     }
 
     /// Loads the bundled plugins (`libUndoPlugin*.so` in ``bundledPluginFolders``), skipping a
-    /// plugin id already loaded from an earlier folder.
+    /// plugin id already loaded from an earlier folder. A relative entry of
+    /// ``pluginPathVariable`` is reported as refused.
     @discardableResult
     public func loadBundledPlugins() -> PluginLoadReport {
         var report = PluginLoadReport()
+        for entry in Self.pluginPathEntries?.relative ?? [] {
+            report.failures.append(PluginLoadError(path: entry, reason: .relativePath))
+        }
         for folder in Self.bundledPluginFolders {
             let part = load(folder: folder, matching: Self.isBundledPluginName)
             report.loaded += part.loaded

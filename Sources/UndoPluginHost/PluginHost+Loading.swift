@@ -14,32 +14,52 @@ public struct PluginLoadReport: Sendable {
 }
 
 extension PluginHost {
-    /// Loads one plugin file.
-    /// - Parameter path: the .so file; a relative path is taken from the current directory
-    ///   (never searched for in the loader's library path).
+    /// Loads one plugin file, if ``trustPolicy`` accepts it.
+    /// - Parameter path: the .so file, by absolute path (a relative one is refused: see
+    ///   ``absolutePath(fromCurrentDirectory:)``); never searched for in the loader's path.
     /// - Throws: why it was refused, naming the file.
     @discardableResult
     public func load(file path: String) throws(PluginLoadError) -> PluginInfo {
-        let path = Self.absolutePath(path)
-        guard CallFrame.current == nil else { throw PluginLoadError(path: path, reason: .reentrantCall) }
+        guard path.hasPrefix("/") else { throw PluginLoadError(path: path, reason: .relativePath) }
+        let given = path
+        let path = Self.absolutePath(path) // standardized: links resolved
+        guard CallFrame.current == nil, !isRunningAction else { throw PluginLoadError(path: path, reason: .reentrantCall) }
+        let policy = trustPolicy
         do throws(PluginLoadError.Reason) {
+            // As given: through a link, the folder holding the link matters too.
+            try Self.checkTrust(ofFile: given, policy: policy)
             return try LoaderLock.run { () throws(PluginLoadError.Reason) -> PluginInfo in
-                try loadLocked(path)
+                try loadLocked(path, policy: policy)
             }
         } catch {
             throw PluginLoadError(path: path, reason: error)
         }
     }
 
-    /// Loads every `*.so` file in a folder (sorted by name). A file that fails is reported and
-    /// skipped; the others load as if it were not there.
+    /// Loads every `*.so` file in a folder (sorted by name), by absolute path. A file that
+    /// fails is reported and skipped; the others load as if it were not there. A folder the
+    /// ``trustPolicy`` refuses is one failure, and nothing in it is tried.
     public func load(folder path: String) -> PluginLoadReport {
         load(folder: path) { $0.hasSuffix(".so") }
     }
 
     func load(folder path: String, matching include: (String) -> Bool) -> PluginLoadReport {
-        let folder = Self.absolutePath(path)
         var report = PluginLoadReport()
+        guard path.hasPrefix("/") else {
+            report.failures.append(PluginLoadError(path: path, reason: .relativePath))
+            return report
+        }
+        let folder = Self.absolutePath(path)
+        guard CallFrame.current == nil, !isRunningAction else {
+            report.failures.append(PluginLoadError(path: folder, reason: .reentrantCall))
+            return report
+        }
+        do throws(PluginLoadError.Reason) {
+            try Self.checkTrust(ofFolder: path, policy: trustPolicy)
+        } catch {
+            report.failures.append(PluginLoadError(path: folder, reason: error))
+            return report
+        }
         let names: [String]
         do throws(ELFFile.Invalid) {
             names = try Self.entries(of: folder)
@@ -49,8 +69,9 @@ extension PluginHost {
         }
         for name in names.sorted() where include(name) {
             let file = (folder as NSString).appendingPathComponent(name)
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: file, isDirectory: &isFolder), !isFolder.boolValue else { continue }
+            // Folders are skipped; anything else named like a plugin is tried, so that a broken
+            // link or a FIFO is reported rather than passed over in silence.
+            if (try? FileStatus(of: file))?.kind == .folder { continue }
             do {
                 report.loaded.append(try load(file: file))
             } catch {
@@ -60,7 +81,7 @@ extension PluginHost {
         return report
     }
 
-    private func loadLocked(_ path: String) throws(PluginLoadError.Reason) -> PluginInfo {
+    private func loadLocked(_ path: String, policy: PluginTrustPolicy) throws(PluginLoadError.Reason) -> PluginInfo {
         do {
             try ELFFile.validate(path)
         } catch {
@@ -77,6 +98,9 @@ extension PluginHost {
         let entry = unsafeBitCast(entryAddress, to: Entry.self)
         guard let raw = entry() else { throw .entryReturnedNull }
         let descriptor = try PluginDescriptor(reading: raw)
+        if let allowed = policy.allowedPluginIDs, !allowed.contains(descriptor.id) {
+            throw .notAllowed("plugin id \(descriptor.id) is not on the allow-list")
+        }
         if let other = loadedPlugin(withID: descriptor.id) {
             throw .duplicatePlugin(id: descriptor.id, loadedFrom: other.path)
         }

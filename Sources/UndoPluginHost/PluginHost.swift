@@ -23,16 +23,30 @@ public final class PluginHost: @unchecked Sendable {
 
     private let lock = NSLock()
     private var loaded: [LoadedPlugin] = []
+    /// Action ids already resolved (see PluginHost+FastPath).
+    let resolvedActions = ResolvedActions()
+    private var _trustPolicy: PluginTrustPolicy
 
     /// Makes a host performing into `history`.
-    /// - Parameter log: receives plugins' log messages (and the host's about them); by default
-    ///   warnings and errors go to standard error.
+    /// - Parameters:
+    ///   - log: receives plugins' log messages (and the host's about them); by default
+    ///     warnings and errors go to standard error.
+    ///   - trust: which files it agrees to load (by default: absolute paths to files only this
+    ///     user or root can change).
     public init(history: SharedUndoHistory = SharedUndoHistory(), hostName: String = "UndoHost",
-                hostVersion: String = "1.0", log: @escaping @Sendable (PluginLogMessage) -> Void = PluginHost.standardErrorLog) {
+                hostVersion: String = "1.0", trust: PluginTrustPolicy = .standard,
+                log: @escaping @Sendable (PluginLogMessage) -> Void = PluginHost.standardErrorLog) {
         self.history = history
         self.hostName = hostName
         self.hostVersion = hostVersion
         self.logHandler = log
+        self._trustPolicy = trust
+    }
+
+    /// Which files later loads accept (plugins already loaded stay).
+    public var trustPolicy: PluginTrustPolicy {
+        get { lock.withLock { _trustPolicy } }
+        set { lock.withLock { _trustPolicy = newValue } }
     }
 
     /// Unloads every plugin: their steps leave the history and deinit is called.
@@ -59,6 +73,8 @@ public final class PluginHost: @unchecked Sendable {
     /// The action type named `id`: a full id ("org.undohost.text/insert"), a short id
     /// ("text.insert") or a bare local id ("insert"), the latter two when unambiguous.
     public func actionType(_ id: String) throws(PluginHostError) -> ActionType {
+        let generation = resolvedActions.generation
+        if let resolved = resolvedActions.lookup(id) { return resolved }
         let all = actionTypes
         let matches: [ActionType]
         if id.contains("/") {
@@ -70,7 +86,7 @@ public final class PluginHost: @unchecked Sendable {
         } else {
             matches = all.filter { $0.localID == id }
         }
-        if matches.count == 1 { return matches[0] }
+        if matches.count == 1 { return resolvedActions.store(matches[0], for: id, generation: generation) }
         if matches.isEmpty {
             throw .unknownAction(id, suggestion: Self.closest(to: id, among: all.map(\.shortID)))
         }
@@ -154,7 +170,7 @@ public final class PluginHost: @unchecked Sendable {
 
     /// Runs a history call, turning its errors into ``PluginHostError`` with the plugin's own
     /// error when a plugin failed.
-    private func throughHistory<R>(_ what: String, _ body: (UndoStack) throws -> R) throws(PluginHostError) -> R {
+    func throughHistory<R>(_ what: String, _ body: (UndoStack) throws -> R) throws(PluginHostError) -> R {
         guard CallFrame.current == nil else { throw .reentrantCall(what) }
         let (result, pluginError) = FailureSink.collect { try history.withStack(body) }
         switch result {
@@ -180,7 +196,7 @@ public final class PluginHost: @unchecked Sendable {
     /// Unloads a plugin: its steps leave the history (the others stay and still undo), then
     /// its deinit is called.
     public func unload(_ pluginID: String) throws(PluginHostError) {
-        guard CallFrame.current == nil else { throw .reentrantCall("unload") }
+        guard CallFrame.current == nil, !isRunningAction else { throw .reentrantCall("unload") }
         guard let plugin = lock.withLock({ loaded.first { $0.id == pluginID } }) else { throw .unknownPlugin(pluginID) }
         try unload(plugin)
     }
@@ -197,12 +213,21 @@ public final class PluginHost: @unchecked Sendable {
         }
         LoaderLock.run { plugin.deinitialize() }
         lock.withLock { loaded.removeAll { $0 === plugin } }
+        resolvedActions.removeAll()
     }
+
+    /// Whether this thread is inside an action the history is running (a Swift command's
+    /// perform, say), where loading and unloading must wait: unloading would take steps out of
+    /// the history under the running one.
+    var isRunningAction: Bool { history.withStack { $0.isRunningAction } }
 
     // MARK: Loading (used by PluginHost+Loading)
 
     func loadedPlugin(withID id: String) -> LoadedPlugin? { lock.withLock { loaded.first { $0.id == id } } }
-    func add(_ plugin: LoadedPlugin) { lock.withLock { loaded.append(plugin) } }
+    func add(_ plugin: LoadedPlugin) {
+        lock.withLock { loaded.append(plugin) }
+        resolvedActions.removeAll()  // a new plugin can make a short id ambiguous
+    }
 
     /// The closest of `candidates` to `id` by edit distance, if close enough to be a typo.
     static func closest(to id: String, among candidates: [String]) -> String? {

@@ -30,6 +30,14 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
         case actionRefused(action: String, code: Int32, message: String)
         /// load was called from inside a plugin call or an action.
         case reentrantCall
+        /// The path is relative: the host loads only absolute paths, so that a plugin is never
+        /// taken from the current directory by accident (``PluginTrustPolicy``).
+        case relativePath
+        /// Someone besides this user (or root) could change the file or a folder on its way:
+        /// the reason names which and how (``PluginTrustPolicy/allowWritable`` overrides).
+        case writableByOthers(String)
+        /// The file's digest or the plugin's id is not on the policy's allow-list.
+        case notAllowed(String)
     }
 
     /// The file (or folder) concerned, as given or made absolute.
@@ -51,6 +59,7 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
         case .initFailed(let code, _): code < 0 ? code : Int32(UNDO_EPLUGIN)
         case .actionRefused(_, let code, _): code
         case .reentrantCall: Int32(UNDO_EREENTRANT)
+        case .relativePath, .writableByOthers, .notAllowed: Int32(UNDO_ELOAD)
         }
     }
 
@@ -76,6 +85,11 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
         case .actionRefused(let action, let code, let message):
             "action type \(action) refused (\(ErrorCode.name(code))): \(message)"
         case .reentrantCall: "plugins cannot be loaded from inside a plugin call or an action"
+        case .relativePath:
+            "refused: the path is relative, so it would depend on the current directory; give an absolute path"
+        case .writableByOthers(let what):
+            "refused: \(what), so someone else could run code in this process (allow writable plugins to load it anyway)"
+        case .notAllowed(let what): "refused: \(what)"
         }
     }
 }

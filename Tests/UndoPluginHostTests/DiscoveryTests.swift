@@ -7,6 +7,9 @@ import Testing
 @Suite(.serialized) struct DiscoveryTests {
     @Test func bundledPluginsAreFoundNextToTheProgram() throws {
         #expect(PluginHost.bundledPluginFolders.contains(Fixtures.products))
+        // From /proc/self/exe, never the current directory.
+        let current = FileManager.default.currentDirectoryPath
+        if current != Fixtures.products { #expect(!PluginHost.bundledPluginFolders.contains(current)) }
         let (host, _) = makeHost()
         let report = host.loadBundledPlugins()
         #expect(report.failures.isEmpty, "\(report.failures)")
@@ -27,5 +30,20 @@ import Testing
         let report = host.loadBundledPlugins()
         #expect(report.loaded.map(\.id) == ["com.example.counter"])
         #expect(report.failures.isEmpty)
+    }
+
+    /// Relative entries (and empty ones, which would mean the current directory) are not used;
+    /// the relative ones are reported.
+    @Test func relativeEntriesOfThePluginPathAreRefused() throws {
+        let folder = Fixtures.temporaryFolder()
+        _ = try Fixtures.buildPlugin("thirdparty_counter.c", name: "libUndoPluginCounter.so", in: folder)
+        setenv(PluginHost.pluginPathVariable, "plugins::\(folder):.", 1)
+        defer { unsetenv(PluginHost.pluginPathVariable) }
+        #expect(PluginHost.bundledPluginFolders == [folder])
+        let (host, _) = makeHost()
+        let report = host.loadBundledPlugins()
+        #expect(report.loaded.map(\.id) == ["com.example.counter"])
+        #expect(report.failures == [PluginLoadError(path: "plugins", reason: .relativePath),
+                                    PluginLoadError(path: ".", reason: .relativePath)])
     }
 }
