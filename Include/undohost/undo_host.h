@@ -120,9 +120,13 @@ typedef struct undo_history undo_history;
 /**
  * How to make a history (undo_history_create). Growable; NULL options mean all defaults.
  */
+/** undo_history_options.flags: also load plugin files and folders that group or others may
+ * change (refused by default: whoever can change them runs code in this process). */
+#define UNDO_HISTORY_ALLOW_WRITABLE_PLUGINS 0x1u
+
 typedef struct undo_history_options {
     uint32_t struct_size;
-    /** Set to 0. */
+    /** UNDO_HISTORY_* bits; unknown bits are refused. */
     uint32_t flags;
     /** Most steps kept (the oldest go first); 0: unlimited. */
     uint64_t count_limit;
@@ -182,10 +186,13 @@ const char *undo_history_last_error(const undo_history *h);
 /* ---- Plugins ------------------------------------------------------------------------------ */
 
 /**
- * Loads one plugin file (a .so built against undo_plugin.h). A relative path is taken from the
- * current directory. Thread: any (plugin init runs on it).
+ * Loads one plugin file (a .so built against undo_plugin.h). The path must be absolute: a
+ * relative one is refused rather than looked up in the current directory (resolve it with
+ * realpath() if that is what you mean). The file and its folders must not be writable by group
+ * or others unless the history was made with UNDO_HISTORY_ALLOW_WRITABLE_PLUGINS.
+ * Thread: any (plugin init runs on it).
  * Errors, with the file and reason in undo_history_last_error: UNDO_ELOAD (not a loadable
- * file, no undo_plugin_entry, entry returned NULL), UNDO_EVERSION, UNDO_EPLUGIN (bad
+ * file, a relative path, a file others may change, no undo_plugin_entry, entry returned NULL), UNDO_EVERSION, UNDO_EPLUGIN (bad
  * descriptor), UNDO_EEXIST (a plugin with the same id is loaded), the code init returned, the
  * code of a refused action registration, UNDO_EINVAL (path NULL), UNDO_EREENTRANT, UNDO_EHANDLE.
  * A plugin that fails leaves the history as if it were not there.

@@ -5,7 +5,10 @@ extension UndoStack {
     ///   ``UndoError/groupOpen`` while a group is open; ``UndoError/reentrantCall(_:)``.
     /// - Complexity: O(1) for the whole history.
     @discardableResult
-    public func undo() throws -> UndoResult? { try undo(in: currentContext) }
+    public func undo() throws -> UndoResult? {
+        // The common case, the whole history, without copying the context.
+        currentContext == nil ? try undo(in: nil) : try undo(in: currentContext)
+    }
 
     /// Undoes the newest step of `context`; `nil` means the whole history.
     @discardableResult
@@ -22,7 +25,9 @@ extension UndoStack {
     /// - Returns: what was redone, or `nil` if there was nothing.
     /// - Throws: as ``undo(in:)``.
     @discardableResult
-    public func redo() throws -> UndoResult? { try redo(in: currentContext) }
+    public func redo() throws -> UndoResult? {
+        currentContext == nil ? try redo(in: nil) : try redo(in: currentContext)
+    }
 
     /// Redoes the oldest redoable step of `context`; `nil` means the whole history.
     @discardableResult
@@ -76,6 +81,12 @@ extension UndoStack {
     }
 
     func move(count: Int, direction: UndoResult.Direction, scope: UndoContext?) throws -> UndoResult? {
+        if count == 1 {
+            // One step is all or nothing already: the single-step path, with the same effects.
+            let result = direction == .undo ? try undo(in: scope) : try redo(in: scope)
+            coalescingOpen = false
+            return result
+        }
         try refuseReentry(direction == .undo ? "undo" : "redo")
         guard openGroups.isEmpty else { throw UndoError.groupOpen }
         coalescingOpen = false

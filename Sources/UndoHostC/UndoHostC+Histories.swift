@@ -48,6 +48,15 @@ public func undo_history_create(_ options: UnsafePointer<undo_history_options>?,
 @c @implementation
 public func undo_history_destroy(_ h: OpaquePointer?) -> Int32 {
     guard h != nil else { return Int32(UNDO_OK) }
+    // Refused from inside the history's own observers and plugin code (UNDO_EREENTRANT, as
+    // documented): the call under way would go on with a destroyed history (found by fuzzing).
+    let permission = withClient(h) { history throws(ClientFailure) in
+        if history.host.history.withStack({ $0.isRunningAction }) {
+            throw ClientFailure(Int32(UNDO_EREENTRANT), "a history cannot be destroyed from inside its own plugin code")
+        }
+        return Int32(UNDO_OK)
+    }
+    guard permission == Int32(UNDO_OK) else { return permission }
     guard let history = HandleRegistry.remove(h) else { return Int32(UNDO_EHANDLE) }
     // Plugins unload when the last reference goes: here, or when a call still under way on
     // another thread (or the one this is called from) returns.
@@ -68,7 +77,10 @@ enum HistoryOptions {
 
     static func makeHistory(_ options: undo_history_options?) throws(ClientFailure) -> ClientHistory {
         let options = options ?? undo_history_options()
-        guard options.flags == 0 else { throw .invalid("options.flags has unknown bits (\(options.flags))") }
+        let knownFlags = UInt32(UNDO_HISTORY_ALLOW_WRITABLE_PLUGINS)
+        guard options.flags & ~knownFlags == 0 else {
+            throw .invalid("options.flags has unknown bits (\(options.flags & ~knownFlags))")
+        }
         let window: Duration? = switch options.coalescing_window_ms {
         case 0: .milliseconds(500)
         case ..<0: nil
@@ -80,7 +92,9 @@ enum HistoryOptions {
         let hostName = try CText.readOptional(options.host_name, "options.host_name") ?? "libundohost"
         let hostVersion = try CText.readOptional(options.host_version, "options.host_version")
             ?? "\(UNDO_ABI_VERSION_MAJOR).\(UNDO_ABI_VERSION_MINOR)"
-        let host = PluginHost(history: SharedUndoHistory(stack), hostName: hostName, hostVersion: hostVersion)
+        let trust = PluginTrustPolicy(allowWritable: options.flags & UInt32(UNDO_HISTORY_ALLOW_WRITABLE_PLUGINS) != 0)
+        let host = PluginHost(history: SharedUndoHistory(stack), hostName: hostName, hostVersion: hostVersion,
+                              trust: trust)
         return ClientHistory(host: host)
     }
 

@@ -22,7 +22,7 @@ public enum UndoHostTool {
     }
 
     static let usage = """
-        usage: undo-host [--plugins PATH]... [--json] [--locale en|ko|FILE] [MODE]
+        usage: undo-host [--plugins PATH]... [--allow-writable-plugins] [--json] [--locale en|ko|FILE] [MODE]
 
         Modes:
           (none)       an interactive session on a terminal; otherwise commands from standard input
@@ -34,7 +34,11 @@ public enum UndoHostTool {
         Options:
           --plugins PATH   load the plugin PATH, or every plugin in the folder PATH (repeatable);
                            default: the bundled plugins next to the program, or the folders in
-                           $UNDOHOST_PLUGIN_PATH (separated by ':')
+                           $UNDOHOST_PLUGIN_PATH (separated by ':'); a relative PATH is taken
+                           from the current folder
+          --allow-writable-plugins
+                           also load plugin files or folders that group or others may change
+                           (refused by default: anyone who can change them runs code here)
           --json           print one JSON object per command, one per line
           --locale ID      menu titles in English (en, the default), Korean (ko), or a locale file
           --version        print the version
@@ -48,6 +52,7 @@ public enum UndoHostTool {
         enum Mode: Equatable { case session, run(String), demo, plugins, help, version }
         var mode: Mode = .session
         var pluginPaths: [String] = []
+        var allowWritablePlugins = false
         var json = false
         var locale = "en"
     }
@@ -56,7 +61,7 @@ public enum UndoHostTool {
         var message: String
     }
 
-    static let options = ["--plugins", "--json", "--locale", "--version", "--help"]
+    static let options = ["--plugins", "--allow-writable-plugins", "--json", "--locale", "--version", "--help"]
     static let modes = ["run", "demo", "plugins", "help"]
 
     static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
@@ -77,6 +82,7 @@ public enum UndoHostTool {
             }()
             switch name {
             case "--plugins": invocation.pluginPaths.append(try value(for: name, inline: inline))
+            case "--allow-writable-plugins": invocation.allowWritablePlugins = true
             case "--json": invocation.json = true
             case "--locale": invocation.locale = try value(for: name, inline: inline)
             case "--version": invocation.mode = .version
@@ -134,6 +140,7 @@ public enum UndoHostTool {
         case .failure(let error): return usageFailure(error.message, output: output)
         }
         let host = HostSession.makeHost(locale: locale)
+        if invocation.allowWritablePlugins { host.trustPolicy.allowWritable = true }
         if let failure = loadPlugins(invocation.pluginPaths, into: host, output: output) {
             return usageFailure(failure, output: output)
         }
@@ -192,10 +199,12 @@ public enum UndoHostTool {
         if paths.isEmpty {
             failures = host.loadBundledPlugins().failures
         } else {
-            for path in paths {
+            for given in paths {
+                // Named on the command line, so taken from the current folder on purpose.
+                let path = PluginHost.absolutePath(fromCurrentDirectory: given)
                 var isFolder = false
                 guard FileSystem.exists(path, isFolder: &isFolder) else {
-                    return "--plugins \(path): no such file or folder"
+                    return "--plugins \(given): no such file or folder"
                 }
                 if isFolder {
                     failures += host.load(folder: path).failures

@@ -22,16 +22,22 @@ public enum ActionArguments {
         guard values.count == parameters.count else {
             throw ActionArgumentError(.wrongCount(expected: parameters.count, given: values.count))
         }
-        var checked: [ActionValue] = []
-        checked.reserveCapacity(values.count)
+        // Values that already have their parameters' types are returned as they are (no new
+        // array); the first one that converts starts a copy.
+        var checked: [ActionValue]?
         for (index, (value, parameter)) in zip(values, parameters).enumerated() {
             do throws(ActionArgumentError.Kind) {
-                checked.append(try value.converted(to: parameter.type))
+                let converted = try value.converted(to: parameter.type)
+                if checked == nil && converted.type != value.type {
+                    checked = Array(values[..<index])
+                    checked!.reserveCapacity(values.count)
+                }
+                checked?.append(converted)
             } catch {
                 throw ActionArgumentError(error, index: index, parameter: parameter.name)
             }
         }
-        return checked
+        return checked ?? values
     }
 
     /// Parses script argument text (`12 "hello world" 3.5 x"00ff"`) and checks the values

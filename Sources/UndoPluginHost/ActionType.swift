@@ -49,6 +49,7 @@ public final class ActionType: @unchecked Sendable, CustomStringConvertible {
         self.performFunction = performFunction
         self.inverseFunction = inverseFunction
         self.mergeFunction = mergeFunction
+        self.historyCoalescingKey = coalescingKey.map { UndoCoalescingKey(plugin.id + "/" + $0) }
     }
 
     /// "org.undohost.text/insert"
@@ -72,8 +73,7 @@ public final class ActionType: @unchecked Sendable, CustomStringConvertible {
         return text
     }
 
-    /// The coalescing key as the history sees it: namespaced by the plugin.
-    var historyCoalescingKey: UndoCoalescingKey? {
-        coalescingKey.map { UndoCoalescingKey(pluginID + "/" + $0) }
-    }
+    /// The coalescing key as the history sees it: namespaced by the plugin (made once: the
+    /// history reads it on every perform and every coalescing).
+    let historyCoalescingKey: UndoCoalescingKey?
 }

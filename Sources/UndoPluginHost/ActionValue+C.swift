@@ -33,37 +33,59 @@ extension ActionValue {
 
     /// Runs `body` with these values as C `undo_value`s; strings are NUL-terminated copies.
     /// The pointers are valid only inside `body`.
-    static func withCValues<R>(_ values: [ActionValue], _ body: (UnsafePointer<undo_value>) -> R) -> R {
-        var storage: [UnsafeMutableRawPointer] = []
-        defer { for pointer in storage { pointer.deallocate() } }
-        func copy(_ bytes: [UInt8], terminated: Bool) -> UnsafeMutableRawPointer {
-            let pointer = UnsafeMutableRawPointer.allocate(byteCount: bytes.count + 1, alignment: 1)
-            bytes.withUnsafeBytes { if let base = $0.baseAddress { pointer.copyMemory(from: base, byteCount: bytes.count) } }
-            pointer.storeBytes(of: 0, toByteOffset: bytes.count, as: UInt8.self)
-            storage.append(pointer)
-            return pointer
-        }
-        var cValues = values.map { value -> undo_value in
-            var c = undo_value()
-            c.type = value.type.rawValue
+    /// - Complexity: O(bytes of the string and bytes values); the array and the copies are on
+    ///   the stack when small.
+    static func withCValues<Values: Collection, R>(_ values: Values, _ body: (UnsafePointer<undo_value>) -> R) -> R
+        where Values.Element == ActionValue
+    {
+        var copyBytes = 0
+        for value in values {
             switch value {
-            case .i32(let v): c.as.i32 = v
-            case .u32(let v): c.as.u32 = v
-            case .i64(let v): c.as.i64 = v
-            case .u64(let v): c.as.u64 = v
-            case .f64(let v): c.as.f64 = v
-            case .string(let s):
-                let bytes = Array(s.utf8)
-                c.as.string.data = UnsafePointer(copy(bytes, terminated: true).assumingMemoryBound(to: CChar.self))
-                c.as.string.size = UInt64(bytes.count)
-            case .bytes(let b):
-                c.as.bytes.data = UnsafeRawPointer(copy(b, terminated: false))
-                c.as.bytes.size = UInt64(b.count)
+            case .string(let s): copyBytes += s.utf8.count + 1
+            case .bytes(let b): copyBytes += b.count + 1
+            default: break
             }
-            return c
         }
-        if cValues.isEmpty { cValues.append(undo_value()) } // never hand out a NULL array
-        return cValues.withUnsafeBufferPointer { body($0.baseAddress!) }
+        let count = max(values.count, 1) // never hand out a NULL array
+        let arrayBytes = count * MemoryLayout<undo_value>.stride
+        return withUnsafeTemporaryAllocation(byteCount: arrayBytes + copyBytes,
+                                             alignment: MemoryLayout<undo_value>.alignment) { scratch in
+            let cValues = scratch.baseAddress!.bindMemory(to: undo_value.self, capacity: count)
+            var copies = scratch.baseAddress! + arrayBytes
+            func copy(_ source: UnsafeRawBufferPointer) -> UnsafeMutableRawPointer {
+                let destination = copies
+                if let from = source.baseAddress, source.count > 0 {
+                    destination.copyMemory(from: from, byteCount: source.count)
+                }
+                destination.storeBytes(of: 0, toByteOffset: source.count, as: UInt8.self)
+                copies += source.count + 1
+                return destination
+            }
+            cValues.initialize(to: undo_value())
+            var index = 0
+            for value in values {
+                var c = undo_value()
+                c.type = value.type.rawValue
+                switch value {
+                case .i32(let v): c.as.i32 = v
+                case .u32(let v): c.as.u32 = v
+                case .i64(let v): c.as.i64 = v
+                case .u64(let v): c.as.u64 = v
+                case .f64(let v): c.as.f64 = v
+                case .string(var s):
+                    let size = s.utf8.count
+                    let pointer = s.withUTF8 { copy(UnsafeRawBufferPointer($0)) }
+                    c.as.string.data = UnsafePointer(pointer.assumingMemoryBound(to: CChar.self))
+                    c.as.string.size = UInt64(size)
+                case .bytes(let b):
+                    c.as.bytes.data = UnsafeRawPointer(b.withUnsafeBytes { copy($0) })
+                    c.as.bytes.size = UInt64(b.count)
+                }
+                (cValues + index).initialize(to: c)
+                index += 1
+            }
+            return body(UnsafePointer(cValues))
+        }
     }
 }
 

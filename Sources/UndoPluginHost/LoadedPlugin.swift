@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import UndoCore
 import UndoPluginABI
 
@@ -6,7 +7,7 @@ import UndoPluginABI
 /// action types. All calls into its code go through ``serialized(_:)``, so the plugin never
 /// runs on two threads at once.
 final class LoadedPlugin: @unchecked Sendable {
-    enum State { case initializing, loaded, unloading, unloaded }
+    enum State: UInt8 { case initializing, loaded, unloading, unloaded }
 
     let path: String
     let library: DynamicLibrary
@@ -25,7 +26,13 @@ final class LoadedPlugin: @unchecked Sendable {
 
     private let lock = NSLock()
     private let callLock = NSRecursiveLock()
-    private var _state = State.initializing
+    /// Changed under `lock`; every change is published to `publishedState`.
+    private var _state = State.initializing {
+        didSet { publishedState.store(_state.rawValue, ordering: .releasing) }
+    }
+    /// `_state` for readers: every call into the plugin reads it, and an atomic load costs
+    /// less than taking the lock.
+    private let publishedState = Atomic<UInt8>(State.initializing.rawValue)
     private var _actions: [ActionType] = []
 
     init(path: String, library: DynamicLibrary, descriptor: PluginDescriptor, host: PluginHost) {
@@ -42,7 +49,7 @@ final class LoadedPlugin: @unchecked Sendable {
         HostTables.register(hostTable, for: self)
     }
 
-    var state: State { lock.withLock { _state } }
+    var state: State { State(rawValue: publishedState.load(ordering: .acquiring))! }
     var actions: [ActionType] { lock.withLock { _actions } }
     var canDescribe: Bool { descriptor.describe != nil }
 

@@ -7,6 +7,9 @@ import UndoPluginHost
 // with its loader and calls through libffi, recorded as PluginCommand steps in the host's shared
 // history. Same definitions, checks and `ops` as CoreWorkloads; the model (the counter, the
 // typed document) lives in the plugin and is read back with describe() for the checks.
+// Actions are resolved once by id (`PluginHost.actionType(_:)`) and performed as resolved action
+// types (`PluginHost.perform(_:_:in:)` with an `ActionType`), as a program that performs the
+// same action many times would; the arguments are still checked on every call.
 
 enum PluginWorkloads {
     static let pluginID = "org.undohost.bench"
@@ -40,11 +43,12 @@ enum PluginWorkloads {
     static func pushUndoRedo(_ n: Int) throws -> BenchResult {
         var result = BenchResult(workload: "plugin-pushundoredo", n: n, ops: 3 * n)
         var host: PluginHost! = try makeHost()
+        let add = try host.actionType("bench.add")
         let heapBefore = heapInUse()
 
         var clock = Stopwatch()
         for i in 0..<n {
-            try host.perform("bench.add", [.i64(Int64(i % 7 + 1))])
+            try host.perform(add, [.i64(Int64(i % 7 + 1))])
         }
         result.pushMs = clock.lap()
         result.heapBytesPerN = n > 0 ? Double(heapInUse() - heapBefore) / Double(n) : 0
@@ -78,12 +82,13 @@ enum PluginWorkloads {
         var result = BenchResult(workload: "plugin-typing", n: n, ops: 3 * n)
         result.extra = [("coalescing_window", "none")]
         var host: PluginHost! = try makeHost(UndoStack(coalescingWindow: nil))
+        let type = try host.actionType("bench.type")
         let letters = (0..<26).map { ActionValue.string(String(UnicodeScalar(UInt8(ascii: "a") + UInt8($0)))) }
         let heapBefore = heapInUse()
 
         var clock = Stopwatch()
         for i in 0..<n {
-            try host.perform("bench.type", [letters[i % 26]], in: typingContext)
+            try host.perform(type, [letters[i % 26]], in: typingContext)
             if (i + 1) % 100 == 0 { host.history.withStack { $0.breakCoalescing() } }
         }
         result.pushMs = clock.lap()
@@ -120,6 +125,7 @@ enum PluginWorkloads {
         let n = groups * 10
         var result = BenchResult(workload: "plugin-macro", n: n, ops: 3 * n)
         var host: PluginHost! = try makeHost()
+        let add = try host.actionType("bench.add")
         let heapBefore = heapInUse()
 
         var clock = Stopwatch()
@@ -127,7 +133,7 @@ enum PluginWorkloads {
             try host.history.withStack { try $0.beginGroup(named: "Macro") }
             for child in 0..<10 {
                 let i = group * 10 + child
-                try host.perform("bench.add", [.i64(Int64(i % 7 + 1))])
+                try host.perform(add, [.i64(Int64(i % 7 + 1))])
             }
             try host.history.withStack { try $0.endGroup() }
         }
@@ -163,7 +169,7 @@ enum PluginWorkloads {
         let walk = n / 2
         var result = BenchResult(workload: "plugin-labels", n: n, ops: 2 * walk)
         var host: PluginHost! = try makeHost()
-        let actions = ["bench.add", "bench.move", "bench.delete", "bench.rename"]
+        let actions = try ["bench.add", "bench.move", "bench.delete", "bench.rename"].map { try host.actionType($0) }
         let heapBefore = heapInUse()
 
         var clock = Stopwatch()

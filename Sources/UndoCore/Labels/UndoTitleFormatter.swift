@@ -123,6 +123,10 @@ public struct UndoTitleFormatter: Sendable {
                 continue
             }
             if spacePending {
+                // A combining mark whose base was collapsed whitespace would join the space into
+                // one whitespace Character, which shaping again would remove: drop the mark with
+                // its base, so a shaped name stays as it is (found by fuzzing).
+                if joinsPrecedingSpace(character) { continue }
                 name.append(" ")
                 spacePending = false
             }
@@ -130,6 +134,14 @@ public struct UndoTitleFormatter: Sendable {
         }
         dropTrailingPunctuation(&name)
         return name
+    }
+
+    /// Whether `character` would become part of a space written before it (a lone combining
+    /// mark, a zero-width joiner, an emoji modifier).
+    private static func joinsPrecedingSpace(_ character: Character) -> Bool {
+        var probe = " "
+        probe.append(character)
+        return probe.count == 1
     }
 
     /// What ``cleaned(_:)`` does, on the UTF-8 of all-ASCII text; `nil` for any other text.

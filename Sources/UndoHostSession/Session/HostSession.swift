@@ -413,10 +413,12 @@ public final class HostSession {
         }
     }
 
-    private func load(_ path: String) throws(SessionError) -> CommandOutcome.Body {
+    private func load(_ given: String) throws(SessionError) -> CommandOutcome.Body {
+        // Typed by the person, so a relative path is taken from the current folder on purpose.
+        let path = PluginHost.absolutePath(fromCurrentDirectory: given)
         var isFolder = false
         guard FileSystem.exists(path, isFolder: &isFolder) else {
-            throw SessionError(.pluginLoad, "cannot load \(path): no such file or folder",
+            throw SessionError(.pluginLoad, "cannot load \(given): no such file or folder",
                                hint: "give the path of a plugin .so file, or of a folder of them")
         }
         if isFolder {

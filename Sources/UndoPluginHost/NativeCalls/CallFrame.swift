@@ -108,12 +108,21 @@ final class CallFrame {
 
 /// Catches the plugin error behind a failure the history reports as an `UndoError` (which
 /// keeps only its text), so ``PluginHost`` can throw the plugin's code and message.
+///
+/// One sink per thread, made on first use and reused by every host call on that thread (a
+/// host call costs no allocation for it); nested collections keep and restore the outer one's
+/// state.
 final class FailureSink {
     var error: PluginActionError?
+    /// Whether a ``collect(_:)`` is under way on this thread.
+    private var collecting = false
 
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
-        let status = pthread_key_create(&key, nil)
+        // The thread's sink is released when the thread exits.
+        let status = pthread_key_create(&key) { raw in
+            if let raw { Unmanaged<FailureSink>.fromOpaque(raw).release() }
+        }
         precondition(status == 0, "pthread_key_create failed")
         return key
     }()
@@ -121,15 +130,25 @@ final class FailureSink {
     /// The sink of the host call under way on this thread, if any.
     static var current: FailureSink? {
         guard let raw = pthread_getspecific(key) else { return nil }
-        return Unmanaged<FailureSink>.fromOpaque(raw).takeUnretainedValue()
+        let sink = Unmanaged<FailureSink>.fromOpaque(raw).takeUnretainedValue()
+        return sink.collecting ? sink : nil
+    }
+
+    /// This thread's sink.
+    private static var ofThisThread: FailureSink {
+        if let raw = pthread_getspecific(key) { return Unmanaged<FailureSink>.fromOpaque(raw).takeUnretainedValue() }
+        let sink = FailureSink()
+        pthread_setspecific(key, Unmanaged.passRetained(sink).toOpaque())
+        return sink
     }
 
     /// Runs `body` collecting the first plugin failure in a fresh sink.
     static func collect<R>(_ body: () throws -> R) -> (Result<R, any Error>, PluginActionError?) {
-        let sink = FailureSink()
-        let previous = pthread_getspecific(key)
-        pthread_setspecific(key, Unmanaged.passUnretained(sink).toOpaque())
-        defer { pthread_setspecific(key, previous) }
+        let sink = ofThisThread
+        let (outerError, outerCollecting) = (sink.error, sink.collecting)
+        sink.error = nil
+        sink.collecting = true
+        defer { (sink.error, sink.collecting) = (outerError, outerCollecting) }
         let result = Result { try body() }
         return (result, sink.error)
     }

@@ -61,62 +61,71 @@ final class FFIFunction: @unchecked Sendable {
     /// parameter types (``ActionArguments`` checks them). Strings are passed as NUL-terminated
     /// copies and bytes as a copy with its size; all of it lives until the call returns.
     /// - Returns: the function's `int32_t` result.
-    func call(_ call: UnsafeMutablePointer<undo_call>, _ values: [ActionValue]) -> Int32 {
+    /// - Complexity: O(bytes of the string and bytes values); no heap allocation when those
+    ///   are small (the slots and the copies are on the stack).
+    func call<Values: RandomAccessCollection>(_ call: UnsafeMutablePointer<undo_call>, _ values: Values) -> Int32
+        where Values.Element == ActionValue
+    {
         precondition(values.count == parameterTypes.count, "arguments were not checked")
-        // One 8-byte slot per C argument, and the pointers libffi reads them through.
-        let slots = UnsafeMutableRawPointer.allocate(byteCount: 8 * cArgumentCount, alignment: 8)
-        let slotPointers = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: cArgumentCount)
-        var buffers: [UnsafeMutableRawPointer] = []
-        defer {
-            for buffer in buffers { buffer.deallocate() }
-            slotPointers.deallocate()
-            slots.deallocate()
-        }
-        var index = 0
-        func slot() -> UnsafeMutableRawPointer {
-            let pointer = slots + 8 * index
-            slotPointers[index] = pointer
-            index += 1
-            return pointer
-        }
-        slot().storeBytes(of: UnsafeMutableRawPointer(call), as: UnsafeMutableRawPointer.self)
+        // The copies of strings and bytes, each with a NUL after it, in one buffer.
+        var copyBytes = 0
         for value in values {
             switch value {
-            case .i32(let v): slot().storeBytes(of: v, as: Int32.self)
-            case .u32(let v): slot().storeBytes(of: v, as: UInt32.self)
-            case .i64(let v): slot().storeBytes(of: v, as: Int64.self)
-            case .u64(let v): slot().storeBytes(of: v, as: UInt64.self)
-            case .f64(let v): slot().storeBytes(of: v, as: Double.self)
-            case .string(let s):
-                let copy = Self.copy(Array(s.utf8), terminated: true)
-                buffers.append(copy)
-                slot().storeBytes(of: copy, as: UnsafeMutableRawPointer.self)
-            case .bytes(let b):
-                // Never NULL, even when empty, so a plugin may always read `size` bytes.
-                let copy = Self.copy(b, terminated: false)
-                buffers.append(copy)
-                slot().storeBytes(of: copy, as: UnsafeMutableRawPointer.self)
-                slot().storeBytes(of: UInt64(b.count), as: UInt64.self)
+            case .string(let s): copyBytes += s.utf8.count + 1
+            case .bytes(let b): copyBytes += b.count + 1
+            default: break
             }
         }
         // libffi widens integer results to a full ffi_arg: a 4-byte slot would be overrun.
-        let result = UnsafeMutableRawPointer.allocate(byteCount: max(8, Int(undo__ffi_return_slot_size())),
-                                                      alignment: 8)
-        defer { result.deallocate() }
-        result.storeBytes(of: 0, as: UInt64.self)
-        let function = unsafeBitCast(address, to: (@convention(c) () -> Void).self)
-        ffi_call(cif, function, result, slotPointers)
-        return Int32(truncatingIfNeeded: result.load(as: UInt64.self))
-    }
-
-    private static func copy(_ bytes: [UInt8], terminated: Bool) -> UnsafeMutableRawPointer {
-        let size = bytes.count + (terminated ? 1 : 0)
-        let buffer = UnsafeMutableRawPointer.allocate(byteCount: max(size, 1), alignment: 1)
-        bytes.withUnsafeBytes { source in
-            if let base = source.baseAddress { buffer.copyMemory(from: base, byteCount: bytes.count) }
+        let resultSize = max(8, Int(undo__ffi_return_slot_size()))
+        // One 8-byte slot per C argument, the result, and the pointers libffi reads them through.
+        let fixedBytes = 8 * cArgumentCount + resultSize + 8 * cArgumentCount
+        return withUnsafeTemporaryAllocation(byteCount: fixedBytes + copyBytes, alignment: 16) { scratch in
+            let base = scratch.baseAddress!
+            let slots = base
+            let result = base + 8 * cArgumentCount
+            let slotPointers = (result + resultSize).bindMemory(to: UnsafeMutableRawPointer?.self,
+                                                               capacity: cArgumentCount)
+            var copies = base + fixedBytes
+            var index = 0
+            func slot() -> UnsafeMutableRawPointer {
+                let pointer = slots + 8 * index
+                slotPointers[index] = pointer
+                index += 1
+                return pointer
+            }
+            func copy(_ source: UnsafeRawBufferPointer) -> UnsafeMutableRawPointer {
+                let destination = copies
+                if let from = source.baseAddress, source.count > 0 {
+                    destination.copyMemory(from: from, byteCount: source.count)
+                }
+                destination.storeBytes(of: 0, toByteOffset: source.count, as: UInt8.self)
+                copies += source.count + 1
+                return destination
+            }
+            slot().storeBytes(of: UnsafeMutableRawPointer(call), as: UnsafeMutableRawPointer.self)
+            for value in values {
+                switch value {
+                case .i32(let v): slot().storeBytes(of: v, as: Int32.self)
+                case .u32(let v): slot().storeBytes(of: v, as: UInt32.self)
+                case .i64(let v): slot().storeBytes(of: v, as: Int64.self)
+                case .u64(let v): slot().storeBytes(of: v, as: UInt64.self)
+                case .f64(let v): slot().storeBytes(of: v, as: Double.self)
+                case .string(var s):
+                    let pointer = s.withUTF8 { copy(UnsafeRawBufferPointer($0)) }
+                    slot().storeBytes(of: pointer, as: UnsafeMutableRawPointer.self)
+                case .bytes(let b):
+                    // Never NULL, even when empty, so a plugin may always read `size` bytes.
+                    let pointer = b.withUnsafeBytes { copy($0) }
+                    slot().storeBytes(of: pointer, as: UnsafeMutableRawPointer.self)
+                    slot().storeBytes(of: UInt64(b.count), as: UInt64.self)
+                }
+            }
+            result.storeBytes(of: 0, as: UInt64.self)
+            let function = unsafeBitCast(address, to: (@convention(c) () -> Void).self)
+            ffi_call(cif, function, result, slotPointers)
+            return Int32(truncatingIfNeeded: result.load(as: UInt64.self))
         }
-        if terminated { buffer.storeBytes(of: 0, toByteOffset: bytes.count, as: UInt8.self) }
-        return buffer
     }
 }
 

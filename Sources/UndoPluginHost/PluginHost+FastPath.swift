@@ -1,0 +1,77 @@
+import Foundation
+import UndoCore
+
+// The plugin host's fast path: performing an action type already resolved (no lookup by
+// name), and the memo of resolved ids that makes the lookup by name cheap the second time.
+
+extension PluginHost {
+    /// Performs an action type of a plugin loaded in this host, already resolved (with
+    /// ``actionType(_:)`` or from ``actionTypes``), so no id is looked up. The arguments are
+    /// checked against its signature as by ``perform(_:_:in:)``, and nothing is performed when
+    /// they are wrong.
+    /// - Throws: ``PluginHostError/unknownAction(_:suggestion:)`` when `action` does not belong
+    ///   to a plugin loaded in this host; ``PluginHostError/invalidArguments(action:signature:_:)``;
+    ///   the plugin's failure; the history's refusal.
+    /// - Complexity: O(1) plus the arguments' size (checked, and copied for the call); a
+    ///   coalescing step also pays for the plugin's merge.
+    public func perform(_ action: ActionType, _ arguments: [ActionValue], in context: UndoContext = .global)
+        throws(PluginHostError)
+    {
+        try perform(try makeCommand(action, arguments: arguments, in: context))
+    }
+
+    /// Checks `arguments` against a resolved action type's signature and makes the step,
+    /// without performing it (see ``perform(_:_:in:)-(ActionType,_,_)``).
+    /// - Throws: as ``perform(_:_:in:)-(ActionType,_,_)``, before anything is performed.
+    /// - Complexity: O(arguments' size).
+    public func makeCommand(_ action: ActionType, arguments: [ActionValue], in context: UndoContext = .global)
+        throws(PluginHostError) -> PluginCommand
+    {
+        guard action.plugin.host === self else {
+            throw .unknownAction(action.fullID, suggestion: nil)
+        }
+        do throws(ActionArgumentError) {
+            let checked = try ActionArguments.check(arguments, against: action.signature)
+            return PluginCommand(action: action, arguments: checked, context: context)
+        } catch {
+            throw .invalidArguments(action: action.shortID, signature: action.shortID + action.signature.description, error)
+        }
+    }
+}
+
+/// The action types already resolved by id, so that looking one up again costs a dictionary
+/// lookup instead of a search through every action type.
+///
+/// Emptied whenever the set of plugins changes (an id can become ambiguous, or its plugin go);
+/// an entry whose plugin has meanwhile been unloaded is ignored. Thread safe.
+final class ResolvedActions: @unchecked Sendable {
+    private let lock = NSLock()
+    private var byID: [String: ActionType] = [:]
+    /// Changes with every ``removeAll()``: a resolution made from an older set of plugins is
+    /// not stored.
+    private var _generation = 0
+
+    var generation: Int { lock.withLock { _generation } }
+
+    /// The action type `id` resolved to, if it was resolved and its plugin is still loaded.
+    func lookup(_ id: String) -> ActionType? {
+        guard let action = lock.withLock({ byID[id] }) else { return nil }
+        return action.plugin.state == .unloaded ? nil : action
+    }
+
+    /// Remembers what `id` resolved to, if the plugins have not changed since `generation`.
+    /// - Returns: `action`.
+    func store(_ action: ActionType, for id: String, generation: Int) -> ActionType {
+        lock.withLock {
+            if generation == _generation && byID.count < 4096 { byID[id] = action }
+        }
+        return action
+    }
+
+    func removeAll() {
+        lock.withLock {
+            byID.removeAll()
+            _generation += 1
+        }
+    }
+}
