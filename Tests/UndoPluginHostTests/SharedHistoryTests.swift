@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import UndoCore
 import UndoPluginABI
@@ -49,7 +50,10 @@ import UndoPluginABI
                                             Fixtures.sources + "/thirdparty_counter.c"])
         #expect(build.status == 0)
         let host = PluginHost(log: { _ in })
-        try host.load(file: folder + "/libcounter.so")
+        // The README names the file relative to the current folder (tests run concurrently, so
+        // this one does not change folders: it names the file relative to where it is).
+        let up = FileManager.default.currentDirectoryPath.split(separator: "/").map { _ in ".." }.joined(separator: "/")
+        try host.load(file: PluginHost.absolutePath(fromCurrentDirectory: up + folder + "/libcounter.so"))
         try host.perform("counter.add", argumentText: "5", in: UndoContext("notes"))
         #expect(host.history.withStack { $0.undoMenuTitle } == "Undo Add")
         try host.undo()
