@@ -66,6 +66,17 @@ let package = Package(
         .target(name: "CUndoBenchSupport", path: "Sources/CUndoBenchSupport"),  // mallinfo2 for undo-bench
         .executableTarget(name: "undo-bench", dependencies: ["UndoCore", "UndoPluginHost", "CUndoBenchSupport"],
                           path: "Sources/undo-bench"),
+        // Fuzzing and the thread stress test (docs/reliability-fuzz.md). The fuzz logic is a library,
+        // so the regression tests replay saved inputs through the same code; each fuzz-* program is a
+        // libFuzzer target when built with -DUNDO_LIBFUZZER (scripts/fuzz.sh), else it replays files.
+        .target(name: "UndoFuzzTargets", dependencies: ["UndoCore", "UndoPluginHost", "UndoPluginABI", "UndoHostC"],
+                path: "Sources/UndoFuzzTargets"),
+        .executableTarget(name: "fuzz-arguments", dependencies: ["UndoFuzzTargets"], path: "Sources/fuzz-arguments"),
+        .executableTarget(name: "fuzz-titles", dependencies: ["UndoFuzzTargets"], path: "Sources/fuzz-titles"),
+        .executableTarget(name: "fuzz-c-api", dependencies: ["UndoFuzzTargets"], path: "Sources/fuzz-c-api"),
+        .testTarget(name: "UndoFuzzTargetsTests", dependencies: ["UndoFuzzTargets"], path: "Tests/UndoFuzzTargetsTests"),
+        .testTarget(name: "UndoThreadStressTests", dependencies: ["UndoPluginHost", "UndoCore", "UndoPluginABI", "UndoHostC"],
+                    path: "Tests/UndoThreadStressTests"),
     ],
     swiftLanguageModes: [.v6]
 )

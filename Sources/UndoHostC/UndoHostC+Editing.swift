@@ -51,9 +51,7 @@ public func undo_history_is_dirty(_ h: OpaquePointer?, _ context: UnsafePointer<
 public func undo_history_revert(_ h: OpaquePointer?, _ context: UnsafePointer<CChar>?, _ result: UnsafeMutablePointer<undo_result>?) -> Int32 {
     withClient(h) { history throws(ClientFailure) in
         let context = try CText.readOptional(context, "context").map(UndoContext.init)
-        let request = try result.map { (pointer) throws(ClientFailure) in
-            try GrowableStruct.read(UnsafePointer(pointer), minimum: ResultWriter.minimumSize, "result")
-        }
+        let request = try ResultWriter.readRequest(result)
         let done = try history.withStack { try $0.revertToSaved(context) }
         return try ResultWriter.finish(history, done, direction: done?.direction ?? .undo, request: request, into: result,
                                        nothing: "the document is not changed since it was saved")

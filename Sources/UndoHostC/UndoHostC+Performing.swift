@@ -75,9 +75,7 @@ enum ResultWriter {
     static func move(_ history: ClientHistory, count: UInt32, result: UnsafeMutablePointer<undo_result>?,
                      direction: UndoResult.Direction) throws(ClientFailure) -> Int32 {
         guard count > 0 else { throw .invalid("count is 0") }
-        let request = try result.map { (pointer) throws(ClientFailure) in
-            try GrowableStruct.read(UnsafePointer(pointer), minimum: minimumSize, "result")
-        }
+        let request = try readRequest(result)
         let done: UndoResult?
         do throws(PluginHostError) {
             done = direction == .undo ? try history.host.undo(count: Int(count)) : try history.host.redo(count: Int(count))
@@ -86,6 +84,24 @@ enum ResultWriter {
         }
         return try finish(history, done, direction: direction, request: request, into: result,
                           nothing: direction == .undo ? "there is nothing to undo" : "there is nothing to redo")
+    }
+
+    /// Reads the caller's undo_result and refuses buffers that cannot be written (NULL with a
+    /// capacity) before anything is undone: a refused call must change nothing (found by
+    /// fuzzing: the step was undone, then UNDO_EINVAL returned).
+    static func readRequest(_ result: UnsafeMutablePointer<undo_result>?) throws(ClientFailure) -> undo_result? {
+        guard let result else { return nil }
+        let request = try GrowableStruct.read(UnsafePointer(result), minimum: minimumSize, "result")
+        if request.name == nil && request.name_capacity > 0 {
+            throw .invalid("result.name is NULL but name_capacity is \(request.name_capacity)")
+        }
+        if request.context == nil && request.context_capacity > 0 {
+            throw .invalid("result.context is NULL but context_capacity is \(request.context_capacity)")
+        }
+        if request.changes == nil && request.changes_capacity > 0 {
+            throw .invalid("result.changes is NULL but changes_capacity is \(request.changes_capacity)")
+        }
+        return request
     }
 
     /// Writes what an undo, redo or revert did (or that it did nothing: UNDO_EEMPTY).

@@ -202,10 +202,13 @@ public final class PluginHost: @unchecked Sendable {
     }
 
     private func unload(_ plugin: LoadedPlugin) throws(PluginHostError) {
-        plugin.beginUnloading()
         do {
+            // Marked unloading under the history's lock, together with taking its steps out:
+            // otherwise another thread could still find one of its steps and fail to undo it
+            // ("not loaded"), as the thread stress test showed.
             _ = try history.withStack { stack in
-                try stack.removeAll { ($0 as? PluginCommand)?.action.plugin === plugin }
+                plugin.beginUnloading()
+                return try stack.removeAll { ($0 as? PluginCommand)?.action.plugin === plugin }
             }
         } catch {
             plugin.cancelUnloading()

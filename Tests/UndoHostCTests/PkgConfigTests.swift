@@ -19,7 +19,8 @@ import Testing
         #expect(words.contains("-lundohost"))
 
         let executable = folder + "/c-host"
-        let build = try CProgram.run("cc", [CProgram.root + "/examples/c-host/main.c", "-o", executable] + words)
+        let (compiler, sanitizerFlags) = CProgram.linking(with: "cc")
+        let build = try CProgram.run(compiler, sanitizerFlags + [CProgram.root + "/examples/c-host/main.c", "-o", executable] + words)
         try #require(build.status == 0, "\(build.errors)")
         // Runs from anywhere, without LD_LIBRARY_PATH: the rpath finds the library.
         let run = try CProgram.run(executable, [], environment: ["LD_LIBRARY_PATH": ""])

@@ -6,15 +6,21 @@ import Musl
 
 /// The terminal settings to put back, kept where a signal handler can reach them (a handler
 /// cannot capture anything). Written only on the main thread, before handlers can run.
-nonisolated(unsafe) private var savedTerminalSettings = termios()
+/// On the heap rather than a global `termios`: Swift 6.3 lays out a zero-initialized global of
+/// this C struct packed, without its 3 inner padding bytes (57 of 60 bytes), so storing a whole
+/// termios overran it (AddressSanitizer: global-buffer-overflow).
+nonisolated(unsafe) private let savedTerminalSettings: UnsafeMutablePointer<termios> = {
+    let storage = UnsafeMutablePointer<termios>.allocate(capacity: 1)
+    storage.initialize(to: termios())
+    return storage
+}()
 nonisolated(unsafe) private var terminalIsRaw = false
 
 /// Puts the terminal back the way it was found, if raw mode is on. Safe in a signal handler
 /// (tcsetattr is async-signal-safe).
 private func restoreTerminalSettings() {
     guard terminalIsRaw else { return }
-    var settings = savedTerminalSettings
-    _ = tcsetattr(STDIN_FILENO, TCSANOW, &settings)
+    _ = tcsetattr(STDIN_FILENO, TCSANOW, savedTerminalSettings)
     terminalIsRaw = false
 }
 
@@ -49,7 +55,7 @@ public final class RawTerminal {
     public func withRawMode<R>(_ body: () throws -> R) rethrows -> R {
         var settings = termios()
         guard tcgetattr(STDIN_FILENO, &settings) == 0 else { return try body() }
-        savedTerminalSettings = settings
+        savedTerminalSettings.pointee = settings
         installHandlersOnce()
         var raw = settings
         raw.c_lflag &= ~tcflag_t(ICANON | ECHO | ISIG | IEXTEN)

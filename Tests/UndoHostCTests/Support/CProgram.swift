@@ -70,13 +70,27 @@ enum CProgram {
         return String(cString: path!)
     }
 
+    /// Whether these tests run under AddressSanitizer (scripts/sanitizers.sh asan). Then
+    /// libundohost.so calls the sanitizer's runtime, so a program linking it must carry that
+    /// runtime too.
+    static let isAddressSanitized = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__asan_init") != nil
+
+    /// The compiler to link a program against this build's libundohost.so, and its extra
+    /// flags: under AddressSanitizer the toolchain's clang with -fsanitize=address, whose
+    /// runtime is the one the Swift code was instrumented for.
+    static func linking(with compiler: String) -> (compiler: String, flags: [String]) {
+        guard isAddressSanitized else { return (compiler, []) }
+        return (compiler == "c++" ? "clang++" : "clang", ["-fsanitize=address"])
+    }
+
     /// Compiles and links `sources` with `compiler` against the header and the library.
     /// - Returns: the executable's path.
     static func build(_ sources: [String], compiler: String = "cc", flags: [String] = cFlags,
                       extra: [String] = []) throws -> String {
         let executable = temporaryFolder() + "/program"
-        let arguments = flags + ["-I", include] + sources + ["-o", executable, "-L", products, "-lundohost",
-                                                             "-Wl,-rpath," + products] + extra
+        let (compiler, sanitizerFlags) = linking(with: compiler)
+        let arguments = flags + sanitizerFlags + ["-I", include] + sources
+            + ["-o", executable, "-L", products, "-lundohost", "-Wl,-rpath," + products] + extra
         let result = try run(compiler, arguments)
         guard result.status == 0 else { throw Failure(description: "\(compiler) \(arguments.joined(separator: " ")):\n\(result.errors)") }
         return executable

@@ -1,0 +1,16 @@
+import UndoFuzzTargets
+
+// The fuzz-arguments executable. Built with -DUNDO_LIBFUZZER and -sanitize=fuzzer (scripts/fuzz.sh)
+// it is a libFuzzer target; otherwise it replays saved inputs given on the command line. Not
+// main.swift: a fuzzer build compiles executables as libraries, so libFuzzer's main is used.
+#if UNDO_LIBFUZZER
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzArgumentsOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    FuzzTarget.arguments.runOrTrap(data, size)
+}
+#else
+@main
+enum FuzzArgumentsReplay {
+    static func main() { FuzzTarget.arguments.replayCommandLine() }
+}
+#endif

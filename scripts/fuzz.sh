@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Fuzzing with libFuzzer and AddressSanitizer (docs/reliability-fuzz.md).
+#
+#   bash scripts/fuzz.sh TARGET [SECONDS] [libFuzzer flags...]   fuzz one target (default 180 s)
+#   bash scripts/fuzz.sh all [SECONDS]                           fuzz every target in turn
+#   bash scripts/fuzz.sh replay                                  replay the saved inputs (no libFuzzer)
+#
+# TARGET: arguments | titles | c-api. Builds in its own scratch path (.build-fuzz). The working
+# corpus grows in .build-fuzz/corpus/TARGET, starting from Tests/FuzzSeeds/TARGET and
+# Tests/FuzzRegressions/TARGET; a crash is saved in .build-fuzz/artifacts/TARGET/ and the run
+# fails. Copy it into Tests/FuzzRegressions/TARGET/ (with a name saying what it found) once the
+# bug is fixed: the test suite replays every file there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+targets=(arguments titles c-api)
+scratch=.build-fuzz
+
+usage() {
+    sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
+    exit 2
+}
+
+[[ $# -ge 1 ]] || usage
+target=$1
+shift
+
+if [[ $target == replay ]]; then
+    # The fuzz-* programs without libFuzzer replay files; the test suite does the same
+    # (FuzzRegressionTests), this is for a quick look at one target's inputs.
+    swift build --product fuzz-arguments >/dev/null
+    swift build --product fuzz-titles >/dev/null
+    swift build --product fuzz-c-api >/dev/null
+    bin=$(swift build --show-bin-path)
+    status=0
+    for t in "${targets[@]}"; do
+        inputs=(Tests/FuzzSeeds/"$t")
+        [[ -d Tests/FuzzRegressions/$t ]] && inputs+=(Tests/FuzzRegressions/"$t")
+        "$bin/fuzz-$t" "${inputs[@]}" || status=1
+    done
+    exit $status
+fi
+
+if [[ $target == all ]]; then
+    seconds=${1:-180}
+    for t in "${targets[@]}"; do bash "$0" "$t" "$seconds"; done
+    exit 0
+fi
+
+[[ " ${targets[*]} " == *" $target "* ]] || usage
+seconds=${1:-180}
+[[ $# -ge 1 ]] && shift
+
+bash scripts/deps.sh >/dev/null
+# -sanitize=fuzzer,address instruments the Swift code; --sanitize=fuzzer the C code and the
+# link. UNDO_LIBFUZZER makes fuzz-* export LLVMFuzzerTestOneInput instead of a replaying main.
+flags=(--scratch-path "$scratch" --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address -Xswiftc -DUNDO_LIBFUZZER)
+echo "== building fuzz-$target (libFuzzer + ASan, $scratch)"
+swift build "${flags[@]}" --product "fuzz-$target" 2>&1 | grep -vE "Cannot export local symbol" | tail -3
+if [[ $target == c-api ]]; then
+    # The plugins the C API fuzzer loads from its own folder, instrumented too.
+    for plugin in UndoPluginTextEditor UndoPluginCanvas UndoPluginSwiftNotes; do
+        swift build "${flags[@]}" --product "$plugin" 2>&1 | grep -vE "Cannot export local symbol" | tail -1
+    done
+fi
+bin=$(swift build "${flags[@]}" --show-bin-path)
+
+corpus=$scratch/corpus/$target
+artifacts=$scratch/artifacts/$target
+mkdir -p "$corpus" "$artifacts"
+inputs=("$corpus" Tests/FuzzSeeds/"$target")
+[[ -d Tests/FuzzRegressions/$target ]] && inputs+=(Tests/FuzzRegressions/"$target")
+extra=()
+[[ -f Tests/FuzzDictionaries/$target.dict ]] && extra+=(-dict=Tests/FuzzDictionaries/"$target".dict)
+# Titles are short in practice: longer inputs only slow the search down.
+[[ $target == titles ]] && extra+=(-max_len=1024)
+
+log=$scratch/fuzz-$target.log
+echo "== fuzzing $target for ${seconds}s (log: $log)"
+# Leaks are off: the Swift runtime's caches and XCTest-style globals are reported as leaks.
+# SWIFT_BACKTRACE off: libFuzzer handles crashes itself and saves the input.
+status=0
+ASAN_OPTIONS=detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS} SWIFT_BACKTRACE=enable=no \
+    "$bin/fuzz-$target" -max_total_time="$seconds" -print_final_stats=1 -artifact_prefix="$artifacts/" \
+    "${extra[@]}" "$@" "${inputs[@]}" >"$log" 2>&1 || status=$?
+
+runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+corpus_size=$(find "$corpus" -type f | wc -l)
+if [[ $status -ne 0 ]]; then
+    grep -E "Fatal error|ERROR: |SUMMARY" "$log" | head -5 || true
+    echo "fuzz-$target FAILED after ${runs:-?} runs: input saved in $artifacts/ (log: $log)"
+    exit 1
+fi
+echo "fuzz-$target: ${runs:-?} runs in ${seconds}s, clean (corpus: $corpus_size inputs)"
