@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzzing with libFuzzer and AddressSanitizer (docs/reliability-fuzz.md).
+# Fuzzing with libFuzzer and AddressSanitizer (README "Reliability").
 #
 #   bash scripts/fuzz.sh TARGET [SECONDS] [libFuzzer flags...]   fuzz one target (default 180 s)
 #   bash scripts/fuzz.sh all [SECONDS]                           fuzz every target in turn
@@ -55,13 +55,20 @@ bash scripts/deps.sh >/dev/null
 # -sanitize=fuzzer,address instruments the Swift code; --sanitize=fuzzer the C code and the
 # link. UNDO_LIBFUZZER makes fuzz-* export LLVMFuzzerTestOneInput instead of a replaying main.
 flags=(--scratch-path "$scratch" --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address -Xswiftc -DUNDO_LIBFUZZER)
+mkdir -p "$scratch"
+build() {
+    local build_log=$scratch/build-$1.log
+    if ! swift build "${flags[@]}" --product "$1" >"$build_log" 2>&1; then
+        grep -E "error:" "$build_log" | sort -u | head -20
+        echo "building $1 failed (log: $build_log)" >&2
+        exit 1
+    fi
+}
 echo "== building fuzz-$target (libFuzzer + ASan, $scratch)"
-swift build "${flags[@]}" --product "fuzz-$target" 2>&1 | grep -vE "Cannot export local symbol" | tail -3
+build "fuzz-$target"
 if [[ $target == c-api ]]; then
     # The plugins the C API fuzzer loads from its own folder, instrumented too.
-    for plugin in UndoPluginTextEditor UndoPluginCanvas UndoPluginSwiftNotes; do
-        swift build "${flags[@]}" --product "$plugin" 2>&1 | grep -vE "Cannot export local symbol" | tail -1
-    done
+    for plugin in UndoPluginTextEditor UndoPluginCanvas UndoPluginSwiftNotes; do build "$plugin"; done
 fi
 bin=$(swift build "${flags[@]}" --show-bin-path)
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The sanitizer jobs (docs/reliability-fuzz.md), each in its own scratch path:
+# The sanitizer jobs (README "Reliability"), each in its own scratch path:
 #
 #   bash scripts/sanitizers.sh asan [swift test flags...]   the whole test suite under AddressSanitizer
 #   bash scripts/sanitizers.sh tsan [swift test flags...]   the thread stress tests under ThreadSanitizer
@@ -36,10 +36,15 @@ tsan)
     ;;
 esac
 
-echo "== building with ${flags[*]}"
-# --build-tests builds every product too: the plugin .so files the tests load.
-swift build --build-tests "${flags[@]}" 2>&1 | grep -vE "Cannot export local symbol" | tail -3
 scratch=${flags[-1]}
+mkdir -p "$scratch"
+echo "== building with ${flags[*]} (log: $scratch/build.log)"
+# --build-tests builds every product too: the plugin .so files the tests load.
+if ! swift build --build-tests "${flags[@]}" >"$scratch/build.log" 2>&1; then
+    grep -E "error:" "$scratch/build.log" | sort -u | head -20
+    echo "$job: the build failed (see $scratch/build.log)" >&2
+    exit 1
+fi
 log=$scratch/test.log
 echo "== swift test ${flags[*]} $* (full output: $log)"
 status=0

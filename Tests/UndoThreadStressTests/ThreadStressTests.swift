@@ -7,7 +7,7 @@ import UndoPluginHost
 /// plugins and the Swift plugin, in several contexts of one PluginHost and its shared history.
 ///
 /// Afterwards the history must be intact (`checkInvariants`), undoing everything must empty
-/// every document, and redoing everything must bring back exactly what each document showed.
+/// every document, and redoing what was done must bring back exactly what each document showed.
 /// The same suite runs under ThreadSanitizer (scripts/sanitizers.sh tsan), which must report
 /// nothing. UNDOHOST_STRESS_ROUNDS sets the operations per worker thread (default 2000).
 @Suite(.serialized)
