@@ -439,7 +439,8 @@ int32_t undo_history_alert_choice(undo_history *h, uint32_t index, uint32_t *kin
  * one step. Groups nest (a nested group is a member of its parent).
  * name: the group's name in the titles ("Paste Style"; copied), or NULL for an unnamed step
  * (titled plain "Undo"). context: the group's context, or NULL for that of its first member.
- * Errors: UNDO_ELIMIT (nested too deep), UNDO_EREENTRANT, UNDO_EHANDLE. Thread: any.
+ * Errors: UNDO_ELIMIT (nested too deep, or name or context longer than 4096 bytes), UNDO_EUTF8,
+ * UNDO_EREENTRANT, UNDO_EHANDLE. Thread: any.
  */
 int32_t undo_history_begin_group(undo_history *h, const char *name, const char *context);
 

@@ -10,6 +10,8 @@ public enum UndoError: Error, Sendable, Equatable, CustomStringConvertible {
     case groupOpen
     /// Groups nested deeper than the history allows.
     case groupTooDeep(limit: Int)
+    /// A group name or a context name longer than the history accepts, in UTF-8 bytes.
+    case nameTooLong(what: String, bytes: Int, limit: Int)
     /// The position asked for is outside the history.
     case positionOutOfRange(requested: Int, count: Int)
     /// Nothing to undo (or redo) in the context asked for.
@@ -30,6 +32,8 @@ public enum UndoError: Error, Sendable, Equatable, CustomStringConvertible {
         case .noOpenGroup: return "endGroup was called with no group open"
         case .groupOpen: return "a group is open: end it before undoing or redoing"
         case .groupTooDeep(let limit): return "groups are nested deeper than \(limit) levels"
+        case .nameTooLong(let what, let bytes, let limit):
+            return "the \(what) is \(bytes) bytes long; at most \(limit) are accepted"
         case .positionOutOfRange(let requested, let count):
             return "position \(requested) is outside the history (0...\(count))"
         case .nothingToUndo: return "there is nothing to undo"

@@ -10,6 +10,8 @@ extension UndoStack {
         guard openGroups.count < Self.maximumGroupDepth else {
             throw UndoError.groupTooDeep(limit: Self.maximumGroupDepth)
         }
+        try Self.checkLength(of: name, "group name")
+        try Self.checkLength(of: context?.name, "context name")
         openGroups.append(UndoGroup(name: name, context: context ?? .global))
         coalescingOpen = false
     }
@@ -29,6 +31,15 @@ extension UndoStack {
             insertStep(group)
             notifyIfChanged()
         }
+    }
+
+    /// The longest group or context name accepted, in UTF-8 bytes (menus show far less: the
+    /// formatter cuts names to ``UndoTitleFormatter/maximumNameLength`` characters).
+    public static let maximumNameBytes = 4096
+
+    static func checkLength(of name: String?, _ what: String) throws(UndoError) {
+        guard let name, name.utf8.count > maximumNameBytes else { return }
+        throw UndoError.nameTooLong(what: what, bytes: name.utf8.count, limit: maximumNameBytes)
     }
 
     /// Renames the innermost open group (used by the UndoManager-style `setActionName`).

@@ -65,6 +65,20 @@ import Testing
         #expect(store[.global] == "")
     }
 
+    @Test func overlongGroupAndContextNamesAreRefused() throws {
+        let stack = UndoStack.testing()
+        let long = String(repeating: "가", count: UndoStack.maximumNameBytes / 3 + 1)   // 3 bytes each
+        #expect(throws: UndoError.nameTooLong(what: "group name", bytes: long.utf8.count, limit: UndoStack.maximumNameBytes)) {
+            try stack.beginGroup(named: long)
+        }
+        #expect(throws: UndoError.nameTooLong(what: "context name", bytes: long.utf8.count, limit: UndoStack.maximumNameBytes)) {
+            try stack.beginGroup(named: "Paste", context: UndoContext(long))
+        }
+        #expect(stack.groupDepth == 0)
+        try stack.beginGroup(named: String(repeating: "a", count: UndoStack.maximumNameBytes))
+        #expect(stack.groupDepth == 1)
+    }
+
     @Test func groupsNestOnlySoDeep() throws {
         let stack = UndoStack.testing()
         for _ in 0..<UndoStack.maximumGroupDepth { try stack.beginGroup() }

@@ -53,14 +53,21 @@ enum CProgram {
         process.standardError = errors
         try process.run()
         // Read both pipes at once so a chatty program cannot block on a full one.
+        // The lock orders the reader's write before the read below (isFinished alone does not,
+        // ThreadSanitizer reports a race).
+        let errorLock = NSLock()
         nonisolated(unsafe) var errorData = Data()
-        let reader = Thread { errorData = errors.fileHandleForReading.readDataToEndOfFile() }
+        let reader = Thread {
+            let data = errors.fileHandleForReading.readDataToEndOfFile()
+            errorLock.withLock { errorData = data }
+        }
         reader.start()
         let outData = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         while !reader.isFinished { usleep(1000) }
+        let errorText = errorLock.withLock { String(decoding: errorData, as: UTF8.self) }
         return Output(status: process.terminationStatus, output: String(decoding: outData, as: UTF8.self),
-                      errors: String(decoding: errorData, as: UTF8.self))
+                      errors: errorText)
     }
 
     /// A fresh temporary folder.
@@ -70,17 +77,22 @@ enum CProgram {
         return String(cString: path!)
     }
 
-    /// Whether these tests run under AddressSanitizer (scripts/sanitizers.sh asan). Then
+    /// The sanitizer these tests run under (scripts/sanitizers.sh), if any: then
     /// libundohost.so calls the sanitizer's runtime, so a program linking it must carry that
     /// runtime too.
-    static let isAddressSanitized = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__asan_init") != nil
+    static let sanitizer: String? = {
+        let process = UnsafeMutableRawPointer(bitPattern: 0)  // RTLD_DEFAULT
+        if dlsym(process, "__asan_init") != nil { return "address" }
+        if dlsym(process, "__tsan_init") != nil { return "thread" }
+        return nil
+    }()
 
     /// The compiler to link a program against this build's libundohost.so, and its extra
-    /// flags: under AddressSanitizer the toolchain's clang with -fsanitize=address, whose
-    /// runtime is the one the Swift code was instrumented for.
+    /// flags: under a sanitizer the toolchain's clang with -fsanitize=, whose runtime is the
+    /// one the Swift code was instrumented for.
     static func linking(with compiler: String) -> (compiler: String, flags: [String]) {
-        guard isAddressSanitized else { return (compiler, []) }
-        return (compiler == "c++" ? "clang++" : "clang", ["-fsanitize=address"])
+        guard let sanitizer else { return (compiler, []) }
+        return (compiler == "c++" ? "clang++" : "clang", ["-fsanitize=" + sanitizer])
     }
 
     /// Compiles and links `sources` with `compiler` against the header and the library.
