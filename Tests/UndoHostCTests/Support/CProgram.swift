@@ -77,22 +77,17 @@ enum CProgram {
         return String(cString: path!)
     }
 
-    /// The sanitizer these tests run under (scripts/sanitizers.sh), if any: then
+    /// Whether these tests run under AddressSanitizer (scripts/sanitizers.sh asan). Then
     /// libundohost.so calls the sanitizer's runtime, so a program linking it must carry that
     /// runtime too.
-    static let sanitizer: String? = {
-        let process = UnsafeMutableRawPointer(bitPattern: 0)  // RTLD_DEFAULT
-        if dlsym(process, "__asan_init") != nil { return "address" }
-        if dlsym(process, "__tsan_init") != nil { return "thread" }
-        return nil
-    }()
+    static let isAddressSanitized = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__asan_init") != nil
 
     /// The compiler to link a program against this build's libundohost.so, and its extra
-    /// flags: under a sanitizer the toolchain's clang with -fsanitize=, whose runtime is the
-    /// one the Swift code was instrumented for.
+    /// flags: under AddressSanitizer the toolchain's clang with -fsanitize=address, whose
+    /// runtime is the one the Swift code was instrumented for.
     static func linking(with compiler: String) -> (compiler: String, flags: [String]) {
-        guard let sanitizer else { return (compiler, []) }
-        return (compiler == "c++" ? "clang++" : "clang", ["-fsanitize=" + sanitizer])
+        guard isAddressSanitized else { return (compiler, []) }
+        return (compiler == "c++" ? "clang++" : "clang", ["-fsanitize=address"])
     }
 
     /// Compiles and links `sources` with `compiler` against the header and the library.
