@@ -48,7 +48,7 @@ public protocol UndoCommand {
 
 extension UndoCommand {
     public var name: String? { nil }
-    public var context: UndoContext { .global }
+    @inlinable public var context: UndoContext { .global }
     public var cost: Int { MemoryLayout<Self>.size }
     public var coalescingKey: UndoCoalescingKey? { nil }
     public var isDiscardable: Bool { false }
@@ -75,9 +75,11 @@ public struct UndoCoalescingKey: Hashable, Sendable {
 /// can be undone, listed and removed per context.
 public struct UndoContext: Hashable, Sendable, CustomStringConvertible {
     public var name: String
-    public init(_ name: String) { self.name = name }
+    @inlinable public init(_ name: String) { self.name = name }
     /// The context of steps that belong to no particular document.
-    public static let global = UndoContext("")
+    // Computed from a literal: no lazily initialized global to check on every read (every step
+    // of most programs is in this context).
+    @inlinable public static var global: UndoContext { UndoContext("") }
     public var description: String { name }
 }
 
@@ -98,13 +100,29 @@ public struct UndoChange: Hashable, Sendable {
 
 /// Collects the places an action changed while it runs.
 public struct UndoChanges: Sendable {
-    public private(set) var all: [UndoChange] = []
-    public init() {}
+    // Optional: most actions report nothing, and an empty collector then costs no array at all
+    // (not even a reference to the shared empty one to retain and release on every step).
+    @usableFromInline var reported: [UndoChange]?
+    @inlinable public init() {}
+    /// Every place reported, in order.
+    public var all: [UndoChange] { reported ?? [] }
     /// Reports one changed place.
-    public mutating func report(_ change: UndoChange) { all.append(change) }
+    public mutating func report(_ change: UndoChange) { reported.append(change) }
     /// Reports a changed range in a context.
     public mutating func report(context: UndoContext, location: Int64? = nil, length: Int64? = nil) {
-        all.append(UndoChange(context: context, location: location, length: length))
+        report(UndoChange(context: context, location: location, length: length))
     }
-    mutating func append(contentsOf other: UndoChanges) { all.append(contentsOf: other.all) }
+    mutating func append(contentsOf other: UndoChanges) {
+        guard let more = other.reported else { return }
+        reported.append(contentsOf: more)
+    }
+}
+
+extension Optional where Wrapped == [UndoChange] {
+    fileprivate mutating func append(_ change: UndoChange) {
+        if self == nil { self = [change] } else { self!.append(change) }
+    }
+    fileprivate mutating func append(contentsOf more: [UndoChange]) {
+        if self == nil { self = more } else { self!.append(contentsOf: more) }
+    }
 }

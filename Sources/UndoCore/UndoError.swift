@@ -51,6 +51,7 @@ public enum UndoError: Error, Sendable, Equatable, CustomStringConvertible {
 
 /// Wraps an error thrown by an action so callers see one error type with the step's name.
 extension UndoError {
+    @usableFromInline
     static func wrap(_ error: any Error, step: String?) -> UndoError {
         if let undoError = error as? UndoError { return undoError }
         return .actionFailed(step: step, message: String(describing: error))

@@ -25,8 +25,7 @@ extension UndoStack {
         coalescingOpen = false
         guard !group.members.isEmpty else { return }
         if let parent = openGroups.last {
-            if parent.members.isEmpty && parent.context == .global { parent.context = group.context }
-            parent.members.append(group)
+            parent.append(group)
         } else {
             insertStep(group)
             notifyIfChanged()

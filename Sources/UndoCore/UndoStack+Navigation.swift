@@ -4,10 +4,21 @@ extension UndoStack {
     /// - Throws: the action's error, with the history exactly as it was;
     ///   ``UndoError/groupOpen`` while a group is open; ``UndoError/reentrantCall(_:)``.
     /// - Complexity: O(1) for the whole history.
-    @discardableResult
+    @inlinable @discardableResult
     public func undo() throws -> UndoResult? {
-        // The common case, the whole history, without copying the context.
-        currentContext == nil ? try undo(in: nil) : try undo(in: currentContext)
+        // Inlined: a caller that drops the result destroys a plain value, not an optional one
+        // through value witnesses. The common case first: the whole history, nothing open, nothing running.
+        guard currentContext == nil && openGroups.isEmpty && !runningAction else { return try undo(in: currentContext) }
+        guard _position > 0 else { return nil }
+        coalescingOpen = false
+        do {
+            let result = try undoStep(at: _position &- 1)
+            notifyIfChanged()
+            return result
+        } catch {
+            notifyIfChanged()  // a step that could not be put back was removed
+            throw error
+        }
     }
 
     /// Undoes the newest step of `context`; `nil` means the whole history.
@@ -24,9 +35,19 @@ extension UndoStack {
     /// Redoes the oldest redoable step of the ``currentContext``.
     /// - Returns: what was redone, or `nil` if there was nothing.
     /// - Throws: as ``undo(in:)``.
-    @discardableResult
+    @inlinable @discardableResult
     public func redo() throws -> UndoResult? {
-        currentContext == nil ? try redo(in: nil) : try redo(in: currentContext)
+        guard currentContext == nil && openGroups.isEmpty && !runningAction else { return try redo(in: currentContext) }
+        guard _position < storage.count else { return nil }
+        coalescingOpen = false
+        do {
+            let result = try redoStep(at: _position)
+            notifyIfChanged()
+            return result
+        } catch {
+            notifyIfChanged()
+            throw error
+        }
     }
 
     /// Redoes the oldest redoable step of `context`; `nil` means the whole history.
@@ -124,38 +145,44 @@ extension UndoStack {
     // MARK: The one place the position moves
 
     /// Undoes the done step at `index` and makes it the first redo step.
+    @usableFromInline
     func undoStep(at index: Int) throws -> UndoResult {
         var changes = UndoChanges()
         runningAction = true
         do {
-            try storage.withCommand(at: index) { try $0.undo(&changes) }
+            try storage.slot(at: index).pointee.undo(&changes)
         } catch {
             runningAction = false
             try failStep(at: index, error)
         }
         runningAction = false
-        storage.relocate(from: index, to: position - 1)
-        position -= 1
-        return storage.withCommand(at: position) {
-            UndoResult(direction: .undo, name: $0.name, context: $0.context, changes: changes.all)
-        }
+        if index != _position &- 1 { storage.relocate(from: index, to: _position &- 1) }
+        _position &-= 1
+        return result(.undo, at: _position, changes)
     }
 
     /// Redoes the redoable step at `index` and makes it the newest done step.
+    @usableFromInline
     func redoStep(at index: Int) throws -> UndoResult {
         var changes = UndoChanges()
         runningAction = true
         do {
-            try storage.withCommand(at: index) { try $0.perform(&changes) }
+            try storage.slot(at: index).pointee.perform(&changes)
         } catch {
             runningAction = false
             try failStep(at: index, error)
         }
         runningAction = false
-        storage.relocate(from: index, to: position)
-        position += 1
-        return storage.withCommand(at: position - 1) {
-            UndoResult(direction: .redo, name: $0.name, context: $0.context, changes: changes.all)
+        if index != _position { storage.relocate(from: index, to: _position) }
+        _position &+= 1
+        return result(.redo, at: _position &- 1, changes)
+    }
+
+    @inline(__always)
+    private func result(_ direction: UndoResult.Direction, at index: Int, _ changes: UndoChanges) -> UndoResult {
+        // Through inout: reading the properties of `pointee` would copy the command first.
+        storage.withCommand(at: index) {
+            UndoResult(direction: direction, name: $0.name, context: $0.context, changes: changes.all)
         }
     }
 

@@ -31,6 +31,7 @@ public final class UndoObservation {
 }
 
 extension UndoStack {
+    @usableFromInline
     struct Observer {
         var id: Int
         var handler: (UndoState, UndoStateChanges) -> Void
@@ -53,12 +54,13 @@ extension UndoStack {
     }
 
     /// Tells observers what changed since they last heard, if anything did.
-    @inline(__always)  // every change ends here: with no observers, one test and no call
+    @inlinable @inline(__always)  // every change ends here: with no observers, one test and no call
     func notifyIfChanged() {
         if !observers.isEmpty { notifyObservers() }
     }
 
-    private func notifyObservers() {
+    @usableFromInline
+    func notifyObservers() {
         let now = state
         guard let before = lastState else { lastState = now; return }
         var changes: UndoStateChanges = []

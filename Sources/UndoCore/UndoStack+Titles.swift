@@ -56,13 +56,34 @@ extension UndoStack {
 /// comparison of names, not title-casing them again. Names in one program are few.
 struct TitleMemo {
     private var names: [String?] = []
+    /// The names' bits, compared first: a name given as a literal (or a copy of one string)
+    /// matches by its bits, with no string comparison and no reference counting.
+    private var bits: [NameBits] = []
     private var undoTitles: [String] = []
     private var redoTitles: [String] = []
     private var next = 0
     static let capacity = 16
 
+    private struct NameBits: Equatable {
+        var low: UInt64, high: UInt64
+        /// No string has these bits: they stand for "unnamed".
+        static let unnamed = NameBits(low: 0, high: 0)
+        @inline(__always)
+        init(low: UInt64, high: UInt64) { self.low = low; self.high = high }
+        @inline(__always)
+        init(_ name: String?) {
+            guard let name else { self = .unnamed; return }
+            (low, high) = unsafeBitCast(name, to: (UInt64, UInt64).self)
+        }
+    }
+
     /// Where the titles of `name` are, if remembered.
-    func index(of name: String?) -> Int? { names.firstIndex(of: name) }
+    /// - Complexity: O(``capacity``).
+    func index(of name: String?) -> Int? {
+        let key = NameBits(name)
+        for index in bits.indices where bits[index] == key { return index }
+        return names.firstIndex(of: name)
+    }
 
     func undoTitle(at index: Int) -> String { undoTitles[index] }
     func redoTitle(at index: Int) -> String { redoTitles[index] }
@@ -71,16 +92,16 @@ struct TitleMemo {
     /// - Returns: where they are.
     mutating func remember(undo: String, redo: String, for name: String?) -> Int {
         if names.count < Self.capacity {
-            names.append(name); undoTitles.append(undo); redoTitles.append(redo)
+            names.append(name); bits.append(NameBits(name)); undoTitles.append(undo); redoTitles.append(redo)
             return names.count - 1
         }
         let index = next
-        names[index] = name; undoTitles[index] = undo; redoTitles[index] = redo
+        names[index] = name; bits[index] = NameBits(name); undoTitles[index] = undo; redoTitles[index] = redo
         next = (next + 1) % Self.capacity
         return index
     }
 
     mutating func removeAll() {
-        names.removeAll(); undoTitles.removeAll(); redoTitles.removeAll(); next = 0
+        names.removeAll(); bits.removeAll(); undoTitles.removeAll(); redoTitles.removeAll(); next = 0
     }
 }

@@ -33,6 +33,8 @@ public final class UndoStack {
     /// The most bytes (the sum of the steps' ``UndoCommand/cost``) kept. `nil`: unlimited.
     @exclusivity(unchecked)
     public var memoryLimit: Int? { didSet { limitsChanged() } }
+    /// Whether either limit is set (one test on the push path instead of two optionals).
+    @usableFromInline @exclusivity(unchecked) var hasLimits = false
     /// How long after the previous change a change with the same coalescing key still joins
     /// its step. `nil`: no time limit (runs end only on a break). Default 500 ms.
     public var coalescingWindow: Duration? {
@@ -47,27 +49,38 @@ public final class UndoStack {
     /// The deepest nesting of groups accepted.
     public static let maximumGroupDepth = 64
 
-    let clock: any UndoClock
-    @exclusivity(unchecked) var coalescingWindowNanoseconds: UInt64?
+    @usableFromInline let clock: any UndoClock
+    @usableFromInline @exclusivity(unchecked) var coalescingWindowNanoseconds: UInt64?
 
     // MARK: State
+    //
+    // `@usableFromInline`: the push path is `@inlinable` (see perform(_:)), so a program's own
+    // command types are specialized into it and their properties read without dynamic calls.
 
-    @exclusivity(unchecked) var storage = StepStorage()
+    @usableFromInline @exclusivity(unchecked) var storage = StepStorage()
     /// How many steps are done: `storage[0..<position]` are done, the rest can be redone.
-    @exclusivity(unchecked) public internal(set) var position = 0
-    @exclusivity(unchecked) var nextSerial: UInt32 = 1
+    public internal(set) var position: Int {
+        get { _position }
+        set { _position = newValue }
+    }
+    @usableFromInline @exclusivity(unchecked) var _position = 0
+    @usableFromInline @exclusivity(unchecked) var nextSerial: UInt32 = 1
     /// The sum of the steps' costs.
-    @exclusivity(unchecked) public internal(set) var totalCost = 0
+    public internal(set) var totalCost: Int {
+        get { _totalCost }
+        set { _totalCost = newValue }
+    }
+    @usableFromInline @exclusivity(unchecked) var _totalCost = 0
     var saveStates: [UndoContext: SaveState] = [:]
-    @exclusivity(unchecked) var openGroups: [UndoGroup] = []
+    @usableFromInline @exclusivity(unchecked) var openGroups: [UndoGroup] = []
     /// Set while an action runs, to refuse calls from inside it.
-    @exclusivity(unchecked) var runningAction = false
-    @exclusivity(unchecked) var recordingPauses = 0
+    @usableFromInline @exclusivity(unchecked) var runningAction = false
+    @usableFromInline @exclusivity(unchecked) var recordingPauses = 0
     /// Whether the next change with the same key may join the newest step.
-    @exclusivity(unchecked) var coalescingOpen = false
-    @exclusivity(unchecked) var lastCoalescingTime: UInt64 = 0
+    @usableFromInline @exclusivity(unchecked) var coalescingOpen = false
+    @usableFromInline @exclusivity(unchecked) var lastCoalescingTime: UInt64 = 0
     @exclusivity(unchecked) var titleMemo = TitleMemo()
-    @exclusivity(unchecked) var observers: [Observer] = []
+    @usableFromInline @exclusivity(unchecked) var observers: [Observer] = []
     var nextObserverID = 0
     var lastState: UndoState?
 
@@ -84,6 +97,7 @@ public final class UndoStack {
                 formatter: UndoTitleFormatter = UndoTitleFormatter()) {
         self.countLimit = countLimit
         self.memoryLimit = memoryLimit
+        self.hasLimits = countLimit != nil || memoryLimit != nil
         self.coalescingWindow = coalescingWindow
         self.coalescingWindowNanoseconds = coalescingWindow.map(Self.nanoseconds)
         self.clock = clock
@@ -130,12 +144,16 @@ public final class UndoStack {
     /// Performs `command` and records it as a step (or joins it to the newest step, when it
     /// coalesces). Redo steps of the command's context are discarded. While recording is
     /// paused, the command is performed and not recorded.
+    ///
+    /// Inlined into the caller and specialized for `C`: the command's properties (its key,
+    /// cost, context) are read directly, and it moves into its slot without a dynamic copy.
     /// - Throws: ``UndoError/reentrantCall(_:)`` from inside an action; the command's own
     ///   error (as ``UndoError/actionFailed(step:message:)``) if it fails, with nothing recorded.
     /// - Complexity: O(1) amortized (plus the redo steps discarded).
+    @inlinable
     public func perform<C: UndoCommand>(_ command: consuming C) throws {
         // `consuming` hands the command on into the history without a copy.
-        try refuseReentry("perform")
+        if runningAction { throw UndoError.reentrantCall("perform") }
         var changes = UndoChanges()
         runningAction = true
         do {
@@ -152,8 +170,9 @@ public final class UndoStack {
     /// Records a change that was already made (the UndoManager style, or a plugin with its own
     /// user interface): the history will undo it, and redo it with ``UndoCommand/perform(_:)``.
     /// - Throws: ``UndoError/reentrantCall(_:)`` from inside an action.
+    @inlinable
     public func record<C: UndoCommand>(_ command: consuming C) throws {
-        try refuseReentry("record")
+        if runningAction { throw UndoError.reentrantCall("record") }
         if recordingPauses == 0 { add(command) }
         notifyIfChanged()
     }
@@ -167,9 +186,108 @@ public final class UndoStack {
     /// Resumes recording paused with ``pauseRecording()``.
     public func resumeRecording() { if recordingPauses > 0 { recordingPauses -= 1 } }
 
+    /// Adds a performed (or already made) command. The common cases stay inline: a new step
+    /// at the top of a history without limits, and a change merged into the newest step of its
+    /// own type; everything else (groups, runs, limits, redo steps to discard) goes through
+    /// ``addInGeneral(_:)``.
+    @inlinable @inline(__always)
+    func add<C: UndoCommand>(_ command: consuming C) {
+        if let key = command.coalescingKey {
+            if coalescingOpen && openGroups.isEmpty && _position > 0 {
+                let window = coalescingWindowNanoseconds
+                let now = window == nil ? 0 : clock.nanoseconds()
+                if window == nil || now &- lastCoalescingTime <= window!,
+                   let outcome = mergeIntoNewest(command, key: key) {
+                    switch outcome {
+                    case .merged: lastCoalescingTime = now
+                    case .annulled: removeAnnulledNewest()
+                    case .refused: keepAsRun(command, key: key, now: now)
+                    }
+                    if hasLimits { trimToLimits() }
+                    return
+                }
+            }
+            addInGeneral(command)
+        } else if let group = openGroups.last {
+            coalescingOpen = false
+            group.append(command)
+        } else if _position == storage.count && !hasLimits {
+            coalescingOpen = false
+            let serial = takeSerial()
+            _totalCost &+= command.cost
+            storage.append(command, serial: serial)
+            _position &+= 1
+        } else {
+            addInGeneral(command)
+        }
+    }
+
+    /// Offers `next` to the newest step when that is a command of the same type, key and
+    /// context, through its own ``UndoCommand/merge(with:)``.
+    /// - Returns: the merge's outcome; `nil` when the newest step is not of that kind.
+    @inlinable @inline(__always)
+    func mergeIntoNewest<C: UndoCommand>(_ next: C, key: UndoCoalescingKey) -> UndoMerge? {
+        Self.merge(into: storage.slot(at: _position &- 1), next, key: key, totalCost: &_totalCost)
+    }
+
+    /// Merges `next` into the command at `top` when that is a `C`: specialized for `C`, so
+    /// the command's key, context, cost and merge are direct calls on the step in place.
+    @inlinable @inline(__always)
+    static func merge<C: UndoCommand>(into slot: UnsafeMutablePointer<any UndoCommand>, _ next: C,
+                                      key: UndoCoalescingKey, totalCost: inout Int) -> UndoMerge? {
+        let (address, type) = payload(of: slot)
+        guard type == C.self else { return nil }
+        let top = address.assumingMemoryBound(to: C.self)
+        guard top.pointee.coalescingKey == key, top.pointee.context == next.context else { return nil }
+        let oldCost = top.pointee.cost
+        let outcome = top.pointee.merge(with: next)
+        if outcome == .merged { totalCost &+= top.pointee.cost &- oldCost }
+        return outcome
+    }
+
+    /// Where the command in `slot` is stored (in the slot, or in its box, made unique) and its
+    /// type: opening the existential once, without copying the command.
+    @usableFromInline
+    static func payload(of slot: UnsafeMutablePointer<any UndoCommand>) -> (UnsafeMutableRawPointer, any UndoCommand.Type) {
+        func open<T: UndoCommand>(_ command: inout T) -> (UnsafeMutableRawPointer, any UndoCommand.Type) {
+            (withUnsafeMutablePointer(to: &command) { UnsafeMutableRawPointer($0) }, T.self)
+        }
+        return open(&slot.pointee)
+    }
+
+    /// The newest step and the change just merged into it cancel out: both vanish; the redo
+    /// steps survive, as after any change that changes nothing.
+    @usableFromInline
+    func removeAnnulledNewest() {
+        let (removed, _) = storage.remove(at: position - 1)
+        position -= 1
+        totalCost -= removed.cost
+        coalescingOpen = false
+    }
+
+    /// The newest step refused to merge `next`: the two are kept together as one coalesced run
+    /// (a group), which later changes with the same key join.
+    @usableFromInline
+    func keepAsRun(_ next: any UndoCommand, key: UndoCoalescingKey, now: UInt64) {
+        storage.withCommand(at: position - 1) { top in
+            let oldCost = top.cost
+            top = UndoGroup(name: top.name, context: top.context, members: [top, next], runKey: key)
+            totalCost += top.cost - oldCost
+        }
+        lastCoalescingTime = now
+    }
+
+    @inlinable @inline(__always)
+    func takeSerial() -> UInt32 {
+        let serial = nextSerial
+        nextSerial = nextSerial == UInt32.max ? 1 : nextSerial &+ 1
+        return serial
+    }
+
     /// Adds a performed (or already made) command: to the open group, to the newest step when
     /// it coalesces, or as a new step.
-    func add<C: UndoCommand>(_ command: consuming C) {
+    @usableFromInline
+    func addInGeneral<C: UndoCommand>(_ command: consuming C) {
         let key = command.coalescingKey
         var now: UInt64 = 0
         var withinWindow = key != nil && coalescingOpen
@@ -180,12 +298,14 @@ public final class UndoStack {
         if let group = openGroups.last {
             // Members first: an empty test is cheaper than comparing context names.
             if group.members.isEmpty && group.context == .global { group.context = command.context }
-            if withinWindow, let last = group.members.indices.last,
-               coalesce(&group.members[last], with: command, key: key!) != nil {
-                if case .annulled? = lastMergeOutcome { group.members.removeLast() }
+            // `_members`: changed in place (through `members`, every change would copy them).
+            if withinWindow, let last = group._members.indices.last,
+               coalesce(&group._members[last], with: command, key: key!) != nil {
+                if case .annulled? = lastMergeOutcome { group._members.removeLast() }
             } else {
-                group.members.append(consume command)
+                group._members.append(consume command)
             }
+            group.memberContexts = nil
             coalescingOpen = key != nil
             lastCoalescingTime = now
             return
@@ -243,12 +363,13 @@ public final class UndoStack {
     }
 
     private func appendToRun<C: UndoCommand>(_ run: UndoGroup, _ next: C) {
-        if let last = run.members.indices.last,
-           let outcome = Self.merge(&run.members[last], with: next), outcome != .refused {
-            if outcome == .annulled { run.members.removeLast() }
+        run.memberContexts = nil
+        if let last = run._members.indices.last,
+           let outcome = Self.merge(&run._members[last], with: next), outcome != .refused {
+            if outcome == .annulled { run._members.removeLast() }
             return
         }
-        run.members.append(next)
+        run._members.append(next)
     }
 
     /// Calls `top.merge(with: next)` when both are of one type (opened, no dynamic cast).
@@ -261,8 +382,7 @@ public final class UndoStack {
     @inline(__always)  // inlined, the new command moves straight into its slot, uncopied
     func insertStep(_ command: consuming any UndoCommand) {
         if position < storage.count { discardRedoSteps(of: command) }
-        let serial = nextSerial
-        nextSerial = nextSerial == UInt32.max ? 1 : nextSerial + 1
+        let serial = takeSerial()
         totalCost += command.cost
         storage.insert(command, serial: serial, at: position)
         position += 1
@@ -290,6 +410,7 @@ public final class UndoStack {
     /// A limit changed: trims to it now or, from inside an action (whose step must stay where
     /// it is while it runs), at the next change.
     private func limitsChanged() {
+        hasLimits = countLimit != nil || memoryLimit != nil
         guard !runningAction else { return }
         trimToLimits()
         notifyIfChanged()
@@ -297,6 +418,7 @@ public final class UndoStack {
 
     /// Drops the oldest steps beyond the limits, never the step just done.
     /// - Complexity: O(1) amortized per dropped step.
+    @usableFromInline
     func trimToLimits() {
         guard countLimit != nil || memoryLimit != nil else { return }
         while storage.count > 1 && overLimits {

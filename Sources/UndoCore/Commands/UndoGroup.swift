@@ -4,8 +4,11 @@
 public final class UndoGroup: UndoCommand {
     // Unchecked like the history's own state (see UndoStack): only the history changes the
     // members, never while one of them runs, and the checks cost a third of a group's undo.
-    @exclusivity(unchecked)
-    public internal(set) var members: [any UndoCommand] { didSet { memberContexts = nil } }
+    public internal(set) var members: [any UndoCommand] {
+        get { _members }
+        set { _members = newValue; memberContexts = nil }
+    }
+    @usableFromInline @exclusivity(unchecked) var _members: [any UndoCommand]
     public var name: String?
     public internal(set) var context: UndoContext
     /// `true` for a coalesced run (its key is the run's), `false` for an explicit group.
@@ -14,11 +17,27 @@ public final class UndoGroup: UndoCommand {
     init(name: String?, context: UndoContext, members: [any UndoCommand] = [], runKey: UndoCoalescingKey? = nil) {
         self.name = name
         self.context = context
-        self.members = members
+        self._members = members
         self.runKey = runKey
     }
 
-    private var memberContexts: Set<UndoContext>?
+    @usableFromInline @exclusivity(unchecked) var memberContexts: Set<UndoContext>?
+
+    /// Adds a member while the group is open. The command is boxed at the (specialized) call
+    /// site, without dynamic calls. A group named without a context takes its first member's.
+    @usableFromInline
+    func append(_ member: consuming any UndoCommand) {
+        if _members.isEmpty { adoptContext(member.context) }
+        _members.append(member)
+        memberContexts = nil
+    }
+
+    @usableFromInline
+    func adoptContext(_ firstContext: UndoContext) {
+        // Room for a typical group at once, rather than growing 1, 2, 4, 8.
+        _members.reserveCapacity(8)
+        if context == .global { context = firstContext }
+    }
 
     /// Every context the group's members change (a group can span documents).
     /// - Complexity: O(members) the first time after a change, then O(1).
@@ -34,17 +53,17 @@ public final class UndoGroup: UndoCommand {
     }
 
     public var cost: Int {
-        members.reduce(MemoryLayout<UndoGroup>.size + 16) { $0 + $1.cost + 8 }
+        _members.reduce(MemoryLayout<UndoGroup>.size + 16) { $0 + $1.cost + 8 }
     }
 
     /// Discardable only if every member is.
-    public var isDiscardable: Bool { members.allSatisfy(\.isDiscardable) }
+    public var isDiscardable: Bool { _members.allSatisfy(\.isDiscardable) }
 
     public func perform(_ changes: inout UndoChanges) throws {
         var index = 0
         do {
-            while index < members.count {
-                try members[index].perform(&changes)
+            while index < _members.count {
+                try _members[index].perform(&changes)
                 index += 1
             }
         } catch {
@@ -54,7 +73,7 @@ public final class UndoGroup: UndoCommand {
             do {
                 while index > 0 {
                     index -= 1
-                    try members[index].undo(&scratch)
+                    try _members[index].undo(&scratch)
                 }
             } catch {
                 throw UndoError.rollbackFailed(step: name, message: "\(failure); then \(UndoError.wrap(error, step: nil))")
@@ -64,10 +83,10 @@ public final class UndoGroup: UndoCommand {
     }
 
     public func undo(_ changes: inout UndoChanges) throws {
-        var index = members.count
+        var index = _members.count
         do {
             while index > 0 {
-                try members[index - 1].undo(&changes)
+                try _members[index - 1].undo(&changes)
                 index -= 1
             }
         } catch {
@@ -75,8 +94,8 @@ public final class UndoGroup: UndoCommand {
             // Re-apply what this call already undid, oldest first.
             var scratch = UndoChanges()
             do {
-                while index < members.count {
-                    try members[index].perform(&scratch)
+                while index < _members.count {
+                    try _members[index].perform(&scratch)
                     index += 1
                 }
             } catch {

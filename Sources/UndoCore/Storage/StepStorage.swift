@@ -7,15 +7,21 @@
 ///
 /// Invariant: `chunks[chunkStart...]` hold `count` initialized elements starting at `offset` in
 /// the first live chunk; chunks before `chunkStart` are already freed (compacted lazily).
+///
+/// The append path is `@inlinable` so that a push specialized for a concrete command type (see
+/// ``UndoStack/perform(_:)``) builds the existential straight in its slot.
+@usableFromInline
 struct StepStorage {
-    typealias Command = any UndoCommand
-    static let chunkShift = 9
-    static let chunkSize = 1 << chunkShift
-    static let chunkMask = chunkSize - 1
+    @usableFromInline typealias Command = any UndoCommand
+    @usableFromInline static var chunkShift: Int { 9 }
+    @usableFromInline static var chunkSize: Int { 1 << chunkShift }
+    @usableFromInline static var chunkMask: Int { chunkSize - 1 }
 
+    @usableFromInline
     struct Chunk {
-        var commands: UnsafeMutablePointer<Command>
-        var serials: UnsafeMutablePointer<UInt32>
+        @usableFromInline var commands: UnsafeMutablePointer<Command>
+        @usableFromInline var serials: UnsafeMutablePointer<UInt32>
+        @usableFromInline
         static func allocate() -> Chunk {
             Chunk(commands: .allocate(capacity: StepStorage.chunkSize),
                   serials: .allocate(capacity: StepStorage.chunkSize))
@@ -26,14 +32,16 @@ struct StepStorage {
         }
     }
 
-    private var chunks: [Chunk] = []
-    private var chunkStart = 0
+    @usableFromInline var chunks = ChunkTable()
+    @usableFromInline var chunkStart = 0
     /// Index of the first element inside `chunks[chunkStart]`.
-    private var offset = 0
-    private(set) var count = 0
+    @usableFromInline var offset = 0
+    @usableFromInline internal(set) var count = 0
 
-    @inline(__always)
-    private func locate(_ index: Int) -> (chunk: Int, slot: Int) {
+    @usableFromInline init() {}
+
+    @inlinable @inline(__always)
+    func locate(_ index: Int) -> (chunk: Int, slot: Int) {
         let raw = index &+ offset
         return (chunkStart &+ (raw &>> Self.chunkShift), raw & Self.chunkMask)
     }
@@ -60,8 +68,16 @@ struct StepStorage {
         return try body(&chunks[c].commands[s])
     }
 
+    /// A pointer to the slot of the command at `index`, valid until the storage changes.
+    /// - Complexity: O(1)
+    @inlinable @inline(__always)
+    func slot(at index: Int) -> UnsafeMutablePointer<Command> {
+        let (c, s) = locate(index)
+        return chunks[c].commands + s
+    }
+
     /// - Complexity: O(1) amortized
-    @inline(__always)  // inlined, the command moves into its slot without a copy
+    @inlinable @inline(__always)  // inlined, the command moves into its slot without a copy
     mutating func append(_ command: consuming Command, serial: UInt32) {
         let (c, s) = locate(count)
         if c == chunks.count { chunks.append(.allocate()) }
@@ -106,10 +122,15 @@ struct StepStorage {
 
     /// Inserts at `index`, shifting later steps up.
     /// - Complexity: O(count - index)
-    @inline(__always)  // see append
+    @inlinable @inline(__always)  // see append
     mutating func insert(_ command: consuming Command, serial: UInt32, at index: Int) {
-        precondition(index >= 0 && index <= count)
         if index == count { append(consume command, serial: serial); return }
+        insertShifting(command, serial: serial, at: index)
+    }
+
+    @usableFromInline
+    mutating func insertShifting(_ command: consuming Command, serial: UInt32, at index: Int) {
+        precondition(index >= 0 && index < count)
         // Append the last element again, then shift the rest up by one.
         append(self.command(at: count - 1), serial: self.serial(at: count - 1))
         var i = count - 2
@@ -177,6 +198,7 @@ struct StepStorage {
     private mutating func releaseAll() {
         for i in chunkStart..<chunks.count { chunks[i].free() }
         chunks.removeAll()
+        chunks.deallocate()
         chunkStart = 0
         offset = 0
     }
@@ -203,5 +225,66 @@ struct StepStorage {
     var allocatedBytes: Int {
         (chunks.count - chunkStart) * Self.chunkSize
             * (MemoryLayout<Command>.stride + MemoryLayout<UInt32>.stride)
+    }
+}
+
+/// The table of chunks: a growable buffer of chunk pointers, managed by hand so that reaching a
+/// step retains and releases nothing (an `Array` here is retained around every call into a
+/// command, twice per undo).
+@usableFromInline
+struct ChunkTable {
+    @usableFromInline var base: UnsafeMutablePointer<StepStorage.Chunk>?
+    @usableFromInline var count = 0
+    @usableFromInline var capacity = 0
+
+    @usableFromInline init() {}
+
+    @inlinable
+    subscript(index: Int) -> StepStorage.Chunk {
+        @inline(__always) get {
+            precondition(index >= 0 && index < count, "chunk index out of range")
+            return base.unsafelyUnwrapped[index]
+        }
+    }
+
+    @usableFromInline
+    mutating func append(_ chunk: StepStorage.Chunk) {
+        if count == capacity {
+            let newCapacity = max(8, capacity * 2)
+            let grown = UnsafeMutablePointer<StepStorage.Chunk>.allocate(capacity: newCapacity)
+            if let base {
+                grown.moveInitialize(from: base, count: count)
+                base.deallocate()
+            }
+            base = grown
+            capacity = newCapacity
+        }
+        (base.unsafelyUnwrapped + count).initialize(to: chunk)
+        count += 1
+    }
+
+    mutating func removeLast() -> StepStorage.Chunk {
+        precondition(count > 0)
+        count -= 1
+        return (base.unsafelyUnwrapped + count).move()
+    }
+
+    /// Drops the first `n` entries (already freed chunks), shifting the rest down.
+    mutating func removeFirst(_ n: Int) {
+        precondition(n >= 0 && n <= count)
+        guard let base, n > 0 else { return }
+        base.moveInitialize(from: base + n, count: count - n)  // may overlap: a memmove
+        count -= n
+    }
+
+    /// Forgets every entry (the chunks themselves are freed by the caller), keeping the buffer.
+    mutating func removeAll() { count = 0 }
+
+    /// Frees the buffer itself.
+    mutating func deallocate() {
+        base?.deallocate()
+        base = nil
+        count = 0
+        capacity = 0
     }
 }
