@@ -13,6 +13,7 @@ public struct UndoResult: Sendable, Equatable {
     /// The places the actions reported changing, in the order they ran.
     public var changes: [UndoChange]
 
+    @inlinable
     public init(direction: Direction, name: String?, context: UndoContext, stepCount: Int = 1,
                 changes: [UndoChange] = []) {
         self.direction = direction
@@ -20,6 +21,28 @@ public struct UndoResult: Sendable, Equatable {
         self.context = context
         self.stepCount = stepCount
         self.changes = changes
+    }
+}
+
+/// What one step's undo or redo gives back to build its ``UndoResult``: built where the result
+/// is (inlined into the caller), so a caller that drops the result only releases these.
+@usableFromInline
+struct StepOutcome {
+    @usableFromInline var name: String?
+    @usableFromInline var context: UndoContext
+    @usableFromInline var changes: [UndoChange]?
+    @usableFromInline
+    init(name: String?, context: UndoContext, changes: [UndoChange]?) {
+        self.name = name
+        self.context = context
+        self.changes = changes
+    }
+}
+
+extension UndoResult {
+    @inlinable
+    init(direction: Direction, _ outcome: StepOutcome) {
+        self.init(direction: direction, name: outcome.name, context: outcome.context, changes: outcome.changes ?? [])
     }
 }
 

@@ -12,9 +12,9 @@ extension UndoStack {
         guard _position > 0 else { return nil }
         coalescingOpen = false
         do {
-            let result = try undoStep(at: _position &- 1)
+            let outcome = try undoStep(at: _position &- 1)
             notifyIfChanged()
-            return result
+            return UndoResult(direction: .undo, outcome)
         } catch {
             notifyIfChanged()  // a step that could not be put back was removed
             throw error
@@ -29,7 +29,7 @@ extension UndoStack {
         guard let index = newestDone(in: scope) else { return nil }
         coalescingOpen = false
         defer { notifyIfChanged() }
-        return try undoStep(at: index)
+        return UndoResult(direction: .undo, try undoStep(at: index))
     }
 
     /// Redoes the oldest redoable step of the ``currentContext``.
@@ -41,9 +41,9 @@ extension UndoStack {
         guard _position < storage.count else { return nil }
         coalescingOpen = false
         do {
-            let result = try redoStep(at: _position)
+            let outcome = try redoStep(at: _position)
             notifyIfChanged()
-            return result
+            return UndoResult(direction: .redo, outcome)
         } catch {
             notifyIfChanged()
             throw error
@@ -58,7 +58,7 @@ extension UndoStack {
         guard let index = oldestRedoable(in: scope) else { return nil }
         coalescingOpen = false
         defer { notifyIfChanged() }
-        return try redoStep(at: index)
+        return UndoResult(direction: .redo, try redoStep(at: index))
     }
 
     /// Undoes up to `count` steps in one call. If one fails, those already undone are redone,
@@ -118,7 +118,8 @@ extension UndoStack {
             let index = direction == .undo ? newestDone(in: scope) : oldestRedoable(in: scope)
             guard let index else { break }
             do {
-                let result = direction == .undo ? try undoStep(at: index) : try redoStep(at: index)
+                let result = UndoResult(direction: direction,
+                                        direction == .undo ? try undoStep(at: index) : try redoStep(at: index))
                 if combined == nil {
                     combined = result
                 } else {
@@ -146,7 +147,7 @@ extension UndoStack {
 
     /// Undoes the done step at `index` and makes it the first redo step.
     @usableFromInline
-    func undoStep(at index: Int) throws -> UndoResult {
+    func undoStep(at index: Int) throws -> StepOutcome {
         var changes = UndoChanges()
         runningAction = true
         do {
@@ -158,12 +159,12 @@ extension UndoStack {
         runningAction = false
         if index != _position &- 1 { storage.relocate(from: index, to: _position &- 1) }
         _position &-= 1
-        return result(.undo, at: _position, changes)
+        return outcome(at: _position, changes)
     }
 
     /// Redoes the redoable step at `index` and makes it the newest done step.
     @usableFromInline
-    func redoStep(at index: Int) throws -> UndoResult {
+    func redoStep(at index: Int) throws -> StepOutcome {
         var changes = UndoChanges()
         runningAction = true
         do {
@@ -175,14 +176,14 @@ extension UndoStack {
         runningAction = false
         if index != _position { storage.relocate(from: index, to: _position) }
         _position &+= 1
-        return result(.redo, at: _position &- 1, changes)
+        return outcome(at: _position &- 1, changes)
     }
 
     @inline(__always)
-    private func result(_ direction: UndoResult.Direction, at index: Int, _ changes: UndoChanges) -> UndoResult {
+    private func outcome(at index: Int, _ changes: UndoChanges) -> StepOutcome {
         // Through inout: reading the properties of `pointee` would copy the command first.
         storage.withCommand(at: index) {
-            UndoResult(direction: direction, name: $0.name, context: $0.context, changes: changes.all)
+            StepOutcome(name: $0.name, context: $0.context, changes: changes.reported)
         }
     }
 

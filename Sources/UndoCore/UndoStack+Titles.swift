@@ -18,30 +18,34 @@ extension UndoStack {
     /// The Undo menu item's title for the current context: "Undo Typing", plain "Undo" for an
     /// unnamed step, and "Undo" (to show disabled, see ``canUndo``) when there is nothing.
     /// - Complexity: O(1) for the whole history once a name has been formatted.
-    public var undoMenuTitle: String { undoMenuTitle(in: currentContext) }
+    public var undoMenuTitle: String {
+        // The whole history, the common case, without copying the context.
+        currentContext == nil ? undoMenuTitle(in: nil) : undoMenuTitle(in: currentContext)
+    }
     /// The Redo menu item's title for the current context ("Redo Bold").
-    public var redoMenuTitle: String { redoMenuTitle(in: currentContext) }
+    public var redoMenuTitle: String {
+        currentContext == nil ? redoMenuTitle(in: nil) : redoMenuTitle(in: currentContext)
+    }
 
     public func undoMenuTitle(in scope: UndoContext?) -> String {
         // Nothing to undo shows the same plain "Undo" as an unnamed step.
-        let name = newestDone(in: scope).flatMap { index in storage.withCommand(at: index) { $0.name } }
-        let index = memoIndex(for: name)  // first: it may add to the memo
-        return titleMemo.undoTitle(at: index)
+        let index = scope == nil ? (_position > 0 ? _position &- 1 : nil) : newestDone(in: scope)
+        let name = index.flatMap { index in storage.withCommand(at: index) { $0.name } }
+        return titleMemo.undoTitle(of: name) ?? remember(name).undo
     }
 
     public func redoMenuTitle(in scope: UndoContext?) -> String {
-        let name = oldestRedoable(in: scope).flatMap { index in storage.withCommand(at: index) { $0.name } }
-        let index = memoIndex(for: name)
-        return titleMemo.redoTitle(at: index)
+        let index = scope == nil ? (_position < storage.count ? _position : nil) : oldestRedoable(in: scope)
+        let name = index.flatMap { index in storage.withCommand(at: index) { $0.name } }
+        return titleMemo.redoTitle(of: name) ?? remember(name).redo
     }
 
-    /// Where the memo keeps the titles of `name`, formatting them the first time. The formatter
-    /// is only read on a miss (copying it, with every string of its locale, costs more than the
-    /// lookup).
-    func memoIndex(for name: String?) -> Int {
-        if let index = titleMemo.index(of: name) { return index }
-        return titleMemo.remember(undo: formatter.undoTitle(for: name), redo: formatter.redoTitle(for: name),
-                                  for: name)
+    /// Formats the titles of `name` and remembers them. The formatter is only read on a miss
+    /// (copying it, with every string of its locale, costs more than the lookup).
+    private func remember(_ name: String?) -> (undo: String, redo: String) {
+        let titles = (undo: formatter.undoTitle(for: name), redo: formatter.redoTitle(for: name))
+        titleMemo.remember(titles, for: name)
+        return titles
     }
 
     /// What a shake-to-undo alert offers now in the current context: Undo X, Redo Y, Cancel.
@@ -55,10 +59,10 @@ extension UndoStack {
 /// The titles of the last few names formatted, so reading the menu after every change costs a
 /// comparison of names, not title-casing them again. Names in one program are few.
 struct TitleMemo {
-    private var names: [String?] = []
     /// The names' bits, compared first: a name given as a literal (or a copy of one string)
     /// matches by its bits, with no string comparison and no reference counting.
-    private var bits: [NameBits] = []
+    private var keys: [NameBits] = []
+    private var names: [String?] = []
     private var undoTitles: [String] = []
     private var redoTitles: [String] = []
     private var next = 0
@@ -77,31 +81,36 @@ struct TitleMemo {
         }
     }
 
-    /// Where the titles of `name` are, if remembered.
+    /// The Undo title of `name`, if remembered.
     /// - Complexity: O(``capacity``).
-    func index(of name: String?) -> Int? {
+    func undoTitle(of name: String?) -> String? { index(of: name).map { undoTitles[$0] } }
+    /// The Redo title of `name`, if remembered.
+    func redoTitle(of name: String?) -> String? { index(of: name).map { redoTitles[$0] } }
+
+    @inline(__always)
+    private func index(of name: String?) -> Int? {
         let key = NameBits(name)
-        for index in bits.indices where bits[index] == key { return index }
-        return names.firstIndex(of: name)
+        let found = keys.withUnsafeBufferPointer { keys -> Int? in
+            for index in 0..<keys.count where keys[index] == key { return index }
+            return nil
+        }
+        return found ?? names.firstIndex(of: name)
     }
 
-    func undoTitle(at index: Int) -> String { undoTitles[index] }
-    func redoTitle(at index: Int) -> String { redoTitles[index] }
-
     /// Remembers the titles of `name`, forgetting the oldest name when full.
-    /// - Returns: where they are.
-    mutating func remember(undo: String, redo: String, for name: String?) -> Int {
-        if names.count < Self.capacity {
-            names.append(name); bits.append(NameBits(name)); undoTitles.append(undo); redoTitles.append(redo)
-            return names.count - 1
+    mutating func remember(_ titles: (undo: String, redo: String), for name: String?) {
+        if keys.count < Self.capacity {
+            keys.append(NameBits(name)); names.append(name)
+            undoTitles.append(titles.undo); redoTitles.append(titles.redo)
+        } else {
+            keys[next] = NameBits(name); names[next] = name
+            undoTitles[next] = titles.undo; redoTitles[next] = titles.redo
+            next = (next + 1) % Self.capacity
         }
-        let index = next
-        names[index] = name; bits[index] = NameBits(name); undoTitles[index] = undo; redoTitles[index] = redo
-        next = (next + 1) % Self.capacity
-        return index
     }
 
     mutating func removeAll() {
-        names.removeAll(); bits.removeAll(); undoTitles.removeAll(); redoTitles.removeAll(); next = 0
+        keys.removeAll(); names.removeAll(); undoTitles.removeAll(); redoTitles.removeAll()
+        next = 0
     }
 }

@@ -230,34 +230,26 @@ enum CoreWorkloads {
         result.pushMs = clock.lap()
         result.heapBytesPerN = n > 0 ? Double(heapInUse() - heapBefore) / Double(n) : 0
 
-        var lengthSum = 0
-        var lastCharacterSum = 0
+        var sums = LabelSums()
         do {
-            // A constant: the optional `history` variable, captured, would be checked for
-            // exclusive access on every read.
+            // A constant: the optional `history` variable would be checked for exclusive access
+            // on every read.
             let stack: UndoStack = history
-            @inline(__always) func readTitles() {
-                let undoTitle = stack.undoMenuTitle
-                let redoTitle = stack.redoMenuTitle
-                lengthSum += undoTitle.utf8.count + redoTitle.utf8.count
-                lastCharacterSum += Int(lastByte(undoTitle)) + Int(lastByte(redoTitle))
-            }
-
             _ = clock.lap()
             for _ in 0..<walk {
                 try stack.undo()
-                readTitles()
+                sums.add(stack.undoMenuTitle, stack.redoMenuTitle)
             }
             result.undoMs = clock.lap()
             for _ in 0..<walk {
                 try stack.redo()
-                readTitles()
+                sums.add(stack.undoMenuTitle, stack.redoMenuTitle)
             }
             result.redoMs = clock.lap()
         }
 
         let want = LabelWalk.expected(n)
-        result.ok = lengthSum == want.lengthSum && lastCharacterSum == want.lastCharacterSum
+        result.ok = sums.lengthSum == want.lengthSum && sums.lastCharacterSum == want.lastCharacterSum
             && counter.value == expectedSum(n, modulus: 4) && history.undoCount == n
         result.totalMs = result.undoMs + result.redoMs
 
@@ -265,6 +257,20 @@ enum CoreWorkloads {
         history = nil
         result.freeMs = clock.lap()
         return result
+    }
+}
+
+/// The labels check's running sums: of the labels' lengths and of their last bytes. (A struct
+/// with a mutating method: local variables captured by a nested function would be checked for
+/// exclusive access at run time on every label.)
+struct LabelSums {
+    var lengthSum = 0
+    var lastCharacterSum = 0
+
+    @inline(__always)
+    mutating func add(_ undoTitle: String, _ redoTitle: String) {
+        lengthSum += undoTitle.utf8.count + redoTitle.utf8.count
+        lastCharacterSum += Int(lastByte(undoTitle)) + Int(lastByte(redoTitle))
     }
 }
 
