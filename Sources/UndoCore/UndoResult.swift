@@ -11,7 +11,13 @@ public struct UndoResult: Sendable, Equatable {
     /// How many steps the call moved over (more than one for a jump).
     public var stepCount: Int
     /// The places the actions reported changing, in the order they ran.
-    public var changes: [UndoChange]
+    public var changes: [UndoChange] {
+        get { reportedChanges ?? [] }
+        set { reportedChanges = newValue }
+    }
+    // Optional: most steps report nothing, and then a result holds no array to retain and
+    // release.
+    @usableFromInline var reportedChanges: [UndoChange]?
 
     @inlinable
     public init(direction: Direction, name: String?, context: UndoContext, stepCount: Int = 1,
@@ -20,7 +26,21 @@ public struct UndoResult: Sendable, Equatable {
         self.name = name
         self.context = context
         self.stepCount = stepCount
-        self.changes = changes
+        self.reportedChanges = changes.isEmpty ? nil : changes
+    }
+
+    @inlinable
+    init(direction: Direction, name: String?, context: UndoContext, reportedChanges: [UndoChange]?) {
+        self.direction = direction
+        self.name = name
+        self.context = context
+        self.stepCount = 1
+        self.reportedChanges = reportedChanges
+    }
+
+    public static func == (a: UndoResult, b: UndoResult) -> Bool {
+        a.direction == b.direction && a.name == b.name && a.context == b.context && a.stepCount == b.stepCount
+            && a.changes == b.changes
     }
 }
 
@@ -42,7 +62,7 @@ struct StepOutcome {
 extension UndoResult {
     @inlinable
     init(direction: Direction, _ outcome: StepOutcome) {
-        self.init(direction: direction, name: outcome.name, context: outcome.context, changes: outcome.changes ?? [])
+        self.init(direction: direction, name: outcome.name, context: outcome.context, reportedChanges: outcome.changes)
     }
 }
 

@@ -148,10 +148,10 @@ extension UndoStack {
     /// Undoes the done step at `index` and makes it the first redo step.
     @usableFromInline
     func undoStep(at index: Int) throws -> StepOutcome {
-        var changes = UndoChanges()
         runningAction = true
+        let outcome: StepOutcome
         do {
-            try storage.slot(at: index).pointee.undo(&changes)
+            outcome = try Self.undo(&storage.slot(at: index).pointee)
         } catch {
             runningAction = false
             try failStep(at: index, error)
@@ -159,16 +159,16 @@ extension UndoStack {
         runningAction = false
         if index != _position &- 1 { storage.relocate(from: index, to: _position &- 1) }
         _position &-= 1
-        return outcome(at: _position, changes)
+        return outcome
     }
 
     /// Redoes the redoable step at `index` and makes it the newest done step.
     @usableFromInline
     func redoStep(at index: Int) throws -> StepOutcome {
-        var changes = UndoChanges()
         runningAction = true
+        let outcome: StepOutcome
         do {
-            try storage.slot(at: index).pointee.perform(&changes)
+            outcome = try Self.redo(&storage.slot(at: index).pointee)
         } catch {
             runningAction = false
             try failStep(at: index, error)
@@ -176,15 +176,22 @@ extension UndoStack {
         runningAction = false
         if index != _position { storage.relocate(from: index, to: _position) }
         _position &+= 1
-        return outcome(at: _position &- 1, changes)
+        return outcome
     }
 
-    @inline(__always)
-    private func outcome(at index: Int, _ changes: UndoChanges) -> StepOutcome {
-        // Through inout: reading the properties of `pointee` would copy the command first.
-        storage.withCommand(at: index) {
-            StepOutcome(name: $0.name, context: $0.context, changes: changes.reported)
-        }
+    // The step is opened once (in place) for its action and the result's name and context,
+    // instead of once per call on the existential.
+
+    private static func undo<T: UndoCommand>(_ command: inout T) throws -> StepOutcome {
+        var changes = UndoChanges()
+        try command.undo(&changes)
+        return StepOutcome(name: command.name, context: command.context, changes: changes.reported)
+    }
+
+    private static func redo<T: UndoCommand>(_ command: inout T) throws -> StepOutcome {
+        var changes = UndoChanges()
+        try command.perform(&changes)
+        return StepOutcome(name: command.name, context: command.context, changes: changes.reported)
     }
 
     /// An action failed: the history stays as it was, unless the step could not even be put

@@ -250,9 +250,16 @@ public final class UndoStack {
     @usableFromInline
     static func payload(of slot: UnsafeMutablePointer<any UndoCommand>) -> (UnsafeMutableRawPointer, any UndoCommand.Type) {
         func open<T: UndoCommand>(_ command: inout T) -> (UnsafeMutableRawPointer, any UndoCommand.Type) {
-            (withUnsafeMutablePointer(to: &command) { UnsafeMutableRawPointer($0) }, T.self)
+            (address(of: &command), T.self)
         }
         return open(&slot.pointee)
+    }
+
+    /// The address an inout argument was passed at (no generic closure to call, unlike
+    /// `withUnsafeMutablePointer`, which stays unspecialized here).
+    @inline(__always)
+    private static func address<T>(of pointer: UnsafeMutablePointer<T>) -> UnsafeMutableRawPointer {
+        UnsafeMutableRawPointer(pointer)
     }
 
     /// The newest step and the change just merged into it cancel out: both vanish; the redo

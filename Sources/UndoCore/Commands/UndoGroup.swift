@@ -28,8 +28,8 @@ public final class UndoGroup: UndoCommand {
     @usableFromInline
     func append(_ member: consuming any UndoCommand) {
         if _members.isEmpty { adoptContext(member.context) }
-        _members.append(member)
-        memberContexts = nil
+        _members.append(consume member)  // moved in, not copied
+        if memberContexts != nil { memberContexts = nil }
     }
 
     @usableFromInline
@@ -53,7 +53,10 @@ public final class UndoGroup: UndoCommand {
     }
 
     public var cost: Int {
-        _members.reduce(MemoryLayout<UndoGroup>.size + 16) { $0 + $1.cost + 8 }
+        // Indexed, not `reduce`: a closure would be handed a copy of every member.
+        var total = MemoryLayout<UndoGroup>.size + 16
+        for index in _members.indices { total += _members[index].cost + 8 }
+        return total
     }
 
     /// Discardable only if every member is.

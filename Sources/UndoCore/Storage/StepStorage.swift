@@ -36,7 +36,7 @@ struct StepStorage {
     @usableFromInline var chunkStart = 0
     /// Index of the first element inside `chunks[chunkStart]`.
     @usableFromInline var offset = 0
-    @usableFromInline internal(set) var count = 0
+    @usableFromInline var count = 0
 
     @usableFromInline init() {}
 
