@@ -57,6 +57,36 @@ private struct Tag: UndoCommand {
         #expect(storage.count == 0 && storage.allocatedBytes == 0)
     }
 
+    /// A history trimmed at the front for long (a count limit) frees its oldest chunks and
+    /// compacts the chunk table, keeping every remaining step in order.
+    @Test func aLongTrimmedHistoryCompactsItsChunkTable() {
+        var storage = StepStorage()
+        let chunk = StepStorage.chunkSize
+        var oldest = 0
+        var next = 0
+        // Forty chunks in, then trimmed as a limit of three chunks would, twice over.
+        for _ in 0..<2 {
+            for _ in 0..<(chunk * 40) {
+                storage.append(Tag(value: next), serial: UInt32(truncatingIfNeeded: next))
+                next += 1
+                if storage.count > chunk * 3 {
+                    let (command, serial) = storage.removeFirst()
+                    #expect((command as! Tag).value == oldest && serial == UInt32(truncatingIfNeeded: oldest))
+                    oldest += 1
+                }
+            }
+            #expect(storage.count == chunk * 3)
+            for index in stride(from: 0, to: storage.count, by: 97) {
+                #expect((storage.command(at: index) as! Tag).value == oldest + index)
+            }
+            // The table holds the live chunks and at most a few freed ones, not all forty.
+            #expect(storage.chunks.count - storage.chunkStart <= 4)
+            #expect(storage.chunks.count <= 2 * 33 + 4)
+        }
+        storage.removeAll()
+        #expect(storage.count == 0 && storage.allocatedBytes == 0)
+    }
+
     @Test func aSmallCommandIsStoredInlineIn44Bytes() {
         #expect(MemoryLayout<any UndoCommand>.size == 40)
         var storage = StepStorage()

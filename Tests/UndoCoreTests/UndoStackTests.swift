@@ -107,6 +107,20 @@ import Testing
         #expect(both.stepCount == 2 && both.changes.count == 2)
     }
 
+    /// A step that reports nothing gives a result with no changes, equal to one made with an
+    /// empty list, and its changes can be set afterwards like any other value.
+    @Test func aResultWithoutChangesIsAPlainValue() throws {
+        let counter = Counter()
+        let stack = UndoStack.testing()
+        try stack.perform(Add(counter: counter, amount: 2))
+        var result = try #require(try stack.undo())
+        #expect(result == UndoResult(direction: .undo, name: "Add", context: .global, changes: []))
+        #expect(result.changes.isEmpty && counter.value == 0)
+        result.changes.append(UndoChange(context: .global, location: 1))
+        #expect(result.changes.count == 1)
+        #expect(result != UndoResult(direction: .undo, name: "Add", context: .global))
+    }
+
     @Test func discardableStepsDoNotDirtyAndPausedRecordingRecordsNothing() throws {
         let store = TextStore()
         let stack = UndoStack.testing()
