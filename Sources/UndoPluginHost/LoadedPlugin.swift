@@ -60,6 +60,32 @@ final class LoadedPlugin: @unchecked Sendable {
         return try body()
     }
 
+    /// A finished frame kept for the next perform, inverse or merge call. Only touched with the
+    /// call lock held, so by one thread at a time; a nested call on the same thread (the lock is
+    /// recursive) finds it taken and makes its own.
+    private var spareFrame: CallFrame?
+
+    /// Runs `body` with the call lock held and a frame for a call of `action` (reused: a call
+    /// costs no allocation for its frame).
+    func withFrame<R>(_ phase: CallFrame.Phase, action: ActionType, context: UndoContext,
+                      _ body: (CallFrame) throws -> R) rethrows -> R {
+        callLock.lock()
+        defer { callLock.unlock() }
+        let frame: CallFrame
+        if let spare = spareFrame {
+            spareFrame = nil
+            spare.reuse(phase: phase, action: action, context: context)
+            frame = spare
+        } else {
+            frame = CallFrame(plugin: self, phase: phase, action: action, context: context)
+        }
+        defer {
+            frame.clear()
+            spareFrame = frame
+        }
+        return try body(frame)
+    }
+
     func writeLog(_ level: PluginLogMessage.Level, _ message: String) {
         log(PluginLogMessage(pluginID: id, level: level, message: message))
     }
@@ -102,7 +128,10 @@ final class LoadedPlugin: @unchecked Sendable {
     /// Calls deinit and forgets the action types (breaking their cycle to this object).
     func deinitialize() {
         let frame = CallFrame(plugin: self, phase: .deinitialize)
-        serialized { frame.run { descriptor.deinit!(pluginData) } }
+        serialized {
+            frame.run { descriptor.deinit!(pluginData) }
+            spareFrame = nil  // it refers back to this object
+        }
         lock.withLock {
             _state = .unloaded
             _actions = []

@@ -7,80 +7,266 @@ import UndoPluginABI
 /// Make one with ``PluginHost/makeCommand(_:arguments:in:)`` (which checks the arguments) or
 /// let ``PluginHost/perform(_:_:in:)`` do it. Its ``description`` is the script line that
 /// performs it again: `text.insert 0 "Hello"`.
-public struct PluginCommand: UndoCommand, Sendable, CustomStringConvertible {
-    public let action: ActionType
-    /// The perform arguments (typed exactly as the signature).
-    public private(set) var arguments: [ActionValue]
-    /// The inverse's arguments: handed back by perform, or the perform arguments when the
-    /// inverse takes those.
-    public private(set) var inverseArguments: [ActionValue]
-    public let context: UndoContext
-    /// Whether perform ran (or the plugin recorded the step): the next perform is a redo.
-    private var performed: Bool
-    /// The cost as the history measured it when the step went in (or merged). A redo may hand
-    /// back inverse arguments of another size (the document changed outside the history), but
-    /// the history does not measure a step again after a redo, so its running total would drift.
-    private var measuredCost: Int?
+///
+/// **Storage.** One word: a reference to one heap block (``PluginStep``) that holds the action
+/// type, the context, the state and the arguments and inverse arguments side by side, so the
+/// history stores the command inline (an existential's three words) and a step costs one
+/// allocation. The block is copied on write: a copy of a command (a listing, say) never
+/// changes with the original. (`@unchecked Sendable`: the storage is only changed through a
+/// command that holds the one reference to it.)
+public struct PluginCommand: UndoCommand, @unchecked Sendable, CustomStringConvertible {
+    var step: PluginStep
 
     init(action: ActionType, arguments: [ActionValue], inverseArguments: [ActionValue]? = nil,
          context: UndoContext, performed: Bool = false) {
-        self.action = action
-        self.arguments = arguments
-        self.inverseArguments = inverseArguments ?? (action.inverseSignature == nil ? arguments : [])
-        self.context = context
-        self.performed = performed
-        if performed { measuredCost = currentCost }
+        step = PluginStep.make(action: action, context: context, arguments: arguments,
+                               inverseArguments: inverseArguments, performed: performed)
     }
 
-    public var name: String? { action.name }
-    public var coalescingKey: UndoCoalescingKey? { action.historyCoalescingKey }
-    public var isDiscardable: Bool { action.isDiscardable }
-    public var cost: Int { measuredCost ?? currentCost }
+    init(step: PluginStep) { self.step = step }
 
-    private var currentCost: Int {
-        var cost = 96
-        for value in arguments { cost += value.storageSize }
-        if action.inverseSignature != nil {
-            for value in inverseArguments { cost += value.storageSize }
-        }
-        return cost
+    public var action: ActionType { step.header.action }
+    /// The perform arguments (typed exactly as the signature).
+    public var arguments: [ActionValue] { Array(step.arguments) }
+    /// The inverse's arguments: handed back by perform, or the perform arguments when the
+    /// inverse takes those (empty while a step with inverse parameters has not run).
+    public var inverseArguments: [ActionValue] { Array(step.inverseArguments) }
+    public var context: UndoContext { step.header.context }
+
+    public var name: String? { step.header.action.name }
+    public var coalescingKey: UndoCoalescingKey? { step.header.action.historyCoalescingKey }
+    public var isDiscardable: Bool { step.header.action.isDiscardable }
+    /// The cost as measured when the step went in (or merged): a redo may hand back inverse
+    /// arguments of another size (the document changed outside the history), but the history
+    /// does not measure a step again after a redo, so its running total would drift.
+    public var cost: Int {
+        let measured = step.header.measuredCost
+        return measured >= 0 ? measured : step.currentCost
     }
 
     public var description: String {
-        arguments.isEmpty ? action.shortID : action.shortID + " " + ActionArguments.format(arguments)
+        let arguments = step.arguments
+        return arguments.isEmpty ? action.shortID : action.shortID + " " + ActionArguments.format(Array(arguments))
+    }
+
+    /// Makes the storage this command's own before a change (copy on write).
+    private mutating func makeUnique() {
+        if !isKnownUniquelyReferenced(&step) { step = step.copy() }
     }
 
     public mutating func perform(_ changes: inout UndoChanges) throws {
-        let phase: CallFrame.Phase = performed ? .redo : .perform
-        let (inverse, reported) = try action.invokePerform(arguments, context: context, phase: phase)
-        inverseArguments = inverse
-        if !performed { measuredCost = currentCost }
-        performed = true
-        changes.append(contentsOf: reported)
+        makeUnique()
+        let phase: CallFrame.Phase = step.header.performed ? .redo : .perform
+        try step.header.action.invokePerform(step, phase: phase, changes: &changes)
+        if !step.header.performed {
+            step.header.performed = true
+            step.header.measuredCost = step.currentCost
+        }
     }
 
     public mutating func undo(_ changes: inout UndoChanges) throws {
-        let reported = try action.invokeInverse(inverseArguments, context: context)
-        changes.append(contentsOf: reported)
+        try step.header.action.invokeInverse(step, changes: &changes)
     }
 
     public mutating func merge(with next: PluginCommand) -> UndoMerge {
-        guard next.action === action, next.context == context, action.mergeFunction != nil else { return .refused }
-        guard let merged = action.invokeMerge(previous: self, next: next) else { return .refused }
+        let action = step.header.action
+        guard next.step.header.action === action, next.step.header.context == step.header.context else { return .refused }
+        if action.appendsOnMerge {
+            makeUnique()
+            guard step.append(next.step) else { return .refused }
+            step.header.measuredCost = step.currentCost  // the history measures a merged step again
+            return .merged
+        }
+        guard action.mergeFunction != nil, let merged = action.invokeMerge(previous: step, next: next.step) else {
+            return .refused
+        }
         switch merged {
         case .annulled:
             return .annulled
-        case .merged(let newArguments, let newInverse):
-            arguments = newArguments
-            inverseArguments = newInverse
-            measuredCost = currentCost  // the history measures a merged step again
+        case .merged(let newStep):
+            step = newStep
+            step.header.measuredCost = step.currentCost
             return .merged
         }
     }
 }
 
-extension UndoChanges {
-    fileprivate mutating func append(contentsOf other: UndoChanges) {
-        for change in other.all { report(change) }
+/// The storage of one ``PluginCommand``: a header and, in the same heap block, the perform
+/// arguments followed by the inverse's own arguments (none when the inverse takes perform's).
+///
+/// Invariant: the `argumentCount` arguments are always initialized; the `inverseCount` inverse
+/// slots after them are initialized exactly when `hasInverse` is true.
+final class PluginStep: ManagedBuffer<PluginStep.Header, ActionValue> {
+    struct Header {
+        let action: ActionType
+        let context: UndoContext
+        let argumentCount: Int
+        /// Slots for the inverse's own arguments (0 when the inverse takes perform's).
+        let inverseCount: Int
+        /// Whether the inverse slots hold values (always true with no own inverse).
+        var hasInverse: Bool
+        /// Whether perform ran (or the plugin recorded the step): the next perform is a redo.
+        var performed: Bool
+        /// The cost as the history measured it, or -1 before it went in.
+        var measuredCost: Int
+    }
+
+    /// A step with room for `action`'s arguments and inverse arguments; `initialize` must
+    /// initialize the `argumentCount` arguments.
+    static func make(action: ActionType, context: UndoContext, argumentCount: Int,
+                     initialize: (UnsafeMutablePointer<ActionValue>) -> Void) -> PluginStep {
+        let inverseCount = action.inverseSignature?.parameters.count ?? 0
+        let buffer = create(minimumCapacity: argumentCount + inverseCount) { _ in
+            Header(action: action, context: context, argumentCount: argumentCount, inverseCount: inverseCount,
+                   hasInverse: action.inverseSignature == nil, performed: false, measuredCost: -1)
+        }
+        let step = unsafeDowncast(buffer, to: PluginStep.self)
+        step.withUnsafeMutablePointerToElements { initialize($0) }
+        return step
+    }
+
+    static func make(action: ActionType, context: UndoContext, arguments: [ActionValue],
+                     inverseArguments: [ActionValue]?, performed: Bool) -> PluginStep {
+        let step = make(action: action, context: context, argumentCount: arguments.count) { elements in
+            _ = UnsafeMutableBufferPointer(start: elements, count: arguments.count).initialize(from: arguments)
+        }
+        if let inverseArguments, step.header.inverseCount > 0 {
+            precondition(inverseArguments.count == step.header.inverseCount, "inverse arguments were not checked")
+            step.withUnsafeMutablePointerToElements { elements in
+                _ = UnsafeMutableBufferPointer(start: elements + arguments.count, count: inverseArguments.count)
+                    .initialize(from: inverseArguments)
+            }
+            step.header.hasInverse = true
+        }
+        if performed {
+            step.header.performed = true
+            step.header.measuredCost = step.currentCost
+        }
+        return step
+    }
+
+    deinit {
+        withUnsafeMutablePointers { header, elements in
+            let count = header.pointee.argumentCount + (header.pointee.hasInverse ? header.pointee.inverseCount : 0)
+            _ = elements.deinitialize(count: count)
+        }
+    }
+
+    /// An independent copy (copy on write).
+    func copy() -> PluginStep {
+        let header = self.header
+        let copy = withUnsafeMutablePointerToElements { source in
+            PluginStep.make(action: header.action, context: header.context, argumentCount: header.argumentCount) {
+                $0.initialize(from: source, count: header.argumentCount)
+            }
+        }
+        if header.inverseCount > 0 && header.hasInverse {
+            withUnsafeMutablePointerToElements { source in
+                copy.withUnsafeMutablePointerToElements { target in
+                    (target + header.argumentCount).initialize(from: source + header.argumentCount,
+                                                               count: header.inverseCount)
+                }
+            }
+            copy.header.hasInverse = true
+        }
+        copy.header.performed = header.performed
+        copy.header.measuredCost = header.measuredCost
+        return copy
+    }
+
+    /// The perform arguments, valid while the step is alive and unchanged.
+    var arguments: UnsafeMutableBufferPointer<ActionValue> {
+        withUnsafeMutablePointerToElements { UnsafeMutableBufferPointer(start: $0, count: header.argumentCount) }
+    }
+
+    /// The inverse's arguments (perform's when it takes those; empty while not yet set).
+    var inverseArguments: UnsafeMutableBufferPointer<ActionValue> {
+        let header = self.header
+        if header.action.inverseSignature == nil { return arguments }
+        return withUnsafeMutablePointerToElements {
+            UnsafeMutableBufferPointer(start: $0 + header.argumentCount, count: header.hasInverse ? header.inverseCount : 0)
+        }
+    }
+
+    /// Replaces the inverse arguments with the `inverseCount` values at `values`, moved in.
+    func moveInverse(from values: UnsafeMutablePointer<ActionValue>) {
+        let header = self.header
+        withUnsafeMutablePointerToElements { elements in
+            let slots = elements + header.argumentCount
+            if header.hasInverse { slots.deinitialize(count: header.inverseCount) }
+            slots.moveInitialize(from: values, count: header.inverseCount)
+        }
+        self.header.hasInverse = true
+    }
+
+    /// The bytes this step keeps alive, for the memory limit.
+    var currentCost: Int {
+        var cost = 96
+        for value in arguments { cost += value.storageSize }
+        if header.inverseCount > 0 {
+            for value in inverseArguments { cost += value.storageSize }
+        }
+        return cost
+    }
+
+    /// The host-side append merge (``ActionType/appendsOnMerge``): appends `next`'s last
+    /// argument to this step's last argument, and likewise the last inverse argument, in place.
+    /// - Returns: false (nothing changed) unless every other argument of the two is equal and
+    ///   the joined values stay within ``ActionArguments/maximumValueSize``.
+    func append(_ next: PluginStep) -> Bool {
+        let count = header.argumentCount
+        let inverseCount = header.inverseCount
+        guard count > 0, next.header.argumentCount == count, next.header.inverseCount == inverseCount,
+              header.hasInverse && next.header.hasInverse else { return false }
+        let mine = arguments, theirs = next.arguments
+        for index in 0..<(count - 1) where mine[index] != theirs[index] { return false }
+        let lastArgument = mine.baseAddress! + (count - 1)
+        guard Self.canAppend(theirs[count - 1], to: lastArgument) else { return false }
+        if inverseCount > 0 {
+            let myInverse = inverseArguments, theirInverse = next.inverseArguments
+            for index in 0..<(inverseCount - 1) where myInverse[index] != theirInverse[index] { return false }
+            let lastInverse = myInverse.baseAddress! + (inverseCount - 1)
+            guard Self.canAppend(theirInverse[inverseCount - 1], to: lastInverse) else { return false }
+            Self.append(theirInverse[inverseCount - 1], to: lastInverse)
+        }
+        Self.append(theirs[count - 1], to: lastArgument)
+        return true
+    }
+
+    /// Whether `value` is a string or bytes value that can be appended to the one at `slot`.
+    private static func canAppend(_ value: ActionValue, to slot: UnsafeMutablePointer<ActionValue>) -> Bool {
+        switch value {
+        case .string(let tail):
+            guard case .string(let text) = slot.pointee else { return false }
+            return text.utf8.count + tail.utf8.count <= ActionArguments.maximumValueSize
+        case .bytes(let tail):
+            guard case .bytes(let bytes) = slot.pointee else { return false }
+            return bytes.count + tail.count <= ActionArguments.maximumValueSize
+        default:
+            return false
+        }
+    }
+
+    /// Appends (see ``canAppend(_:to:)``) in place: the value is moved out of its slot while it
+    /// grows, so its buffer is uniquely referenced and grows in amortized O(1).
+    private static func append(_ value: ActionValue, to slot: UnsafeMutablePointer<ActionValue>) {
+        var old = slot.move()
+        switch value {
+        case .string(let tail):
+            if case .string(var text) = old {
+                old = .i64(0)  // drops the second reference: `text` grows in place
+                text.append(tail)
+                old = .string(text)
+            }
+        case .bytes(let tail):
+            if case .bytes(var bytes) = old {
+                old = .i64(0)
+                bytes.append(contentsOf: tail)
+                old = .bytes(bytes)
+            }
+        default:
+            break
+        }
+        slot.initialize(to: old)
     }
 }

@@ -28,16 +28,19 @@ final class CallFrame {
     }
 
     let plugin: LoadedPlugin
-    let phase: Phase
-    let action: ActionType?
-    let context: UndoContext
+    private(set) var phase: Phase
+    private(set) var action: ActionType?
+    private(set) var context: UndoContext
     /// The `undo_call` given to the plugin, once the call is under way.
     var callPointer: UnsafeMutablePointer<undo_call>?
 
-    /// Inverse arguments handed back by perform, or set by merge.
-    var inverseArguments: [ActionValue?] = []
-    /// Arguments set by merge.
-    var mergedArguments: [ActionValue?] = []
+    /// Where set_inverse_arg puts inverse arguments (perform, merge): `inverseCount` slots,
+    /// those initialized marked in `inverseSet` (bit i for slot i). Owned by the caller.
+    var inverseOutput: UnsafeMutablePointer<ActionValue>?
+    var inverseSet: UInt32 = 0
+    /// Where set_arg puts a merged step's arguments (merge), likewise with `argumentSet`.
+    var argumentOutput: UnsafeMutablePointer<ActionValue>?
+    var argumentSet: UInt32 = 0
     var changes = UndoChanges()
     /// The plugin's explanation of a failure (report_error), if any.
     var reportedError: (code: Int32, message: String)?
@@ -47,12 +50,38 @@ final class CallFrame {
     /// Action types registered during init, and the first registration refused.
     var registrations: [ActionType] = []
     var registrationFailure: PluginLoadError.Reason?
+    /// The context's name as a C string, kept for the next call in the same context (a frame
+    /// is reused, see ``LoadedPlugin/withFrame(_:action:context:_:)``).
+    private var cContext: UnsafeMutablePointer<CChar>?
+    private var cContextName = ""
 
     init(plugin: LoadedPlugin, phase: Phase, action: ActionType? = nil, context: UndoContext = .global) {
         self.plugin = plugin
         self.phase = phase
         self.action = action
         self.context = context
+    }
+
+    deinit { free(cContext) }
+
+    /// Makes a finished frame ready for another call (see ``LoadedPlugin/withFrame(_:action:context:_:)``).
+    func reuse(phase: Phase, action: ActionType?, context: UndoContext) {
+        self.phase = phase
+        self.action = action
+        self.context = context
+    }
+
+    /// Forgets what the last call left (keeping the C context name).
+    func clear() {
+        callPointer = nil
+        inverseOutput = nil
+        inverseSet = 0
+        argumentOutput = nil
+        argumentSet = 0
+        if !changes.all.isEmpty { changes = UndoChanges() }
+        reportedError = nil
+        refusal = nil
+        action = nil
     }
 
     // MARK: The thread-local current frame
@@ -80,24 +109,27 @@ final class CallFrame {
 
     /// Runs `body` with an `undo_call` describing this frame; the pointer is valid only inside.
     func withCall<R>(_ body: (UnsafeMutablePointer<undo_call>) -> R) -> R {
-        context.name.withCString { contextName in
-            (action?.localID ?? "").withCString { actionID in
-                var call = undo_call()
-                call.struct_size = UInt32(MemoryLayout<undo_call>.size)
-                call.phase = phase.cPhase
-                call.host = UnsafePointer(plugin.hostTable)
-                call.plugin_data = plugin.pluginData
-                call.context = contextName
-                call.action_id = actionID
-                call.undo__frame = Unmanaged.passUnretained(self).toOpaque()
-                return withUnsafeMutablePointer(to: &call) { pointer in
-                    callPointer = pointer
-                    defer { callPointer = nil }
-                    return run { body(pointer) }
-                }
-            }
+        if cContext == nil || context.name != cContextName {
+            free(cContext)
+            cContext = strdup(context.name)
+            cContextName = context.name
+        }
+        var call = undo_call()
+        call.struct_size = UInt32(MemoryLayout<undo_call>.size)
+        call.phase = phase.cPhase
+        call.host = UnsafePointer(plugin.hostTable)
+        call.plugin_data = plugin.pluginData
+        call.context = UnsafePointer(cContext)
+        call.action_id = UnsafePointer(action?.cLocalID ?? Self.noActionID)
+        call.undo__frame = Unmanaged.passUnretained(self).toOpaque()
+        return withUnsafeMutablePointer(to: &call) { pointer in
+            callPointer = pointer
+            defer { callPointer = nil }
+            return run { body(pointer) }
         }
     }
+
+    nonisolated(unsafe) private static let noActionID: UnsafeMutablePointer<CChar> = strdup("")!
 
     /// The frame a callback may act on: the current one, if `call` is its own pointer.
     static func accepting(_ call: UnsafeMutablePointer<undo_call>?) -> CallFrame? {
