@@ -21,30 +21,38 @@ extension ActionType {
         let errorPhase: PluginActionError.Phase = phase == .redo ? .redo : .perform
         guard plugin.state == .loaded else {
             let error = plugin.unloadedError(action: self, phase: errorPhase)
-            FailureSink.current?.error = error
+            FailureSink.report(error)
             throw error
         }
-        let inverseCount = step.header.inverseCount
+        let inverseCount = step.inverseCount
+        if inverseCount == 0 {
+            // The inverse takes perform's arguments: nothing to hand back.
+            let frame = plugin.beginCall(phase, action: self, context: step.context)
+            defer { plugin.endCall(frame) }
+            let status = frame.call(performFunction, step.arguments)
+            guard status == UNDO_OK else { throw failure(status, frame, errorPhase) }
+            if !frame.changes.all.isEmpty { changes.append(contentsOf: frame.changes) }
+            return
+        }
         let failed: PluginActionError? = withUnsafeTemporaryAllocation(of: ActionValue.self, capacity: inverseCount) { inverse in
-            plugin.withFrame(phase, action: self, context: step.header.context) { frame -> PluginActionError? in
-                frame.inverseOutput = inverse.baseAddress
-                let status = frame.withCall { performFunction.call($0, step.arguments) }
-                guard status == UNDO_OK else {
-                    frame.dropOutputs(inverseCount: inverseCount, argumentCount: 0)
-                    return failure(status, frame, errorPhase)
-                }
-                if inverseCount > 0 {
-                    let all = UInt32(truncatingIfNeeded: (1 << inverseCount) - 1)
-                    guard frame.inverseSet == all else {
-                        let index = (~frame.inverseSet).trailingZeroBitCount
-                        frame.dropOutputs(inverseCount: inverseCount, argumentCount: 0)
-                        return missingInverse(index, errorPhase)
-                    }
-                    step.moveInverse(from: inverse.baseAddress!)
-                }
-                if !frame.changes.all.isEmpty { changes.append(contentsOf: frame.changes) }
-                return nil
+            let frame = plugin.beginCall(phase, action: self, context: step.context)
+            defer { plugin.endCall(frame) }
+            frame.inverseOutput = inverse.baseAddress
+            let status = frame.call(performFunction, step.arguments)
+            guard status == UNDO_OK else {
+                frame.dropOutputs(inverseCount: inverseCount, argumentCount: 0)
+                return failure(status, frame, errorPhase)
             }
+            let all = UInt32(truncatingIfNeeded: (1 << inverseCount) - 1)
+            guard frame.inverseSet == all else {
+                let index = (~frame.inverseSet).trailingZeroBitCount
+                frame.dropOutputs(inverseCount: inverseCount, argumentCount: 0)
+                return missingInverse(index, errorPhase)
+            }
+            frame.inverseSet = 0
+            step.moveInverse(from: inverse.baseAddress!)
+            if !frame.changes.all.isEmpty { changes.append(contentsOf: frame.changes) }
+            return nil
         }
         if let failed { throw failed }
     }
@@ -53,16 +61,14 @@ extension ActionType {
     func invokeInverse(_ step: PluginStep, changes: inout UndoChanges) throws(PluginActionError) {
         guard plugin.state == .loaded else {
             let error = plugin.unloadedError(action: self, phase: .undo)
-            FailureSink.current?.error = error
+            FailureSink.report(error)
             throw error
         }
-        let failed: PluginActionError? = plugin.withFrame(.inverse, action: self, context: step.header.context) { frame in
-            let status = frame.withCall { inverseFunction.call($0, step.inverseArguments) }
-            guard status == UNDO_OK else { return failure(status, frame, .undo) }
-            if !frame.changes.all.isEmpty { changes.append(contentsOf: frame.changes) }
-            return nil
-        }
-        if let failed { throw failed }
+        let frame = plugin.beginCall(.inverse, action: self, context: step.context)
+        defer { plugin.endCall(frame) }
+        let status = frame.call(inverseFunction, step.inverseArguments)
+        guard status == UNDO_OK else { throw failure(status, frame, .undo) }
+        if !frame.changes.all.isEmpty { changes.append(contentsOf: frame.changes) }
     }
 
     /// Offers two steps of this type to the plugin's merge function.
@@ -70,12 +76,14 @@ extension ActionType {
     ///   merge is logged and refused).
     func invokeMerge(previous: PluginStep, next: PluginStep) -> MergeOutcome? {
         guard let mergeFunction, plugin.state == .loaded else { return nil }
-        let argumentCount = previous.header.argumentCount
-        let inverseCount = previous.header.inverseCount
+        let argumentCount = previous.argumentCount
+        let inverseCount = previous.inverseCount
         return withUnsafeTemporaryAllocation(of: ActionValue.self, capacity: argumentCount + inverseCount) { buffer in
             let arguments = buffer.baseAddress!
             let inverse = arguments + argumentCount
-            return plugin.withFrame(.merge, action: self, context: previous.header.context) { frame -> MergeOutcome? in
+            let frame = plugin.beginCall(.merge, action: self, context: previous.context)
+            defer { plugin.endCall(frame) }
+            do {
                 frame.argumentOutput = arguments
                 frame.inverseOutput = inverse
                 let status = ActionValue.withCValues(previous.arguments) { prevArgs in
@@ -90,7 +98,7 @@ extension ActionType {
                 switch status {
                 case Int32(UNDO_MERGE_MERGED):
                     // Values not set keep the previous step's.
-                    let merged = PluginStep.make(action: self, context: previous.header.context,
+                    let merged = PluginStep.make(action: self, context: previous.context,
                                                  argumentCount: argumentCount) { target in
                         for index in 0..<argumentCount {
                             if frame.argumentSet & (1 << index) != 0 {
@@ -109,7 +117,7 @@ extension ActionType {
                         frame.inverseSet = 0
                         merged.moveInverse(from: inverse)
                     }
-                    merged.header.performed = previous.header.performed
+                    merged.performed = previous.performed
                     return .merged(merged)
                 case Int32(UNDO_MERGE_REFUSED):
                     frame.dropOutputs(inverseCount: inverseCount, argumentCount: argumentCount)
@@ -134,7 +142,7 @@ extension ActionType {
             pluginID: pluginID, actionID: shortID, phase: phase, code: Int32(UNDO_EPLUGIN),
             message: "perform succeeded without setting inverse argument \(index + 1) (\(parameter)); the step cannot be undone")
         plugin.writeLog(.error, error.description)
-        FailureSink.current?.error = error
+        FailureSink.report(error)
         return error
     }
 
@@ -148,7 +156,7 @@ extension ActionType {
             code = Int32(UNDO_EPLUGIN)
         }
         let error = PluginActionError(pluginID: pluginID, actionID: shortID, phase: phase, code: code, message: message)
-        FailureSink.current?.error = error
+        FailureSink.report(error)
         return error
     }
 }

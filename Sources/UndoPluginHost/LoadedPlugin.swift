@@ -63,27 +63,27 @@ final class LoadedPlugin: @unchecked Sendable {
     /// A finished frame kept for the next perform, inverse or merge call. Only touched with the
     /// call lock held, so by one thread at a time; a nested call on the same thread (the lock is
     /// recursive) finds it taken and makes its own.
-    private var spareFrame: CallFrame?
+    @exclusivity(unchecked) private var spareFrame: CallFrame?
 
-    /// Runs `body` with the call lock held and a frame for a call of `action` (reused: a call
-    /// costs no allocation for its frame).
-    func withFrame<R>(_ phase: CallFrame.Phase, action: ActionType, context: UndoContext,
-                      _ body: (CallFrame) throws -> R) rethrows -> R {
+    /// Takes the call lock and a frame for a call of `action` (reused: a call costs no
+    /// allocation for its frame). Every ``beginCall(_:action:context:)`` is paired with an
+    /// ``endCall(_:)`` on the same thread.
+    func beginCall(_ phase: CallFrame.Phase, action: ActionType, context: UndoContext) -> CallFrame {
         callLock.lock()
-        defer { callLock.unlock() }
-        let frame: CallFrame
         if let spare = spareFrame {
             spareFrame = nil
             spare.reuse(phase: phase, action: action, context: context)
-            frame = spare
-        } else {
-            frame = CallFrame(plugin: self, phase: phase, action: action, context: context)
+            return spare
         }
-        defer {
-            frame.clear()
-            spareFrame = frame
-        }
-        return try body(frame)
+        return CallFrame(plugin: self, phase: phase, action: action, context: context)
+    }
+
+    /// Ends a call begun with ``beginCall(_:action:context:)``: keeps its frame for the next
+    /// call and releases the call lock.
+    func endCall(_ frame: CallFrame) {
+        frame.clear()
+        spareFrame = frame
+        callLock.unlock()
     }
 
     func writeLog(_ level: PluginLogMessage.Level, _ message: String) {

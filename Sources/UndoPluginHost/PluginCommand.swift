@@ -25,22 +25,22 @@ public struct PluginCommand: UndoCommand, @unchecked Sendable, CustomStringConve
 
     init(step: PluginStep) { self.step = step }
 
-    public var action: ActionType { step.header.action }
+    public var action: ActionType { step.action }
     /// The perform arguments (typed exactly as the signature).
     public var arguments: [ActionValue] { Array(step.arguments) }
     /// The inverse's arguments: handed back by perform, or the perform arguments when the
     /// inverse takes those (empty while a step with inverse parameters has not run).
     public var inverseArguments: [ActionValue] { Array(step.inverseArguments) }
-    public var context: UndoContext { step.header.context }
+    public var context: UndoContext { step.context }
 
-    public var name: String? { step.header.action.name }
-    public var coalescingKey: UndoCoalescingKey? { step.header.action.historyCoalescingKey }
-    public var isDiscardable: Bool { step.header.action.isDiscardable }
+    public var name: String? { step.action.name }
+    public var coalescingKey: UndoCoalescingKey? { step.action.historyCoalescingKey }
+    public var isDiscardable: Bool { step.action.isDiscardable }
     /// The cost as measured when the step went in (or merged): a redo may hand back inverse
     /// arguments of another size (the document changed outside the history), but the history
     /// does not measure a step again after a redo, so its running total would drift.
     public var cost: Int {
-        let measured = step.header.measuredCost
+        let measured = step.measuredCost
         return measured >= 0 ? measured : step.currentCost
     }
 
@@ -56,25 +56,25 @@ public struct PluginCommand: UndoCommand, @unchecked Sendable, CustomStringConve
 
     public mutating func perform(_ changes: inout UndoChanges) throws {
         makeUnique()
-        let phase: CallFrame.Phase = step.header.performed ? .redo : .perform
-        try step.header.action.invokePerform(step, phase: phase, changes: &changes)
-        if !step.header.performed {
-            step.header.performed = true
-            step.header.measuredCost = step.currentCost
+        let phase: CallFrame.Phase = step.performed ? .redo : .perform
+        try step.action.invokePerform(step, phase: phase, changes: &changes)
+        if !step.performed {
+            step.performed = true
+            step.measuredCost = step.currentCost
         }
     }
 
     public mutating func undo(_ changes: inout UndoChanges) throws {
-        try step.header.action.invokeInverse(step, changes: &changes)
+        try step.action.invokeInverse(step, changes: &changes)
     }
 
     public mutating func merge(with next: PluginCommand) -> UndoMerge {
-        let action = step.header.action
-        guard next.step.header.action === action, next.step.header.context == step.header.context else { return .refused }
+        let action = step.action
+        guard next.step.action === action, next.step.context == step.context else { return .refused }
         if action.appendsOnMerge {
             makeUnique()
             guard step.append(next.step) else { return .refused }
-            step.header.measuredCost = step.currentCost  // the history measures a merged step again
+            step.measuredCost = step.currentCost  // the history measures a merged step again
             return .merged
         }
         guard action.mergeFunction != nil, let merged = action.invokeMerge(previous: step, next: next.step) else {
@@ -85,7 +85,7 @@ public struct PluginCommand: UndoCommand, @unchecked Sendable, CustomStringConve
             return .annulled
         case .merged(let newStep):
             step = newStep
-            step.header.measuredCost = step.currentCost
+            step.measuredCost = step.currentCost
             return .merged
         }
     }
@@ -111,6 +111,26 @@ final class PluginStep: ManagedBuffer<PluginStep.Header, ActionValue> {
         var measuredCost: Int
     }
 
+    // The header through its pointer: `header` itself is a class property with a run-time
+    // exclusivity check on every access.
+    @inline(__always) private var head: UnsafeMutablePointer<Header> { withUnsafeMutablePointerToHeader { $0 } }
+    var action: ActionType { head.pointee.action }
+    var context: UndoContext { head.pointee.context }
+    var argumentCount: Int { head.pointee.argumentCount }
+    var inverseCount: Int { head.pointee.inverseCount }
+    var hasInverse: Bool {
+        get { head.pointee.hasInverse }
+        set { head.pointee.hasInverse = newValue }
+    }
+    var performed: Bool {
+        get { head.pointee.performed }
+        set { head.pointee.performed = newValue }
+    }
+    var measuredCost: Int {
+        get { head.pointee.measuredCost }
+        set { head.pointee.measuredCost = newValue }
+    }
+
     /// A step with room for `action`'s arguments and inverse arguments; `initialize` must
     /// initialize the `argumentCount` arguments.
     static func make(action: ActionType, context: UndoContext, argumentCount: Int,
@@ -130,17 +150,17 @@ final class PluginStep: ManagedBuffer<PluginStep.Header, ActionValue> {
         let step = make(action: action, context: context, argumentCount: arguments.count) { elements in
             _ = UnsafeMutableBufferPointer(start: elements, count: arguments.count).initialize(from: arguments)
         }
-        if let inverseArguments, step.header.inverseCount > 0 {
-            precondition(inverseArguments.count == step.header.inverseCount, "inverse arguments were not checked")
+        if let inverseArguments, step.inverseCount > 0 {
+            precondition(inverseArguments.count == step.inverseCount, "inverse arguments were not checked")
             step.withUnsafeMutablePointerToElements { elements in
                 _ = UnsafeMutableBufferPointer(start: elements + arguments.count, count: inverseArguments.count)
                     .initialize(from: inverseArguments)
             }
-            step.header.hasInverse = true
+            step.hasInverse = true
         }
         if performed {
-            step.header.performed = true
-            step.header.measuredCost = step.currentCost
+            step.performed = true
+            step.measuredCost = step.currentCost
         }
         return step
     }
@@ -154,7 +174,7 @@ final class PluginStep: ManagedBuffer<PluginStep.Header, ActionValue> {
 
     /// An independent copy (copy on write).
     func copy() -> PluginStep {
-        let header = self.header
+        let header = head.pointee
         let copy = withUnsafeMutablePointerToElements { source in
             PluginStep.make(action: header.action, context: header.context, argumentCount: header.argumentCount) {
                 $0.initialize(from: source, count: header.argumentCount)
@@ -167,43 +187,44 @@ final class PluginStep: ManagedBuffer<PluginStep.Header, ActionValue> {
                                                                count: header.inverseCount)
                 }
             }
-            copy.header.hasInverse = true
+            copy.hasInverse = true
         }
-        copy.header.performed = header.performed
-        copy.header.measuredCost = header.measuredCost
+        copy.performed = header.performed
+        copy.measuredCost = header.measuredCost
         return copy
     }
 
     /// The perform arguments, valid while the step is alive and unchanged.
     var arguments: UnsafeMutableBufferPointer<ActionValue> {
-        withUnsafeMutablePointerToElements { UnsafeMutableBufferPointer(start: $0, count: header.argumentCount) }
+        let count = argumentCount
+        return withUnsafeMutablePointerToElements { UnsafeMutableBufferPointer(start: $0, count: count) }
     }
 
     /// The inverse's arguments (perform's when it takes those; empty while not yet set).
     var inverseArguments: UnsafeMutableBufferPointer<ActionValue> {
-        let header = self.header
-        if header.action.inverseSignature == nil { return arguments }
+        if action.inverseSignature == nil { return arguments }
+        let (start, count) = (argumentCount, hasInverse ? inverseCount : 0)
         return withUnsafeMutablePointerToElements {
-            UnsafeMutableBufferPointer(start: $0 + header.argumentCount, count: header.hasInverse ? header.inverseCount : 0)
+            UnsafeMutableBufferPointer(start: $0 + start, count: count)
         }
     }
 
     /// Replaces the inverse arguments with the `inverseCount` values at `values`, moved in.
     func moveInverse(from values: UnsafeMutablePointer<ActionValue>) {
-        let header = self.header
+        let (start, count, initialized) = (argumentCount, inverseCount, hasInverse)
         withUnsafeMutablePointerToElements { elements in
-            let slots = elements + header.argumentCount
-            if header.hasInverse { slots.deinitialize(count: header.inverseCount) }
-            slots.moveInitialize(from: values, count: header.inverseCount)
+            let slots = elements + start
+            if initialized { slots.deinitialize(count: count) }
+            slots.moveInitialize(from: values, count: count)
         }
-        self.header.hasInverse = true
+        self.hasInverse = true
     }
 
     /// The bytes this step keeps alive, for the memory limit.
     var currentCost: Int {
         var cost = 96
         for value in arguments { cost += value.storageSize }
-        if header.inverseCount > 0 {
+        if inverseCount > 0 {
             for value in inverseArguments { cost += value.storageSize }
         }
         return cost
@@ -214,10 +235,10 @@ final class PluginStep: ManagedBuffer<PluginStep.Header, ActionValue> {
     /// - Returns: false (nothing changed) unless every other argument of the two is equal and
     ///   the joined values stay within ``ActionArguments/maximumValueSize``.
     func append(_ next: PluginStep) -> Bool {
-        let count = header.argumentCount
-        let inverseCount = header.inverseCount
-        guard count > 0, next.header.argumentCount == count, next.header.inverseCount == inverseCount,
-              header.hasInverse && next.header.hasInverse else { return false }
+        let count = argumentCount
+        let inverseCount = self.inverseCount
+        guard count > 0, next.argumentCount == count, next.inverseCount == inverseCount,
+              hasInverse && next.hasInverse else { return false }
         let mine = arguments, theirs = next.arguments
         for index in 0..<(count - 1) where mine[index] != theirs[index] { return false }
         let lastArgument = mine.baseAddress! + (count - 1)

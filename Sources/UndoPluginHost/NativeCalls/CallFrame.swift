@@ -12,6 +12,10 @@ import UndoPluginABI
 /// Callbacks find the frame through ``current`` (a thread-local) and only accept an
 /// `undo_call *` equal to the frame's own pointer, so a stale or foreign pointer is refused
 /// before it is read.
+///
+/// Its properties skip the run-time exclusivity checks (`@exclusivity(unchecked)`): a frame is
+/// used by one thread at a time (the calling thread, with the plugin's call lock held), and no
+/// access to a property overlaps another.
 final class CallFrame {
     enum Phase: Equatable {
         case initialize, deinitialize, perform, redo, inverse, merge, describe
@@ -28,32 +32,32 @@ final class CallFrame {
     }
 
     let plugin: LoadedPlugin
-    private(set) var phase: Phase
-    private(set) var action: ActionType?
-    private(set) var context: UndoContext
+    @exclusivity(unchecked) private(set) var phase: Phase
+    @exclusivity(unchecked) private(set) var action: ActionType?
+    @exclusivity(unchecked) private(set) var context: UndoContext
     /// The `undo_call` given to the plugin, once the call is under way.
-    var callPointer: UnsafeMutablePointer<undo_call>?
+    @exclusivity(unchecked) var callPointer: UnsafeMutablePointer<undo_call>?
 
     /// Where set_inverse_arg puts inverse arguments (perform, merge): `inverseCount` slots,
     /// those initialized marked in `inverseSet` (bit i for slot i). Owned by the caller.
-    var inverseOutput: UnsafeMutablePointer<ActionValue>?
-    var inverseSet: UInt32 = 0
+    @exclusivity(unchecked) var inverseOutput: UnsafeMutablePointer<ActionValue>?
+    @exclusivity(unchecked) var inverseSet: UInt32 = 0
     /// Where set_arg puts a merged step's arguments (merge), likewise with `argumentSet`.
-    var argumentOutput: UnsafeMutablePointer<ActionValue>?
-    var argumentSet: UInt32 = 0
-    var changes = UndoChanges()
+    @exclusivity(unchecked) var argumentOutput: UnsafeMutablePointer<ActionValue>?
+    @exclusivity(unchecked) var argumentSet: UInt32 = 0
+    @exclusivity(unchecked) var changes = UndoChanges()
     /// The plugin's explanation of a failure (report_error), if any.
-    var reportedError: (code: Int32, message: String)?
+    @exclusivity(unchecked) var reportedError: (code: Int32, message: String)?
     /// Why a host callback refused something during the call, for the error shown when the
     /// plugin then fails without a message of its own.
-    var refusal: String?
+    @exclusivity(unchecked) var refusal: String?
     /// Action types registered during init, and the first registration refused.
-    var registrations: [ActionType] = []
-    var registrationFailure: PluginLoadError.Reason?
+    @exclusivity(unchecked) var registrations: [ActionType] = []
+    @exclusivity(unchecked) var registrationFailure: PluginLoadError.Reason?
     /// The context's name as a C string, kept for the next call in the same context (a frame
-    /// is reused, see ``LoadedPlugin/withFrame(_:action:context:_:)``).
-    private var cContext: UnsafeMutablePointer<CChar>?
-    private var cContextName = ""
+    /// is reused, see ``LoadedPlugin/beginCall(_:action:context:)``).
+    @exclusivity(unchecked) private var cContext: UnsafeMutablePointer<CChar>?
+    @exclusivity(unchecked) private var cContextName = ""
 
     init(plugin: LoadedPlugin, phase: Phase, action: ActionType? = nil, context: UndoContext = .global) {
         self.plugin = plugin
@@ -64,7 +68,7 @@ final class CallFrame {
 
     deinit { free(cContext) }
 
-    /// Makes a finished frame ready for another call (see ``LoadedPlugin/withFrame(_:action:context:_:)``).
+    /// Makes a finished frame ready for another call (see ``LoadedPlugin/beginCall(_:action:context:)``).
     func reuse(phase: Phase, action: ActionType?, context: UndoContext) {
         self.phase = phase
         self.action = action
@@ -86,29 +90,49 @@ final class CallFrame {
 
     // MARK: The thread-local current frame
 
-    private static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        let status = pthread_key_create(&key, nil)
-        precondition(status == 0, "pthread_key_create failed")
-        return key
-    }()
-
     /// The frame of the plugin call under way on this thread, if any.
-    static var current: CallFrame? {
-        guard let raw = pthread_getspecific(key) else { return nil }
-        return Unmanaged<CallFrame>.fromOpaque(raw).takeUnretainedValue()
-    }
+    static var current: CallFrame? { ThreadCalls.ofThisThreadIfAny?.frame }
 
     /// Runs `body` (which calls into the plugin) with this frame as the current one.
     func run<R>(_ body: () throws -> R) rethrows -> R {
-        let previous = pthread_getspecific(Self.key)
-        pthread_setspecific(Self.key, Unmanaged.passUnretained(self).toOpaque())
-        defer { pthread_setspecific(Self.key, previous) }
+        let thread = ThreadCalls.ofThisThread
+        let previous = thread.frame
+        thread.frame = self
+        defer { thread.frame = previous }
         return try body()
     }
 
     /// Runs `body` with an `undo_call` describing this frame; the pointer is valid only inside.
     func withCall<R>(_ body: (UnsafeMutablePointer<undo_call>) -> R) -> R {
+        var call = makeCall()
+        let thread = ThreadCalls.ofThisThread
+        let previous = thread.frame
+        thread.frame = self
+        defer { thread.frame = previous }
+        return withUnsafeMutablePointer(to: &call) { pointer in
+            callPointer = pointer
+            defer { callPointer = nil }
+            return body(pointer)
+        }
+    }
+
+    /// Calls a perform or inverse function with `values` (see ``withCall(_:)``).
+    func call(_ function: FFIFunction, _ values: UnsafeMutableBufferPointer<ActionValue>) -> Int32 {
+        var call = makeCall()
+        let thread = ThreadCalls.ofThisThread
+        let previous = thread.frame
+        thread.frame = self
+        let status = withUnsafeMutablePointer(to: &call) { pointer in
+            callPointer = pointer
+            return function.call(pointer, values)
+        }
+        callPointer = nil
+        thread.frame = previous
+        return status
+    }
+
+    /// The `undo_call` describing this frame (its C strings owned by the frame and the action).
+    private func makeCall() -> undo_call {
         if cContext == nil || context.name != cContextName {
             free(cContext)
             cContext = strdup(context.name)
@@ -122,14 +146,10 @@ final class CallFrame {
         call.context = UnsafePointer(cContext)
         call.action_id = UnsafePointer(action?.cLocalID ?? Self.noActionID)
         call.undo__frame = Unmanaged.passUnretained(self).toOpaque()
-        return withUnsafeMutablePointer(to: &call) { pointer in
-            callPointer = pointer
-            defer { callPointer = nil }
-            return run { body(pointer) }
-        }
+        return call
     }
 
-    nonisolated(unsafe) private static let noActionID: UnsafeMutablePointer<CChar> = strdup("")!
+    private nonisolated(unsafe) static let noActionID: UnsafeMutablePointer<CChar> = strdup("")!
 
     /// The frame a callback may act on: the current one, if `call` is its own pointer.
     static func accepting(_ call: UnsafeMutablePointer<undo_call>?) -> CallFrame? {
@@ -138,50 +158,83 @@ final class CallFrame {
     }
 }
 
-/// Catches the plugin error behind a failure the history reports as an `UndoError` (which
-/// keeps only its text), so ``PluginHost`` can throw the plugin's code and message.
+/// What the host is doing on one thread: the frame of the plugin call under way (which the
+/// host callbacks read), and the failure sink of the host call under way.
 ///
-/// One sink per thread, made on first use and reused by every host call on that thread (a
-/// host call costs no allocation for it); nested collections keep and restore the outer one's
-/// state.
-final class FailureSink {
-    var error: PluginActionError?
-    /// Whether a ``collect(_:)`` is under way on this thread.
-    private var collecting = false
+/// The sink catches the plugin error behind a failure the history reports as an `UndoError`
+/// (which keeps only its text), so ``PluginHost`` can throw the plugin's code and message.
+///
+/// One object per thread, made on first use and released when the thread exits; a host call
+/// finds it with one `pthread_getspecific` and costs no allocation for it. Only its own thread
+/// touches it, hence no exclusivity checks.
+final class ThreadCalls {
+    /// Not retained: the frame is kept alive by the call that runs it.
+    @exclusivity(unchecked) unowned(unsafe) var frame: CallFrame?
+    /// The first plugin failure of the host call under way (while `depth` > 0).
+    @exclusivity(unchecked) var error: PluginActionError?
+    /// How many host calls are collecting failures on this thread (nested ones are rare: a host
+    /// call from an observer or a Swift action, say).
+    @exclusivity(unchecked) var depth = 0
+    /// The errors of the collections interrupted by nested ones.
+    @exclusivity(unchecked) var interrupted: [PluginActionError?] = []
 
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
-        // The thread's sink is released when the thread exits.
         let status = pthread_key_create(&key) { raw in
-            if let raw { Unmanaged<FailureSink>.fromOpaque(raw).release() }
+            if let raw { Unmanaged<ThreadCalls>.fromOpaque(raw).release() }
         }
         precondition(status == 0, "pthread_key_create failed")
         return key
     }()
 
-    /// The sink of the host call under way on this thread, if any.
-    static var current: FailureSink? {
+    /// This thread's object, if it has one yet.
+    static var ofThisThreadIfAny: ThreadCalls? {
         guard let raw = pthread_getspecific(key) else { return nil }
-        let sink = Unmanaged<FailureSink>.fromOpaque(raw).takeUnretainedValue()
-        return sink.collecting ? sink : nil
+        return Unmanaged<ThreadCalls>.fromOpaque(raw).takeUnretainedValue()
     }
 
-    /// This thread's sink.
-    private static var ofThisThread: FailureSink {
-        if let raw = pthread_getspecific(key) { return Unmanaged<FailureSink>.fromOpaque(raw).takeUnretainedValue() }
-        let sink = FailureSink()
-        pthread_setspecific(key, Unmanaged.passRetained(sink).toOpaque())
-        return sink
+    /// This thread's object.
+    static var ofThisThread: ThreadCalls {
+        if let raw = pthread_getspecific(key) { return Unmanaged<ThreadCalls>.fromOpaque(raw).takeUnretainedValue() }
+        let calls = ThreadCalls()
+        pthread_setspecific(key, Unmanaged.passRetained(calls).toOpaque())
+        return calls
+    }
+}
+
+/// The failure sink of ``ThreadCalls``.
+enum FailureSink {
+    /// Keeps `error` as the failure of the host call under way on this thread, if any.
+    static func report(_ error: PluginActionError) {
+        guard let thread = ThreadCalls.ofThisThreadIfAny, thread.depth > 0 else { return }
+        thread.error = error
     }
 
-    /// Runs `body` collecting the first plugin failure in a fresh sink.
-    static func collect<R>(_ body: () throws -> R) -> (Result<R, any Error>, PluginActionError?) {
-        let sink = ofThisThread
-        let (outerError, outerCollecting) = (sink.error, sink.collecting)
-        sink.error = nil
-        sink.collecting = true
-        defer { (sink.error, sink.collecting) = (outerError, outerCollecting) }
-        let result = Result { try body() }
-        return (result, sink.error)
+    /// A collection under way; ``end()`` puts back the state of the one it interrupted.
+    struct Collection {
+        let thread: ThreadCalls
+
+        var error: PluginActionError? { thread.error }
+
+        func end() {
+            thread.depth -= 1
+            if thread.depth > 0 {
+                thread.error = thread.interrupted.removeLast()
+            } else if thread.error != nil {
+                thread.error = nil
+            }
+        }
+    }
+
+    /// Starts collecting the first plugin failure of a host call in this thread's sink, fresh.
+    /// - Returns: the collection, and whether a plugin call is under way on this thread.
+    static func begin() -> (Collection, insideCall: Bool) {
+        let thread = ThreadCalls.ofThisThread
+        if thread.depth > 0 {
+            thread.interrupted.append(thread.error)
+            thread.error = nil
+        }
+        thread.depth += 1
+        return (Collection(thread: thread), thread.frame != nil)
     }
 }
