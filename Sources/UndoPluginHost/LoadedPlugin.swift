@@ -25,7 +25,7 @@ final class LoadedPlugin: @unchecked Sendable {
     weak var host: PluginHost?
 
     private let lock = NSLock()
-    private let callLock = NSRecursiveLock()
+    private let callLock = RecursiveMutex()
     /// Changed under `lock`; every change is published to `publishedState`.
     private var _state = State.initializing {
         didSet { publishedState.store(_state.rawValue, ordering: .releasing) }

@@ -91,14 +91,14 @@ final class CallFrame {
     // MARK: The thread-local current frame
 
     /// The frame of the plugin call under way on this thread, if any.
-    static var current: CallFrame? { ThreadCalls.ofThisThreadIfAny?.frame }
+    static var current: CallFrame? { ThreadCalls.ofThisThreadIfAny?.pointee.frame?.takeUnretainedValue() }
 
     /// Runs `body` (which calls into the plugin) with this frame as the current one.
     func run<R>(_ body: () throws -> R) rethrows -> R {
         let thread = ThreadCalls.ofThisThread
-        let previous = thread.frame
-        thread.frame = self
-        defer { thread.frame = previous }
+        let previous = thread.pointee.frame
+        thread.pointee.frame = Unmanaged.passUnretained(self)
+        defer { thread.pointee.frame = previous }
         return try body()
     }
 
@@ -106,9 +106,9 @@ final class CallFrame {
     func withCall<R>(_ body: (UnsafeMutablePointer<undo_call>) -> R) -> R {
         var call = makeCall()
         let thread = ThreadCalls.ofThisThread
-        let previous = thread.frame
-        thread.frame = self
-        defer { thread.frame = previous }
+        let previous = thread.pointee.frame
+        thread.pointee.frame = Unmanaged.passUnretained(self)
+        defer { thread.pointee.frame = previous }
         return withUnsafeMutablePointer(to: &call) { pointer in
             callPointer = pointer
             defer { callPointer = nil }
@@ -120,14 +120,14 @@ final class CallFrame {
     func call(_ function: FFIFunction, _ values: UnsafeMutableBufferPointer<ActionValue>) -> Int32 {
         var call = makeCall()
         let thread = ThreadCalls.ofThisThread
-        let previous = thread.frame
-        thread.frame = self
+        let previous = thread.pointee.frame
+        thread.pointee.frame = Unmanaged.passUnretained(self)
         let status = withUnsafeMutablePointer(to: &call) { pointer in
             callPointer = pointer
             return function.call(pointer, values)
         }
         callPointer = nil
-        thread.frame = previous
+        thread.pointee.frame = previous
         return status
     }
 
@@ -164,40 +164,43 @@ final class CallFrame {
 /// The sink catches the plugin error behind a failure the history reports as an `UndoError`
 /// (which keeps only its text), so ``PluginHost`` can throw the plugin's code and message.
 ///
-/// One object per thread, made on first use and released when the thread exits; a host call
-/// finds it with one `pthread_getspecific` and costs no allocation for it. Only its own thread
-/// touches it, hence no exclusivity checks.
-final class ThreadCalls {
+/// One block per thread, made on first use and freed when the thread exits; a host call finds
+/// it with one `pthread_getspecific` and costs no allocation or reference counting for it.
+/// Only its own thread touches it.
+struct ThreadCalls {
     /// Not retained: the frame is kept alive by the call that runs it.
-    @exclusivity(unchecked) unowned(unsafe) var frame: CallFrame?
+    var frame: Unmanaged<CallFrame>?
     /// The first plugin failure of the host call under way (while `depth` > 0).
-    @exclusivity(unchecked) var error: PluginActionError?
+    var error: PluginActionError?
     /// How many host calls are collecting failures on this thread (nested ones are rare: a host
     /// call from an observer or a Swift action, say).
-    @exclusivity(unchecked) var depth = 0
+    var depth = 0
     /// The errors of the collections interrupted by nested ones.
-    @exclusivity(unchecked) var interrupted: [PluginActionError?] = []
+    var interrupted: [PluginActionError?] = []
 
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
         let status = pthread_key_create(&key) { raw in
-            if let raw { Unmanaged<ThreadCalls>.fromOpaque(raw).release() }
+            guard let raw else { return }
+            let calls = raw.assumingMemoryBound(to: ThreadCalls.self)
+            calls.deinitialize(count: 1)
+            calls.deallocate()
         }
         precondition(status == 0, "pthread_key_create failed")
         return key
     }()
 
-    /// This thread's object, if it has one yet.
-    static var ofThisThreadIfAny: ThreadCalls? {
-        guard let raw = pthread_getspecific(key) else { return nil }
-        return Unmanaged<ThreadCalls>.fromOpaque(raw).takeUnretainedValue()
+    /// This thread's block, if it has one yet.
+    static var ofThisThreadIfAny: UnsafeMutablePointer<ThreadCalls>? {
+        pthread_getspecific(key)?.assumingMemoryBound(to: ThreadCalls.self)
     }
 
-    /// This thread's object.
-    static var ofThisThread: ThreadCalls {
-        if let raw = pthread_getspecific(key) { return Unmanaged<ThreadCalls>.fromOpaque(raw).takeUnretainedValue() }
-        let calls = ThreadCalls()
-        pthread_setspecific(key, Unmanaged.passRetained(calls).toOpaque())
+    /// This thread's block.
+    static var ofThisThread: UnsafeMutablePointer<ThreadCalls> {
+        if let raw = pthread_getspecific(key) { return raw.assumingMemoryBound(to: ThreadCalls.self) }
+        let calls = UnsafeMutablePointer<ThreadCalls>.allocate(capacity: 1)
+        calls.initialize(to: ThreadCalls())
+        pthread_setspecific(key, calls)
         return calls
     }
 }
@@ -206,22 +209,22 @@ final class ThreadCalls {
 enum FailureSink {
     /// Keeps `error` as the failure of the host call under way on this thread, if any.
     static func report(_ error: PluginActionError) {
-        guard let thread = ThreadCalls.ofThisThreadIfAny, thread.depth > 0 else { return }
-        thread.error = error
+        guard let thread = ThreadCalls.ofThisThreadIfAny, thread.pointee.depth > 0 else { return }
+        thread.pointee.error = error
     }
 
     /// A collection under way; ``end()`` puts back the state of the one it interrupted.
     struct Collection {
-        let thread: ThreadCalls
+        let thread: UnsafeMutablePointer<ThreadCalls>
 
-        var error: PluginActionError? { thread.error }
+        var error: PluginActionError? { thread.pointee.error }
 
         func end() {
-            thread.depth -= 1
-            if thread.depth > 0 {
-                thread.error = thread.interrupted.removeLast()
-            } else if thread.error != nil {
-                thread.error = nil
+            thread.pointee.depth -= 1
+            if thread.pointee.depth > 0 {
+                thread.pointee.error = thread.pointee.interrupted.removeLast()
+            } else if thread.pointee.error != nil {
+                thread.pointee.error = nil
             }
         }
     }
@@ -230,11 +233,11 @@ enum FailureSink {
     /// - Returns: the collection, and whether a plugin call is under way on this thread.
     static func begin() -> (Collection, insideCall: Bool) {
         let thread = ThreadCalls.ofThisThread
-        if thread.depth > 0 {
-            thread.interrupted.append(thread.error)
-            thread.error = nil
+        if thread.pointee.depth > 0 {
+            thread.pointee.interrupted.append(thread.pointee.error)
+            thread.pointee.error = nil
         }
-        thread.depth += 1
-        return (Collection(thread: thread), thread.frame != nil)
+        thread.pointee.depth += 1
+        return (Collection(thread: thread), thread.pointee.frame != nil)
     }
 }
