@@ -81,6 +81,8 @@ extension ActionValue {
     /// This value as a value of `type`, following the conversion rules of ``ActionArguments``.
     func converted(to type: ActionValueType) throws(ActionArgumentError.Kind) -> ActionValue {
         switch (self, type) {
+        case (.i64, .i64), (.i32, .i32), (.u64, .u64), (.u32, .u32):
+            return self
         case (.string(let s), .string):
             if s.utf8.contains(0) { throw .embeddedNUL }
             try Self.checkSize(s.utf8.count)

@@ -36,6 +36,9 @@ public final class ActionType: @unchecked Sendable, CustomStringConvertible {
     /// Strong: a step in the history keeps its plugin record alive. The cycle through
     /// `LoadedPlugin.actions` is broken on unload.
     let plugin: LoadedPlugin
+    /// The type of the one parameter of an action type that has exactly one (checked without
+    /// touching the signature's array, see ``PluginHost/perform(_:argument:in:)``).
+    let onlyParameterType: ActionValueType?
     /// `localID` as a C string for `undo_call.action_id`, made once (freed in deinit).
     let cLocalID: UnsafeMutablePointer<CChar>
 
@@ -58,6 +61,7 @@ public final class ActionType: @unchecked Sendable, CustomStringConvertible {
         self.isDiscardable = isDiscardable
         self.appendsOnMerge = appendsOnMerge
         self.cLocalID = strdup(localID)!
+        self.onlyParameterType = signature.parameters.count == 1 ? signature.parameters[0].type : nil
         self.performFunction = performFunction
         self.inverseFunction = inverseFunction
         self.mergeFunction = mergeFunction

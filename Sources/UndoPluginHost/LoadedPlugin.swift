@@ -23,6 +23,9 @@ final class LoadedPlugin: @unchecked Sendable {
     private(set) var pluginData: UnsafeMutableRawPointer?
     let log: @Sendable (PluginLogMessage) -> Void
     weak var host: PluginHost?
+    /// The host's identity, for checks that need no reference to it (a weak load costs a
+    /// side-table retain and release).
+    let hostID: ObjectIdentifier
 
     private let lock = NSLock()
     private let callLock = RecursiveMutex()
@@ -45,6 +48,7 @@ final class LoadedPlugin: @unchecked Sendable {
         self.shortName = String(descriptor.id.split(separator: ".").last ?? "")
         self.log = host.logHandler
         self.host = host
+        self.hostID = ObjectIdentifier(host)
         hostTable = HostTables.makeTable(hostName: host.hostName, hostVersion: host.hostVersion)
         HostTables.register(hostTable, for: self)
     }

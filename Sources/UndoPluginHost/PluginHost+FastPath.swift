@@ -27,7 +27,7 @@ extension PluginHost {
     public func makeCommand(_ action: ActionType, arguments: [ActionValue], in context: UndoContext = .global)
         throws(PluginHostError) -> PluginCommand
     {
-        guard action.plugin.host === self else {
+        guard action.plugin.hostID == ObjectIdentifier(self) else {
             throw .unknownAction(action.fullID, suggestion: nil)
         }
         do throws(ActionArgumentError) {
@@ -57,19 +57,18 @@ extension PluginHost {
     public func makeCommand(_ action: ActionType, argument: ActionValue, in context: UndoContext = .global)
         throws(PluginHostError) -> PluginCommand
     {
-        guard action.plugin.host === self else {
+        guard action.plugin.hostID == ObjectIdentifier(self) else {
             throw .unknownAction(action.fullID, suggestion: nil)
         }
         do throws(ActionArgumentError) {
-            let parameters = action.signature.parameters
-            guard parameters.count == 1 else {
-                throw ActionArgumentError(.wrongCount(expected: parameters.count, given: 1))
+            guard let type = action.onlyParameterType else {
+                throw ActionArgumentError(.wrongCount(expected: action.signature.parameters.count, given: 1))
             }
             let checked: ActionValue
             do throws(ActionArgumentError.Kind) {
-                checked = try argument.converted(to: parameters[0].type)
+                checked = try argument.converted(to: type)
             } catch {
-                throw ActionArgumentError(error, index: 0, parameter: parameters[0].name)
+                throw ActionArgumentError(error, index: 0, parameter: action.signature.parameters[0].name)
             }
             return PluginCommand(step: PluginStep.make(action: action, context: context, argumentCount: 1) {
                 $0.initialize(to: checked)

@@ -71,8 +71,9 @@ final class CallFrame {
     /// Makes a finished frame ready for another call (see ``LoadedPlugin/beginCall(_:action:context:)``).
     func reuse(phase: Phase, action: ActionType?, context: UndoContext) {
         self.phase = phase
-        self.action = action
-        self.context = context
+        // Most calls are for the action and context of the call before (no reference counting).
+        if action !== self.action { self.action = action }
+        if context.name != self.context.name { self.context = context }
     }
 
     /// Forgets what the last call left (keeping the C context name).
@@ -83,9 +84,10 @@ final class CallFrame {
         argumentOutput = nil
         argumentSet = 0
         if !changes.all.isEmpty { changes = UndoChanges() }
-        reportedError = nil
-        refusal = nil
-        action = nil
+        if reportedError != nil { reportedError = nil }
+        if refusal != nil { refusal = nil }
+        // The action and context stay for the next call (see reuse); the plugin forgets its
+        // spare frame when it is unloaded.
     }
 
     // MARK: The thread-local current frame
@@ -172,6 +174,8 @@ struct ThreadCalls {
     var frame: Unmanaged<CallFrame>?
     /// The first plugin failure of the host call under way (while `depth` > 0).
     var error: PluginActionError?
+    /// `error != nil`, without looking into the error.
+    var hasError = false
     /// How many host calls are collecting failures on this thread (nested ones are rare: a host
     /// call from an observer or a Swift action, say).
     var depth = 0
@@ -211,20 +215,23 @@ enum FailureSink {
     static func report(_ error: PluginActionError) {
         guard let thread = ThreadCalls.ofThisThreadIfAny, thread.pointee.depth > 0 else { return }
         thread.pointee.error = error
+        thread.pointee.hasError = true
     }
 
     /// A collection under way; ``end()`` puts back the state of the one it interrupted.
     struct Collection {
         let thread: UnsafeMutablePointer<ThreadCalls>
 
-        var error: PluginActionError? { thread.pointee.error }
+        var error: PluginActionError? { thread.pointee.hasError ? thread.pointee.error : nil }
 
         func end() {
             thread.pointee.depth -= 1
             if thread.pointee.depth > 0 {
                 thread.pointee.error = thread.pointee.interrupted.removeLast()
-            } else if thread.pointee.error != nil {
+                thread.pointee.hasError = thread.pointee.error != nil
+            } else if thread.pointee.hasError {
                 thread.pointee.error = nil
+                thread.pointee.hasError = false
             }
         }
     }
@@ -236,6 +243,7 @@ enum FailureSink {
         if thread.pointee.depth > 0 {
             thread.pointee.interrupted.append(thread.pointee.error)
             thread.pointee.error = nil
+            thread.pointee.hasError = false
         }
         thread.pointee.depth += 1
         return (Collection(thread: thread), thread.pointee.frame != nil)

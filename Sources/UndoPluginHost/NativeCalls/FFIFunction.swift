@@ -13,6 +13,8 @@ final class FFIFunction: @unchecked Sendable {
     private let cif: UnsafeMutablePointer<ffi_cif>
     private let argumentTypes: UnsafeMutablePointer<UnsafeMutablePointer<ffi_type>?>
     private let cArgumentCount: Int
+    /// Whether a parameter is a string or bytes (whose values are copied for the call).
+    private let copiesValues: Bool
 
     /// Prepares the call interface.
     /// - Throws: when libffi refuses it (it should not, for these types).
@@ -21,6 +23,7 @@ final class FFIFunction: @unchecked Sendable {
         self.parameterTypes = parameters
         let count = 1 + parameters.reduce(0) { $0 + ($1 == .bytes ? 2 : 1) }
         cArgumentCount = count
+        copiesValues = parameters.contains { $0 == .string || $0 == .bytes }
         let types = UnsafeMutablePointer<UnsafeMutablePointer<ffi_type>?>.allocate(capacity: count)
         var index = 0
         func append(_ type: UnsafeMutablePointer<ffi_type>) {
@@ -69,13 +72,13 @@ final class FFIFunction: @unchecked Sendable {
         precondition(values.count == parameterTypes.count, "arguments were not checked")
         // The copies of strings and bytes, each with a NUL after it, in one buffer.
         var copyBytes = 0
-        for value in values {
+        if copiesValues { for value in values {
             switch value {
             case .string(let s): copyBytes += s.utf8.count + 1
             case .bytes(let b): copyBytes += b.count + 1
             default: break
             }
-        }
+        } }
         // libffi widens integer results to a full ffi_arg: a 4-byte slot would be overrun.
         let resultSize = max(8, Int(undo__ffi_return_slot_size()))
         // One 8-byte slot per C argument, the result, and the pointers libffi reads them through.
