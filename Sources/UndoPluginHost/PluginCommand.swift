@@ -97,18 +97,21 @@ public struct PluginCommand: UndoCommand, @unchecked Sendable, CustomStringConve
 /// Invariant: the `argumentCount` arguments are always initialized; the `inverseCount` inverse
 /// slots after them are initialized exactly when `hasInverse` is true.
 final class PluginStep: ManagedBuffer<PluginStep.Header, ActionValue> {
+    /// 32 bytes: with the object's own 16 and one 24-byte argument, a step of a one-argument
+    /// action is a 72-byte allocation.
     struct Header {
         let action: ActionType
         let context: UndoContext
-        let argumentCount: Int
+        /// The cost as the history measured it, or -1 before it went in.
+        var measuredCost: Int32
+        /// At most UNDO_MAX_PARAMS (16).
+        let argumentCount: UInt8
         /// Slots for the inverse's own arguments (0 when the inverse takes perform's).
-        let inverseCount: Int
+        let inverseCount: UInt8
         /// Whether the inverse slots hold values (always true with no own inverse).
         var hasInverse: Bool
         /// Whether perform ran (or the plugin recorded the step): the next perform is a redo.
         var performed: Bool
-        /// The cost as the history measured it, or -1 before it went in.
-        var measuredCost: Int
     }
 
     // The header through its pointer: `header` itself is a class property with a run-time
@@ -116,8 +119,8 @@ final class PluginStep: ManagedBuffer<PluginStep.Header, ActionValue> {
     @inline(__always) private var head: UnsafeMutablePointer<Header> { withUnsafeMutablePointerToHeader { $0 } }
     var action: ActionType { head.pointee.action }
     var context: UndoContext { head.pointee.context }
-    var argumentCount: Int { head.pointee.argumentCount }
-    var inverseCount: Int { head.pointee.inverseCount }
+    var argumentCount: Int { Int(head.pointee.argumentCount) }
+    var inverseCount: Int { Int(head.pointee.inverseCount) }
     var hasInverse: Bool {
         get { head.pointee.hasInverse }
         set { head.pointee.hasInverse = newValue }
@@ -126,9 +129,10 @@ final class PluginStep: ManagedBuffer<PluginStep.Header, ActionValue> {
         get { head.pointee.performed }
         set { head.pointee.performed = newValue }
     }
+    /// The cost (at most twice UNDO_MAX_VALUE_SIZE and change, so 32 bits hold it).
     var measuredCost: Int {
-        get { head.pointee.measuredCost }
-        set { head.pointee.measuredCost = newValue }
+        get { Int(head.pointee.measuredCost) }
+        set { head.pointee.measuredCost = Int32(clamping: newValue) }
     }
 
     /// A step with room for `action`'s arguments and inverse arguments; `initialize` must
@@ -137,8 +141,8 @@ final class PluginStep: ManagedBuffer<PluginStep.Header, ActionValue> {
                      initialize: (UnsafeMutablePointer<ActionValue>) -> Void) -> PluginStep {
         let inverseCount = action.inverseSignature?.parameters.count ?? 0
         let buffer = create(minimumCapacity: argumentCount + inverseCount) { _ in
-            Header(action: action, context: context, argumentCount: argumentCount, inverseCount: inverseCount,
-                   hasInverse: action.inverseSignature == nil, performed: false, measuredCost: -1)
+            Header(action: action, context: context, measuredCost: -1, argumentCount: UInt8(argumentCount),
+                   inverseCount: UInt8(inverseCount), hasInverse: action.inverseSignature == nil, performed: false)
         }
         let step = unsafeDowncast(buffer, to: PluginStep.self)
         step.withUnsafeMutablePointerToElements { initialize($0) }
@@ -166,31 +170,28 @@ final class PluginStep: ManagedBuffer<PluginStep.Header, ActionValue> {
     }
 
     deinit {
-        withUnsafeMutablePointers { header, elements in
-            let count = header.pointee.argumentCount + (header.pointee.hasInverse ? header.pointee.inverseCount : 0)
-            _ = elements.deinitialize(count: count)
-        }
+        let count = argumentCount + (hasInverse ? inverseCount : 0)
+        _ = withUnsafeMutablePointerToElements { $0.deinitialize(count: count) }
     }
 
     /// An independent copy (copy on write).
     func copy() -> PluginStep {
-        let header = head.pointee
+        let (argumentCount, inverseCount) = (self.argumentCount, self.inverseCount)
         let copy = withUnsafeMutablePointerToElements { source in
-            PluginStep.make(action: header.action, context: header.context, argumentCount: header.argumentCount) {
-                $0.initialize(from: source, count: header.argumentCount)
+            PluginStep.make(action: action, context: context, argumentCount: argumentCount) {
+                $0.initialize(from: source, count: argumentCount)
             }
         }
-        if header.inverseCount > 0 && header.hasInverse {
+        if inverseCount > 0 && hasInverse {
             withUnsafeMutablePointerToElements { source in
                 copy.withUnsafeMutablePointerToElements { target in
-                    (target + header.argumentCount).initialize(from: source + header.argumentCount,
-                                                               count: header.inverseCount)
+                    (target + argumentCount).initialize(from: source + argumentCount, count: inverseCount)
                 }
             }
             copy.hasInverse = true
         }
-        copy.performed = header.performed
-        copy.measuredCost = header.measuredCost
+        copy.performed = performed
+        copy.measuredCost = measuredCost
         return copy
     }
 
