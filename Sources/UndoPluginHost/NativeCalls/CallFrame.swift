@@ -57,7 +57,6 @@ final class CallFrame {
     /// The context's name as a C string, kept for the next call in the same context (a frame
     /// is reused, see ``LoadedPlugin/beginCall(_:action:context:)``).
     @exclusivity(unchecked) private var cContext: UnsafeMutablePointer<CChar>?
-    @exclusivity(unchecked) private var cContextName = ""
 
     init(plugin: LoadedPlugin, phase: Phase, action: ActionType? = nil, context: UndoContext = .global) {
         self.plugin = plugin
@@ -73,7 +72,11 @@ final class CallFrame {
         self.phase = phase
         // Most calls are for the action and context of the call before (no reference counting).
         if action !== self.action { self.action = action }
-        if context.name != self.context.name { self.context = context }
+        if context.name != self.context.name {
+            self.context = context
+            free(cContext)
+            cContext = nil
+        }
     }
 
     /// Forgets what the last call left (keeping the C context name).
@@ -135,11 +138,7 @@ final class CallFrame {
 
     /// The `undo_call` describing this frame (its C strings owned by the frame and the action).
     private func makeCall() -> undo_call {
-        if cContext == nil || context.name != cContextName {
-            free(cContext)
-            cContext = strdup(context.name)
-            cContextName = context.name
-        }
+        if cContext == nil { cContext = strdup(context.name) }
         var call = undo_call()
         call.struct_size = UInt32(MemoryLayout<undo_call>.size)
         call.phase = phase.cPhase
