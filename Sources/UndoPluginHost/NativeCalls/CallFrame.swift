@@ -121,7 +121,9 @@ final class CallFrame {
         }
     }
 
-    /// Calls a perform or inverse function with `values` (see ``withCall(_:)``).
+    /// Calls a perform or inverse function with `values` (see ``withCall(_:)``). Only between
+    /// ``LoadedPlugin/beginCall(_:action:context:)`` and ``LoadedPlugin/endCall(_:)`` (the call
+    /// lock held).
     func call(_ function: FFIFunction, _ values: UnsafeMutableBufferPointer<ActionValue>) -> Int32 {
         var call = makeCall()
         let thread = ThreadCalls.ofThisThread
