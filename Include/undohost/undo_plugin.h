@@ -199,7 +199,9 @@ typedef struct undo_action_type {
      * then undoes the whole run, as with a merge function). The other arguments must be equal in
      * both steps; when they are not, or the joined value would be over UNDO_MAX_VALUE_SIZE, the
      * steps are kept as UNDO_MERGE_REFUSED keeps them. The host appends in place (amortized
-     * O(length added)). Perform and inverse are still called for every step as usual.
+     * O(length added)). Perform and inverse are still called for every step as usual. The merge
+     * runs on the thread that performed the next step; the plugin owns nothing of it (the
+     * merged values are the host's copies).
      *
      * Requires a coalescing_key, merge NULL, at least one parameter, and the last entry of params
      * (and of inverse_params, when not NULL) of type UNDO_TYPE_STRING or UNDO_TYPE_BYTES;
