@@ -121,6 +121,10 @@ typedef struct undo_param {
 #define UNDO_MERGE_MERGED 1   /**< The previous step now does both; next is dropped. */
 #define UNDO_MERGE_ANNULLED 2 /**< Together they change nothing: both steps vanish. */
 
+/** undo_action_type.merge_mode (ABI 1.2): how coalescing steps merge. */
+#define UNDO_MERGE_BY_FUNCTION 0 /**< Through `merge` (or not at all when it is NULL). */
+#define UNDO_MERGE_BY_APPEND 1   /**< In the host, by appending; see undo_action_type. */
+
 /**
  * Describes one undoable action type. Passed to `undo_host.register_action` during init; the
  * host copies it (and every string and array it points to) at once, so it may be on the stack.
@@ -149,7 +153,12 @@ typedef struct undo_param {
  * `undo_host.set_arg` and its inverse arguments with `undo_host.set_inverse_arg` (those not set
  * keep the previous step's values) and return UNDO_MERGE_MERGED. It must not change documents.
  *
- * Growable: set struct_size to UNDO_ACTION_TYPE_SIZE_V1 (or sizeof). Strings are UTF-8.
+ * merge_mode UNDO_MERGE_BY_APPEND (ABI 1.2) lets the host merge instead, with no call into the
+ * plugin: for steps that add to the end of something (typing), where a merge function would
+ * copy the whole run on every keystroke. See merge_mode.
+ *
+ * Growable: set struct_size to sizeof (or UNDO_ACTION_TYPE_SIZE_V1 for the 1.0 fields only: the
+ * host then reads merge_mode as UNDO_MERGE_BY_FUNCTION). Strings are UTF-8.
  */
 typedef struct undo_action_type {
     uint32_t struct_size;
@@ -177,10 +186,36 @@ typedef struct undo_action_type {
     undo_fn merge;
     /** Set to NULL. */
     void *reserved[4];
+
+    /* ---- Added in ABI 1.2: read only when struct_size covers it ---- */
+
+    /**
+     * UNDO_MERGE_BY_FUNCTION (0, what a 1.0 or 1.1 descriptor means) or UNDO_MERGE_BY_APPEND.
+     *
+     * UNDO_MERGE_BY_APPEND: when a step of this type coalesces with the previous one (same
+     * coalescing_key and context), the host merges the two itself, without calling the plugin:
+     * the merged step's last perform argument is the previous step's followed by the next
+     * step's, and so is its last inverse argument when inverse_params is not NULL (the inverse
+     * then undoes the whole run, as with a merge function). The other arguments must be equal in
+     * both steps; when they are not, or the joined value would be over UNDO_MAX_VALUE_SIZE, the
+     * steps are kept as UNDO_MERGE_REFUSED keeps them. The host appends in place (amortized
+     * O(length added)). Perform and inverse are still called for every step as usual. The merge
+     * runs on the thread that performed the next step; the plugin owns nothing of it (the
+     * merged values are the host's copies).
+     *
+     * Requires a coalescing_key, merge NULL, at least one parameter, and the last entry of params
+     * (and of inverse_params, when not NULL) of type UNDO_TYPE_STRING or UNDO_TYPE_BYTES;
+     * otherwise, or for an unknown mode, register_action fails with UNDO_EINVAL.
+     */
+    uint32_t merge_mode;
+    /** Set to 0. */
+    uint32_t reserved1;
 } undo_action_type;
 
 /** The size of a 1.0 undo_action_type: the minimum the host accepts. */
 #define UNDO_ACTION_TYPE_SIZE_V1 (offsetof(undo_action_type, reserved) + 4 * sizeof(void *))
+/** The size of a 1.2 undo_action_type (with merge_mode). */
+#define UNDO_ACTION_TYPE_SIZE_V1_2 (offsetof(undo_action_type, reserved1) + sizeof(uint32_t))
 
 /* ---- The host table ---------------------------------------------------------------------- */
 

@@ -8,7 +8,8 @@
  *   bench.delete(amount: i64)  "Delete"  workload (four menu titles)
  *   bench.rename(amount: i64)  "Rename"
  *   bench.type(text: string)   "Typing"  appends text to the typing document; coalesces, and
- *                                        merges a run into one step; the inverse removes it
+ *                                        the host merges a run into one step by appending
+ *                                        (UNDO_MERGE_BY_APPEND); the inverse removes the text
  * describe() shows the typing document for the "typing" context, else the counter.
  *
  * The work per call is as small as the anchors' (a counter update, a byte append), so the
@@ -30,7 +31,6 @@ typedef struct byte_buffer {
 typedef struct bench_state {
     int64_t counter;
     byte_buffer document; /* what bench.type typed */
-    byte_buffer scratch;  /* where merge joins two runs before the host copies them */
 } bench_state;
 
 static int reserve(byte_buffer *buffer, uint64_t needed) {
@@ -83,28 +83,6 @@ static int32_t untype_text(undo_call *call, const char *text) {
     return UNDO_OK;
 }
 
-/* Consecutive typing becomes one step: the run's text followed by the next keystroke's. */
-static int32_t merge_typing(undo_call *call, const undo_value *prev_args,
-                            const undo_value *prev_inverse_args, const undo_value *next_args,
-                            const undo_value *next_inverse_args) {
-    byte_buffer *scratch = &state_of(call)->scratch;
-    uint64_t prev_size = prev_args[0].as.string.size;
-    uint64_t next_size = next_args[0].as.string.size;
-    undo_value joined;
-    int32_t rc;
-    (void)prev_inverse_args;
-    (void)next_inverse_args;
-    if (!reserve(scratch, prev_size + next_size)) return UNDO_MERGE_REFUSED;
-    memcpy(scratch->bytes, prev_args[0].as.string.data, prev_size);
-    memcpy(scratch->bytes + prev_size, next_args[0].as.string.data, next_size);
-    memset(&joined, 0, sizeof joined);
-    joined.type = UNDO_TYPE_STRING;
-    joined.as.string.data = scratch->bytes;
-    joined.as.string.size = prev_size + next_size;
-    rc = call->host->set_arg(call, 0, &joined); /* the host copies */
-    return rc == UNDO_OK ? UNDO_MERGE_MERGED : rc;
-}
-
 /* ---- Registration ---------------------------------------------------------------------------- */
 
 static const undo_param amount_param[] = {{UNDO_TYPE_I64, 0, "amount"}};
@@ -140,7 +118,9 @@ static int32_t register_all(const undo_host *host) {
     type.perform = UNDO_FN(type_text);
     type.inverse = UNDO_FN(untype_text);
     type.coalescing_key = "typing";
-    type.merge = UNDO_FN(merge_typing);
+    /* Consecutive typing becomes one step: the host appends each keystroke's text to the run's
+     * (in place), and the inverse gets the whole run. */
+    type.merge_mode = UNDO_MERGE_BY_APPEND;
     return host->register_action(host, &type);
 }
 
@@ -159,7 +139,6 @@ static int32_t bench_init(const undo_host *host, void **plugin_data) {
 static void bench_deinit(void *plugin_data) {
     bench_state *state = (bench_state *)plugin_data;
     free(state->document.bytes);
-    free(state->scratch.bytes);
     free(state);
 }
 

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import UndoPluginABI
 
 /// Checks argument values against a signature, and parses script argument text.
@@ -81,8 +86,10 @@ extension ActionValue {
     /// This value as a value of `type`, following the conversion rules of ``ActionArguments``.
     func converted(to type: ActionValueType) throws(ActionArgumentError.Kind) -> ActionValue {
         switch (self, type) {
+        case (.i64, .i64), (.i32, .i32), (.u64, .u64), (.u32, .u32):
+            return self
         case (.string(let s), .string):
-            if s.utf8.contains(0) { throw .embeddedNUL }
+            if Self.containsNUL(s) { throw .embeddedNUL }
             try Self.checkSize(s.utf8.count)
             return self
         case (.bytes(let b), .bytes):
@@ -106,6 +113,17 @@ extension ActionValue {
             throw .outOfRange(expected: type, value: description)
         }
         throw .wrongType(expected: type, given: self.type)
+    }
+
+    /// Whether `text` has a NUL byte (memchr over its contiguous UTF-8 when it has that).
+    private static func containsNUL(_ text: String) -> Bool {
+        if let found = text.utf8.withContiguousStorageIfAvailable({ bytes -> Bool in
+            guard let base = bytes.baseAddress, !bytes.isEmpty else { return false }
+            return memchr(base, 0, bytes.count) != nil
+        }) {
+            return found
+        }
+        return text.utf8.contains(0)
     }
 
     /// The value of an integer of any of the four types, in a type that holds them all.

@@ -2,92 +2,148 @@ import UndoCore
 import UndoPluginABI
 
 /// Calling an action type's perform, inverse and merge functions in its plugin.
+///
+/// The arguments are read from the step's storage and the inverse arguments perform hands
+/// back are written into it (through a buffer on the stack, so a failing call changes
+/// nothing); a call allocates nothing on its success path (a frame is reused, C strings of the
+/// ids are made once).
 extension ActionType {
     enum MergeOutcome {
-        case merged(arguments: [ActionValue], inverseArguments: [ActionValue])
+        case merged(PluginStep)
         case annulled
     }
 
-    /// Runs perform with `arguments` (already checked).
-    /// - Returns: the inverse arguments and the changes it reported.
-    /// - Throws: the plugin's failure, or a broken contract (an inverse argument not set).
-    func invokePerform(_ arguments: [ActionValue], context: UndoContext, phase: CallFrame.Phase)
-        throws(PluginActionError) -> (inverse: [ActionValue], changes: UndoChanges)
-    {
+    /// Runs perform with the step's arguments (already checked) and stores the inverse
+    /// arguments it hands back in the step.
+    /// - Throws: the plugin's failure, or a broken contract (an inverse argument not set); the
+    ///   step is unchanged then.
+    func invokePerform(_ step: PluginStep, phase: CallFrame.Phase, changes: inout UndoChanges) throws(PluginActionError) {
         let errorPhase: PluginActionError.Phase = phase == .redo ? .redo : .perform
         guard plugin.state == .loaded else {
             let error = plugin.unloadedError(action: self, phase: errorPhase)
-            FailureSink.current?.error = error
+            FailureSink.report(error)
             throw error
         }
-        let frame = CallFrame(plugin: plugin, phase: phase, action: self, context: context)
-        frame.inverseArguments = Array(repeating: nil, count: inverseSignature?.parameters.count ?? 0)
-        let status = plugin.serialized { frame.withCall { performFunction.call($0, arguments) } }
-        guard status == UNDO_OK else { throw failure(status, frame, errorPhase) }
-        guard let inverseSignature else { return (arguments, frame.changes) }
-        var inverse: [ActionValue] = []
-        for (index, value) in frame.inverseArguments.enumerated() {
-            guard let value else {
-                let parameter = inverseSignature.parameters[index]
-                let error = PluginActionError(
-                    pluginID: pluginID, actionID: shortID, phase: errorPhase, code: Int32(UNDO_EPLUGIN),
-                    message: "perform succeeded without setting inverse argument \(index + 1) (\(parameter)); the step cannot be undone")
-                plugin.writeLog(.error, error.description)
-                FailureSink.current?.error = error
-                throw error
-            }
-            inverse.append(value)
+        let inverseCount = step.inverseCount
+        if inverseCount == 0 {
+            // The inverse takes perform's arguments: nothing to hand back.
+            let frame = plugin.beginCall(phase, action: self, context: step.context)
+            defer { plugin.endCall(frame) }
+            let status = frame.call(performFunction, step.arguments)
+            guard status == UNDO_OK else { throw failure(status, frame, errorPhase) }
+            if !frame.changes.all.isEmpty { changes.append(contentsOf: frame.changes) }
+            return
         }
-        return (inverse, frame.changes)
+        let failed: PluginActionError? = withUnsafeTemporaryAllocation(of: ActionValue.self, capacity: inverseCount) { inverse in
+            let frame = plugin.beginCall(phase, action: self, context: step.context)
+            defer { plugin.endCall(frame) }
+            frame.inverseOutput = inverse.baseAddress
+            let status = frame.call(performFunction, step.arguments)
+            guard status == UNDO_OK else {
+                frame.dropOutputs(inverseCount: inverseCount, argumentCount: 0)
+                return failure(status, frame, errorPhase)
+            }
+            let all = UInt32(truncatingIfNeeded: (1 << inverseCount) - 1)
+            guard frame.inverseSet == all else {
+                let index = (~frame.inverseSet).trailingZeroBitCount
+                frame.dropOutputs(inverseCount: inverseCount, argumentCount: 0)
+                return missingInverse(index, errorPhase)
+            }
+            frame.inverseSet = 0
+            step.moveInverse(from: inverse.baseAddress!)
+            if !frame.changes.all.isEmpty { changes.append(contentsOf: frame.changes) }
+            return nil
+        }
+        if let failed { throw failed }
     }
 
-    /// Runs the inverse with `inverseArguments`.
-    func invokeInverse(_ inverseArguments: [ActionValue], context: UndoContext) throws(PluginActionError) -> UndoChanges {
+    /// Runs the inverse with the step's inverse arguments.
+    func invokeInverse(_ step: PluginStep, changes: inout UndoChanges) throws(PluginActionError) {
         guard plugin.state == .loaded else {
             let error = plugin.unloadedError(action: self, phase: .undo)
-            FailureSink.current?.error = error
+            FailureSink.report(error)
             throw error
         }
-        let frame = CallFrame(plugin: plugin, phase: .inverse, action: self, context: context)
-        let status = plugin.serialized { frame.withCall { inverseFunction.call($0, inverseArguments) } }
+        let frame = plugin.beginCall(.inverse, action: self, context: step.context)
+        defer { plugin.endCall(frame) }
+        let status = frame.call(inverseFunction, step.inverseArguments)
         guard status == UNDO_OK else { throw failure(status, frame, .undo) }
-        return frame.changes
+        if !frame.changes.all.isEmpty { changes.append(contentsOf: frame.changes) }
     }
 
     /// Offers two steps of this type to the plugin's merge function.
-    /// - Returns: the outcome, or `nil` when refused (a failing merge is logged and refused).
-    func invokeMerge(previous: PluginCommand, next: PluginCommand) -> MergeOutcome? {
+    /// - Returns: the outcome (a merged step is a new one), or `nil` when refused (a failing
+    ///   merge is logged and refused).
+    func invokeMerge(previous: PluginStep, next: PluginStep) -> MergeOutcome? {
         guard let mergeFunction, plugin.state == .loaded else { return nil }
-        let frame = CallFrame(plugin: plugin, phase: .merge, action: self, context: previous.context)
-        frame.mergedArguments = Array(repeating: nil, count: signature.parameters.count)
-        frame.inverseArguments = Array(repeating: nil, count: inverseSignature?.parameters.count ?? 0)
-        let status = plugin.serialized {
-            ActionValue.withCValues(previous.arguments) { prevArgs in
-                ActionValue.withCValues(previous.inverseArguments) { prevInverse in
-                    ActionValue.withCValues(next.arguments) { nextArgs in
-                        ActionValue.withCValues(next.inverseArguments) { nextInverse in
-                            frame.withCall { mergeFunction($0, prevArgs, prevInverse, nextArgs, nextInverse) }
+        let argumentCount = previous.argumentCount
+        let inverseCount = previous.inverseCount
+        return withUnsafeTemporaryAllocation(of: ActionValue.self, capacity: argumentCount + inverseCount) { buffer in
+            let arguments = buffer.baseAddress!
+            let inverse = arguments + argumentCount
+            let frame = plugin.beginCall(.merge, action: self, context: previous.context)
+            defer { plugin.endCall(frame) }
+            do {
+                frame.argumentOutput = arguments
+                frame.inverseOutput = inverse
+                let status = ActionValue.withCValues(previous.arguments) { prevArgs in
+                    ActionValue.withCValues(previous.inverseArguments) { prevInverse in
+                        ActionValue.withCValues(next.arguments) { nextArgs in
+                            ActionValue.withCValues(next.inverseArguments) { nextInverse in
+                                frame.withCall { mergeFunction($0, prevArgs, prevInverse, nextArgs, nextInverse) }
+                            }
                         }
                     }
                 }
+                switch status {
+                case Int32(UNDO_MERGE_MERGED):
+                    // Values not set keep the previous step's.
+                    let merged = PluginStep.make(action: self, context: previous.context,
+                                                 argumentCount: argumentCount) { target in
+                        for index in 0..<argumentCount {
+                            if frame.argumentSet & (1 << index) != 0 {
+                                (target + index).moveInitialize(from: arguments + index, count: 1)
+                            } else {
+                                (target + index).initialize(to: previous.arguments[index])
+                            }
+                        }
+                    }
+                    frame.argumentSet = 0
+                    if inverseCount > 0 {
+                        let previousInverse = previous.inverseArguments
+                        for index in 0..<inverseCount where frame.inverseSet & (1 << index) == 0 {
+                            (inverse + index).initialize(to: previousInverse[index])
+                        }
+                        frame.inverseSet = 0
+                        merged.moveInverse(from: inverse)
+                    }
+                    merged.performed = previous.performed
+                    return .merged(merged)
+                case Int32(UNDO_MERGE_REFUSED):
+                    frame.dropOutputs(inverseCount: inverseCount, argumentCount: argumentCount)
+                    return nil
+                case Int32(UNDO_MERGE_ANNULLED):
+                    frame.dropOutputs(inverseCount: inverseCount, argumentCount: argumentCount)
+                    return .annulled
+                default:
+                    frame.dropOutputs(inverseCount: inverseCount, argumentCount: argumentCount)
+                    let reason = frame.reportedError?.message ?? frame.refusal ?? ErrorCode.message(status)
+                    plugin.writeLog(.warning, "\(shortID) merge returned \(status) (\(reason)); the steps are kept apart")
+                    return nil
+                }
             }
         }
-        switch status {
-        case Int32(UNDO_MERGE_REFUSED):
-            return nil
-        case Int32(UNDO_MERGE_ANNULLED):
-            return .annulled
-        case Int32(UNDO_MERGE_MERGED):
-            let arguments = zip(previous.arguments, frame.mergedArguments).map { $1 ?? $0 }
-            let inverse = inverseSignature == nil
-                ? arguments
-                : zip(previous.inverseArguments, frame.inverseArguments).map { $1 ?? $0 }
-            return .merged(arguments: arguments, inverseArguments: inverse)
-        default:
-            let reason = frame.reportedError?.message ?? frame.refusal ?? ErrorCode.message(status)
-            plugin.writeLog(.warning, "\(shortID) merge returned \(status) (\(reason)); the steps are kept apart")
-            return nil
-        }
+    }
+
+    /// The error for perform succeeding without setting inverse argument `index`.
+    private func missingInverse(_ index: Int, _ phase: PluginActionError.Phase) -> PluginActionError {
+        let parameter = inverseSignature!.parameters[index]
+        let error = PluginActionError(
+            pluginID: pluginID, actionID: shortID, phase: phase, code: Int32(UNDO_EPLUGIN),
+            message: "perform succeeded without setting inverse argument \(index + 1) (\(parameter)); the step cannot be undone")
+        plugin.writeLog(.error, error.description)
+        FailureSink.report(error)
+        return error
     }
 
     /// The error for a failed call: the plugin's own message, or why a callback refused, or the
@@ -100,7 +156,28 @@ extension ActionType {
             code = Int32(UNDO_EPLUGIN)
         }
         let error = PluginActionError(pluginID: pluginID, actionID: shortID, phase: phase, code: code, message: message)
-        FailureSink.current?.error = error
+        FailureSink.report(error)
         return error
+    }
+}
+
+extension CallFrame {
+    /// Deinitializes the values set_arg and set_inverse_arg left in the output buffers of a
+    /// call whose results are not used.
+    func dropOutputs(inverseCount: Int, argumentCount: Int) {
+        if let inverseOutput {
+            for index in 0..<inverseCount where inverseSet & (1 << index) != 0 { (inverseOutput + index).deinitialize(count: 1) }
+        }
+        if let argumentOutput {
+            for index in 0..<argumentCount where argumentSet & (1 << index) != 0 { (argumentOutput + index).deinitialize(count: 1) }
+        }
+        inverseSet = 0
+        argumentSet = 0
+    }
+}
+
+extension UndoChanges {
+    mutating func append(contentsOf other: UndoChanges) {
+        for change in other.all { report(change) }
     }
 }

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import UndoCore
 import UndoPluginABI
 
@@ -20,6 +25,9 @@ public final class ActionType: @unchecked Sendable, CustomStringConvertible {
     public let coalescingKey: String?
     /// The step does not make its context dirty.
     public let isDiscardable: Bool
+    /// Consecutive steps merge in the host by appending their last (string or bytes) argument,
+    /// and their last inverse argument (`UNDO_MERGE_APPEND`, ABI 1.2), without a merge function.
+    public let appendsOnMerge: Bool
 
     let pluginShortName: String
     let performFunction: FFIFunction
@@ -28,6 +36,11 @@ public final class ActionType: @unchecked Sendable, CustomStringConvertible {
     /// Strong: a step in the history keeps its plugin record alive. The cycle through
     /// `LoadedPlugin.actions` is broken on unload.
     let plugin: LoadedPlugin
+    /// The type of the one parameter of an action type that has exactly one (checked without
+    /// touching the signature's array, see ``PluginHost/perform(_:argument:in:)``).
+    let onlyParameterType: ActionValueType?
+    /// `localID` as a C string for `undo_call.action_id`, made once (freed in deinit).
+    let cLocalID: UnsafeMutablePointer<CChar>
 
     typealias MergeFunction = @convention(c) (
         UnsafeMutablePointer<undo_call>?, UnsafePointer<undo_value>?, UnsafePointer<undo_value>?,
@@ -36,7 +49,7 @@ public final class ActionType: @unchecked Sendable, CustomStringConvertible {
 
     init(plugin: LoadedPlugin, localID: String, name: String, signature: ActionSignature,
          inverseSignature: ActionSignature?, coalescingKey: String?, isDiscardable: Bool,
-         performFunction: FFIFunction, inverseFunction: FFIFunction, mergeFunction: MergeFunction?) {
+         appendsOnMerge: Bool = false, performFunction: FFIFunction, inverseFunction: FFIFunction, mergeFunction: MergeFunction?) {
         self.plugin = plugin
         self.pluginID = plugin.id
         self.pluginShortName = plugin.shortName
@@ -46,18 +59,23 @@ public final class ActionType: @unchecked Sendable, CustomStringConvertible {
         self.inverseSignature = inverseSignature
         self.coalescingKey = coalescingKey
         self.isDiscardable = isDiscardable
+        self.appendsOnMerge = appendsOnMerge
+        self.cLocalID = strdup(localID)!
+        self.onlyParameterType = signature.parameters.count == 1 ? signature.parameters[0].type : nil
         self.performFunction = performFunction
         self.inverseFunction = inverseFunction
         self.mergeFunction = mergeFunction
         self.historyCoalescingKey = coalescingKey.map { UndoCoalescingKey(plugin.id + "/" + $0) }
     }
 
+    deinit { free(cLocalID) }
+
     /// "org.undohost.text/insert"
     public var fullID: String { pluginID + "/" + localID }
     /// "text.insert"
     public var shortID: String { pluginShortName + "." + localID }
     /// Whether the plugin merges consecutive steps of this type.
-    public var canMerge: Bool { mergeFunction != nil }
+    public var canMerge: Bool { mergeFunction != nil || appendsOnMerge }
     /// The parameters the inverse is called with.
     public var effectiveInverseSignature: ActionSignature { inverseSignature ?? signature }
 
@@ -68,7 +86,7 @@ public final class ActionType: @unchecked Sendable, CustomStringConvertible {
     public var detailedDescription: String {
         var text = description
         if let inverseSignature { text += " inverse\(inverseSignature)" }
-        if let coalescingKey { text += " coalesces(\(ActionValue.quoted(coalescingKey)))" + (canMerge ? " merges" : "") }
+        if let coalescingKey { text += " coalesces(\(ActionValue.quoted(coalescingKey)))" + (appendsOnMerge ? " appends" : canMerge ? " merges" : "") }
         if isDiscardable { text += " discardable" }
         return text
     }

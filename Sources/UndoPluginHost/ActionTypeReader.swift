@@ -12,6 +12,9 @@ enum ActionTypeReader {
     static let minimumSize = UInt32(MemoryLayout<undo_action_type>.offset(of: \.reserved)!
         + 4 * MemoryLayout<UnsafeRawPointer>.size)
     static let knownFlags = UInt32(UNDO_ACTION_DISCARDABLE)
+    /// The size of a 1.2 action type: merge_mode is read only from descriptors this large.
+    static let sizeWithMergeMode = UInt32(MemoryLayout<undo_action_type>.offset(of: \.merge_mode)!
+        + MemoryLayout<UInt32>.size)
 
     static func read(_ pointer: UnsafePointer<undo_action_type>?, plugin: LoadedPlugin,
                      existing: [ActionType]) throws(RegistrationError) -> ActionType {
@@ -30,6 +33,7 @@ enum ActionTypeReader {
         withUnsafeMutableBytes(of: &type) { target in
             target.copyMemory(from: UnsafeRawBufferPointer(start: pointer, count: min(Int(size), target.count)))
         }
+        if size < sizeWithMergeMode { type.merge_mode = UInt32(UNDO_MERGE_BY_FUNCTION) }  // a 1.0 / 1.1 descriptor
 
         func string(_ pointer: UnsafePointer<CChar>?, _ what: String, limit: Int, action: String?) throws(RegistrationError) -> String {
             do throws(CStrings.Failure) {
@@ -70,6 +74,29 @@ enum ActionTypeReader {
             coalescingKey = try string(type.coalescing_key, "coalescing_key", limit: Int(UNDO_MAX_NAME_LENGTH), action: id)
         }
         let merge = type.merge.map { unsafeBitCast($0, to: ActionType.MergeFunction.self) }
+        let appends: Bool
+        switch type.merge_mode {
+        case UInt32(UNDO_MERGE_BY_FUNCTION):
+            appends = false
+        case UInt32(UNDO_MERGE_BY_APPEND):
+            func appendable(_ signature: ActionSignature?) -> Bool {
+                guard let last = signature?.parameters.last else { return false }
+                return last.type == .string || last.type == .bytes
+            }
+            guard coalescingKey != nil else {
+                throw refuse(Int32(UNDO_EINVAL), "merge_mode UNDO_MERGE_BY_APPEND needs a coalescing_key", id)
+            }
+            guard merge == nil else {
+                throw refuse(Int32(UNDO_EINVAL), "merge_mode UNDO_MERGE_BY_APPEND and a merge function exclude each other", id)
+            }
+            guard appendable(signature), inverseSignature == nil || appendable(inverseSignature) else {
+                throw refuse(Int32(UNDO_EINVAL),
+                             "merge_mode UNDO_MERGE_BY_APPEND needs a last parameter (and last inverse parameter) of type string or bytes", id)
+            }
+            appends = true
+        default:
+            throw refuse(Int32(UNDO_EINVAL), "merge_mode \(type.merge_mode) is unknown", id)
+        }
 
         let performFunction: FFIFunction
         let inverseFunction: FFIFunction
@@ -83,7 +110,7 @@ enum ActionTypeReader {
         }
         return ActionType(plugin: plugin, localID: id, name: name, signature: signature,
                           inverseSignature: inverseSignature, coalescingKey: coalescingKey,
-                          isDiscardable: type.flags & UInt32(UNDO_ACTION_DISCARDABLE) != 0,
+                          isDiscardable: type.flags & UInt32(UNDO_ACTION_DISCARDABLE) != 0, appendsOnMerge: appends,
                           performFunction: performFunction, inverseFunction: inverseFunction, mergeFunction: merge)
     }
 

@@ -143,10 +143,15 @@ enum HostCallbacks {
             let failure = ActionArgumentError(error, index: Int(index), parameter: parameter.name)
             return refuse(failure.code, failure.reason)
         }
+        let bit = UInt32(1) << index
         if inverse {
-            frame.inverseArguments[Int(index)] = converted
+            guard let output = frame.inverseOutput else { return refuse(Int32(UNDO_ESTATE), "not allowed in this call") }
+            if frame.inverseSet & bit != 0 { output[Int(index)] = converted } else { (output + Int(index)).initialize(to: converted) }
+            frame.inverseSet |= bit
         } else {
-            frame.mergedArguments[Int(index)] = converted
+            guard let output = frame.argumentOutput else { return refuse(Int32(UNDO_ESTATE), "not allowed in this call") }
+            if frame.argumentSet & bit != 0 { output[Int(index)] = converted } else { (output + Int(index)).initialize(to: converted) }
+            frame.argumentSet |= bit
         }
         return ok
     }

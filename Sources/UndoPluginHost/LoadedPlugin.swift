@@ -23,9 +23,12 @@ final class LoadedPlugin: @unchecked Sendable {
     private(set) var pluginData: UnsafeMutableRawPointer?
     let log: @Sendable (PluginLogMessage) -> Void
     weak var host: PluginHost?
+    /// The host's identity, for checks that need no reference to it (a weak load costs a
+    /// side-table retain and release).
+    let hostID: ObjectIdentifier
 
     private let lock = NSLock()
-    private let callLock = NSRecursiveLock()
+    private let callLock = RecursiveMutex()
     /// Changed under `lock`; every change is published to `publishedState`.
     private var _state = State.initializing {
         didSet { publishedState.store(_state.rawValue, ordering: .releasing) }
@@ -45,6 +48,7 @@ final class LoadedPlugin: @unchecked Sendable {
         self.shortName = String(descriptor.id.split(separator: ".").last ?? "")
         self.log = host.logHandler
         self.host = host
+        self.hostID = ObjectIdentifier(host)
         hostTable = HostTables.makeTable(hostName: host.hostName, hostVersion: host.hostVersion)
         HostTables.register(hostTable, for: self)
     }
@@ -58,6 +62,32 @@ final class LoadedPlugin: @unchecked Sendable {
         callLock.lock()
         defer { callLock.unlock() }
         return try body()
+    }
+
+    /// A finished frame kept for the next perform, inverse or merge call. Only touched with the
+    /// call lock held, so by one thread at a time; a nested call on the same thread (the lock is
+    /// recursive) finds it taken and makes its own.
+    @exclusivity(unchecked) private var spareFrame: CallFrame?
+
+    /// Takes the call lock and a frame for a call of `action` (reused: a call costs no
+    /// allocation for its frame). Every ``beginCall(_:action:context:)`` is paired with an
+    /// ``endCall(_:)`` on the same thread.
+    func beginCall(_ phase: CallFrame.Phase, action: ActionType, context: UndoContext) -> CallFrame {
+        callLock.lock()
+        if let spare = spareFrame {
+            spareFrame = nil
+            spare.reuse(phase: phase, action: action, context: context)
+            return spare
+        }
+        return CallFrame(plugin: self, phase: phase, action: action, context: context)
+    }
+
+    /// Ends a call begun with ``beginCall(_:action:context:)``: keeps its frame for the next
+    /// call and releases the call lock.
+    func endCall(_ frame: CallFrame) {
+        frame.clear()
+        spareFrame = frame
+        callLock.unlock()
     }
 
     func writeLog(_ level: PluginLogMessage.Level, _ message: String) {
@@ -102,7 +132,10 @@ final class LoadedPlugin: @unchecked Sendable {
     /// Calls deinit and forgets the action types (breaking their cycle to this object).
     func deinitialize() {
         let frame = CallFrame(plugin: self, phase: .deinitialize)
-        serialized { frame.run { descriptor.deinit!(pluginData) } }
+        serialized {
+            frame.run { descriptor.deinit!(pluginData) }
+            spareFrame = nil  // it refers back to this object
+        }
         lock.withLock {
             _state = .unloaded
             _actions = []

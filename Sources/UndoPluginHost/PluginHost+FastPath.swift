@@ -27,12 +27,52 @@ extension PluginHost {
     public func makeCommand(_ action: ActionType, arguments: [ActionValue], in context: UndoContext = .global)
         throws(PluginHostError) -> PluginCommand
     {
-        guard action.plugin.host === self else {
+        guard action.plugin.hostID == ObjectIdentifier(self) else {
             throw .unknownAction(action.fullID, suggestion: nil)
         }
         do throws(ActionArgumentError) {
             let checked = try ActionArguments.check(arguments, against: action.signature)
             return PluginCommand(action: action, arguments: checked, context: context)
+        } catch {
+            throw .invalidArguments(action: action.shortID, signature: action.shortID + action.signature.description, error)
+        }
+    }
+}
+
+extension PluginHost {
+    /// Performs a resolved action type that takes one argument, as
+    /// ``perform(_:_:in:)-(ActionType,_,_)`` with `[argument]` but without making an array (a
+    /// program that performs one action many times, a keystroke say, allocates nothing for its
+    /// arguments). The argument is checked against the signature the same way: an action type
+    /// with another number of parameters gets ``ActionArgumentError/Kind/wrongCount(expected:given:)``.
+    /// - Throws: as ``perform(_:_:in:)-(ActionType,_,_)``, before anything is performed.
+    public func perform(_ action: ActionType, argument: ActionValue, in context: UndoContext = .global)
+        throws(PluginHostError)
+    {
+        try perform(try makeCommand(action, argument: argument, in: context))
+    }
+
+    /// Checks one argument against a resolved action type's signature and makes the step,
+    /// without performing it (see ``perform(_:argument:in:)``).
+    public func makeCommand(_ action: ActionType, argument: ActionValue, in context: UndoContext = .global)
+        throws(PluginHostError) -> PluginCommand
+    {
+        guard action.plugin.hostID == ObjectIdentifier(self) else {
+            throw .unknownAction(action.fullID, suggestion: nil)
+        }
+        do throws(ActionArgumentError) {
+            guard let type = action.onlyParameterType else {
+                throw ActionArgumentError(.wrongCount(expected: action.signature.parameters.count, given: 1))
+            }
+            let checked: ActionValue
+            do throws(ActionArgumentError.Kind) {
+                checked = try argument.converted(to: type)
+            } catch {
+                throw ActionArgumentError(error, index: 0, parameter: action.signature.parameters[0].name)
+            }
+            return PluginCommand(step: PluginStep.make(action: action, context: context, argumentCount: 1) {
+                $0.initialize(to: checked)
+            })
         } catch {
             throw .invalidArguments(action: action.shortID, signature: action.shortID + action.signature.description, error)
         }

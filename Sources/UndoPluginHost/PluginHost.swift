@@ -139,8 +139,11 @@ public final class PluginHost: @unchecked Sendable {
     }
 
     /// Performs a step made by ``makeCommand(_:arguments:in:)``.
-    public func perform(_ command: PluginCommand) throws(PluginHostError) {
-        try throughHistory("perform") { try $0.perform(command) }
+    public func perform(_ command: consuming PluginCommand) throws(PluginHostError) {
+        // Moved on into the history (not copied), so the step's storage stays uniquely
+        // referenced and its first perform does not copy it.
+        var pending: PluginCommand? = consume command
+        try throughHistory("perform") { try $0.perform(pending.take()!) }
     }
 
     /// Undoes the newest step (of the current context), with plugin failures as
@@ -171,24 +174,30 @@ public final class PluginHost: @unchecked Sendable {
     /// Runs a history call, turning its errors into ``PluginHostError`` with the plugin's own
     /// error when a plugin failed.
     func throughHistory<R>(_ what: String, _ body: (UndoStack) throws -> R) throws(PluginHostError) -> R {
-        guard CallFrame.current == nil else { throw .reentrantCall(what) }
-        let (result, pluginError) = FailureSink.collect { try history.withStack(body) }
-        switch result {
-        case .success(let value):
-            return value
-        case .failure(let error):
-            if let undoError = error as? UndoError {
-                switch undoError {
-                case .actionFailed:
-                    if let pluginError { throw .actionFailed(pluginError) }
-                default:
-                    break
-                }
-                throw .history(undoError)
-            }
-            if let pluginError { throw .actionFailed(pluginError) }
-            throw .history(.actionFailed(step: nil, message: String(describing: error)))
+        let (collection, insideCall) = FailureSink.begin()
+        guard !insideCall else {
+            collection.end()
+            throw .reentrantCall(what)
         }
+        do {
+            let value = try history.withStack(body)
+            collection.end()
+            return value
+        } catch {
+            let pluginError = collection.error
+            collection.end()
+            throw Self.hostError(error, pluginError)
+        }
+    }
+
+    /// The error of a failed history call: the plugin's own error when a plugin failed.
+    private static func hostError(_ error: any Error, _ pluginError: PluginActionError?) -> PluginHostError {
+        if let undoError = error as? UndoError {
+            if case .actionFailed = undoError, let pluginError { return .actionFailed(pluginError) }
+            return .history(undoError)
+        }
+        if let pluginError { return .actionFailed(pluginError) }
+        return .history(.actionFailed(step: nil, message: String(describing: error)))
     }
 
     // MARK: Unloading

@@ -48,7 +48,7 @@ enum PluginWorkloads {
 
         var clock = Stopwatch()
         for i in 0..<n {
-            try host.perform(add, [.i64(Int64(i % 7 + 1))])
+            try host.perform(add, argument: .i64(Int64(i % 7 + 1)))
         }
         result.pushMs = clock.lap()
         result.heapBytesPerN = n > 0 ? Double(heapInUse() - heapBefore) / Double(n) : 0
@@ -76,7 +76,8 @@ enum PluginWorkloads {
     }
 
     /// typing: as CoreWorkloads.typing, each keystroke a bench.type call with one character
-    /// in the "typing" context; the plugin's merge joins a run into one step. The history has
+    /// in the "typing" context; the host joins a run into one step by appending (the action
+    /// type declares UNDO_MERGE_BY_APPEND; perform is still called for every keystroke). The history has
     /// no coalescing window (runs end on the explicit break every 100 characters).
     static func typing(_ n: Int) throws -> BenchResult {
         var result = BenchResult(workload: "plugin-typing", n: n, ops: 3 * n)
@@ -88,7 +89,7 @@ enum PluginWorkloads {
 
         var clock = Stopwatch()
         for i in 0..<n {
-            try host.perform(type, [letters[i % 26]], in: typingContext)
+            try host.perform(type, argument: letters[i % 26], in: typingContext)
             if (i + 1) % 100 == 0 { host.history.withStack { $0.breakCoalescing() } }
         }
         result.pushMs = clock.lap()
@@ -133,7 +134,7 @@ enum PluginWorkloads {
             try host.history.withStack { try $0.beginGroup(named: "Macro") }
             for child in 0..<10 {
                 let i = group * 10 + child
-                try host.perform(add, [.i64(Int64(i % 7 + 1))])
+                try host.perform(add, argument: .i64(Int64(i % 7 + 1)))
             }
             try host.history.withStack { try $0.endGroup() }
         }
@@ -174,7 +175,7 @@ enum PluginWorkloads {
 
         var clock = Stopwatch()
         for i in 0..<n {
-            try host.perform(actions[i % 4], [.i64(Int64(i % 4 + 1))])
+            try host.perform(actions[i % 4], argument: .i64(Int64(i % 4 + 1)))
         }
         result.pushMs = clock.lap()
         result.heapBytesPerN = n > 0 ? Double(heapInUse() - heapBefore) / Double(n) : 0

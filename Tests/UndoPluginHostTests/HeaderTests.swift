@@ -19,12 +19,14 @@ import UndoPluginABI
 
         int main(void) {
             undo_action_type type = {(uint32_t)UNDO_ACTION_TYPE_SIZE_V1, 0, "id", "Name", params, 1, 0, NULL,
-                                     UNDO_FN(noop), UNDO_FN(noop), NULL, NULL, {NULL, NULL, NULL, NULL}};
+                                     UNDO_FN(noop), UNDO_FN(noop), NULL, NULL, {NULL, NULL, NULL, NULL},
+                                     UNDO_MERGE_BY_FUNCTION, 0};
             undo_host host;
             undo_value value;
             host.struct_size = (uint32_t)UNDO_HOST_SIZE_V1;
             value.type = UNDO_TYPE_BYTES;
             value.as.bytes.size = 0;
+            printf("action_1_2=%u append=%d\\n", (unsigned)UNDO_ACTION_TYPE_SIZE_V1_2, UNDO_MERGE_BY_APPEND);
             printf("descriptor=%u action=%u host=%u call=%u value=%u has_record=%d version=%d\\n",
                    (unsigned)UNDO_PLUGIN_DESCRIPTOR_SIZE_V1, (unsigned)UNDO_ACTION_TYPE_SIZE_V1,
                    (unsigned)UNDO_HOST_SIZE_V1, (unsigned)UNDO_CALL_SIZE_V1, (unsigned)sizeof value,
@@ -49,9 +51,10 @@ import UndoPluginABI
     }
 
     var expectedOutput: String {
-        "descriptor=\(PluginDescriptor.minimumSize) action=\(ActionTypeReader.minimumSize) "
+        "action_1_2=\(MemoryLayout<undo_action_type>.size) append=1\n"
+            + "descriptor=\(PluginDescriptor.minimumSize) action=\(ActionTypeReader.minimumSize) "
             + "host=\(MemoryLayout<undo_host>.offset(of: \.set_close_handler)!) call=\(MemoryLayout<undo_call>.size) "
-            + "value=\(MemoryLayout<undo_value>.size) has_record=1 version=1001\n"
+            + "value=\(MemoryLayout<undo_value>.size) has_record=1 version=1002\n"
             + "UNDO_EUTF8 invalid UTF-8 or embedded NUL in string UNDO_EUNKNOWN\n"
     }
 
@@ -64,10 +67,13 @@ import UndoPluginABI
     }
 
     /// The 1.0 sizes the host checks against are the header's V1 macros, and today's structs
-    /// are exactly that size (a test to update, not loosen, when 1.1 appends fields).
+    /// are exactly that size plus what later minors appended (a test to update, not loosen,
+    /// when a minor appends fields).
     @Test func fixedMinimumSizesMatchTheLayout() {
         #expect(Int(PluginDescriptor.minimumSize) == MemoryLayout<undo_plugin_descriptor>.size)
-        #expect(Int(ActionTypeReader.minimumSize) == MemoryLayout<undo_action_type>.size)
+        // 1.2 appended merge_mode (and a reserved word) to the action type, after the 1.0 fields.
+        #expect(Int(ActionTypeReader.minimumSize) == MemoryLayout<undo_action_type>.offset(of: \.merge_mode)!)
+        #expect(Int(ActionTypeReader.minimumSize) + 8 == MemoryLayout<undo_action_type>.size)
         #expect(MemoryLayout<undo_value>.size == 24)
         // 1.1 appended set_close_handler to the host table, after the 1.0 reserved slots.
         #expect(MemoryLayout<undo_host>.offset(of: \.set_close_handler)! == MemoryLayout<undo_host>.offset(of: \.reserved)! + 8 * 8)

@@ -12,6 +12,10 @@ import UndoPluginABI
 /// Callbacks find the frame through ``current`` (a thread-local) and only accept an
 /// `undo_call *` equal to the frame's own pointer, so a stale or foreign pointer is refused
 /// before it is read.
+///
+/// Its properties skip the run-time exclusivity checks (`@exclusivity(unchecked)`): a frame is
+/// used by one thread at a time (the calling thread, with the plugin's call lock held), and no
+/// access to a property overlaps another.
 final class CallFrame {
     enum Phase: Equatable {
         case initialize, deinitialize, perform, redo, inverse, merge, describe
@@ -28,25 +32,31 @@ final class CallFrame {
     }
 
     let plugin: LoadedPlugin
-    let phase: Phase
-    let action: ActionType?
-    let context: UndoContext
+    @exclusivity(unchecked) private(set) var phase: Phase
+    @exclusivity(unchecked) private(set) var action: ActionType?
+    @exclusivity(unchecked) private(set) var context: UndoContext
     /// The `undo_call` given to the plugin, once the call is under way.
-    var callPointer: UnsafeMutablePointer<undo_call>?
+    @exclusivity(unchecked) var callPointer: UnsafeMutablePointer<undo_call>?
 
-    /// Inverse arguments handed back by perform, or set by merge.
-    var inverseArguments: [ActionValue?] = []
-    /// Arguments set by merge.
-    var mergedArguments: [ActionValue?] = []
-    var changes = UndoChanges()
+    /// Where set_inverse_arg puts inverse arguments (perform, merge): `inverseCount` slots,
+    /// those initialized marked in `inverseSet` (bit i for slot i). Owned by the caller.
+    @exclusivity(unchecked) var inverseOutput: UnsafeMutablePointer<ActionValue>?
+    @exclusivity(unchecked) var inverseSet: UInt32 = 0
+    /// Where set_arg puts a merged step's arguments (merge), likewise with `argumentSet`.
+    @exclusivity(unchecked) var argumentOutput: UnsafeMutablePointer<ActionValue>?
+    @exclusivity(unchecked) var argumentSet: UInt32 = 0
+    @exclusivity(unchecked) var changes = UndoChanges()
     /// The plugin's explanation of a failure (report_error), if any.
-    var reportedError: (code: Int32, message: String)?
+    @exclusivity(unchecked) var reportedError: (code: Int32, message: String)?
     /// Why a host callback refused something during the call, for the error shown when the
     /// plugin then fails without a message of its own.
-    var refusal: String?
+    @exclusivity(unchecked) var refusal: String?
     /// Action types registered during init, and the first registration refused.
-    var registrations: [ActionType] = []
-    var registrationFailure: PluginLoadError.Reason?
+    @exclusivity(unchecked) var registrations: [ActionType] = []
+    @exclusivity(unchecked) var registrationFailure: PluginLoadError.Reason?
+    /// The context's name as a C string, kept for the next call in the same context (a frame
+    /// is reused, see ``LoadedPlugin/beginCall(_:action:context:)``).
+    @exclusivity(unchecked) private var cContext: UnsafeMutablePointer<CChar>?
 
     init(plugin: LoadedPlugin, phase: Phase, action: ActionType? = nil, context: UndoContext = .global) {
         self.plugin = plugin
@@ -55,49 +65,94 @@ final class CallFrame {
         self.context = context
     }
 
+    deinit { free(cContext) }
+
+    /// Makes a finished frame ready for another call (see ``LoadedPlugin/beginCall(_:action:context:)``).
+    func reuse(phase: Phase, action: ActionType?, context: UndoContext) {
+        self.phase = phase
+        // Most calls are for the action and context of the call before (no reference counting).
+        if action !== self.action { self.action = action }
+        if context.name != self.context.name {
+            self.context = context
+            free(cContext)
+            cContext = nil
+        }
+    }
+
+    /// Forgets what the last call left (keeping the C context name).
+    func clear() {
+        callPointer = nil
+        inverseOutput = nil
+        inverseSet = 0
+        argumentOutput = nil
+        argumentSet = 0
+        if !changes.all.isEmpty { changes = UndoChanges() }
+        if reportedError != nil { reportedError = nil }
+        if refusal != nil { refusal = nil }
+        // The action and context stay for the next call (see reuse); the plugin forgets its
+        // spare frame when it is unloaded.
+    }
+
     // MARK: The thread-local current frame
 
-    private static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        let status = pthread_key_create(&key, nil)
-        precondition(status == 0, "pthread_key_create failed")
-        return key
-    }()
-
     /// The frame of the plugin call under way on this thread, if any.
-    static var current: CallFrame? {
-        guard let raw = pthread_getspecific(key) else { return nil }
-        return Unmanaged<CallFrame>.fromOpaque(raw).takeUnretainedValue()
-    }
+    static var current: CallFrame? { ThreadCalls.ofThisThreadIfAny?.pointee.frame?.takeUnretainedValue() }
 
     /// Runs `body` (which calls into the plugin) with this frame as the current one.
     func run<R>(_ body: () throws -> R) rethrows -> R {
-        let previous = pthread_getspecific(Self.key)
-        pthread_setspecific(Self.key, Unmanaged.passUnretained(self).toOpaque())
-        defer { pthread_setspecific(Self.key, previous) }
+        let thread = ThreadCalls.ofThisThread
+        let previous = thread.pointee.frame
+        thread.pointee.frame = Unmanaged.passUnretained(self)
+        defer { thread.pointee.frame = previous }
         return try body()
     }
 
     /// Runs `body` with an `undo_call` describing this frame; the pointer is valid only inside.
     func withCall<R>(_ body: (UnsafeMutablePointer<undo_call>) -> R) -> R {
-        context.name.withCString { contextName in
-            (action?.localID ?? "").withCString { actionID in
-                var call = undo_call()
-                call.struct_size = UInt32(MemoryLayout<undo_call>.size)
-                call.phase = phase.cPhase
-                call.host = UnsafePointer(plugin.hostTable)
-                call.plugin_data = plugin.pluginData
-                call.context = contextName
-                call.action_id = actionID
-                call.undo__frame = Unmanaged.passUnretained(self).toOpaque()
-                return withUnsafeMutablePointer(to: &call) { pointer in
-                    callPointer = pointer
-                    defer { callPointer = nil }
-                    return run { body(pointer) }
-                }
-            }
+        var call = makeCall()
+        let thread = ThreadCalls.ofThisThread
+        let previous = thread.pointee.frame
+        thread.pointee.frame = Unmanaged.passUnretained(self)
+        defer { thread.pointee.frame = previous }
+        return withUnsafeMutablePointer(to: &call) { pointer in
+            callPointer = pointer
+            defer { callPointer = nil }
+            return body(pointer)
         }
     }
+
+    /// Calls a perform or inverse function with `values` (see ``withCall(_:)``). Only between
+    /// ``LoadedPlugin/beginCall(_:action:context:)`` and ``LoadedPlugin/endCall(_:)`` (the call
+    /// lock held).
+    func call(_ function: FFIFunction, _ values: UnsafeMutableBufferPointer<ActionValue>) -> Int32 {
+        var call = makeCall()
+        let thread = ThreadCalls.ofThisThread
+        let previous = thread.pointee.frame
+        thread.pointee.frame = Unmanaged.passUnretained(self)
+        let status = withUnsafeMutablePointer(to: &call) { pointer in
+            callPointer = pointer
+            return function.call(pointer, values)
+        }
+        callPointer = nil
+        thread.pointee.frame = previous
+        return status
+    }
+
+    /// The `undo_call` describing this frame (its C strings owned by the frame and the action).
+    private func makeCall() -> undo_call {
+        if cContext == nil { cContext = strdup(context.name) }
+        var call = undo_call()
+        call.struct_size = UInt32(MemoryLayout<undo_call>.size)
+        call.phase = phase.cPhase
+        call.host = UnsafePointer(plugin.hostTable)
+        call.plugin_data = plugin.pluginData
+        call.context = UnsafePointer(cContext)
+        call.action_id = UnsafePointer(action?.cLocalID ?? Self.noActionID)
+        call.undo__frame = Unmanaged.passUnretained(self).toOpaque()
+        return call
+    }
+
+    private nonisolated(unsafe) static let noActionID: UnsafeMutablePointer<CChar> = strdup("")!
 
     /// The frame a callback may act on: the current one, if `call` is its own pointer.
     static func accepting(_ call: UnsafeMutablePointer<undo_call>?) -> CallFrame? {
@@ -106,50 +161,92 @@ final class CallFrame {
     }
 }
 
-/// Catches the plugin error behind a failure the history reports as an `UndoError` (which
-/// keeps only its text), so ``PluginHost`` can throw the plugin's code and message.
+/// What the host is doing on one thread: the frame of the plugin call under way (which the
+/// host callbacks read), and the failure sink of the host call under way.
 ///
-/// One sink per thread, made on first use and reused by every host call on that thread (a
-/// host call costs no allocation for it); nested collections keep and restore the outer one's
-/// state.
-final class FailureSink {
+/// The sink catches the plugin error behind a failure the history reports as an `UndoError`
+/// (which keeps only its text), so ``PluginHost`` can throw the plugin's code and message.
+///
+/// One block per thread, made on first use and freed when the thread exits; a host call finds
+/// it with one `pthread_getspecific` and costs no allocation or reference counting for it.
+/// Only its own thread touches it.
+struct ThreadCalls {
+    /// Not retained: the frame is kept alive by the call that runs it.
+    var frame: Unmanaged<CallFrame>?
+    /// The first plugin failure of the host call under way (while `depth` > 0).
     var error: PluginActionError?
-    /// Whether a ``collect(_:)`` is under way on this thread.
-    private var collecting = false
+    /// `error != nil`, without looking into the error.
+    var hasError = false
+    /// How many host calls are collecting failures on this thread (nested ones are rare: a host
+    /// call from an observer or a Swift action, say).
+    var depth = 0
+    /// The errors of the collections interrupted by nested ones.
+    var interrupted: [PluginActionError?] = []
 
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
-        // The thread's sink is released when the thread exits.
         let status = pthread_key_create(&key) { raw in
-            if let raw { Unmanaged<FailureSink>.fromOpaque(raw).release() }
+            guard let raw else { return }
+            let calls = raw.assumingMemoryBound(to: ThreadCalls.self)
+            calls.deinitialize(count: 1)
+            calls.deallocate()
         }
         precondition(status == 0, "pthread_key_create failed")
         return key
     }()
 
-    /// The sink of the host call under way on this thread, if any.
-    static var current: FailureSink? {
-        guard let raw = pthread_getspecific(key) else { return nil }
-        let sink = Unmanaged<FailureSink>.fromOpaque(raw).takeUnretainedValue()
-        return sink.collecting ? sink : nil
+    /// This thread's block, if it has one yet.
+    static var ofThisThreadIfAny: UnsafeMutablePointer<ThreadCalls>? {
+        pthread_getspecific(key)?.assumingMemoryBound(to: ThreadCalls.self)
     }
 
-    /// This thread's sink.
-    private static var ofThisThread: FailureSink {
-        if let raw = pthread_getspecific(key) { return Unmanaged<FailureSink>.fromOpaque(raw).takeUnretainedValue() }
-        let sink = FailureSink()
-        pthread_setspecific(key, Unmanaged.passRetained(sink).toOpaque())
-        return sink
+    /// This thread's block.
+    static var ofThisThread: UnsafeMutablePointer<ThreadCalls> {
+        if let raw = pthread_getspecific(key) { return raw.assumingMemoryBound(to: ThreadCalls.self) }
+        let calls = UnsafeMutablePointer<ThreadCalls>.allocate(capacity: 1)
+        calls.initialize(to: ThreadCalls())
+        pthread_setspecific(key, calls)
+        return calls
+    }
+}
+
+/// The failure sink of ``ThreadCalls``.
+enum FailureSink {
+    /// Keeps `error` as the failure of the host call under way on this thread, if any.
+    static func report(_ error: PluginActionError) {
+        guard let thread = ThreadCalls.ofThisThreadIfAny, thread.pointee.depth > 0 else { return }
+        thread.pointee.error = error
+        thread.pointee.hasError = true
     }
 
-    /// Runs `body` collecting the first plugin failure in a fresh sink.
-    static func collect<R>(_ body: () throws -> R) -> (Result<R, any Error>, PluginActionError?) {
-        let sink = ofThisThread
-        let (outerError, outerCollecting) = (sink.error, sink.collecting)
-        sink.error = nil
-        sink.collecting = true
-        defer { (sink.error, sink.collecting) = (outerError, outerCollecting) }
-        let result = Result { try body() }
-        return (result, sink.error)
+    /// A collection under way; ``end()`` puts back the state of the one it interrupted.
+    struct Collection {
+        let thread: UnsafeMutablePointer<ThreadCalls>
+
+        var error: PluginActionError? { thread.pointee.hasError ? thread.pointee.error : nil }
+
+        func end() {
+            thread.pointee.depth -= 1
+            if thread.pointee.depth > 0 {
+                thread.pointee.error = thread.pointee.interrupted.removeLast()
+                thread.pointee.hasError = thread.pointee.error != nil
+            } else if thread.pointee.hasError {
+                thread.pointee.error = nil
+                thread.pointee.hasError = false
+            }
+        }
+    }
+
+    /// Starts collecting the first plugin failure of a host call in this thread's sink, fresh.
+    /// - Returns: the collection, and whether a plugin call is under way on this thread.
+    static func begin() -> (Collection, insideCall: Bool) {
+        let thread = ThreadCalls.ofThisThread
+        if thread.pointee.depth > 0 {
+            thread.pointee.interrupted.append(thread.pointee.error)
+            thread.pointee.error = nil
+            thread.pointee.hasError = false
+        }
+        thread.pointee.depth += 1
+        return (Collection(thread: thread), thread.pointee.frame != nil)
     }
 }

@@ -13,6 +13,13 @@ final class FFIFunction: @unchecked Sendable {
     private let cif: UnsafeMutablePointer<ffi_cif>
     private let argumentTypes: UnsafeMutablePointer<UnsafeMutablePointer<ffi_type>?>
     private let cArgumentCount: Int
+    /// Whether a parameter is a string or bytes (whose values are copied for the call).
+    private let copiesValues: Bool
+    /// For functions of numbers only: slots, result and the pointers to the slots, prepared
+    /// once (see ``callWithPreparedSlots(_:_:)``); `nil` when a parameter is a string or bytes.
+    private let prepared: UnsafeMutableRawPointer?
+    /// Whether a call is using `prepared` (changed only with the plugin's call lock held).
+    @exclusivity(unchecked) private var preparedInUse = false
 
     /// Prepares the call interface.
     /// - Throws: when libffi refuses it (it should not, for these types).
@@ -21,6 +28,7 @@ final class FFIFunction: @unchecked Sendable {
         self.parameterTypes = parameters
         let count = 1 + parameters.reduce(0) { $0 + ($1 == .bytes ? 2 : 1) }
         cArgumentCount = count
+        copiesValues = parameters.contains { $0 == .string || $0 == .bytes }
         let types = UnsafeMutablePointer<UnsafeMutablePointer<ffi_type>?>.allocate(capacity: count)
         var index = 0
         func append(_ type: UnsafeMutablePointer<ffi_type>) {
@@ -42,12 +50,21 @@ final class FFIFunction: @unchecked Sendable {
             }
         }
         argumentTypes = types
+        if copiesValues {
+            prepared = nil
+        } else {
+            let block = UnsafeMutableRawPointer.allocate(byteCount: Self.scratchSize(count), alignment: 16)
+            let pointers = (block + Self.pointersOffset(count)).bindMemory(to: UnsafeMutableRawPointer?.self, capacity: count)
+            for index in 0..<count { pointers[index] = block + 8 * index }
+            prepared = block
+        }
         cif = .allocate(capacity: 1)
         let status = ffi_prep_cif(cif, undo__ffi_default_abi(), UInt32(count), undo__ffi_type_sint32(),
                                   argumentTypes)
         guard status == FFI_OK else {
             cif.deallocate()
             argumentTypes.deallocate()
+            prepared?.deallocate()
             throw FFIError(status: Int(status.rawValue))
         }
     }
@@ -55,6 +72,52 @@ final class FFIFunction: @unchecked Sendable {
     deinit {
         cif.deallocate()
         argumentTypes.deallocate()
+        prepared?.deallocate()
+    }
+
+    /// libffi widens integer results to a full ffi_arg: a 4-byte slot would be overrun.
+    private static var resultSize: Int { max(8, Int(undo__ffi_return_slot_size())) }
+    /// The layout of a call's scratch: one 8-byte slot per C argument, the result, then the
+    /// pointers libffi reads the slots through.
+    private static func pointersOffset(_ count: Int) -> Int { 8 * count + resultSize }
+    private static func scratchSize(_ count: Int) -> Int { 8 * count + resultSize + 8 * count }
+
+    /// Calls a function of numbers only through its prepared slots: only the values are stored.
+    /// - Precondition: the plugin's call lock is held and `prepared` is not in use.
+    private func callWithPreparedSlots(_ call: UnsafeMutablePointer<undo_call>,
+                                       _ values: UnsafeMutableBufferPointer<ActionValue>) -> Int32 {
+        let block = prepared!
+        preparedInUse = true
+        defer { preparedInUse = false }
+        block.storeBytes(of: UnsafeMutableRawPointer(call), as: UnsafeMutableRawPointer.self)
+        var slot = block + 8
+        for value in values {
+            switch value {
+            case .i32(let v): slot.storeBytes(of: v, as: Int32.self)
+            case .u32(let v): slot.storeBytes(of: v, as: UInt32.self)
+            case .i64(let v): slot.storeBytes(of: v, as: Int64.self)
+            case .u64(let v): slot.storeBytes(of: v, as: UInt64.self)
+            case .f64(let v): slot.storeBytes(of: v, as: Double.self)
+            case .string, .bytes: preconditionFailure("arguments were not checked")
+            }
+            slot += 8
+        }
+        let result = block + 8 * cArgumentCount
+        result.storeBytes(of: 0, as: UInt64.self)
+        let pointers = (block + Self.pointersOffset(cArgumentCount)).assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
+        let function = unsafeBitCast(address, to: (@convention(c) () -> Void).self)
+        ffi_call(cif, function, result, pointers)
+        return Int32(truncatingIfNeeded: result.load(as: UInt64.self))
+    }
+
+    /// Calls the function with the arguments of a step (see ``call(_:_:)-(_,Values)``), through
+    /// the prepared slots when it takes numbers only. Only with the plugin's call lock held
+    /// (``LoadedPlugin/beginCall(_:action:context:)``), which is what keeps the prepared slots
+    /// to one call at a time; a nested call on the same thread uses its own.
+    func call(_ call: UnsafeMutablePointer<undo_call>, _ values: UnsafeMutableBufferPointer<ActionValue>) -> Int32 {
+        precondition(values.count == parameterTypes.count, "arguments were not checked")
+        if prepared != nil && !preparedInUse { return callWithPreparedSlots(call, values) }
+        return self.call(call, values[...])
     }
 
     /// Calls the function with `call` first and `values`, which must already have exactly the
@@ -69,15 +132,14 @@ final class FFIFunction: @unchecked Sendable {
         precondition(values.count == parameterTypes.count, "arguments were not checked")
         // The copies of strings and bytes, each with a NUL after it, in one buffer.
         var copyBytes = 0
-        for value in values {
+        if copiesValues { for value in values {
             switch value {
             case .string(let s): copyBytes += s.utf8.count + 1
             case .bytes(let b): copyBytes += b.count + 1
             default: break
             }
-        }
-        // libffi widens integer results to a full ffi_arg: a 4-byte slot would be overrun.
-        let resultSize = max(8, Int(undo__ffi_return_slot_size()))
+        } }
+        let resultSize = Self.resultSize
         // One 8-byte slot per C argument, the result, and the pointers libffi reads them through.
         let fixedBytes = 8 * cArgumentCount + resultSize + 8 * cArgumentCount
         return withUnsafeTemporaryAllocation(byteCount: fixedBytes + copyBytes, alignment: 16) { scratch in

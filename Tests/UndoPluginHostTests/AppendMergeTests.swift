@@ -1,0 +1,271 @@
+import Foundation
+import Testing
+@testable import UndoCore
+import UndoPluginABI
+@testable import UndoPluginHost
+
+/// merge_mode UNDO_MERGE_BY_APPEND (ABI 1.2): the host merges coalescing steps by appending
+/// their last argument (and last inverse argument), in place, without calling the plugin; and
+/// descriptors built for 1.0 / 1.1 still load as before.
+@Suite struct AppendMergeTests {
+    static let id = "org.undohost.test.appender"
+
+    func loaded(_ defines: [String] = [], limits: (count: Int?, memory: Int?) = (nil, nil)) throws -> PluginHost {
+        let path = try Fixtures.buildPlugin("appender.c", defines: defines,
+                                            name: "appender\(defines.joined()).so")
+        let (host, _) = makeHost()
+        host.history.withStack {
+            $0.countLimit = limits.count
+            $0.memoryLimit = limits.memory
+        }
+        try host.load(file: path)
+        return host
+    }
+
+    func state(_ host: PluginHost) throws -> String { try host.show("", Self.id) }
+    func check(_ host: PluginHost) { host.history.withStack { $0.checkInvariants() } }
+    func steps(_ host: PluginHost) -> [UndoStepInfo] { host.history.withStack { $0.steps } }
+
+    @Test func keystrokesBecomeOneStepThatUndoesAndRedoesTheRun() throws {
+        let host = try loaded()
+        let type = try host.actionType("appender.type")
+        #expect(type.appendsOnMerge && type.canMerge)
+        #expect(type.detailedDescription.hasSuffix(#"coalesces("typing") appends"#))
+        for letter in ["H", "e", "l", "l", "o"] {
+            try host.perform(type, [.i32(0), .string(letter)])
+            check(host)
+        }
+        #expect(try state(host) == "Hello|||performs=5")  // perform ran for every keystroke
+        #expect(steps(host).count == 1 && steps(host)[0].memberCount == 0)  // merged, not a run of five
+        let command = try #require(host.newestPluginCommand)
+        #expect(command.arguments == [.i32(0), .string("Hello")])
+        #expect(command.inverseArguments == command.arguments)
+        #expect(command.description == #"appender.type 0 "Hello""#)
+
+        try host.undo()
+        #expect(try state(host) == "|||performs=5")
+        try host.redo()
+        #expect(try state(host) == "Hello|||performs=5")
+        check(host)
+
+        // A break starts a new step; undo takes back only the newest run.
+        host.history.withStack { $0.breakCoalescing() }
+        try host.perform(type, [.i32(0), .string(" you")])
+        try host.perform(type, [.i32(0), .string("!")])
+        #expect(steps(host).count == 2)
+        try host.undo()
+        #expect(try state(host) == "Hello|||performs=7")
+        check(host)
+    }
+
+    @Test func theOwnInverseArgumentIsAppendedToo() throws {
+        let host = try loaded()
+        let write = try host.actionType("appender.write")
+        try host.perform(write, [.bytes([1])])
+        try host.perform(write, [.bytes([2, 3])])
+        try host.perform(write, argument: .bytes([]))
+        #expect(steps(host).count == 1 && steps(host)[0].memberCount == 0)
+        let command = try #require(host.newestPluginCommand)
+        #expect(command.arguments == [.bytes([1, 2, 3])])
+        #expect(command.inverseArguments == [.i32(7), .bytes([1, 2, 3])])
+        try host.undo()
+        #expect(try state(host) == "|||performs=3")
+        try host.redo()
+        #expect(try state(host) == "||010203|performs=3")
+        check(host)
+    }
+
+    @Test func stepsWhoseOtherArgumentsDifferAreKeptApartAsARun() throws {
+        let host = try loaded()
+        let type = try host.actionType("appender.type")
+        try host.perform(type, [.i32(0), .string("a")])
+        try host.perform(type, [.i32(1), .string("b")])
+        try host.perform(type, [.i32(1), .string("c")])
+        // One coalesced step (the history's run), in which the last two merged.
+        #expect(steps(host).count == 1 && steps(host)[0].memberCount == 2)
+        #expect(try state(host) == "a|bc||performs=3")
+        try host.undo()
+        #expect(try state(host) == "|||performs=3")
+        try host.redo()
+        #expect(try state(host) == "a|bc||performs=3")
+        check(host)
+    }
+
+    @Test func anotherContextStartsAnotherStep() throws {
+        let host = try loaded()
+        let type = try host.actionType("appender.type")
+        try host.perform(type, [.i32(0), .string("a")], in: UndoContext("one"))
+        try host.perform(type, [.i32(0), .string("b")], in: UndoContext("two"))
+        #expect(steps(host).count == 2)
+        try host.undo()
+        #expect(try state(host) == "a|||performs=2")
+        check(host)
+    }
+
+    @Test func anUndoneRunIsNotExtended() throws {
+        let host = try loaded()
+        let type = try host.actionType("appender.type")
+        try host.perform(type, [.i32(0), .string("ab")])
+        try host.undo()
+        try host.perform(type, [.i32(0), .string("c")])  // discards the redo step, starts anew
+        #expect(steps(host).count == 1)
+        #expect(try state(host) == "c|||performs=2")
+        try host.undo()
+        #expect(try state(host) == "|||performs=2")
+        #expect(host.history.withStack { $0.canRedo } && !host.history.withStack { $0.canUndo })
+        check(host)
+    }
+
+    @Test func theMemoryLimitSeesTheRunGrow() throws {
+        let host = try loaded()
+        let type = try host.actionType("appender.type")
+        try host.perform(type, [.i32(0), .string("x")])
+        let one = host.history.withStack { $0.totalCost }
+        for _ in 0..<99 { try host.perform(type, [.i32(0), .string("x")]) }
+        let hundred = host.history.withStack { $0.totalCost }
+        #expect(hundred == one + 99)  // the merged step is measured again: one byte per keystroke
+        check(host)
+
+        // A limit between one run and two: the older run is trimmed when the second one grows.
+        host.history.withStack {
+            $0.breakCoalescing()
+            $0.memoryLimit = hundred + one + 50
+        }
+        for _ in 0..<100 { try host.perform(type, [.i32(1), .string("y")]) }
+        check(host)
+        #expect(steps(host).count == 1)
+        try host.undo()
+        #expect(try state(host) == String(repeating: "x", count: 100) + "|||performs=200")
+        #expect(!host.history.withStack { $0.canUndo })
+        check(host)
+    }
+
+    @Test func theCountLimitTrimsWholeRuns() throws {
+        let host = try loaded(limits: (count: 2, memory: nil))
+        let type = try host.actionType("appender.type")
+        for run in ["ab", "cd", "ef"] {
+            for character in run { try host.perform(type, [.i32(0), .string(String(character))]) }
+            host.history.withStack { $0.breakCoalescing() }
+            check(host)
+        }
+        #expect(steps(host).count == 2)
+        try host.undo()
+        try host.undo()
+        #expect(try state(host) == "ab|||performs=6")
+        #expect(!host.history.withStack { $0.canUndo })
+        check(host)
+    }
+
+    @Test func aRunIsNotJoinedPastTheValueLimit() throws {
+        let host = try loaded()
+        let command = try host.makeCommand("appender.write", arguments: [.bytes([1])])
+        let big = PluginStep.make(action: command.action, context: .global,
+                                  arguments: [.bytes(Array(repeating: 0, count: ActionArguments.maximumValueSize))],
+                                  inverseArguments: [.i32(7), .bytes([])], performed: true)
+        let small = PluginStep.make(action: command.action, context: .global, arguments: [.bytes([1])],
+                                    inverseArguments: [.i32(7), .bytes([1])], performed: true)
+        #expect(!big.append(small))
+        #expect(big.arguments[0] == .bytes(Array(repeating: 0, count: ActionArguments.maximumValueSize)))
+        #expect(big.inverseArguments[1] == .bytes([]))  // neither value changed
+    }
+
+    /// A 1.0-sized action type: merge_mode lies past its struct_size and is not read, so the
+    /// type loads as before (no append; its steps coalesce as a run).
+    @Test func anOldDescriptorLoadsAndDoesNotAppend() throws {
+        let host = try loaded(["OLD_SIZE"])
+        let type = try host.actionType("appender.type")
+        #expect(!type.appendsOnMerge && !type.canMerge)
+        try host.perform(type, [.i32(0), .string("a")])
+        try host.perform(type, [.i32(0), .string("b")])
+        #expect(steps(host).count == 1 && steps(host)[0].memberCount == 2)
+        try host.undo()
+        #expect(try state(host) == "|||performs=2")
+        check(host)
+    }
+
+    @Test(arguments: [
+        ("BAD=1", "merge_mode UNDO_MERGE_BY_APPEND and a merge function exclude each other"),
+        ("BAD=2", "merge_mode UNDO_MERGE_BY_APPEND needs a coalescing_key"),
+        ("BAD=3", "merge_mode UNDO_MERGE_BY_APPEND needs a last parameter (and last inverse parameter) of type string or bytes"),
+        ("BAD=4", "merge_mode 9 is unknown"),
+    ])
+    func invalidAppendTypesAreRefused(_ define: String, _ message: String) throws {
+        let path = try Fixtures.buildPlugin("appender.c", defines: [define], name: "appender_\(define.last!).so")
+        let (host, _) = makeHost()
+        do {
+            try host.load(file: path)
+            Issue.record("\(define) was loaded")
+        } catch {
+            // The fixture's init returns register_action's code, so the load fails with it.
+            #expect(error.reason == .initFailed(code: UNDO_EINVAL, message: "register_action: " + message))
+        }
+        #expect(host.plugins.isEmpty)
+    }
+}
+
+/// The one-argument perform of a resolved action type, and steps as values (copy on write).
+@Suite struct ResolvedPerformTests {
+    func loaded() throws -> PluginHost {
+        let (host, _) = makeHost()
+        try host.load(file: try Fixtures.buildPlugin("appender.c"))
+        return host
+    }
+
+    @Test func oneArgumentIsCheckedLikeAnArray() throws {
+        let host = try loaded()
+        let write = try host.actionType("appender.write")
+        try host.perform(write, argument: .bytes([9]))
+        #expect(try host.show("", AppendMergeTests.id) == "||09|performs=1")
+
+        let type = try host.actionType("appender.type")
+        #expect(throws: PluginHostError.self) { try host.perform(type, argument: .string("x")) }
+        do {
+            try host.perform(type, argument: .string("x"))
+        } catch {
+            guard case .invalidArguments(let action, _, let argumentError) = error else {
+                Issue.record("unexpected \(error)"); return
+            }
+            #expect(action == "appender.type" && argumentError.kind == .wrongCount(expected: 2, given: 1))
+        }
+        do {
+            try host.perform(write, argument: .string("not bytes"))
+            Issue.record("a string was taken for bytes")
+        } catch {
+            guard case .invalidArguments(_, _, let argumentError) = error else { Issue.record("unexpected \(error)"); return }
+            #expect(argumentError.index == 0)
+        }
+        #expect(host.stepCount == 1)  // nothing performed by the refused calls
+    }
+
+    @Test func anActionTypeOfAnotherHostIsRefused() throws {
+        let host = try loaded()
+        let other = try loaded()
+        let write = try other.actionType("appender.write")
+        #expect(throws: PluginHostError.self) { try host.perform(write, argument: .bytes([1])) }
+        #expect(host.stepCount == 0 && other.stepCount == 0)
+    }
+
+    @Test func aCommandIsAValue() throws {
+        let host = try loaded()
+        let command = try host.makeCommand("appender.write", arguments: [.bytes([5])])
+        try host.perform(command)
+        try host.perform(command)  // the same value again: a second, separately performed step
+        #expect(host.stepCount == 1)  // (they coalesce, and merge by appending)
+        let merged = try #require(host.newestPluginCommand)
+        #expect(merged.arguments == [.bytes([5, 5])])
+        #expect(merged.inverseArguments == [.i32(7), .bytes([5, 5])])
+        // The original is untouched by what the history did with its copies.
+        #expect(command.arguments == [.bytes([5])] && command.inverseArguments.isEmpty)
+        try host.undo()
+        #expect(try host.show("", AppendMergeTests.id) == "|||performs=2")
+    }
+}
+
+extension PluginHost {
+    /// The newest done step, when it is a plugin step.
+    var newestPluginCommand: PluginCommand? {
+        history.withStack { stack in
+            stack.position > 0 ? stack.storage.command(at: stack.position - 1) as? PluginCommand : nil
+        }
+    }
+}
