@@ -180,29 +180,28 @@ enum PluginWorkloads {
         result.pushMs = clock.lap()
         result.heapBytesPerN = n > 0 ? Double(heapInUse() - heapBefore) / Double(n) : 0
 
-        var lengthSum = 0
-        var lastCharacterSum = 0
-        func readTitles() {
-            let (undoTitle, redoTitle) = host.history.withStack { ($0.undoMenuTitle, $0.redoMenuTitle) }
-            lengthSum += undoTitle.utf8.count + redoTitle.utf8.count
-            lastCharacterSum += Int(lastByte(undoTitle)) + Int(lastByte(redoTitle))
+        var sums = LabelSums()
+        do {
+            // Constants: the optional `host` variable, captured, would be checked for exclusive
+            // access on every read.
+            let plugins: PluginHost = host
+            let history = plugins.history
+            _ = clock.lap()
+            for _ in 0..<walk {
+                try plugins.undo()
+                history.withStack { sums.add($0.undoMenuTitle, $0.redoMenuTitle) }
+            }
+            result.undoMs = clock.lap()
+            for _ in 0..<walk {
+                try plugins.redo()
+                history.withStack { sums.add($0.undoMenuTitle, $0.redoMenuTitle) }
+            }
+            result.redoMs = clock.lap()
         }
-
-        _ = clock.lap()
-        for _ in 0..<walk {
-            try host.undo()
-            readTitles()
-        }
-        result.undoMs = clock.lap()
-        for _ in 0..<walk {
-            try host.redo()
-            readTitles()
-        }
-        result.redoMs = clock.lap()
 
         let want = LabelWalk.expected(n)
         let finalCounter = try counter(host)
-        result.ok = lengthSum == want.lengthSum && lastCharacterSum == want.lastCharacterSum
+        result.ok = sums.lengthSum == want.lengthSum && sums.lastCharacterSum == want.lastCharacterSum
             && finalCounter == expectedSum(n, modulus: 4) && host.history.withStack { $0.undoCount } == n
         result.totalMs = result.undoMs + result.redoMs
 
