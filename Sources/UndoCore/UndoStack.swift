@@ -73,6 +73,8 @@ public final class UndoStack {
     @usableFromInline @exclusivity(unchecked) var _totalCost = 0
     var saveStates: [UndoContext: SaveState] = [:]
     @usableFromInline @exclusivity(unchecked) var openGroups: [UndoGroup] = []
+    /// The members of the last group closed: room made in the next one (see `endGroup`).
+    var expectedGroupSize = 8
     /// Set while an action runs, to refuse calls from inside it.
     @usableFromInline @exclusivity(unchecked) var runningAction = false
     @usableFromInline @exclusivity(unchecked) var recordingPauses = 0
@@ -303,16 +305,14 @@ public final class UndoStack {
             if withinWindow && now &- lastCoalescingTime > window { withinWindow = false }
         }
         if let group = openGroups.last {
-            // Members first: an empty test is cheaper than comparing context names.
-            if group.members.isEmpty && group.context == .global { group.context = command.context }
             // `_members`: changed in place (through `members`, every change would copy them).
             if withinWindow, let last = group._members.indices.last,
                coalesce(&group._members[last], with: command, key: key!) != nil {
                 if case .annulled? = lastMergeOutcome { group._members.removeLast() }
+                group.memberContexts = nil
             } else {
-                group._members.append(consume command)
+                group.append(consume command)  // the first member also gives the group its context
             }
-            group.memberContexts = nil
             coalescingOpen = key != nil
             lastCoalescingTime = now
             return

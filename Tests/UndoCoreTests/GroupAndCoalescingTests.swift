@@ -17,6 +17,32 @@ import Testing
         stack.checkInvariants()
     }
 
+    /// A repeated group (a macro) makes room for as many members as the last one had, so its
+    /// members are neither grown step by step nor kept in a block far larger than needed.
+    @Test func aRepeatedGroupMakesRoomForItsMembersAtOnce() throws {
+        let counter = Counter()
+        let stack = UndoStack.testing()
+        for _ in 0..<3 {
+            try stack.beginGroup(named: "Macro")
+            for _ in 0..<10 { try stack.perform(Add(counter: counter, amount: 1)) ; stack.breakCoalescing() }
+            try stack.endGroup()
+        }
+        try stack.beginGroup(named: "Macro")
+        try stack.perform(Add(counter: counter, amount: 1))
+        let open = try #require(stack.openGroups.last)
+        #expect(open._members.capacity >= 10 && open._members.capacity < 16)
+        try stack.endGroup()
+        // The first group grew (8, then 16); the ones after it were made to measure.
+        let first = try #require(stack.storage.command(at: 0) as? UndoGroup)
+        let second = try #require(stack.storage.command(at: 1) as? UndoGroup)
+        #expect(first.members.count == 10 && second.members.count == 10)
+        #expect(first._members.capacity >= 16 && second._members.capacity < 16)
+        #expect(counter.value == 31)
+        try stack.undo(count: 4)
+        #expect(counter.value == 0)
+        stack.checkInvariants()
+    }
+
     @Test func nestedGroupsBecomeMembersOfTheirParent() throws {
         let store = TextStore()
         let stack = UndoStack.testing()

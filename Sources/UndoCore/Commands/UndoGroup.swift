@@ -14,12 +14,17 @@ public final class UndoGroup: UndoCommand {
     /// `true` for a coalesced run (its key is the run's), `false` for an explicit group.
     let runKey: UndoCoalescingKey?
 
-    init(name: String?, context: UndoContext, members: [any UndoCommand] = [], runKey: UndoCoalescingKey? = nil) {
+    init(name: String?, context: UndoContext, members: [any UndoCommand] = [], runKey: UndoCoalescingKey? = nil,
+         expectedMembers: Int = 8) {
         self.name = name
         self.context = context
         self._members = members
         self.runKey = runKey
+        self.expectedMembers = expectedMembers
     }
+
+    /// How many members to make room for at the first one (see ``UndoStack/beginGroup``).
+    private let expectedMembers: Int
 
     @usableFromInline @exclusivity(unchecked) var memberContexts: Set<UndoContext>?
 
@@ -34,8 +39,9 @@ public final class UndoGroup: UndoCommand {
 
     @usableFromInline
     func adoptContext(_ firstContext: UndoContext) {
-        // Room for a typical group at once, rather than growing 1, 2, 4, 8.
-        _members.reserveCapacity(8)
+        // Room for the expected members at once, rather than growing 1, 2, 4, 8 (each growth
+        // copies the members and leaves the old block behind).
+        _members.reserveCapacity(expectedMembers)
         if context == .global { context = firstContext }
     }
 
