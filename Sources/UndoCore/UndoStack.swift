@@ -212,7 +212,11 @@ public final class UndoStack {
             addInGeneral(command)
         } else if let group = openGroups.last {
             coalescingOpen = false
-            group.append(command)
+            // Appended here, specialized: through a call taking `any UndoCommand`, the array
+            // would copy the command in and destroy the original.
+            if group._members.isEmpty { group.adoptContext(command.context) }
+            group._members.append(command)
+            if group.memberContexts != nil { group.memberContexts = nil }
         } else if _position == storage.count && !hasLimits {
             coalescingOpen = false
             let serial = takeSerial()

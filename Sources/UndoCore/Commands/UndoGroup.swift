@@ -59,14 +59,14 @@ public final class UndoGroup: UndoCommand {
     }
 
     public var cost: Int {
-        // Indexed, not `reduce`: a closure would be handed a copy of every member.
-        var total = MemoryLayout<UndoGroup>.size + 16
-        for index in _members.indices { total += _members[index].cost + 8 }
-        return total
+        // Each member opened in place: `reduce`, the array's subscript or a buffer's `pointee`
+        // would hand over a copy of every member (retained and released through its value
+        // witnesses) just to read a number.
+        MemoryLayout<UndoGroup>.size + 16 + _members.withUnsafeMutableBufferPointer(sumOfCosts)
     }
 
     /// Discardable only if every member is.
-    public var isDiscardable: Bool { _members.allSatisfy(\.isDiscardable) }
+    public var isDiscardable: Bool { _members.withUnsafeMutableBufferPointer(allDiscardable) }
 
     public func perform(_ changes: inout UndoChanges) throws {
         var index = 0
@@ -143,3 +143,22 @@ struct InvertedCommand: UndoCommand {
     mutating func perform(_ changes: inout UndoChanges) throws { try inner.undo(&changes) }
     mutating func undo(_ changes: inout UndoChanges) throws { try inner.perform(&changes) }
 }
+
+/// The members' costs (plus 8 bytes each), every member opened in place.
+private func sumOfCosts(_ members: inout UnsafeMutableBufferPointer<any UndoCommand>) -> Int {
+    var total = 0
+    guard let base = members.baseAddress else { return 0 }
+    for index in 0..<members.count { total += memberCost(&base[index]) + 8 }
+    return total
+}
+
+private func memberCost<T: UndoCommand>(_ member: inout T) -> Int { member.cost }
+
+/// Whether every member is discardable, each opened in place.
+private func allDiscardable(_ members: inout UnsafeMutableBufferPointer<any UndoCommand>) -> Bool {
+    guard let base = members.baseAddress else { return true }
+    for index in 0..<members.count where !memberIsDiscardable(&base[index]) { return false }
+    return true
+}
+
+private func memberIsDiscardable<T: UndoCommand>(_ member: inout T) -> Bool { member.isDiscardable }
