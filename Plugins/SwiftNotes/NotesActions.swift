@@ -80,3 +80,20 @@ let mergePriorities: UndoMergeFunction = { call, previous, previousInverse, next
         return .merged
     }
 }
+
+/// notes.type(index: u32, text: string): types at the end of a note. Consecutive typing into
+/// one note coalesces, and the host joins the run by appending the texts (no merge function);
+/// the inverse takes the same arguments and removes the whole run's text.
+let typeIntoNote: @convention(c) (CallPointer, UInt32, UnsafePointer<CChar>?) -> Int32 = { call, index, text in
+    UndoCall.run(call) { call in
+        try call.state(NotesBook.self).type(String(undoArgument: text), intoNote: Int(index), in: call.context)
+        call.reportChange(location: Int64(index))
+    }
+}
+
+let untypeFromNote: @convention(c) (CallPointer, UInt32, UnsafePointer<CChar>?) -> Int32 = { call, index, text in
+    UndoCall.run(call) { call in
+        try call.state(NotesBook.self).untype(String(undoArgument: text), fromNote: Int(index), in: call.context)
+        call.reportChange(location: Int64(index))
+    }
+}

@@ -32,6 +32,22 @@ final class NotesBook {
         return previous
     }
 
+    /// Adds `text` at the end of note `index`.
+    func type(_ text: String, intoNote index: Int, in context: String) throws(UndoPluginError) {
+        try checkIndex(index, in: context)
+        lists[context, default: []][index].text += text
+    }
+
+    /// Takes `text` off the end of note `index`, refusing when the note no longer ends with it.
+    func untype(_ text: String, fromNote index: Int, in context: String) throws(UndoPluginError) {
+        try checkIndex(index, in: context)
+        let current = lists[context, default: []][index].text
+        guard current.hasSuffix(text) else {
+            throw UndoPluginError(.wrongState, "note \(index) no longer ends with the typed text")
+        }
+        lists[context, default: []][index].text = String(current.dropLast(text.count))
+    }
+
     /// Forgets a document the host closed.
     func close(_ context: String) { lists[context] = nil }
 

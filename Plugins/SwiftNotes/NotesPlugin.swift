@@ -3,6 +3,7 @@
 //   notes.write(text: string, priority: i32)   "New Note"         inverse: the same arguments
 //   notes.erase(index: u32)                     "Delete Note"      inverse: (index, text, priority)
 //   notes.prioritize(index: u32, priority: i32) "Priority Change"  coalesces and merges
+//   notes.type(index: u32, text: string)        "Typing"           coalesces; the host appends
 //
 // describe() shows one line per note: "#0 [2] Buy milk" (index, priority, text). Built by `swift build` as
 // libUndoPluginSwiftNotes.so and loaded by the same loader as the C plugins: its one entry point
@@ -24,6 +25,10 @@ let notesPlugin = UndoPlugin(
                          inverseParameters: [.u32("index"), .i32("priority")],
                          inverse: UndoPluginFunction(prioritizeNote),
                          coalescingKey: "priority", merge: mergePriorities),
+        UndoPluginAction(id: "type", name: "Typing",
+                         parameters: [.u32("index"), .string("text")], perform: UndoPluginFunction(typeIntoNote),
+                         inverse: UndoPluginFunction(untypeFromNote),
+                         coalescingKey: "typing", mergesByAppending: true),
     ],
     makeState: { _ in NotesBook() },
     describe: { book, context in book.text(of: context) },

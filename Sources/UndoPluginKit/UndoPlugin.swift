@@ -117,6 +117,7 @@ public final class UndoPlugin: @unchecked Sendable {
         type.inverse = action.inverse.raw
         type.coalescing_key = strings.cString(action.coalescingKey)
         type.merge = action.merge.map { unsafeBitCast($0, to: undo_fn.self) }
+        type.merge_mode = action.mergesByAppending ? UInt32(UNDO_MERGE_BY_APPEND) : UInt32(UNDO_MERGE_BY_FUNCTION)
         return type
     }
 

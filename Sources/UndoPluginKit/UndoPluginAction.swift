@@ -68,12 +68,17 @@ public struct UndoPluginAction: Sendable {
     public var coalescingKey: String?
     /// Optional: merges a step into the previous one of the same key.
     public var merge: UndoMergeFunction?
+    /// The host merges steps of the same key itself by appending their last (string or bytes)
+    /// argument, and the inverse's, in place: typing with no merge function (ABI 1.2,
+    /// `UNDO_MERGE_BY_APPEND`). Needs a ``coalescingKey`` and no ``merge``.
+    public var mergesByAppending: Bool
     /// The step does not make its context dirty (a selection change).
     public var isDiscardable: Bool
 
     public init(id: String, name: String, parameters: [UndoPluginParameter], perform: UndoPluginFunction,
                 inverseParameters: [UndoPluginParameter]? = nil, inverse: UndoPluginFunction,
-                coalescingKey: String? = nil, merge: UndoMergeFunction? = nil, isDiscardable: Bool = false) {
+                coalescingKey: String? = nil, merge: UndoMergeFunction? = nil, isDiscardable: Bool = false,
+                mergesByAppending: Bool = false) {
         self.id = id
         self.name = name
         self.parameters = parameters
@@ -83,5 +88,6 @@ public struct UndoPluginAction: Sendable {
         self.coalescingKey = coalescingKey
         self.merge = merge
         self.isDiscardable = isDiscardable
+        self.mergesByAppending = mergesByAppending
     }
 }

@@ -32,6 +32,7 @@ import UndoPluginHost
             #"notes.write(text: string, priority: i32) "New Note""#,
             #"notes.erase(index: u32) "Delete Note" inverse(index: u32, text: string, priority: i32)"#,
             #"notes.prioritize(index: u32, priority: i32) "Priority Change" inverse(index: u32, priority: i32) coalesces("priority") merges"#,
+            #"notes.type(index: u32, text: string) "Typing" coalesces("typing") appends"#,
         ])
         #expect(PluginHost.isBundledPluginName("libUndoPluginSwiftNotes.so"))
     }
@@ -93,6 +94,33 @@ import UndoPluginHost
         #expect(try notes() == "#0 [2] Milk") // back to before the whole run, not to 4
         try host.redo()
         #expect(try notes() == "#0 [7] Milk")
+    }
+
+    /// Typing declared with `mergesByAppending`: the host joins a run of one note's typing into
+    /// one step by appending, and the inverse takes the whole run back. Typing into another
+    /// note (another index) is not appended: it joins the run as a second command.
+    @Test func typingIntoANoteIsJoinedByTheHost() throws {
+        try host.perform("notes.write", [.string("Milk"), .i32(2)], in: list)
+        try host.perform("notes.write", [.string("Tea"), .i32(1)], in: list)
+        host.history.withStack { $0.breakCoalescing() }
+        for text in [" and", " honey", "!"] { try host.perform("notes.type", [.u32(0), .string(text)], in: list) }
+        #expect(try notes() == "#0 [2] Milk and honey!\n#1 [1] Tea")
+        #expect(host.stepCount == 3)
+        #expect(host.undoTitle == "Undo Typing")
+        var newest = try #require(host.history.withStack { $0.steps.last })
+        #expect(newest.memberCount == 0)  // one command: the three appended
+        try host.undo()
+        #expect(try notes() == "#0 [2] Milk\n#1 [1] Tea")
+        try host.redo()
+        #expect(try notes() == "#0 [2] Milk and honey!\n#1 [1] Tea")
+
+        host.history.withStack { $0.breakCoalescing() }
+        try host.perform("notes.type", [.u32(0), .string(" now")], in: list)
+        try host.perform("notes.type", [.u32(1), .string(" cup")], in: list)
+        newest = try #require(host.history.withStack { $0.steps.last })
+        #expect(host.stepCount == 4 && newest.memberCount == 2)
+        try host.undo()
+        #expect(try notes() == "#0 [2] Milk and honey!\n#1 [1] Tea")
     }
 
     @Test func priorityChangesBackToTheStartAnnul() throws {
