@@ -188,10 +188,10 @@ public final class UndoStack {
     /// Resumes recording paused with ``pauseRecording()``.
     public func resumeRecording() { if recordingPauses > 0 { recordingPauses -= 1 } }
 
-    /// Adds a performed (or already made) command. The common cases stay inline: a new step
-    /// at the top of a history without limits, and a change merged into the newest step of its
-    /// own type; everything else (groups, runs, limits, redo steps to discard) goes through
-    /// ``addInGeneral(_:)``.
+    /// Adds a performed (or already made) command. The common cases stay inline: a change
+    /// merged into the newest step of its own type, a member of an open group, and a new step
+    /// at the top of a history without limits; everything else (merges within groups, runs,
+    /// limits, redo steps to discard) goes through ``addInGeneral(_:)``.
     @inlinable @inline(__always)
     func add<C: UndoCommand>(_ command: consuming C) {
         if let key = command.coalescingKey {
