@@ -4,7 +4,7 @@ extension UndoStack {
     /// - Throws: the action's error, with the history exactly as it was;
     ///   ``UndoError/groupOpen`` while a group is open; ``UndoError/reentrantCall(_:)``.
     /// - Complexity: O(1) for the whole history.
-    @inlinable @discardableResult
+    @inlinable @inline(__always) @discardableResult
     public func undo() throws -> UndoResult? {
         // Inlined: a caller that drops the result destroys a plain value, not an optional one
         // through value witnesses. The common case first: the whole history, nothing open, nothing running.
@@ -35,7 +35,7 @@ extension UndoStack {
     /// Redoes the oldest redoable step of the ``currentContext``.
     /// - Returns: what was redone, or `nil` if there was nothing.
     /// - Throws: as ``undo(in:)``.
-    @inlinable @discardableResult
+    @inlinable @inline(__always) @discardableResult
     public func redo() throws -> UndoResult? {
         guard currentContext == nil && openGroups.isEmpty && !runningAction else { return try redo(in: currentContext) }
         guard _position < storage.count else { return nil }

@@ -277,8 +277,9 @@ struct LabelSums {
 /// The last UTF-8 byte of a non-empty string (the labels are ASCII), in O(1).
 @inline(__always)
 func lastByte(_ text: String) -> UInt8 {
-    let bytes = text.utf8
-    return bytes.isEmpty ? 0 : bytes[bytes.index(before: bytes.endIndex)]
+    // The contiguous UTF-8 (a small string's too, on the stack): no index arithmetic.
+    if let last = text.utf8.withContiguousStorageIfAvailable({ $0.last ?? 0 }) { return last }
+    return text.utf8.last ?? 0
 }
 
 /// The labels check, computed from the definition: after each step the Undo label names the
