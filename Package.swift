@@ -63,9 +63,12 @@ let package = Package(
                     path: "Tests/UndoHostToolTests"),
         .target(name: "UndoBenchCounterPlugin", dependencies: ["UndoPluginABI"],
                 path: "Plugins/BenchCounter", publicHeadersPath: "include"),
-        .target(name: "CUndoBenchSupport", path: "Sources/CUndoBenchSupport"),  // mallinfo2 for undo-bench
+        // mallinfo2 and the floors (first touch of memory, a libffi call) for undo-bench
+        .target(name: "CUndoBenchSupport", dependencies: ["CLibFFI"], path: "Sources/CUndoBenchSupport"),
         .executableTarget(name: "undo-bench", dependencies: ["UndoCore", "UndoPluginHost", "CUndoBenchSupport"],
                           path: "Sources/undo-bench"),
+        // Runs the built undo-bench at small sizes: its checks and its output line, not its speed.
+        .testTarget(name: "UndoBenchTests", path: "Tests/UndoBenchTests"),
         // Fuzzing and the thread stress test (docs/reliability-fuzz.md). The fuzz logic is a library,
         // so the regression tests replay saved inputs through the same code; each fuzz-* program is a
         // libFuzzer target when built with -DUNDO_LIBFUZZER (scripts/fuzz.sh), else it replays files.

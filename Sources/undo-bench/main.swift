@@ -7,11 +7,13 @@ import Glibc
 //   undo-bench WORKLOAD [N]            N defaults to 1000000
 //   undo-bench scaling [MAX_EXPONENT] [REPS]
 //                                      pushundoredo at 10^4 ... 10^MAX_EXPONENT (default 7) steps
+//   undo-bench floors [REPS]           first touch of fresh memory, a libffi call vs a direct one
 
 let usage = """
     usage: undo-bench pushundoredo|typing|macro|labels [N]
            undo-bench plugin-pushundoredo|plugin-typing|plugin-macro|plugin-labels [N]
            undo-bench scaling [MAX_EXPONENT] [REPS]
+           undo-bench floors [REPS]
     """
 
 func fail(_ message: String, status: Int32 = 2) -> Never {
@@ -37,6 +39,9 @@ do {
         let maxExponent = integerArgument(2, default: 7, limit: 8)
         let repetitions = max(1, integerArgument(3, default: 3, limit: 100))
         exit(try Scaling.run(maxExponent: maxExponent, repetitions: repetitions) ? 0 : 1)
+    }
+    if workload == "floors" {
+        exit(Floors.run(repetitions: max(1, integerArgument(2, default: 5, limit: 100))) ? 0 : 1)
     }
     let n = integerArgument(2, default: 1_000_000, limit: 2_000_000_000)
     let result: BenchResult

@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+
+/// Runs the built `undo-bench` the way scripts/bench.sh does, at small sizes: every workload
+/// must pass its own checks and print the anchors' line, field for field, so run_all.sh can
+/// put it beside Qt's and plain C's. (Speed is not asserted here: that is the benchmark's job.)
+@Suite struct BenchProgramTests {
+    /// The anchors' fields, in their order (../shared/anchors/README.md, "Output line").
+    static let anchorFields = ["workload", "n", "ops", "total_ms", "ns_per_op", "rss_kib", "heap_bytes_per_n",
+                               "push_ms", "undo_ms", "redo_ms", "free_ms", "impl", "check"]
+
+    @Test(arguments: ["pushundoredo", "typing", "macro", "labels",
+                      "plugin-pushundoredo", "plugin-typing", "plugin-macro", "plugin-labels"])
+    func aWorkloadPassesItsChecksAndPrintsTheAnchorsLine(_ workload: String) throws {
+        let run = try BenchProcess.run([workload, "2000"])
+        #expect(run.status == 0, "\(run.standardError)")
+        let fields = try #require(run.lines.first.map(BenchProcess.fields))
+        #expect(fields.map(\.key).prefix(Self.anchorFields.count).elementsEqual(Self.anchorFields))
+        let values = Dictionary(fields.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
+        #expect(values["workload"] == workload)
+        #expect(values["impl"] == "undohost")
+        #expect(values["check"] == "ok")
+        let n = try #require(values["n"].flatMap { Int($0) })
+        let ops = try #require(values["ops"].flatMap { Int($0) })
+        // The anchors' operation counts: 3N for the push/undo/redo workloads, N for labels.
+        #expect(ops == (workload.hasSuffix("labels") ? n : 3 * n))
+        #expect(n == 2000)
+    }
+
+    @Test func theScalingRunChecksEveryRow() throws {
+        let run = try BenchProcess.run(["scaling", "4", "1"])
+        #expect(run.status == 0, "\(run.standardError)")
+        let rows = run.lines.filter { $0.hasPrefix("workload=") }
+        // unlimited, count-limit and memory-limit at 10^4 steps.
+        #expect(rows.count == 3)
+        #expect(rows.allSatisfy { $0.contains("check=ok") })
+    }
+
+    @Test func theFloorsAreMeasuredAndChecked() throws {
+        let run = try BenchProcess.run(["floors", "1"])
+        #expect(run.status == 0, "\(run.standardError)")
+        let floors = run.lines.map(BenchProcess.fields).map { Dictionary($0.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a }) }
+        #expect(floors.map { $0["floor"] } == ["first-touch", "call"])
+        #expect(floors.allSatisfy { $0["check"] == "ok" })
+        let perPage = try #require(floors.first?["ns_per_page"].flatMap { Double($0) })
+        let direct = try #require(floors.last?["direct_ns_per_call"].flatMap { Double($0) })
+        let ffi = try #require(floors.last?["ffi_ns_per_call"].flatMap { Double($0) })
+        #expect(perPage > 0 && direct > 0 && ffi > 0)
+    }
+
+    @Test func anUnknownWorkloadIsNamedInTheError() throws {
+        let run = try BenchProcess.run(["pushundo"])
+        #expect(run.status == 2)
+        #expect(run.standardError.contains("unknown workload: pushundo"))
+        #expect(run.standardOutput.isEmpty)
+    }
+}
+
+/// The built `undo-bench`, found in the build products folder next to the test bundle.
+enum BenchProcess {
+    struct Outcome {
+        var status: Int32
+        var standardOutput: String
+        var standardError: String
+        var lines: [String] { standardOutput.split(separator: "\n").map(String.init) }
+    }
+
+    static var productsFolder: URL {
+        let testBinary = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? CommandLine.arguments[0]
+        var folder = URL(fileURLWithPath: testBinary).deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("undo-bench").path),
+              folder.pathComponents.count > 2 {
+            folder.deleteLastPathComponent()
+        }
+        return folder
+    }
+
+    static func run(_ arguments: [String]) throws -> Outcome {
+        let binary = productsFolder.appendingPathComponent("undo-bench")
+        try #require(FileManager.default.isExecutableFile(atPath: binary.path),
+                     "undo-bench is not built next to the tests (\(binary.path)): run swift build first")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("undo-bench-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let outputFile = folder.appendingPathComponent("stdout"), errorFile = folder.appendingPathComponent("stderr")
+        try Data().write(to: outputFile)
+        try Data().write(to: errorFile)
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["UNDOHOST_PLUGIN_PATH"] = nil  // the benchmark's plugin next to the program
+        process.environment = environment
+        process.standardOutput = try FileHandle(forWritingTo: outputFile)
+        process.standardError = try FileHandle(forWritingTo: errorFile)
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit, "undo-bench was killed by a signal")
+        return Outcome(status: process.terminationStatus,
+                       standardOutput: try String(contentsOf: outputFile, encoding: .utf8),
+                       standardError: try String(contentsOf: errorFile, encoding: .utf8))
+    }
+
+    /// `key=value key=value ...` as pairs, in order.
+    static func fields(_ line: String) -> [(key: String, value: String)] {
+        line.split(separator: " ").map { field in
+            let parts = field.split(separator: "=", maxSplits: 1)
+            return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
+        }
+    }
+}
