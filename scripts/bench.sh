@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # The benchmark (README "Performance"): UndoCore, the plugin path, Qt's QUndoStack and the
 # plain-C limit on the anchors' workloads, side by side in one run_all.sh run, then the
-# scaling run.
+# scaling run and the floors (first touch of memory, a libffi call).
 #
 #   scripts/bench.sh [N] [REPS]     N default 1000000, REPS default 3
 #
 # ANCHORS: the anchors' folder (default ../shared/anchors), a read-only reference: its
 # sources are copied to a temporary folder and built and run there. SCRATCH: the build folder
 # (default .build-bench, so a benchmark build never waits for other builds). SCALING=0 skips
-# the scaling run.
+# the scaling run, FLOORS=0 the floors.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPO=$(pwd)
@@ -81,4 +81,10 @@ if [ "${SCALING:-1}" != 0 ]; then
     echo
     wait_until_idle
     "$BIN/undo-bench" scaling 7 "$REPS"
+fi
+
+if [ "${FLOORS:-1}" != 0 ]; then
+    echo
+    wait_until_idle
+    "$BIN/undo-bench" floors 5
 fi
