@@ -31,7 +31,7 @@ extension ActionType {
             defer { plugin.endCall(frame) }
             let status = frame.call(performFunction, step.arguments)
             guard status == UNDO_OK else { throw failure(status, frame, errorPhase) }
-            if !frame.changes.all.isEmpty { changes.append(contentsOf: frame.changes) }
+            if !frame.changes.isEmpty { changes.append(contentsOf: frame.changes) }
             return
         }
         let failed: PluginActionError? = withUnsafeTemporaryAllocation(of: ActionValue.self, capacity: inverseCount) { inverse in
@@ -51,7 +51,7 @@ extension ActionType {
             }
             frame.inverseSet = 0
             step.moveInverse(from: inverse.baseAddress!)
-            if !frame.changes.all.isEmpty { changes.append(contentsOf: frame.changes) }
+            if !frame.changes.isEmpty { changes.append(contentsOf: frame.changes) }
             return nil
         }
         if let failed { throw failed }
@@ -68,7 +68,7 @@ extension ActionType {
         defer { plugin.endCall(frame) }
         let status = frame.call(inverseFunction, step.inverseArguments)
         guard status == UNDO_OK else { throw failure(status, frame, .undo) }
-        if !frame.changes.all.isEmpty { changes.append(contentsOf: frame.changes) }
+        if !frame.changes.isEmpty { changes.append(contentsOf: frame.changes) }
     }
 
     /// Offers two steps of this type to the plugin's merge function.
