@@ -106,6 +106,10 @@ public struct UndoChanges: Sendable {
     @inlinable public init() {}
     /// Every place reported, in order.
     public var all: [UndoChange] { reported ?? [] }
+    /// Whether nothing was reported.
+    // Inlinable and without `all`: a check after every call into a plugin, which `all` would
+    // pay with a call and an array to retain and release.
+    @inlinable public var isEmpty: Bool { reported?.isEmpty ?? true }
     /// Reports one changed place.
     public mutating func report(_ change: UndoChange) { reported.append(change) }
     /// Reports a changed range in a context.

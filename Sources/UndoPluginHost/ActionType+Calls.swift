@@ -17,7 +17,8 @@ extension ActionType {
     /// arguments it hands back in the step.
     /// - Throws: the plugin's failure, or a broken contract (an inverse argument not set); the
     ///   step is unchanged then.
-    func invokePerform(_ step: PluginStep, phase: CallFrame.Phase, changes: inout UndoChanges) throws(PluginActionError) {
+    func invokePerform(_ step: PluginStep, context: UndoContext, phase: CallFrame.Phase,
+                       changes: inout UndoChanges) throws(PluginActionError) {
         let errorPhase: PluginActionError.Phase = phase == .redo ? .redo : .perform
         guard plugin.state == .loaded else {
             let error = plugin.unloadedError(action: self, phase: errorPhase)
@@ -27,15 +28,15 @@ extension ActionType {
         let inverseCount = step.inverseCount
         if inverseCount == 0 {
             // The inverse takes perform's arguments: nothing to hand back.
-            let frame = plugin.beginCall(phase, action: self, context: step.context)
+            let frame = plugin.beginCall(phase, action: self, context: context)
             defer { plugin.endCall(frame) }
             let status = frame.call(performFunction, step.arguments)
             guard status == UNDO_OK else { throw failure(status, frame, errorPhase) }
-            if !frame.changes.all.isEmpty { changes.append(contentsOf: frame.changes) }
+            if !frame.changes.isEmpty { changes.append(contentsOf: frame.changes) }
             return
         }
         let failed: PluginActionError? = withUnsafeTemporaryAllocation(of: ActionValue.self, capacity: inverseCount) { inverse in
-            let frame = plugin.beginCall(phase, action: self, context: step.context)
+            let frame = plugin.beginCall(phase, action: self, context: context)
             defer { plugin.endCall(frame) }
             frame.inverseOutput = inverse.baseAddress
             let status = frame.call(performFunction, step.arguments)
@@ -51,37 +52,37 @@ extension ActionType {
             }
             frame.inverseSet = 0
             step.moveInverse(from: inverse.baseAddress!)
-            if !frame.changes.all.isEmpty { changes.append(contentsOf: frame.changes) }
+            if !frame.changes.isEmpty { changes.append(contentsOf: frame.changes) }
             return nil
         }
         if let failed { throw failed }
     }
 
     /// Runs the inverse with the step's inverse arguments.
-    func invokeInverse(_ step: PluginStep, changes: inout UndoChanges) throws(PluginActionError) {
+    func invokeInverse(_ step: PluginStep, context: UndoContext, changes: inout UndoChanges) throws(PluginActionError) {
         guard plugin.state == .loaded else {
             let error = plugin.unloadedError(action: self, phase: .undo)
             FailureSink.report(error)
             throw error
         }
-        let frame = plugin.beginCall(.inverse, action: self, context: step.context)
+        let frame = plugin.beginCall(.inverse, action: self, context: context)
         defer { plugin.endCall(frame) }
         let status = frame.call(inverseFunction, step.inverseArguments)
         guard status == UNDO_OK else { throw failure(status, frame, .undo) }
-        if !frame.changes.all.isEmpty { changes.append(contentsOf: frame.changes) }
+        if !frame.changes.isEmpty { changes.append(contentsOf: frame.changes) }
     }
 
-    /// Offers two steps of this type to the plugin's merge function.
+    /// Offers two steps of this type in `context` to the plugin's merge function.
     /// - Returns: the outcome (a merged step is a new one), or `nil` when refused (a failing
     ///   merge is logged and refused).
-    func invokeMerge(previous: PluginStep, next: PluginStep) -> MergeOutcome? {
+    func invokeMerge(previous: PluginStep, next: PluginStep, context: UndoContext) -> MergeOutcome? {
         guard let mergeFunction, plugin.state == .loaded else { return nil }
         let argumentCount = previous.argumentCount
         let inverseCount = previous.inverseCount
         return withUnsafeTemporaryAllocation(of: ActionValue.self, capacity: argumentCount + inverseCount) { buffer in
             let arguments = buffer.baseAddress!
             let inverse = arguments + argumentCount
-            let frame = plugin.beginCall(.merge, action: self, context: previous.context)
+            let frame = plugin.beginCall(.merge, action: self, context: context)
             defer { plugin.endCall(frame) }
             do {
                 frame.argumentOutput = arguments
@@ -98,8 +99,7 @@ extension ActionType {
                 switch status {
                 case Int32(UNDO_MERGE_MERGED):
                     // Values not set keep the previous step's.
-                    let merged = PluginStep.make(action: self, context: previous.context,
-                                                 argumentCount: argumentCount) { target in
+                    let merged = PluginStep.make(action: self, argumentCount: argumentCount) { target in
                         for index in 0..<argumentCount {
                             if frame.argumentSet & (1 << index) != 0 {
                                 (target + index).moveInitialize(from: arguments + index, count: 1)

@@ -8,22 +8,29 @@ import UndoPluginABI
 /// let ``PluginHost/perform(_:_:in:)`` do it. Its ``description`` is the script line that
 /// performs it again: `text.insert 0 "Hello"`.
 ///
-/// **Storage.** One word: a reference to one heap block (``PluginStep``) that holds the action
-/// type, the context, the state and the arguments and inverse arguments side by side, so the
-/// history stores the command inline (an existential's three words) and a step costs one
-/// allocation. The block is copied on write: a copy of a command (a listing, say) never
-/// changes with the original. (`@unchecked Sendable`: the storage is only changed through a
-/// command that holds the one reference to it.)
+/// **Storage.** Three words: the context, and a reference to one heap block (``PluginStep``)
+/// that holds the action type, the state and the arguments and inverse arguments side by side,
+/// so the history stores the command inline (an existential's three words) and a step costs
+/// one allocation. The context is kept here rather than in the block, where the inline slot
+/// has room for it: the block of a one-argument step is then 56 bytes, one malloc size class
+/// smaller. The block is copied on write: a copy of a command (a listing, say) never changes
+/// with the original. (`@unchecked Sendable`: the storage is only changed through a command
+/// that holds the one reference to it.)
 public struct PluginCommand: UndoCommand, @unchecked Sendable, CustomStringConvertible {
     var step: PluginStep
+    let storedContext: UndoContext
 
     init(action: ActionType, arguments: [ActionValue], inverseArguments: [ActionValue]? = nil,
          context: UndoContext, performed: Bool = false) {
-        step = PluginStep.make(action: action, context: context, arguments: arguments,
+        step = PluginStep.make(action: action, arguments: arguments,
                                inverseArguments: inverseArguments, performed: performed)
+        storedContext = context
     }
 
-    init(step: PluginStep) { self.step = step }
+    init(step: PluginStep, context: UndoContext) {
+        self.step = step
+        storedContext = context
+    }
 
     public var action: ActionType { step.action }
     /// The perform arguments (typed exactly as the signature).
@@ -31,7 +38,7 @@ public struct PluginCommand: UndoCommand, @unchecked Sendable, CustomStringConve
     /// The inverse's arguments: handed back by perform, or the perform arguments when the
     /// inverse takes those (empty while a step with inverse parameters has not run).
     public var inverseArguments: [ActionValue] { Array(step.inverseArguments) }
-    public var context: UndoContext { step.context }
+    public var context: UndoContext { storedContext }
 
     public var name: String? { step.action.name }
     public var coalescingKey: UndoCoalescingKey? { step.action.historyCoalescingKey }
@@ -57,7 +64,7 @@ public struct PluginCommand: UndoCommand, @unchecked Sendable, CustomStringConve
     public mutating func perform(_ changes: inout UndoChanges) throws {
         makeUnique()
         let phase: CallFrame.Phase = step.performed ? .redo : .perform
-        try step.action.invokePerform(step, phase: phase, changes: &changes)
+        try step.action.invokePerform(step, context: storedContext, phase: phase, changes: &changes)
         if !step.performed {
             step.performed = true
             step.measuredCost = step.currentCost
@@ -65,19 +72,20 @@ public struct PluginCommand: UndoCommand, @unchecked Sendable, CustomStringConve
     }
 
     public mutating func undo(_ changes: inout UndoChanges) throws {
-        try step.action.invokeInverse(step, changes: &changes)
+        try step.action.invokeInverse(step, context: storedContext, changes: &changes)
     }
 
     public mutating func merge(with next: PluginCommand) -> UndoMerge {
         let action = step.action
-        guard next.step.action === action, next.step.context == step.context else { return .refused }
+        guard next.step.action === action, next.storedContext == storedContext else { return .refused }
         if action.appendsOnMerge {
             makeUnique()
             guard step.append(next.step) else { return .refused }
             step.measuredCost = step.currentCost  // the history measures a merged step again
             return .merged
         }
-        guard action.mergeFunction != nil, let merged = action.invokeMerge(previous: step, next: next.step) else {
+        guard action.mergeFunction != nil,
+              let merged = action.invokeMerge(previous: step, next: next.step, context: storedContext) else {
             return .refused
         }
         switch merged {
@@ -97,11 +105,10 @@ public struct PluginCommand: UndoCommand, @unchecked Sendable, CustomStringConve
 /// Invariant: the `argumentCount` arguments are always initialized; the `inverseCount` inverse
 /// slots after them are initialized exactly when `hasInverse` is true.
 final class PluginStep: ManagedBuffer<PluginStep.Header, ActionValue> {
-    /// 32 bytes: with the object's own 16 and one 24-byte argument, a step of a one-argument
-    /// action is a 72-byte allocation.
+    /// 16 bytes: with the object's own 16 and one 24-byte argument, a step of a one-argument
+    /// action is a 56-byte allocation (a 64-byte malloc chunk). The context is in the command.
     struct Header {
         let action: ActionType
-        let context: UndoContext
         /// The cost as the history measured it, or -1 before it went in.
         var measuredCost: Int32
         /// At most UNDO_MAX_PARAMS (16).
@@ -118,7 +125,6 @@ final class PluginStep: ManagedBuffer<PluginStep.Header, ActionValue> {
     // exclusivity check on every access.
     @inline(__always) private var head: UnsafeMutablePointer<Header> { withUnsafeMutablePointerToHeader { $0 } }
     var action: ActionType { head.pointee.action }
-    var context: UndoContext { head.pointee.context }
     var argumentCount: Int { Int(head.pointee.argumentCount) }
     var inverseCount: Int { Int(head.pointee.inverseCount) }
     var hasInverse: Bool {
@@ -137,11 +143,11 @@ final class PluginStep: ManagedBuffer<PluginStep.Header, ActionValue> {
 
     /// A step with room for `action`'s arguments and inverse arguments; `initialize` must
     /// initialize the `argumentCount` arguments.
-    static func make(action: ActionType, context: UndoContext, argumentCount: Int,
+    static func make(action: ActionType, argumentCount: Int,
                      initialize: (UnsafeMutablePointer<ActionValue>) -> Void) -> PluginStep {
         let inverseCount = action.inverseSignature?.parameters.count ?? 0
         let buffer = create(minimumCapacity: argumentCount + inverseCount) { _ in
-            Header(action: action, context: context, measuredCost: -1, argumentCount: UInt8(argumentCount),
+            Header(action: action, measuredCost: -1, argumentCount: UInt8(argumentCount),
                    inverseCount: UInt8(inverseCount), hasInverse: action.inverseSignature == nil, performed: false)
         }
         let step = unsafeDowncast(buffer, to: PluginStep.self)
@@ -149,9 +155,9 @@ final class PluginStep: ManagedBuffer<PluginStep.Header, ActionValue> {
         return step
     }
 
-    static func make(action: ActionType, context: UndoContext, arguments: [ActionValue],
+    static func make(action: ActionType, arguments: [ActionValue],
                      inverseArguments: [ActionValue]?, performed: Bool) -> PluginStep {
-        let step = make(action: action, context: context, argumentCount: arguments.count) { elements in
+        let step = make(action: action, argumentCount: arguments.count) { elements in
             _ = UnsafeMutableBufferPointer(start: elements, count: arguments.count).initialize(from: arguments)
         }
         if let inverseArguments, step.inverseCount > 0 {
@@ -178,7 +184,7 @@ final class PluginStep: ManagedBuffer<PluginStep.Header, ActionValue> {
     func copy() -> PluginStep {
         let (argumentCount, inverseCount) = (self.argumentCount, self.inverseCount)
         let copy = withUnsafeMutablePointerToElements { source in
-            PluginStep.make(action: action, context: context, argumentCount: argumentCount) {
+            PluginStep.make(action: action, argumentCount: argumentCount) {
                 $0.initialize(from: source, count: argumentCount)
             }
         }

@@ -70,9 +70,9 @@ extension PluginHost {
             } catch {
                 throw ActionArgumentError(error, index: 0, parameter: action.signature.parameters[0].name)
             }
-            return PluginCommand(step: PluginStep.make(action: action, context: context, argumentCount: 1) {
+            return PluginCommand(step: PluginStep.make(action: action, argumentCount: 1) {
                 $0.initialize(to: checked)
-            })
+            }, context: context)
         } catch {
             throw .invalidArguments(action: action.shortID, signature: action.shortID + action.signature.description, error)
         }

@@ -150,13 +150,15 @@ public final class PluginHost: @unchecked Sendable {
     /// ``PluginHostError/actionFailed(_:)``.
     @discardableResult
     public func undo(count: Int = 1) throws(PluginHostError) -> UndoResult? {
-        try throughHistory("undo") { try $0.undo(count: count) }
+        // One step (the usual call) through the stack's inlined single-step path, which has the
+        // same effects as undo(count: 1).
+        try throughHistory("undo") { try count == 1 ? $0.undo() : $0.undo(count: count) }
     }
 
     /// Redoes, like ``undo(count:)``.
     @discardableResult
     public func redo(count: Int = 1) throws(PluginHostError) -> UndoResult? {
-        try throughHistory("redo") { try $0.redo(count: count) }
+        try throughHistory("redo") { try count == 1 ? $0.redo() : $0.redo(count: count) }
     }
 
     /// The plugin's view of one of its documents ("Hello <b>world</b>").

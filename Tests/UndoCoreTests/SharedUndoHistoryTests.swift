@@ -35,4 +35,31 @@ private struct Bump: UndoCommand {
         #expect(counter.value == 0)
         #expect(history.state.canRedo)
     }
+
+    /// An action that calls back into the history from its own perform or undo, on the thread
+    /// that holds the lock, is refused with reentrantCall (the lock is recursive: no deadlock).
+    @Test func aReentrantCallFromAnActionIsRefusedNotDeadlocked() throws {
+        let history = SharedUndoHistory(UndoStack(coalescingWindow: nil))
+        let log = ReentryLog()
+        try history.perform(Reenter(history: history, log: log))
+        try history.undo()
+        #expect(log.errors == [.reentrantCall("undo"), .reentrantCall("redo")])
+        // The history still works from outside.
+        #expect(try history.redo() != nil)
+        #expect(history.state.canUndo)
+    }
+}
+
+private final class ReentryLog: @unchecked Sendable { var errors: [UndoError] = [] }
+
+/// Calls the history it is in from perform (undo) and from undo (redo).
+private struct Reenter: UndoCommand {
+    let history: SharedUndoHistory
+    let log: ReentryLog
+    var name: String? { "Reenter" }
+    mutating func perform(_ changes: inout UndoChanges) throws { attempt { try history.undo() } }
+    mutating func undo(_ changes: inout UndoChanges) throws { attempt { try history.redo() } }
+    private func attempt(_ call: () throws -> UndoResult?) {
+        do { _ = try call() } catch let error as UndoError { log.errors.append(error) } catch {}
+    }
 }

@@ -121,6 +121,14 @@ import Testing
         #expect(result != UndoResult(direction: .undo, name: "Add", context: .global))
     }
 
+    /// `isEmpty` tells whether anything was reported, like `all.isEmpty`.
+    @Test func changesTellWhetherAnythingWasReported() {
+        var changes = UndoChanges()
+        #expect(changes.isEmpty && changes.all.isEmpty)
+        changes.report(context: .global, location: 3)
+        #expect(!changes.isEmpty && changes.all.count == 1)
+    }
+
     @Test func discardableStepsDoNotDirtyAndPausedRecordingRecordsNothing() throws {
         let store = TextStore()
         let stack = UndoStack.testing()

@@ -25,6 +25,23 @@ import UndoCore
         #expect(try shapes() == "#1 rect x=10 y=20 w=30 h=40 color=#ff0000")
     }
 
+    /// A step keeps the context it was made in (held by the command, not its heap block)
+    /// through a copy, a perform, an undo and a redo; a long name is not a small string.
+    @Test func aStepKeepsItsContext() throws {
+        let other = UndoContext("a drawing with a name longer than a small string")
+        let command = try host.makeCommand("canvas.add", argumentText: #"2 "oval" 1 2 3 4 0x00ff00"#, in: other)
+        let copy = command
+        try host.perform(command)
+        #expect(copy.context == other && copy.action.shortID == "canvas.add")
+        #expect(try host.describe(other, plugin: "org.undohost.canvas") == "#2 oval x=1 y=2 w=3 h=4 color=#00ff00")
+        let undone = try #require(try host.undo())
+        #expect(undone.context == other && undone.name == "Add Shape")
+        #expect(try host.describe(other, plugin: "org.undohost.canvas") == "")
+        let redone = try #require(try host.redo())
+        #expect(redone.context == other)
+        #expect(host.history.withStack { $0.steps.map(\.context) } == [doc, other])
+    }
+
     @Test func aDragMergesIntoOneMove() throws {
         try host.perform("canvas.move", [.u64(1), .f64(5), .f64(0)], in: doc)
         try host.perform("canvas.move", [.u64(1), .f64(5), .f64(0)], in: doc)

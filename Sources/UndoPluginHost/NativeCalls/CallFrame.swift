@@ -86,7 +86,7 @@ final class CallFrame {
         inverseSet = 0
         argumentOutput = nil
         argumentSet = 0
-        if !changes.all.isEmpty { changes = UndoChanges() }
+        if !changes.isEmpty { changes = UndoChanges() }
         if reportedError != nil { reportedError = nil }
         if refusal != nil { refusal = nil }
         // The action and context stay for the next call (see reuse); the plugin forgets its
