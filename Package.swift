@@ -63,9 +63,8 @@ let package = Package(
                     path: "Tests/UndoHostToolTests"),
         .target(name: "UndoBenchCounterPlugin", dependencies: ["UndoPluginABI"],
                 path: "Plugins/BenchCounter", publicHeadersPath: "include"),
-        // mallinfo2 and the floors (first touch of memory, a libffi call) for undo-bench
-        .target(name: "CUndoBenchSupport", dependencies: ["CLibFFI"], path: "Sources/CUndoBenchSupport"),
-        .executableTarget(name: "undo-bench", dependencies: ["UndoCore", "UndoPluginHost", "CUndoBenchSupport"],
+        .target(name: "CUndoBenchSupport", path: "Sources/CUndoBenchSupport"),  // mallinfo2 for undo-bench
+        .executableTarget(name: "undo-bench", dependencies: ["UndoCore", "UndoPluginHost", "CUndoBenchSupport", "CLibFFI"],
                           path: "Sources/undo-bench"),
         // Runs the built undo-bench at small sizes: its checks and its output line, not its speed.
         .testTarget(name: "UndoBenchTests", path: "Tests/UndoBenchTests"),

@@ -1,4 +1,4 @@
-import CUndoBenchSupport
+import CLibFFI
 import Glibc
 
 /// `undo-bench floors`: the two costs below every workload's figure that no undo framework
@@ -6,38 +6,110 @@ import Glibc
 ///
 /// - the first write to a page of freshly allocated memory (the kernel maps it: a page fault),
 ///   which a push phase pays for every byte of heap it grows by;
-/// - one call of a plugin-shaped C function through `ffi_call` against the same call made
-///   directly, which the plugin path pays for every perform, undo and redo.
+/// - one call of a plugin-shaped C function through `ffi_call`, as the plugin host makes it,
+///   against the same call made directly through the function pointer.
 ///
 /// Each is the median of `repetitions` runs.
 enum Floors {
     static func run(repetitions: Int) -> Bool {
         let page = Int(sysconf(Int32(_SC_PAGESIZE)))
         let bytes = 256 << 20
-        let fresh = median(repetitions) { undo_bench_first_touch_ns_per_page(bytes, page, 0) }
-        let touched = median(repetitions) { undo_bench_first_touch_ns_per_page(bytes, page, 1) }
-        let faultOK = fresh > 0 && touched >= 0
+        let fresh = median(repetitions) { firstTouchNanosecondsPerPage(bytes: bytes, page: page, touchedBefore: false) }
+        let touched = median(repetitions) { firstTouchNanosecondsPerPage(bytes: bytes, page: page, touchedBefore: true) }
+        let touchOK = fresh > 0 && touched > 0
         print("floor=first-touch bytes=\(bytes) page=\(page) ns_per_page=\(fixed(fresh, 1))"
             + " ns_per_page_touched_before=\(fixed(touched, 1)) ns_per_byte=\(fixed(fresh / Double(page), 3))"
-            + " check=\(faultOK ? "ok" : "FAIL")")
+            + " check=\(touchOK ? "ok" : "FAIL")")
 
         let calls = 10_000_000
-        let expected = (0..<7).reduce(0) { $0 + Int64($1 + 1) } * Int64(calls / 7)
-            + (0..<(calls % 7)).reduce(0) { $0 + Int64($1 + 1) }
         var callsOK = true
-        func time(_ throughFFI: Int32) -> Double {
+        func time(throughFFI: Bool) -> Double {
             median(repetitions) {
-                var sum: Int64 = 0
-                let ns = undo_bench_call_ns(calls, throughFFI, &sum)
-                if ns < 0 || sum != expected { callsOK = false }
+                guard let (ns, sum) = callNanoseconds(calls: calls, throughFFI: throughFFI) else {
+                    callsOK = false
+                    return 0
+                }
+                if sum != expectedSum(calls, modulus: 7) { callsOK = false }
                 return ns
             }
         }
-        let direct = time(0)
-        let ffi = time(1)
+        let direct = time(throughFFI: false)
+        let ffi = time(throughFFI: true)
         print("floor=call calls=\(calls) direct_ns_per_call=\(fixed(direct, 2)) ffi_ns_per_call=\(fixed(ffi, 2))"
             + " check=\(callsOK ? "ok" : "FAIL")")
-        return faultOK && callsOK
+        return touchOK && callsOK
+    }
+
+    /// Nanoseconds per page to write one byte into every page of a fresh `bytes`-long malloc
+    /// block (large enough that malloc maps it from the kernel, untouched); with
+    /// `touchedBefore`, of a block whose pages were all written once before (no page faults).
+    static func firstTouchNanosecondsPerPage(bytes: Int, page: Int, touchedBefore: Bool) -> Double {
+        guard let block = malloc(bytes)?.assumingMemoryBound(to: UInt8.self) else { return -1 }
+        defer { free(block) }
+        let pages = bytes / page
+        if touchedBefore { touch(block, pages: pages, page: page, value: 1) }
+        var clock = Stopwatch()
+        touch(block, pages: pages, page: page, value: 2)
+        return clock.lap() * 1e6 / Double(pages)
+    }
+
+    /// Writes through a volatile-like opaque call boundary, so the stores are not removed.
+    @inline(never)
+    static func touch(_ block: UnsafeMutablePointer<UInt8>, pages: Int, page: Int, value: UInt8) {
+        for index in 0..<pages { block[index &* page] = value }
+    }
+
+    /// The shape of the benchmark plugin's perform function: a call handle and one int64
+    /// argument, an int32 status back.
+    typealias Action = @convention(c) (UnsafeMutablePointer<Int64>?, Int64) -> Int32
+
+    /// Read through an opaque function, so the direct call is a real call through a pointer.
+    @inline(never)
+    static func action() -> Action {
+        { counter, amount in
+            counter!.pointee &+= amount
+            return 0
+        }
+    }
+
+    /// Nanoseconds per call and the sum the calls added up, or `nil` if libffi refused the
+    /// signature or a call failed.
+    static func callNanoseconds(calls: Int, throughFFI: Bool) -> (Double, Int64)? {
+        let function = action()
+        var counter: Int64 = 0
+        var clock = Stopwatch()
+        if !throughFFI {
+            for index in 0..<calls where function(&counter, Int64(index % 7 + 1)) != 0 { return nil }
+            return (clock.lap() * 1e6 / Double(calls), counter)
+        }
+        var cif = ffi_cif()
+        var parameterTypes: [UnsafeMutablePointer<ffi_type>?] = [undo__ffi_type_pointer(), undo__ffi_type_sint64()]
+        let prepared = parameterTypes.withUnsafeMutableBufferPointer {
+            ffi_prep_cif(&cif, undo__ffi_default_abi(), 2, undo__ffi_type_sint32(), $0.baseAddress)
+        }
+        guard prepared == FFI_OK else { return nil }
+        let entry = unsafeBitCast(function, to: UnsafeMutableRawPointer.self)
+        let nanoseconds: Double? = withUnsafeMutablePointer(to: &counter) { counterPointer in
+            var handle: UnsafeMutablePointer<Int64>? = counterPointer
+            var amount: Int64 = 0
+            // An ffi_arg-sized result slot: libffi widens small integer results.
+            var status: UInt64 = 0
+            return withUnsafeMutablePointer(to: &handle) { handleSlot in
+                withUnsafeMutablePointer(to: &amount) { amountSlot in
+                    var values: [UnsafeMutableRawPointer?] = [UnsafeMutableRawPointer(handleSlot), UnsafeMutableRawPointer(amountSlot)]
+                    return values.withUnsafeMutableBufferPointer { values -> Double? in
+                        clock = Stopwatch()
+                        for index in 0..<calls {
+                            amountSlot.pointee = Int64(index % 7 + 1)
+                            ffi_call(&cif, unsafeBitCast(entry, to: (@convention(c) () -> Void).self), &status, values.baseAddress)
+                            if Int32(truncatingIfNeeded: status) != 0 { return nil }
+                        }
+                        return clock.lap() * 1e6 / Double(calls)
+                    }
+                }
+            }
+        }
+        return nanoseconds.map { ($0, counter) }
     }
 
     private static func median(_ repetitions: Int, _ measure: () -> Double) -> Double {
