@@ -15,14 +15,14 @@ let package = Package(
         // The benchmark's plugin (Plugins/BenchCounter), loaded by undo-bench's plugin-* workloads; its name
         // keeps it out of the bundled plugins (libUndoPlugin*.so) that undo-host loads.
         .library(name: "UndoBenchCounterPlugin", type: .dynamic, targets: ["UndoBenchCounterPlugin"]),
-        // The benchmark against the anchors (docs/performance.md).
+        // The benchmark against the anchors (README "Performance").
         .executable(name: "undo-bench", targets: ["undo-bench"]),
         .library(name: "UndoPluginSwiftNotes", type: .dynamic, targets: ["UndoPluginSwiftNotes"]),
         // For plugin authors writing Swift: compiled into their plugin, never into a host.
         .library(name: "UndoPluginKit", targets: ["UndoPluginKit"]),
         // The C API for programs not written in Swift (Include/undohost/undo_host.h).
         .library(name: "undohost", type: .dynamic, targets: ["UndoHostC"]),
-        // The host program: sessions at a terminal, scripts, the demo (docs/undo-host.md).
+        // The host program: sessions at a terminal, scripts, the demo (README "Running undo-host").
         .executable(name: "undo-host", targets: ["UndoHostTool"]),
     ],
     targets: [
@@ -68,7 +68,7 @@ let package = Package(
                           path: "Sources/undo-bench"),
         // Runs the built undo-bench at small sizes: its checks and its output line, not its speed.
         .testTarget(name: "UndoBenchTests", path: "Tests/UndoBenchTests"),
-        // Fuzzing and the thread stress test (docs/reliability-fuzz.md). The fuzz logic is a library,
+        // Fuzzing and the thread stress test (README "Reliability"). The fuzz logic is a library,
         // so the regression tests replay saved inputs through the same code; each fuzz-* program is a
         // libFuzzer target when built with -DUNDO_LIBFUZZER (scripts/fuzz.sh), else it replays files.
         .target(name: "UndoFuzzTargets", dependencies: ["UndoCore", "UndoPluginHost", "UndoPluginABI", "UndoHostC"],
