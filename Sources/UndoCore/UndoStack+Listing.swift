@@ -82,12 +82,16 @@ extension UndoStack {
     }
 
     static func group(in command: any UndoCommand) -> UndoGroup? {
-        // Compares the dynamic type first: most steps are neither kind, and a failing dynamic
-        // cast costs far more (this runs for every step trimmed or matched to a context).
-        let kind = type(of: command)
-        if kind == UndoGroup.self { return command as? UndoGroup }
-        if kind == InvertedCommand.self { return (command as? InvertedCommand)?.inner as? UndoGroup }
-        return nil
+        // The existential opened in place and its stored type compared: most steps are neither
+        // kind, and a dynamic cast, or even `type(of:)` on the existential (a copy of the
+        // command and a runtime call), costs far more. This runs for every step trimmed or
+        // matched to a context. (UndoGroup is final: a group is always stored as one.)
+        func open<T: UndoCommand>(_ command: borrowing T) -> UndoGroup? {
+            if T.self == UndoGroup.self { return copy command as? UndoGroup }
+            if T.self == InvertedCommand.self { return (copy command as? InvertedCommand)?.inner as? UndoGroup }
+            return nil
+        }
+        return open(command)
     }
 }
 

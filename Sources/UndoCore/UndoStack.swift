@@ -71,7 +71,19 @@ public final class UndoStack {
         set { _totalCost = newValue }
     }
     @usableFromInline @exclusivity(unchecked) var _totalCost = 0
-    var saveStates: [UndoContext: SaveState] = [:]
+    /// The save state of every context that was saved or lost steps to a limit. Read and
+    /// changed through this property only: it first writes down the baseline trimming left
+    /// pending.
+    var saveStates: [UndoContext: SaveState] {
+        get { flushPendingBaseline(); return _saveStates }
+        _modify { flushPendingBaseline(); yield &_saveStates }
+    }
+    @exclusivity(unchecked) var _saveStates: [UndoContext: SaveState] = [:]
+    /// The baseline the newest trimmed step left for its context, not yet in `_saveStates`:
+    /// a history at its limit trims a step on every push, nearly always of the same context,
+    /// and only the last baseline of a context counts, so trimming compares contexts instead
+    /// of hashing one into the dictionary every time.
+    @exclusivity(unchecked) var pendingBaseline: (context: UndoContext, serial: UInt32)?
     @usableFromInline @exclusivity(unchecked) var openGroups: [UndoGroup] = []
     /// The members of the last group closed: room made in the next one (see `endGroup`).
     var expectedGroupSize = 8
@@ -452,13 +464,25 @@ public final class UndoStack {
     /// context it changed.
     private func moveBaselines(past step: any UndoCommand, serial: UInt32) {
         guard Self.group(in: step) != nil else {
-            // One context: no set to build (this runs on every push once a limit is reached).
-            saveStates[step.context, default: SaveState()].baseline = serial
+            // One context (this runs on every push once a limit is reached): no set to build,
+            // and no hashing while the trimmed steps keep to one context.
+            let context = step.context
+            if let pending = pendingBaseline, pending.context != context { flushPendingBaseline() }
+            pendingBaseline = (context, serial)
             return
         }
         for context in Self.contexts(of: step) {
             saveStates[context, default: SaveState()].baseline = serial
         }
+    }
+
+    /// Writes the baseline trimming left pending into the save states.
+    /// - Complexity: O(1) amortized (one dictionary update, when one is pending).
+    @inline(__always)
+    func flushPendingBaseline() {
+        guard let pending = pendingBaseline else { return }
+        pendingBaseline = nil
+        _saveStates[pending.context, default: SaveState()].baseline = pending.serial
     }
 
     var overLimits: Bool {

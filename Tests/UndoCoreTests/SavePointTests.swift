@@ -79,6 +79,36 @@ import Testing
         #expect(store[.global] == "a" && stack.isDirty())   // "a" was dropped: never clean again
     }
 
+    @Test func trimmingStepsOfSeveralContextsMakesEachOpeningStateUnreachable() throws {
+        // Trimming keeps the newest baseline of one context aside and writes it down only when
+        // a step of another context is trimmed or the save states are read: both must count.
+        let store = TextStore()
+        let a = UndoContext("a.txt"), b = UndoContext("b.txt")
+        let stack = UndoStack.testing(countLimit: 2)
+        try stack.perform(Append(store: store, text: "1", context: a))
+        try stack.perform(Append(store: store, text: "x", context: b))
+        try stack.perform(Append(store: store, text: "2", context: a))   // trims a's "1"
+        try stack.perform(Append(store: store, text: "y", context: b))   // trims b's "x"
+        #expect(stack.count == 2)
+        try stack.undo(count: 2)
+        #expect(store[a] == "1" && store[b] == "x")
+        #expect(stack.isDirty(a) && stack.isDirty(b))    // neither opening state is reachable
+        #expect(!stack.canRevertToSaved(a) && !stack.canRevertToSaved(b))
+        stack.checkInvariants()
+
+        // A baseline still set aside (the last trim, of one context only) counts as well.
+        let single = UndoStack.testing(countLimit: 1)
+        try single.perform(Append(store: store, text: "3", context: a))
+        try single.perform(Append(store: store, text: "4", context: a))  // trims "3"
+        try single.undo()
+        #expect(single.isDirty(a))
+        try single.markSaved(a)
+        #expect(!single.isDirty(a))
+        try single.redo()
+        #expect(single.isDirty(a))
+        single.checkInvariants()
+    }
+
     @Test func neverCoalesceAcrossTheSavePoint() throws {
         let store = TextStore()
         let stack = UndoStack.testing()
