@@ -1,10 +1,3 @@
-import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 /// One history shared by several threads: every call holds a lock around the ``UndoStack``.
 ///
 /// Actions and observers run on the calling thread with the lock held, so they must not wait
@@ -12,35 +5,22 @@ import Musl
 /// its own perform or undo gets ``UndoError/reentrantCall(_:)``, never a deadlock (the lock is
 /// recursive and the stack refuses the call).
 public final class SharedUndoHistory: @unchecked Sendable {
-    // A recursive pthread mutex, called directly: a re-entrant call from an action must reach
-    // the stack's refusal instead of deadlocking, and NSRecursiveLock costs a few dynamic calls
-    // more on every use (this lock is taken once per perform, undo and redo).
-    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    // Recursive: a re-entrant call from an action must reach the stack's refusal instead of
+    // deadlocking (see RecursiveMutex).
+    @usableFromInline let mutex = RecursiveMutex()
     @usableFromInline let stack: UndoStack
 
     /// Shares `stack`, which no one else may use directly from now on.
     public init(_ stack: UndoStack = UndoStack()) {
         self.stack = stack
-        mutex = .allocate(capacity: 1)
-        var attributes = pthread_mutexattr_t()
-        pthread_mutexattr_init(&attributes)
-        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
-        let status = pthread_mutex_init(mutex, &attributes)
-        pthread_mutexattr_destroy(&attributes)
-        precondition(status == 0, "pthread_mutex_init failed")
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
     }
 
     /// Runs `body` with the stack, holding the lock.
     // Inlinable: specialized for the caller's closure and result instead of a generic call.
     @inlinable
     public func withStack<R>(_ body: (UndoStack) throws -> R) rethrows -> R {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        mutex.lock()
+        defer { mutex.unlock() }
         return try body(stack)
     }
 
