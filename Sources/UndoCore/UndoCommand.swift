@@ -46,13 +46,15 @@ public protocol UndoCommand {
     mutating func merge(with next: Self) -> UndoMerge
 }
 
+// Inlinable: a push specialized for a command that keeps these defaults folds them away
+// (no coalescing to check, a constant cost) instead of calling the generic default.
 extension UndoCommand {
-    public var name: String? { nil }
+    @inlinable public var name: String? { nil }
     @inlinable public var context: UndoContext { .global }
-    public var cost: Int { MemoryLayout<Self>.size }
-    public var coalescingKey: UndoCoalescingKey? { nil }
-    public var isDiscardable: Bool { false }
-    public mutating func merge(with next: Self) -> UndoMerge { .refused }
+    @inlinable public var cost: Int { MemoryLayout<Self>.size }
+    @inlinable public var coalescingKey: UndoCoalescingKey? { nil }
+    @inlinable public var isDiscardable: Bool { false }
+    @inlinable public mutating func merge(with next: Self) -> UndoMerge { .refused }
 }
 
 /// What ``UndoCommand/merge(with:)`` did with the next command.
@@ -68,7 +70,7 @@ public enum UndoMerge: Sendable, Equatable {
 /// Identifies a run of incremental changes that coalesce into one step ("Typing" in one document).
 public struct UndoCoalescingKey: Hashable, Sendable {
     public var rawValue: String
-    public init(_ rawValue: String) { self.rawValue = rawValue }
+    @inlinable public init(_ rawValue: String) { self.rawValue = rawValue }
 }
 
 /// The document or target a step belongs to. Steps of different contexts share one history but

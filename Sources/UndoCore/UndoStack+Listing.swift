@@ -109,11 +109,25 @@ extension UndoStack {
                 cost += command.cost
                 if let group = Self.group(in: command) {
                     precondition(!group.members.isEmpty, "empty group at \(index)")
+                    Self.checkAppendedCosts(of: group, at: index)
                 }
             }
             precondition(serials.insert(storage.serial(at: index)).inserted, "serial repeated at \(index)")
         }
         precondition(cost == totalCost, "running cost \(totalCost) differs from the steps' \(cost)")
         if let countLimit { precondition(storage.count <= max(countLimit, 1), "over the count limit") }
+        for group in openGroups { Self.checkAppendedCosts(of: group, at: storage.count) }
+    }
+
+    /// A group's cost added up as members were appended equals its members' costs now, in
+    /// nested groups too.
+    private static func checkAppendedCosts(of group: UndoGroup, at index: Int) {
+        if let appended = group.appendedCost {
+            precondition(appended == group.membersCost,
+                         "group at \(index): appended cost \(appended), members' cost \(group.membersCost)")
+        }
+        for member in group.members {
+            if let nested = Self.group(in: member) { checkAppendedCosts(of: nested, at: index) }
+        }
     }
 }

@@ -86,7 +86,7 @@ public final class UndoStack {
     @exclusivity(unchecked) var pendingBaseline: (context: UndoContext, serial: UInt32)?
     @usableFromInline @exclusivity(unchecked) var openGroups: [UndoGroup] = []
     /// The members of the last group closed: room made in the next one (see `endGroup`).
-    var expectedGroupSize = 8
+    @exclusivity(unchecked) var expectedGroupSize = 8
     /// Set while an action runs, to refuse calls from inside it.
     @usableFromInline @exclusivity(unchecked) var runningAction = false
     @usableFromInline @exclusivity(unchecked) var recordingPauses = 0
@@ -227,6 +227,7 @@ public final class UndoStack {
             // Appended here, specialized: through a call taking `any UndoCommand`, the array
             // would copy the command in and destroy the original.
             if group._members.isEmpty { group.adoptContext(command.context) }
+            group.addAppendedCost(command.cost)
             group._members.append(command)
             if group.memberContexts != nil { group.memberContexts = nil }
         } else if _position == storage.count && !hasLimits {
@@ -326,6 +327,7 @@ public final class UndoStack {
                coalesce(&group._members[last], with: command, key: key!) != nil {
                 if case .annulled? = lastMergeOutcome { group._members.removeLast() }
                 group.memberContexts = nil
+                group.appendedCost = nil
             } else {
                 group.append(consume command)  // the first member also gives the group its context
             }
@@ -387,6 +389,7 @@ public final class UndoStack {
 
     private func appendToRun<C: UndoCommand>(_ run: UndoGroup, _ next: C) {
         run.memberContexts = nil
+        run.appendedCost = nil
         if let last = run._members.indices.last,
            let outcome = Self.merge(&run._members[last], with: next), outcome != .refused {
             if outcome == .annulled { run._members.removeLast() }

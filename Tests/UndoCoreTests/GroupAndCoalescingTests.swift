@@ -17,6 +17,43 @@ import Testing
         stack.checkInvariants()
     }
 
+    /// A group costs what its members cost (added up as they are appended, so closing a
+    /// group asks no member again), and still after members merge, annul or nest: the memory
+    /// limit counts what the history really holds.
+    @Test func aGroupCostsWhatItsMembersCostAfterMergesAndNesting() throws {
+        let store = TextStore()
+        let stack = UndoStack.testing()
+        let overhead = UndoGroup(name: nil, context: .global).cost  // an empty group
+        try stack.beginGroup(named: "Paste")
+        try stack.perform(Append(store: store, text: "ab"))                 // 34
+        try stack.perform(Append(store: store, text: "cde"))                // 35
+        stack.checkInvariants()
+        try stack.endGroup()
+        #expect(stack.totalCost == overhead + (34 + 8) + (35 + 8))
+        stack.checkInvariants()
+
+        // Typing inside a group merges into its last member: the group's cost follows the text.
+        try stack.beginGroup(named: "Edit")
+        try stack.perform(Append(store: store, text: "x"))
+        for text in ["1", "22", "333"] { try stack.perform(Append(store: store, text: text, typing: true)) }
+        stack.checkInvariants()
+        try stack.beginGroup(named: "Inner")
+        try stack.perform(Append(store: store, text: "yz"))
+        try stack.endGroup()
+        try stack.endGroup()
+        let inner = overhead + (34 + 8)
+        let edit = overhead + (33 + 8) + (32 + 6 + 8) + (inner + 8)
+        #expect(stack.totalCost == overhead + (34 + 8) + (35 + 8) + edit)
+        stack.checkInvariants()
+
+        // A limit just under both groups drops the first; the one just done stays.
+        stack.memoryLimit = edit + 1
+        #expect(stack.count == 1 && stack.totalCost == edit)
+        try stack.undo()
+        #expect(store[.global] == "abcde")
+        stack.checkInvariants()
+    }
+
     /// A repeated group (a macro) makes room for as many members as the last one had, so its
     /// members are neither grown step by step nor kept in a block far larger than needed.
     @Test func aRepeatedGroupMakesRoomForItsMembersAtOnce() throws {

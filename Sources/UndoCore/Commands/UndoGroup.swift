@@ -6,11 +6,11 @@ public final class UndoGroup: UndoCommand {
     // members, never while one of them runs, and the checks cost a third of a group's undo.
     public internal(set) var members: [any UndoCommand] {
         get { _members }
-        set { _members = newValue; memberContexts = nil }
+        set { _members = newValue; memberContexts = nil; appendedCost = nil }
     }
     @usableFromInline @exclusivity(unchecked) var _members: [any UndoCommand]
-    public var name: String?
-    public internal(set) var context: UndoContext
+    @exclusivity(unchecked) public var name: String?
+    @exclusivity(unchecked) public internal(set) var context: UndoContext
     /// `true` for a coalesced run (its key is the run's), `false` for an explicit group.
     let runKey: UndoCoalescingKey?
 
@@ -19,29 +19,44 @@ public final class UndoGroup: UndoCommand {
         self.name = name
         self.context = context
         self._members = members
+        self.knownAppendedCost = members.isEmpty ? 0 : -1
         self.runKey = runKey
-        self.expectedMembers = expectedMembers
+        // Room for the expected members at once (see ``UndoStack/beginGroup``), rather than
+        // growing 1, 2, 4, 8 (each growth copies the members and leaves the old block behind).
+        if members.isEmpty { _members.reserveCapacity(expectedMembers) }
     }
 
-    /// How many members to make room for at the first one (see ``UndoStack/beginGroup``).
-    private let expectedMembers: Int
-
     @usableFromInline @exclusivity(unchecked) var memberContexts: Set<UndoContext>?
+
+    /// The members' costs (plus 8 bytes each) added up as they were appended, so closing a
+    /// group of n members does not ask each one for its cost again; `nil` once the members
+    /// changed in another way (a merge, a removal), and then summed on demand.
+    var appendedCost: Int? {
+        get { knownAppendedCost >= 0 ? knownAppendedCost : nil }
+        set { knownAppendedCost = newValue ?? -1 }
+    }
+    // An Int with -1 for unknown, not an optional: a group object stays within its malloc size
+    // class (macro's heap per step).
+    @usableFromInline @exclusivity(unchecked) var knownAppendedCost: Int
+
+    /// Adds a member's cost to ``appendedCost`` (before the member is appended).
+    @inlinable @inline(__always)
+    func addAppendedCost(_ cost: Int) {
+        if knownAppendedCost >= 0 { knownAppendedCost &+= cost &+ 8 }
+    }
 
     /// Adds a member while the group is open. The command is boxed at the (specialized) call
     /// site, without dynamic calls. A group named without a context takes its first member's.
     @usableFromInline
     func append(_ member: consuming any UndoCommand) {
         if _members.isEmpty { adoptContext(member.context) }
+        addAppendedCost(member.cost)
         _members.append(consume member)  // moved in, not copied
         if memberContexts != nil { memberContexts = nil }
     }
 
     @usableFromInline
     func adoptContext(_ firstContext: UndoContext) {
-        // Room for the expected members at once, rather than growing 1, 2, 4, 8 (each growth
-        // copies the members and leaves the old block behind).
-        _members.reserveCapacity(expectedMembers)
         if context == .global { context = firstContext }
     }
 
@@ -62,8 +77,11 @@ public final class UndoGroup: UndoCommand {
         // Each member opened in place: `reduce`, the array's subscript or a buffer's `pointee`
         // would hand over a copy of every member (retained and released through its value
         // witnesses) just to read a number.
-        MemoryLayout<UndoGroup>.size + 16 + _members.withUnsafeMutableBufferPointer(sumOfCosts)
+        MemoryLayout<UndoGroup>.size + 16 + (appendedCost ?? membersCost)
     }
+
+    /// The members' costs (plus 8 bytes each), asked of every member now.
+    var membersCost: Int { _members.withUnsafeMutableBufferPointer(sumOfCosts) }
 
     /// Discardable only if every member is.
     public var isDiscardable: Bool { _members.withUnsafeMutableBufferPointer(allDiscardable) }
