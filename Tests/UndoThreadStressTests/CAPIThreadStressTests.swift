@@ -37,7 +37,7 @@ struct CAPIThreadStressTests {
                 let length = plugin.withCString { plugin in
                     "c-\(index)".withCString { undo_history_describe(handle, plugin, $0, &buffer, UInt32(buffer.count)) }
                 }
-                #expect(length == 0, "\(plugin) c-\(index) after undoing everything: \(String(cString: buffer))")
+                #expect(length == 0, "\(plugin) c-\(index) after undoing everything: \(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
             }
         }
 
