@@ -224,12 +224,7 @@ public final class UndoStack {
             addInGeneral(command)
         } else if let group = openGroups.last {
             coalescingOpen = false
-            // Appended here, specialized: through a call taking `any UndoCommand`, the array
-            // would copy the command in and destroy the original.
-            if group._members.isEmpty { group.adoptContext(command.context) }
-            group.addAppendedCost(command.cost)
-            group._members.append(command)
-            if group.memberContexts != nil { group.memberContexts = nil }
+            group.append(command)
         } else if _position == storage.count && !hasLimits {
             coalescingOpen = false
             let serial = takeSerial()
@@ -326,8 +321,7 @@ public final class UndoStack {
             if withinWindow, let last = group._members.indices.last,
                coalesce(&group._members[last], with: command, key: key!) != nil {
                 if case .annulled? = lastMergeOutcome { group._members.removeLast() }
-                group.memberContexts = nil
-                group.appendedCost = nil
+                group.membersChangedInPlace()
             } else {
                 group.append(consume command)  // the first member also gives the group its context
             }
@@ -388,8 +382,7 @@ public final class UndoStack {
     }
 
     private func appendToRun<C: UndoCommand>(_ run: UndoGroup, _ next: C) {
-        run.memberContexts = nil
-        run.appendedCost = nil
+        run.membersChangedInPlace()
         if let last = run._members.indices.last,
            let outcome = Self.merge(&run._members[last], with: next), outcome != .refused {
             if outcome == .annulled { run._members.removeLast() }

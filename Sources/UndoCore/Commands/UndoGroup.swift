@@ -6,7 +6,7 @@ public final class UndoGroup: UndoCommand {
     // members, never while one of them runs, and the checks cost a third of a group's undo.
     public internal(set) var members: [any UndoCommand] {
         get { _members }
-        set { _members = newValue; memberContexts = nil; appendedCost = nil }
+        set { _members = newValue; membersChangedInPlace() }
     }
     @usableFromInline @exclusivity(unchecked) var _members: [any UndoCommand]
     @exclusivity(unchecked) public var name: String?
@@ -45,14 +45,23 @@ public final class UndoGroup: UndoCommand {
         if knownAppendedCost >= 0 { knownAppendedCost &+= cost &+ 8 }
     }
 
-    /// Adds a member while the group is open. The command is boxed at the (specialized) call
-    /// site, without dynamic calls. A group named without a context takes its first member's.
-    @usableFromInline
-    func append(_ member: consuming any UndoCommand) {
+    /// Adds a member while the group is open: the one way members are appended, so the cost
+    /// added up and the contexts stay in step with them. Inlined and specialized for the
+    /// command's type, the command is boxed in place and moved in, with no dynamic calls.
+    /// A group named without a context takes its first member's.
+    @inlinable @inline(__always)
+    func append<C: UndoCommand>(_ member: consuming C) {
         if _members.isEmpty { adoptContext(member.context) }
         addAppendedCost(member.cost)
-        _members.append(consume member)  // moved in, not copied
+        _members.append(consume member)
         if memberContexts != nil { memberContexts = nil }
+    }
+
+    /// Forgets what was known of the members (their contexts, their cost added up) after they
+    /// changed other than by ``append(_:)``: a merge into the last one, a removal.
+    func membersChangedInPlace() {
+        memberContexts = nil
+        appendedCost = nil
     }
 
     @usableFromInline
