@@ -7,7 +7,7 @@
 public final class SharedUndoHistory: @unchecked Sendable {
     // Recursive: a re-entrant call from an action must reach the stack's refusal instead of
     // deadlocking (see RecursiveMutex).
-    @usableFromInline let mutex = RecursiveMutex()
+    @usableFromInline package let mutex = RecursiveMutex()
     @usableFromInline let stack: UndoStack
 
     /// Shares `stack`, which no one else may use directly from now on.

@@ -28,16 +28,14 @@ extension ActionType {
         let inverseCount = step.inverseCount
         if inverseCount == 0 {
             // The inverse takes perform's arguments: nothing to hand back.
-            let frame = plugin.beginCall(phase, action: self, context: context)
-            defer { plugin.endCall(frame) }
-            let status = frame.call(performFunction, step.arguments)
-            guard status == UNDO_OK else { throw failure(status, frame, errorPhase) }
-            if !frame.changes.isEmpty { changes.append(contentsOf: frame.changes) }
+            try call(performFunction, step.arguments, phase: phase, context: context, errorPhase: errorPhase,
+                     changes: &changes)
             return
         }
         let failed: PluginActionError? = withUnsafeTemporaryAllocation(of: ActionValue.self, capacity: inverseCount) { inverse in
-            let frame = plugin.beginCall(phase, action: self, context: context)
-            defer { plugin.endCall(frame) }
+            let frameRef = plugin.beginCall(phase, action: self, context: context)
+            defer { plugin.endCall(frameRef) }
+            let frame = frameRef.takeUnretainedValue()
             frame.inverseOutput = inverse.baseAddress
             let status = frame.call(performFunction, step.arguments)
             guard status == UNDO_OK else {
@@ -65,11 +63,26 @@ extension ActionType {
             FailureSink.report(error)
             throw error
         }
-        let frame = plugin.beginCall(.inverse, action: self, context: context)
-        defer { plugin.endCall(frame) }
-        let status = frame.call(inverseFunction, step.inverseArguments)
-        guard status == UNDO_OK else { throw failure(status, frame, .undo) }
-        if !frame.changes.isEmpty { changes.append(contentsOf: frame.changes) }
+        try call(inverseFunction, step.inverseArguments, phase: .inverse, context: context, errorPhase: .undo,
+                 changes: &changes)
+    }
+
+    /// Calls `function` with `values` in a frame of the plugin: a perform whose inverse takes
+    /// its arguments, or an inverse. The frame is used without reference counting (see
+    /// ``LoadedPlugin/beginCall(_:action:context:)``).
+    @inline(__always)
+    private func call(_ function: FFIFunction, _ values: UnsafeMutableBufferPointer<ActionValue>,
+                      phase: CallFrame.Phase, context: UndoContext, errorPhase: PluginActionError.Phase,
+                      changes: inout UndoChanges) throws(PluginActionError) {
+        let frameRef = plugin.beginCall(phase, action: self, context: context)
+        let failed: PluginActionError? = frameRef._withUnsafeGuaranteedRef { frame in
+            let status = frame.call(function, values)
+            if status != UNDO_OK { return failure(status, frame, errorPhase) }
+            if !frame.changes.isEmpty { changes.append(contentsOf: frame.changes) }
+            return nil
+        }
+        plugin.endCall(frameRef)
+        if let failed { throw failed }
     }
 
     /// Offers two steps of this type in `context` to the plugin's merge function.
@@ -82,8 +95,9 @@ extension ActionType {
         return withUnsafeTemporaryAllocation(of: ActionValue.self, capacity: argumentCount + inverseCount) { buffer in
             let arguments = buffer.baseAddress!
             let inverse = arguments + argumentCount
-            let frame = plugin.beginCall(.merge, action: self, context: context)
-            defer { plugin.endCall(frame) }
+            let frameRef = plugin.beginCall(.merge, action: self, context: context)
+            defer { plugin.endCall(frameRef) }
+            let frame = frameRef.takeUnretainedValue()
             do {
                 frame.argumentOutput = arguments
                 frame.inverseOutput = inverse

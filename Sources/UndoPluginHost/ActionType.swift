@@ -39,6 +39,9 @@ public final class ActionType: @unchecked Sendable, CustomStringConvertible {
     /// The type of the one parameter of an action type that has exactly one (checked without
     /// touching the signature's array, see ``PluginHost/perform(_:argument:in:)``).
     let onlyParameterType: ActionValueType?
+    /// What a step of this type costs (``PluginStep/currentCost``) when every parameter and
+    /// inverse parameter is a number; `nil` when a string or bytes value makes it vary.
+    let fixedStepCost: Int?
     /// `localID` as a C string for `undo_call.action_id`, made once (freed in deinit).
     let cLocalID: UnsafeMutablePointer<CChar>
 
@@ -62,6 +65,9 @@ public final class ActionType: @unchecked Sendable, CustomStringConvertible {
         self.appendsOnMerge = appendsOnMerge
         self.cLocalID = strdup(localID)!
         self.onlyParameterType = signature.parameters.count == 1 ? signature.parameters[0].type : nil
+        let parameters = signature.parameters + (inverseSignature?.parameters ?? [])
+        self.fixedStepCost = parameters.contains { $0.type == .string || $0.type == .bytes }
+            ? nil : 96 + 16 * parameters.count
         self.performFunction = performFunction
         self.inverseFunction = inverseFunction
         self.mergeFunction = mergeFunction

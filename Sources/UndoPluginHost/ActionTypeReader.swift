@@ -102,9 +102,10 @@ enum ActionTypeReader {
         let inverseFunction: FFIFunction
         do {
             performFunction = try FFIFunction(address: unsafeBitCast(perform, to: UnsafeRawPointer.self),
-                                              parameters: signature.types)
+                                              parameters: signature.types, route: plugin.callRoute)
             inverseFunction = try FFIFunction(address: unsafeBitCast(inverse, to: UnsafeRawPointer.self),
-                                              parameters: (inverseSignature ?? signature).types)
+                                              parameters: (inverseSignature ?? signature).types,
+                                              route: plugin.callRoute)
         } catch {
             throw refuse(Int32(UNDO_EINVAL), "libffi cannot prepare the call (status \(error.status))", id)
         }

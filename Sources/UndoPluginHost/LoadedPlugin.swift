@@ -26,9 +26,17 @@ final class LoadedPlugin: @unchecked Sendable {
     /// The host's identity, for checks that need no reference to it (a weak load costs a
     /// side-table retain and release).
     let hostID: ObjectIdentifier
+    /// How its action functions are called (the host's route when it was loaded).
+    let callRoute: PluginCallRoute
+    /// ``ThreadCalls/key``, read once (every call sets the thread's current frame).
+    let threadKey = ThreadCalls.key
 
     private let lock = NSLock()
-    private let callLock = RecursiveMutex()
+    /// The lock every call into the plugin holds: the lock of the host's history, so the
+    /// calls the history makes while it works (perform, inverse, merge) take it again for
+    /// next to nothing, and calls from elsewhere (init, describe, deinit, a closed document)
+    /// wait for the history like every other user of it.
+    private let callLock: RecursiveMutex
     /// Changed under `lock`; every change is published to `publishedState`.
     private var _state = State.initializing {
         didSet { publishedState.store(_state.rawValue, ordering: .releasing) }
@@ -49,6 +57,8 @@ final class LoadedPlugin: @unchecked Sendable {
         self.log = host.logHandler
         self.host = host
         self.hostID = ObjectIdentifier(host)
+        self.callRoute = host.callRoute
+        self.callLock = host.history.mutex
         hostTable = HostTables.makeTable(hostName: host.hostName, hostVersion: host.hostVersion)
         HostTables.register(hostTable, for: self)
     }
@@ -64,29 +74,51 @@ final class LoadedPlugin: @unchecked Sendable {
         return try body()
     }
 
-    /// A finished frame kept for the next perform, inverse or merge call. Only touched with the
-    /// call lock held, so by one thread at a time; a nested call on the same thread (the lock is
-    /// recursive) finds it taken and makes its own.
-    @exclusivity(unchecked) private var spareFrame: CallFrame?
+    /// The frame of perform, inverse and merge calls, made once and reused (a call costs no
+    /// allocation for its frame). Only touched with the call lock held, so by one thread at a
+    /// time; a nested call on the same thread (the lock is recursive) finds it in use and makes
+    /// its own. Released on unload (it refers back to this object).
+    @exclusivity(unchecked) private var reusableFrame: CallFrame? {
+        didSet { reusableFrameRef = reusableFrame.map { Unmanaged.passUnretained($0) } }
+    }
+    /// `reusableFrame` without reference counting, for the calls (kept alive by `reusableFrame`).
+    @exclusivity(unchecked) private var reusableFrameRef: Unmanaged<CallFrame>?
+    @exclusivity(unchecked) private var reusableFrameInUse = false
 
-    /// Takes the call lock and a frame for a call of `action` (reused: a call costs no
-    /// allocation for its frame). Every ``beginCall(_:action:context:)`` is paired with an
-    /// ``endCall(_:)`` on the same thread.
-    func beginCall(_ phase: CallFrame.Phase, action: ActionType, context: UndoContext) -> CallFrame {
+    /// Takes the call lock and a frame for a call of `action`. Every
+    /// ``beginCall(_:action:context:)`` is paired with an ``endCall(_:)`` on the same thread.
+    /// The frame is handed out unmanaged (no reference counting per call): the plugin keeps its
+    /// reusable frame, and a frame made for a nested call is retained until ``endCall(_:)``.
+    @inline(__always)
+    func beginCall(_ phase: CallFrame.Phase, action: ActionType, context: UndoContext) -> Unmanaged<CallFrame> {
         callLock.lock()
-        if let spare = spareFrame {
-            spareFrame = nil
-            spare.reuse(phase: phase, action: action, context: context)
-            return spare
+        if !reusableFrameInUse, let frame = reusableFrameRef {
+            reusableFrameInUse = true
+            frame._withUnsafeGuaranteedRef { $0.reuse(phase: phase, action: action, context: context) }
+            return frame
         }
-        return CallFrame(plugin: self, phase: phase, action: action, context: context)
+        return makeFrame(phase, action: action, context: context)
     }
 
-    /// Ends a call begun with ``beginCall(_:action:context:)``: keeps its frame for the next
-    /// call and releases the call lock.
-    func endCall(_ frame: CallFrame) {
-        frame.clear()
-        spareFrame = frame
+    private func makeFrame(_ phase: CallFrame.Phase, action: ActionType, context: UndoContext) -> Unmanaged<CallFrame> {
+        let frame = CallFrame(plugin: self, phase: phase, action: action, context: context)
+        if reusableFrame == nil && state != .unloaded {
+            reusableFrame = frame
+            reusableFrameInUse = true
+            return Unmanaged.passUnretained(frame)
+        }
+        return Unmanaged.passRetained(frame)
+    }
+
+    /// Ends a call begun with ``beginCall(_:action:context:)`` and releases the call lock.
+    @inline(__always)
+    func endCall(_ frame: Unmanaged<CallFrame>) {
+        frame._withUnsafeGuaranteedRef { $0.clear() }
+        if frame.toOpaque() == reusableFrameRef?.toOpaque() {
+            reusableFrameInUse = false
+        } else {
+            frame.release()
+        }
         callLock.unlock()
     }
 
@@ -134,7 +166,7 @@ final class LoadedPlugin: @unchecked Sendable {
         let frame = CallFrame(plugin: self, phase: .deinitialize)
         serialized {
             frame.run { descriptor.deinit!(pluginData) }
-            spareFrame = nil  // it refers back to this object
+            reusableFrame = nil  // it refers back to this object
         }
         lock.withLock {
             _state = .unloaded

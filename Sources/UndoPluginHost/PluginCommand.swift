@@ -40,9 +40,11 @@ public struct PluginCommand: UndoCommand, @unchecked Sendable, CustomStringConve
     public var inverseArguments: [ActionValue] { Array(step.inverseArguments) }
     public var context: UndoContext { storedContext }
 
-    public var name: String? { step.action.name }
-    public var coalescingKey: UndoCoalescingKey? { step.action.historyCoalescingKey }
-    public var isDiscardable: Bool { step.action.isDiscardable }
+    // The action type through the step without reference counting (the history reads these on
+    // every undo and redo, and for every push).
+    public var name: String? { step.withAction { $0.name } }
+    public var coalescingKey: UndoCoalescingKey? { step.withAction { $0.historyCoalescingKey } }
+    public var isDiscardable: Bool { step.withAction { $0.isDiscardable } }
     /// The cost as measured when the step went in (or merged): a redo may hand back inverse
     /// arguments of another size (the document changed outside the history), but the history
     /// does not measure a step again after a redo, so its running total would drift.
@@ -63,16 +65,21 @@ public struct PluginCommand: UndoCommand, @unchecked Sendable, CustomStringConve
 
     public mutating func perform(_ changes: inout UndoChanges) throws {
         makeUnique()
-        let phase: CallFrame.Phase = step.performed ? .redo : .perform
-        try step.action.invokePerform(step, context: storedContext, phase: phase, changes: &changes)
-        if !step.performed {
+        let step = self.step
+        let performed = step.performed
+        let context = storedContext
+        try step.withAction { action in
+            try action.invokePerform(step, context: context, phase: performed ? .redo : .perform, changes: &changes)
+        }
+        if !performed {
             step.performed = true
             step.measuredCost = step.currentCost
         }
     }
 
     public mutating func undo(_ changes: inout UndoChanges) throws {
-        try step.action.invokeInverse(step, context: storedContext, changes: &changes)
+        let (step, context) = (self.step, storedContext)
+        try step.withAction { try $0.invokeInverse(step, context: context, changes: &changes) }
     }
 
     public mutating func merge(with next: PluginCommand) -> UndoMerge {
@@ -80,8 +87,11 @@ public struct PluginCommand: UndoCommand, @unchecked Sendable, CustomStringConve
         guard next.step.action === action, next.storedContext == storedContext else { return .refused }
         if action.appendsOnMerge {
             makeUnique()
-            guard step.append(next.step) else { return .refused }
-            step.measuredCost = step.currentCost  // the history measures a merged step again
+            guard let appended = step.append(next.step) else { return .refused }
+            // The history measures a merged step again: it grew by the bytes appended (counted
+            // as they are appended, rather than measuring every argument of a long run again).
+            let measured = step.measuredCost
+            step.measuredCost = measured >= 0 ? measured + appended : step.currentCost
             return .merged
         }
         guard action.mergeFunction != nil,
@@ -125,6 +135,12 @@ final class PluginStep: ManagedBuffer<PluginStep.Header, ActionValue> {
     // exclusivity check on every access.
     @inline(__always) private var head: UnsafeMutablePointer<Header> { withUnsafeMutablePointerToHeader { $0 } }
     var action: ActionType { head.pointee.action }
+    /// Runs `body` with the action type, without retaining it (the step holds it).
+    @inline(__always)
+    func withAction<R>(_ body: (ActionType) throws -> R) rethrows -> R {
+        let raw = UnsafeRawPointer(head) + MemoryLayout<Header>.offset(of: \Header.action)!
+        return try raw.load(as: Unmanaged<ActionType>.self)._withUnsafeGuaranteedRef(body)
+    }
     var argumentCount: Int { Int(head.pointee.argumentCount) }
     var inverseCount: Int { Int(head.pointee.inverseCount) }
     var hasInverse: Bool {
@@ -229,6 +245,8 @@ final class PluginStep: ManagedBuffer<PluginStep.Header, ActionValue> {
 
     /// The bytes this step keeps alive, for the memory limit.
     var currentCost: Int {
+        // Numbers cost 16 bytes each whatever their value: known from the action type alone.
+        if hasInverse, let fixed = withAction({ $0.fixedStepCost }) { return fixed }
         var cost = 96
         for value in arguments { cost += value.storageSize }
         if inverseCount > 0 {
@@ -239,39 +257,46 @@ final class PluginStep: ManagedBuffer<PluginStep.Header, ActionValue> {
 
     /// The host-side append merge (``ActionType/appendsOnMerge``): appends `next`'s last
     /// argument to this step's last argument, and likewise the last inverse argument, in place.
-    /// - Returns: false (nothing changed) unless every other argument of the two is equal and
-    ///   the joined values stay within ``ActionArguments/maximumValueSize``.
-    func append(_ next: PluginStep) -> Bool {
+    /// - Returns: the bytes appended (to the argument and the inverse argument together), or
+    ///   `nil` (nothing changed) unless every other argument of the two is equal and the joined
+    ///   values stay within ``ActionArguments/maximumValueSize``.
+    func append(_ next: PluginStep) -> Int? {
         let count = argumentCount
         let inverseCount = self.inverseCount
         guard count > 0, next.argumentCount == count, next.inverseCount == inverseCount,
-              hasInverse && next.hasInverse else { return false }
+              hasInverse && next.hasInverse else { return nil }
         let mine = arguments, theirs = next.arguments
-        for index in 0..<(count - 1) where mine[index] != theirs[index] { return false }
+        for index in 0..<(count - 1) where mine[index] != theirs[index] { return nil }
         let lastArgument = mine.baseAddress! + (count - 1)
-        guard Self.canAppend(theirs[count - 1], to: lastArgument) else { return false }
+        guard let argumentBytes = Self.appendableSize(theirs[count - 1], to: lastArgument) else { return nil }
+        var appended = argumentBytes
         if inverseCount > 0 {
             let myInverse = inverseArguments, theirInverse = next.inverseArguments
-            for index in 0..<(inverseCount - 1) where myInverse[index] != theirInverse[index] { return false }
+            for index in 0..<(inverseCount - 1) where myInverse[index] != theirInverse[index] { return nil }
             let lastInverse = myInverse.baseAddress! + (inverseCount - 1)
-            guard Self.canAppend(theirInverse[inverseCount - 1], to: lastInverse) else { return false }
+            guard let inverseBytes = Self.appendableSize(theirInverse[inverseCount - 1], to: lastInverse) else {
+                return nil
+            }
             Self.append(theirInverse[inverseCount - 1], to: lastInverse)
+            appended += inverseBytes
         }
         Self.append(theirs[count - 1], to: lastArgument)
-        return true
+        return appended
     }
 
-    /// Whether `value` is a string or bytes value that can be appended to the one at `slot`.
-    private static func canAppend(_ value: ActionValue, to slot: UnsafeMutablePointer<ActionValue>) -> Bool {
+    /// The size of `value` when it is a string or bytes value that can be appended to the one at
+    /// `slot`, else `nil`.
+    private static func appendableSize(_ value: ActionValue, to slot: UnsafeMutablePointer<ActionValue>) -> Int? {
         switch value {
         case .string(let tail):
-            guard case .string(let text) = slot.pointee else { return false }
-            return text.utf8.count + tail.utf8.count <= ActionArguments.maximumValueSize
+            guard case .string(let text) = slot.pointee else { return nil }
+            let size = tail.utf8.count
+            return text.utf8.count + size <= ActionArguments.maximumValueSize ? size : nil
         case .bytes(let tail):
-            guard case .bytes(let bytes) = slot.pointee else { return false }
-            return bytes.count + tail.count <= ActionArguments.maximumValueSize
+            guard case .bytes(let bytes) = slot.pointee else { return nil }
+            return bytes.count + tail.count <= ActionArguments.maximumValueSize ? tail.count : nil
         default:
-            return false
+            return nil
         }
     }
 

@@ -26,6 +26,9 @@ public final class PluginHost: @unchecked Sendable {
     /// Action ids already resolved (see PluginHost+FastPath).
     let resolvedActions = ResolvedActions()
     private var _trustPolicy: PluginTrustPolicy
+    private var _callRoute = PluginCallRoute.fromEnvironment
+    /// ``ThreadCalls/key``, read once.
+    let threadKey = ThreadCalls.key
 
     /// Makes a host performing into `history`.
     /// - Parameters:
@@ -60,6 +63,15 @@ public final class PluginHost: @unchecked Sendable {
     public static let standardErrorLog: @Sendable (PluginLogMessage) -> Void = { message in
         guard message.level >= .warning else { return }
         FileHandle.standardError.write(Data((message.description + "\n").utf8))
+    }
+
+    /// How the action functions of plugins loaded from now on are called: in registers where
+    /// the arguments allow it (the default), or always through libffi's `ffi_call`. Both pass
+    /// the same values; the second is slower and there for comparison. The default comes from
+    /// the environment variable `UNDOHOST_PLUGIN_CALLS` (`registers` or `libffi`).
+    public var callRoute: PluginCallRoute {
+        get { lock.withLock { _callRoute } }
+        set { lock.withLock { _callRoute = newValue } }
     }
 
     // MARK: Listing
@@ -175,8 +187,9 @@ public final class PluginHost: @unchecked Sendable {
 
     /// Runs a history call, turning its errors into ``PluginHostError`` with the plugin's own
     /// error when a plugin failed.
+    @inline(__always)
     func throughHistory<R>(_ what: String, _ body: (UndoStack) throws -> R) throws(PluginHostError) -> R {
-        let (collection, insideCall) = FailureSink.begin()
+        let (collection, insideCall) = FailureSink.begin(key: threadKey)
         guard !insideCall else {
             collection.end()
             throw .reentrantCall(what)

@@ -156,6 +156,44 @@ import UndoPluginABI
         check(host)
     }
 
+    /// A merged step's cost grows by the bytes appended (counted as they are appended): it must
+    /// stay what measuring the whole step again gives, for the argument and the inverse's own.
+    @Test func anAppendedRunCostsWhatItsValuesCost() throws {
+        let host = try loaded()
+        let type = try host.actionType("appender.type")
+        for letter in ["a", "bc", "", "déf", String(repeating: "g", count: 100)] {
+            try host.perform(type, [.i32(0), .string(letter)])
+            let command = try #require(host.newestPluginCommand)
+            #expect(command.cost == command.step.currentCost)
+        }
+        let write = try host.actionType("appender.write")  // has inverse arguments of its own
+        host.history.withStack { $0.breakCoalescing() }
+        for bytes in [[1], [2, 3], [], [4, 5, 6]] as [[UInt8]] {
+            try host.perform(write, [.bytes(bytes)])
+            let command = try #require(host.newestPluginCommand)
+            #expect(command.cost == command.step.currentCost)
+        }
+        check(host)
+    }
+
+    /// Numbers cost the same whatever their value: the cost is known from the action type.
+    @Test func aStepOfNumbersCostsWhatItsValuesCost() throws {
+        let (host, _) = makeHost()
+        try host.load(file: try Fixtures.buildPlugin("calls.c"))
+        for (id, arguments) in [("calls.ints", [ActionValue.i32(1), .u32(2), .i64(3), .u64(4)]),
+                                ("calls.set", [.i64(9)])] {
+            let action = try host.actionType(id)
+            #expect(action.fixedStepCost != nil)
+            try host.perform(action, arguments)
+            let command = try #require(host.newestPluginCommand)
+            #expect(command.cost == action.fixedStepCost)
+            let measured = 96 + (command.arguments + command.inverseArguments.filter { _ in
+                action.inverseSignature != nil }).reduce(0) { $0 + $1.storageSize }
+            #expect(command.cost == measured)
+        }
+        #expect(try host.actionType("calls.texts").fixedStepCost == nil)
+    }
+
     @Test func aRunIsNotJoinedPastTheValueLimit() throws {
         let host = try loaded()
         let command = try host.makeCommand("appender.write", arguments: [.bytes([1])])
@@ -164,7 +202,7 @@ import UndoPluginABI
                                   inverseArguments: [.i32(7), .bytes([])], performed: true)
         let small = PluginStep.make(action: command.action, arguments: [.bytes([1])],
                                     inverseArguments: [.i32(7), .bytes([1])], performed: true)
-        #expect(!big.append(small))
+        #expect(big.append(small) == nil)
         #expect(big.arguments[0] == .bytes(Array(repeating: 0, count: ActionArguments.maximumValueSize)))
         #expect(big.inverseArguments[1] == .bytes([]))  // neither value changed
     }

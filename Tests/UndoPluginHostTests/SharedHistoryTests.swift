@@ -7,6 +7,33 @@ import UndoPluginABI
 /// Plugin steps in the one shared history: several plugins, groups, the save point, unloading,
 /// a third-party plugin built with cc, and two hosts sharing a plugin file.
 @Suite struct SharedHistoryTests {
+    /// A plugin's calls hold its host's history lock: one made from outside the history (here a
+    /// describe from another thread) waits while a thread works in the history, so a plugin never
+    /// runs on two threads at once.
+    @Test func callsFromOutsideTheHistoryWaitForIt() throws {
+        let (host, _) = makeHost()
+        try host.load(file: try Fixtures.buildPlugin("thirdparty_counter.c"))
+        try host.perform("counter.add", [.i32(2)], in: UndoContext("n"))
+        let described = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let holding = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            host.history.withStack { _ in
+                holding.signal()
+                release.wait()
+            }
+        }
+        holding.wait()
+        DispatchQueue.global().async {
+            _ = try? host.describe(UndoContext("n"), plugin: "com.example.counter")
+            described.signal()
+        }
+        #expect(described.wait(timeout: .now() + .milliseconds(300)) == .timedOut)
+        release.signal()
+        #expect(described.wait(timeout: .now() + .seconds(30)) == .success)
+        #expect(try host.describe(UndoContext("n"), plugin: "com.example.counter") == "count=2")
+    }
+
     @Test func aThirdPartyPluginBuiltWithCCWorks() throws {
         let (host, log) = makeHost()
         let path = try Fixtures.buildPlugin("thirdparty_counter.c")

@@ -57,29 +57,58 @@ final class CallFrame {
     /// The context's name as a C string, kept for the next call in the same context (a frame
     /// is reused, see ``LoadedPlugin/beginCall(_:action:context:)``).
     @exclusivity(unchecked) private var cContext: UnsafeMutablePointer<CChar>?
+    /// The `undo_call` handed to the plugin: made once, its fields brought up to date when the
+    /// frame is reused, so a call only stores what changed.
+    private let callStorage: UnsafeMutablePointer<undo_call>
 
     init(plugin: LoadedPlugin, phase: Phase, action: ActionType? = nil, context: UndoContext = .global) {
         self.plugin = plugin
         self.phase = phase
         self.action = action
         self.context = context
+        callStorage = .allocate(capacity: 1)
+        callStorage.initialize(to: undo_call())
+        callStorage.pointee.struct_size = UInt32(MemoryLayout<undo_call>.size)
+        callStorage.pointee.phase = phase.cPhase
+        callStorage.pointee.host = UnsafePointer(plugin.hostTable)
+        callStorage.pointee.action_id = UnsafePointer(action?.cLocalID ?? Self.noActionID)
+        callStorage.pointee.undo__frame = Unmanaged.passUnretained(self).toOpaque()
     }
 
-    deinit { free(cContext) }
+    deinit {
+        free(cContext)
+        callStorage.deallocate()
+    }
 
     /// Makes a finished frame ready for another call (see ``LoadedPlugin/beginCall(_:action:context:)``).
+    @inline(__always)
     func reuse(phase: Phase, action: ActionType?, context: UndoContext) {
-        self.phase = phase
+        if phase != self.phase {
+            self.phase = phase
+            callStorage.pointee.phase = phase.cPhase
+        }
         // Most calls are for the action and context of the call before (no reference counting).
-        if action !== self.action { self.action = action }
-        if context.name != self.context.name {
+        if action !== self.action {
+            self.action = action
+            callStorage.pointee.action_id = UnsafePointer(action?.cLocalID ?? Self.noActionID)
+        }
+        if !Self.sameName(context, self.context) {
             self.context = context
             free(cContext)
             cContext = nil
         }
     }
 
+    /// Whether two contexts have the same name: compared by the strings' bits first (a context
+    /// made from one string, the usual case, matches without comparing characters).
+    @inline(__always)
+    private static func sameName(_ a: UndoContext, _ b: UndoContext) -> Bool {
+        unsafeBitCast(a.name, to: (UInt64, UInt64).self) == unsafeBitCast(b.name, to: (UInt64, UInt64).self)
+            || a.name == b.name
+    }
+
     /// Forgets what the last call left (keeping the C context name).
+    @inline(__always)
     func clear() {
         callPointer = nil
         inverseOutput = nil
@@ -109,47 +138,44 @@ final class CallFrame {
 
     /// Runs `body` with an `undo_call` describing this frame; the pointer is valid only inside.
     func withCall<R>(_ body: (UnsafeMutablePointer<undo_call>) -> R) -> R {
-        var call = makeCall()
+        let pointer = preparedCall()
         let thread = ThreadCalls.ofThisThread
         let previous = thread.pointee.frame
         thread.pointee.frame = Unmanaged.passUnretained(self)
-        defer { thread.pointee.frame = previous }
-        return withUnsafeMutablePointer(to: &call) { pointer in
-            callPointer = pointer
-            defer { callPointer = nil }
-            return body(pointer)
+        callPointer = pointer
+        defer {
+            callPointer = nil
+            thread.pointee.frame = previous
         }
+        return body(pointer)
     }
 
     /// Calls a perform or inverse function with `values` (see ``withCall(_:)``). Only between
     /// ``LoadedPlugin/beginCall(_:action:context:)`` and ``LoadedPlugin/endCall(_:)`` (the call
     /// lock held).
+    @inline(__always)
     func call(_ function: FFIFunction, _ values: UnsafeMutableBufferPointer<ActionValue>) -> Int32 {
-        var call = makeCall()
-        let thread = ThreadCalls.ofThisThread
+        let pointer = preparedCall()
+        let thread = ThreadCalls.ofThisThread(key: plugin.threadKey)
         let previous = thread.pointee.frame
         thread.pointee.frame = Unmanaged.passUnretained(self)
-        let status = withUnsafeMutablePointer(to: &call) { pointer in
-            callPointer = pointer
-            return function.call(pointer, values)
-        }
+        callPointer = pointer
+        let status = function.call(pointer, values)
         callPointer = nil
         thread.pointee.frame = previous
         return status
     }
 
-    /// The `undo_call` describing this frame (its C strings owned by the frame and the action).
-    private func makeCall() -> undo_call {
-        if cContext == nil { cContext = strdup(context.name) }
-        var call = undo_call()
-        call.struct_size = UInt32(MemoryLayout<undo_call>.size)
-        call.phase = phase.cPhase
-        call.host = UnsafePointer(plugin.hostTable)
-        call.plugin_data = plugin.pluginData
-        call.context = UnsafePointer(cContext)
-        call.action_id = UnsafePointer(action?.cLocalID ?? Self.noActionID)
-        call.undo__frame = Unmanaged.passUnretained(self).toOpaque()
-        return call
+    /// The `undo_call` describing this frame, with the plugin's data and the context's C name
+    /// as they are now (the C strings owned by the frame and the action).
+    @inline(__always)
+    private func preparedCall() -> UnsafeMutablePointer<undo_call> {
+        if cContext == nil {
+            cContext = strdup(context.name)
+            callStorage.pointee.context = UnsafePointer(cContext)
+        }
+        callStorage.pointee.plugin_data = plugin.pluginData
+        return callStorage
     }
 
     private nonisolated(unsafe) static let noActionID: UnsafeMutablePointer<CChar> = strdup("")!
@@ -183,7 +209,9 @@ struct ThreadCalls {
     /// The errors of the collections interrupted by nested ones.
     var interrupted: [PluginActionError?] = []
 
-    private static let key: pthread_key_t = {
+    /// The key of the blocks. Hot paths read a copy kept in the host and the plugin
+    /// (``LoadedPlugin/threadKey``): reading this lazily made global checks its initialization.
+    static let key: pthread_key_t = {
         var key = pthread_key_t()
         let status = pthread_key_create(&key) { raw in
             guard let raw else { return }
@@ -196,13 +224,23 @@ struct ThreadCalls {
     }()
 
     /// This thread's block, if it has one yet.
+    @inline(__always)
     static var ofThisThreadIfAny: UnsafeMutablePointer<ThreadCalls>? {
         pthread_getspecific(key)?.assumingMemoryBound(to: ThreadCalls.self)
     }
 
     /// This thread's block.
-    static var ofThisThread: UnsafeMutablePointer<ThreadCalls> {
+    @inline(__always)
+    static var ofThisThread: UnsafeMutablePointer<ThreadCalls> { ofThisThread(key: key) }
+
+    /// This thread's block, found with a copy of ``key``.
+    @inline(__always)
+    static func ofThisThread(key: pthread_key_t) -> UnsafeMutablePointer<ThreadCalls> {
         if let raw = pthread_getspecific(key) { return raw.assumingMemoryBound(to: ThreadCalls.self) }
+        return makeBlock()
+    }
+
+    private static func makeBlock() -> UnsafeMutablePointer<ThreadCalls> {
         let calls = UnsafeMutablePointer<ThreadCalls>.allocate(capacity: 1)
         calls.initialize(to: ThreadCalls())
         pthread_setspecific(key, calls)
@@ -225,6 +263,7 @@ enum FailureSink {
 
         var error: PluginActionError? { thread.pointee.hasError ? thread.pointee.error : nil }
 
+        @inline(__always)
         func end() {
             thread.pointee.depth -= 1
             if thread.pointee.depth > 0 {
@@ -239,8 +278,9 @@ enum FailureSink {
 
     /// Starts collecting the first plugin failure of a host call in this thread's sink, fresh.
     /// - Returns: the collection, and whether a plugin call is under way on this thread.
-    static func begin() -> (Collection, insideCall: Bool) {
-        let thread = ThreadCalls.ofThisThread
+    @inline(__always)
+    static func begin(key: pthread_key_t = ThreadCalls.key) -> (Collection, insideCall: Bool) {
+        let thread = ThreadCalls.ofThisThread(key: key)
         if thread.pointee.depth > 0 {
             thread.pointee.interrupted.append(thread.pointee.error)
             thread.pointee.error = nil
