@@ -119,9 +119,10 @@ extension UndoStack {
         for group in openGroups { Self.checkAppendedCosts(of: group, at: storage.count) }
     }
 
-    /// A group's cost added up as members were appended equals its members' costs now, in
-    /// nested groups too.
+    /// A group's cost added up as members were appended equals its members' costs now, and
+    /// its members' buffer is consistent, in nested groups too.
     private static func checkAppendedCosts(of group: UndoGroup, at index: Int) {
+        group.checkMemberBuffer(at: index)
         if let appended = group.appendedCost {
             precondition(appended == group.membersCost,
                          "group at \(index): appended cost \(appended), members' cost \(group.membersCost)")
