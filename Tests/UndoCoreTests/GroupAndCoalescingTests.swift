@@ -154,6 +154,31 @@ import Testing
         #expect(store[document] == "" && store[.global] == "a")
     }
 
+    /// Closing one document leaves the groups of another as they were (unboxed, their cost
+    /// unchanged), and takes its own members out of a group that spans both.
+    @Test func removingADocumentLeavesOtherGroupsAsTheyWere() throws {
+        let store = TextStore()
+        let stack = UndoStack.testing()
+        let (one, two) = (UndoContext("one"), UndoContext("two"))
+        try stack.beginGroup(named: "One")
+        for text in ["a", "b"] { try stack.perform(Append(store: store, text: text, context: one)) }
+        try stack.endGroup()
+        try stack.beginGroup(named: "Both")
+        try stack.perform(Append(store: store, text: "c", context: one))
+        try stack.perform(Append(store: store, text: "x", context: two))
+        try stack.endGroup()
+        let kept = try #require(stack.storage.command(at: 0) as? UndoGroup)
+        let cost = kept.cost
+        #expect(try stack.removeAll(in: two) == 1)
+        #expect(kept.membersAreUnboxed && kept.cost == cost && kept.appendedCost != nil)
+        let both = try #require(stack.storage.command(at: 1) as? UndoGroup)
+        #expect(both.memberCount == 1 && both.context == one)
+        stack.checkInvariants()
+        try stack.undo(count: 2)
+        #expect(store[one] == "" && store[two] == "x")
+        stack.checkInvariants()
+    }
+
     @Test func nestedGroupsBecomeMembersOfTheirParent() throws {
         let store = TextStore()
         let stack = UndoStack.testing()

@@ -268,18 +268,26 @@ public final class UndoGroup: UndoCommand {
 
     /// Removes members matching `predicate`, looking inside nested groups.
     /// - Returns: whether anything is left.
+    /// The members are rebuilt (and boxed) only if something was removed, here or in a
+    /// nested group: closing one document leaves the other documents' groups as they were.
     func removeMembers(where predicate: (any UndoCommand) -> Bool) -> Bool {
-        members = members.compactMap { member in
+        var changed = false
+        let left = members.compactMap { member -> (any UndoCommand)? in
             if let group = member as? UndoGroup {
-                return group.removeMembers(where: predicate) ? group : nil
+                let before = group.memberCount
+                let kept = group.removeMembers(where: predicate) ? group : nil
+                if kept == nil || group.memberCount != before || group.appendedCost == nil { changed = true }
+                return kept
             }
-            return predicate(member) ? nil : member
+            if predicate(member) { changed = true; return nil }
+            return member
         }
+        if changed { members = left }
         // A group belongs to the context of what is left in it.
-        if let first = members.first, !members.contains(where: { $0.context == context }) {
+        if let first = left.first, !left.contains(where: { $0.context == context }) {
             context = first.context
         }
-        return !members.isEmpty
+        return !left.isEmpty
     }
 }
 
@@ -438,7 +446,9 @@ final class MemberKind: @unchecked Sendable {
                                        count: Int, _ boxed: inout [any UndoCommand]) -> Int {
         switch operation {
         case .destroy:
-            members.deinitialize(count: count)
+            // One at a time: specialized, each is released in place; `deinitialize(count:)`
+            // goes through the runtime's generic array destroy.
+            for index in 0..<count { (members + index).deinitialize(count: 1) }
         case .copyOut:
             for index in 0..<count { boxed.append(unwrapped(members[index])) }
         case .moveOut:
