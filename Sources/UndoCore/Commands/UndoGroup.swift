@@ -9,9 +9,6 @@
 /// members (``AnyMember``), as do the rarer changes in place (a merge into the last member,
 /// a removal).
 public final class UndoGroup: UndoCommand {
-    // Unchecked like the history's own state (see UndoStack): only the history changes the
-    // members, never while one of them runs, and the checks cost a third of a group's undo.
-
     /// The members, oldest first (a copy: each boxed as an existential).
     /// - Complexity: O(members)
     public internal(set) var members: [any UndoCommand] {
@@ -30,6 +27,8 @@ public final class UndoGroup: UndoCommand {
     }
     /// The members' buffer; `nil` while there are none (so the first member finds no buffer,
     /// makes one for its type and gives an unnamed group its context).
+    // Unchecked like the history's own state (see UndoStack): only the history changes the
+    // members, never while one of them runs, and the checks cost a third of a group's undo.
     @usableFromInline @exclusivity(unchecked) var buffer: UnsafeMutableRawPointer?
     @exclusivity(unchecked) public var name: String?
     @exclusivity(unchecked) public internal(set) var context: UndoContext
@@ -55,9 +54,9 @@ public final class UndoGroup: UndoCommand {
         MemberBuffer.free(buffer)
     }
 
-    /// How many members there are.
+    /// How many members there are (without copying them out, as ``members`` does).
     /// - Complexity: O(1)
-    public var memberCount: Int { buffer.map(MemberBuffer.count) ?? 0 }
+    var memberCount: Int { buffer.map(MemberBuffer.count) ?? 0 }
 
     /// How many members fit before the buffer grows.
     var memberCapacity: Int { buffer.map { Int(MemberBuffer.header($0).pointee.capacity) } ?? 0 }
