@@ -12,7 +12,7 @@ extension UndoStack {
         }
         try Self.checkLength(of: name, "group name")
         try Self.checkLength(of: context?.name, "context name")
-        openGroups.append(UndoGroup(name: name, context: context ?? .global, expectedMembers: expectedGroupSize))
+        openGroups.append(UndoGroup(name: name, context: context ?? .global))
         coalescingOpen = false
     }
 
@@ -23,12 +23,13 @@ extension UndoStack {
         try refuseReentry("endGroup")
         guard let group = openGroups.popLast() else { throw UndoError.noOpenGroup }
         coalescingOpen = false
-        guard !group._members.isEmpty else { return }
+        let members = group.memberCount
+        guard members > 0 else { return }
         // Programs repeat their groups (a macro, a paste of a style): the next group makes room
         // for as many members as this one had, so it neither grows nor wastes much.
-        expectedGroupSize = min(max(group._members.count, 2), 64)
+        expectedGroupSize = min(max(members, 2), 64)
         if let parent = openGroups.last {
-            parent.append(group)
+            parent.append(group, room: expectedGroupSize, kinds: &memberKinds)
         } else {
             insertStep(group)
             notifyIfChanged()

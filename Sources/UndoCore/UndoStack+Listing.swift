@@ -10,7 +10,7 @@ extension UndoStack {
                              isApplied: index < position,
                              isSavePoint: saveStates[command.context]?.saved == serial,
                              isDiscardable: command.isDiscardable,
-                             memberCount: (command as? UndoGroup)?.members.count ?? 0)
+                             memberCount: (command as? UndoGroup)?.memberCount ?? 0)
             }
         }
     }
@@ -47,9 +47,9 @@ extension UndoStack {
             let wasApplied = index < position
             // A group is a container: its members are judged, and it goes only when left empty.
             if let group = Self.group(in: command) {
-                let before = group.members.count
+                let before = group.memberCount
                 let left = group.removeMembers(where: predicate)
-                removed += before - group.members.count
+                removed += before - group.memberCount
                 if !left { continue }
             } else if predicate(command) {
                 removed += 1
@@ -108,7 +108,7 @@ extension UndoStack {
             storage.withCommand(at: index) { command in
                 cost += command.cost
                 if let group = Self.group(in: command) {
-                    precondition(!group.members.isEmpty, "empty group at \(index)")
+                    precondition(group.memberCount > 0, "empty group at \(index)")
                     Self.checkAppendedCosts(of: group, at: index)
                 }
             }
@@ -119,9 +119,10 @@ extension UndoStack {
         for group in openGroups { Self.checkAppendedCosts(of: group, at: storage.count) }
     }
 
-    /// A group's cost added up as members were appended equals its members' costs now, in
-    /// nested groups too.
+    /// A group's cost added up as members were appended equals its members' costs now, and
+    /// its members' buffer is consistent, in nested groups too.
     private static func checkAppendedCosts(of group: UndoGroup, at index: Int) {
+        group.checkMemberBuffer(at: index)
         if let appended = group.appendedCost {
             precondition(appended == group.membersCost,
                          "group at \(index): appended cost \(appended), members' cost \(group.membersCost)")

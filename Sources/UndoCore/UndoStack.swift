@@ -86,7 +86,10 @@ public final class UndoStack {
     @exclusivity(unchecked) var pendingBaseline: (context: UndoContext, serial: UInt32)?
     @usableFromInline @exclusivity(unchecked) var openGroups: [UndoGroup] = []
     /// The members of the last group closed: room made in the next one (see `endGroup`).
-    @exclusivity(unchecked) var expectedGroupSize = 8
+    @usableFromInline @exclusivity(unchecked) var expectedGroupSize = 8
+    /// The kinds of the members groups held (see ``MemberKind``), found again by the next
+    /// group of the same members rather than made anew.
+    @usableFromInline @exclusivity(unchecked) var memberKinds: [MemberKind] = []
     /// Set while an action runs, to refuse calls from inside it.
     @usableFromInline @exclusivity(unchecked) var runningAction = false
     @usableFromInline @exclusivity(unchecked) var recordingPauses = 0
@@ -224,7 +227,7 @@ public final class UndoStack {
             addInGeneral(command)
         } else if let group = openGroups.last {
             coalescingOpen = false
-            group.append(command)
+            group.append(command, room: expectedGroupSize, kinds: &memberKinds)
         } else if _position == storage.count && !hasLimits {
             coalescingOpen = false
             let serial = takeSerial()
@@ -317,13 +320,14 @@ public final class UndoStack {
             if withinWindow && now &- lastCoalescingTime > window { withinWindow = false }
         }
         if let group = openGroups.last {
-            // `_members`: changed in place (through `members`, every change would copy them).
-            if withinWindow, let last = group._members.indices.last,
-               coalesce(&group._members[last], with: command, key: key!) != nil {
-                if case .annulled? = lastMergeOutcome { group._members.removeLast() }
+            // The last member changed in place (through `members`, every change would copy them).
+            if withinWindow, group.memberCount > 0,
+               group.withLastMember({ coalesce(&$0, with: command, key: key!) }) != nil {
+                if case .annulled? = lastMergeOutcome { group.removeLastMember() }
                 group.membersChangedInPlace()
             } else {
-                group.append(consume command)  // the first member also gives the group its context
+                // The first member also gives the group its context.
+                group.append(consume command, room: expectedGroupSize, kinds: &memberKinds)
             }
             coalescingOpen = key != nil
             lastCoalescingTime = now
@@ -383,12 +387,12 @@ public final class UndoStack {
 
     private func appendToRun<C: UndoCommand>(_ run: UndoGroup, _ next: C) {
         run.membersChangedInPlace()
-        if let last = run._members.indices.last,
-           let outcome = Self.merge(&run._members[last], with: next), outcome != .refused {
-            if outcome == .annulled { run._members.removeLast() }
+        if run.memberCount > 0,
+           let outcome = run.withLastMember({ Self.merge(&$0, with: next) }), outcome != .refused {
+            if outcome == .annulled { run.removeLastMember() }
             return
         }
-        run._members.append(next)
+        run.append(next)
     }
 
     /// Calls `top.merge(with: next)` when both are of one type (opened, no dynamic cast).

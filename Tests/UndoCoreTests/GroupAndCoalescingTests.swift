@@ -67,16 +67,115 @@ import Testing
         try stack.beginGroup(named: "Macro")
         try stack.perform(Add(counter: counter, amount: 1))
         let open = try #require(stack.openGroups.last)
-        #expect(open._members.capacity >= 10 && open._members.capacity < 16)
+        #expect(open.memberCapacity >= 10 && open.memberCapacity < 16)
         try stack.endGroup()
         // The first group grew (8, then 16); the ones after it were made to measure.
         let first = try #require(stack.storage.command(at: 0) as? UndoGroup)
         let second = try #require(stack.storage.command(at: 1) as? UndoGroup)
         #expect(first.members.count == 10 && second.members.count == 10)
-        #expect(first._members.capacity >= 16 && second._members.capacity < 16)
+        #expect(first.memberCapacity >= 16 && second.memberCapacity < 16)
         #expect(counter.value == 31)
         try stack.undo(count: 4)
         #expect(counter.value == 0)
+        stack.checkInvariants()
+    }
+
+    /// Members of one type are kept unboxed; one of another type boxes them all, and the
+    /// group still lists, costs, undoes and redoes its members in order.
+    @Test func aMemberOfAnotherTypeBoxesTheMembersInOrder() throws {
+        let store = TextStore()
+        let counter = Counter()
+        let stack = UndoStack.testing()
+        let overhead = UndoGroup(name: nil, context: .global).cost
+        try stack.beginGroup(named: "Mixed")
+        for text in ["a", "b", "c"] { try stack.perform(Append(store: store, text: text)) }
+        let open = try #require(stack.openGroups.last)
+        #expect(open.membersAreUnboxed && open.memberCount == 3)
+        try stack.perform(Nudge(counter: counter))
+        #expect(!open.membersAreUnboxed && open.memberCount == 4)
+        try stack.perform(Append(store: store, text: "d"))
+        stack.checkInvariants()
+        try stack.endGroup()
+
+        let group = try #require(stack.storage.command(at: 0) as? UndoGroup)
+        // Listed as the commands themselves, not as boxes.
+        #expect(group.members.map { ($0 as? Append)?.text ?? ($0 is Nudge ? "nudge" : "?") } == ["a", "b", "c", "nudge", "d"])
+        #expect(stack.totalCost == overhead + 4 * (33 + 8) + (MemoryLayout<Nudge>.size + 8))
+        try stack.undo()   // Append.undo checks the text ends in its own text: reverse order
+        #expect(store[.global] == "" && counter.value == 0)
+        try stack.redo()
+        #expect(store[.global] == "abcd" && counter.value == 1)
+        stack.checkInvariants()
+    }
+
+    /// A group of groups keeps its nested groups unboxed too; each undoes its members in
+    /// reverse, and a failure in a nested group puts back what the outer one had undone.
+    @Test func groupsOfGroupsUndoInReverseAndStayAtomic() throws {
+        let store = TextStore()
+        let stack = UndoStack.testing()
+        try stack.beginGroup(named: "Outer")
+        for outer in ["a", "b", "c"] {
+            try stack.beginGroup(named: "Inner")
+            for inner in ["1", "2"] { try stack.perform(Append(store: store, text: outer + inner)) }
+            try stack.endGroup()
+        }
+        let open = try #require(stack.openGroups.last)
+        #expect(open.membersAreUnboxed && open.memberCount == 3)
+        try stack.endGroup()
+        stack.checkInvariants()
+        #expect(store[.global] == "a1a2b1b2c1c2")
+        store.failOn = "a2"   // c and b undo, then a fails in its second member: all redone
+        #expect(throws: UndoError.self) { try stack.undo() }
+        #expect(store[.global] == "a1a2b1b2c1c2" && stack.position == 1)
+        store.failOn = nil
+        try stack.undo()
+        #expect(store[.global] == "")
+        try stack.redo()
+        #expect(store[.global] == "a1a2b1b2c1c2")
+        stack.checkInvariants()
+    }
+
+    /// Members removed down to none free the buffer: the next member makes a new one and, in a
+    /// group without a context, gives the group its own.
+    @Test func aGroupEmptiedTakesItsNextMembersContext() throws {
+        let store = TextStore()
+        let stack = UndoStack.testing()
+        let document = UndoContext("doc")
+        try stack.beginGroup(named: "Edit")
+        try stack.perform(Append(store: store, text: "a"))
+        try stack.removeAll(in: .global)
+        let open = try #require(stack.openGroups.last)
+        #expect(open.memberCount == 0 && open.memberCapacity == 0)
+        try stack.perform(Append(store: store, text: "b", context: document))
+        #expect(open.context == document && open.memberCount == 1)
+        try stack.endGroup()
+        stack.checkInvariants()
+        try stack.undo(in: document)
+        #expect(store[document] == "" && store[.global] == "a")
+    }
+
+    /// Closing one document leaves the groups of another as they were (unboxed, their cost
+    /// unchanged), and takes its own members out of a group that spans both.
+    @Test func removingADocumentLeavesOtherGroupsAsTheyWere() throws {
+        let store = TextStore()
+        let stack = UndoStack.testing()
+        let (one, two) = (UndoContext("one"), UndoContext("two"))
+        try stack.beginGroup(named: "One")
+        for text in ["a", "b"] { try stack.perform(Append(store: store, text: text, context: one)) }
+        try stack.endGroup()
+        try stack.beginGroup(named: "Both")
+        try stack.perform(Append(store: store, text: "c", context: one))
+        try stack.perform(Append(store: store, text: "x", context: two))
+        try stack.endGroup()
+        let kept = try #require(stack.storage.command(at: 0) as? UndoGroup)
+        let cost = kept.cost
+        #expect(try stack.removeAll(in: two) == 1)
+        #expect(kept.membersAreUnboxed && kept.cost == cost && kept.appendedCost != nil)
+        let both = try #require(stack.storage.command(at: 1) as? UndoGroup)
+        #expect(both.memberCount == 1 && both.context == one)
+        stack.checkInvariants()
+        try stack.undo(count: 2)
+        #expect(store[one] == "" && store[two] == "x")
         stack.checkInvariants()
     }
 
