@@ -27,14 +27,15 @@ chmod u+w "$WORK"/*
 (cd "$WORK" && ./build.sh >&2)
 echo "anchors built and run in $WORK (results.txt there)" >&2
 
-# run_all.sh gives every bench the plain workload name; this runs the plugin-* variant of it.
-cat > "$WORK/undo-bench-plugin" <<EOF
-#!/bin/sh
-exec "$BIN/undo-bench" "plugin-\$1" "\$2"
-EOF
-chmod +x "$WORK/undo-bench-plugin"
+# run_all.sh gives every bench the plain workload name; these run the plugin-* variant of it,
+# with the host's default call route and with every call through ffi_call (impl=undohost-libffi).
+printf '#!/bin/sh\nexec "%s/undo-bench" "plugin-$1" "$2"\n' "$BIN" > "$WORK/undo-bench-plugin"
+printf '#!/bin/sh\nUNDOHOST_PLUGIN_CALLS=libffi exec "%s/undo-bench" "plugin-$1" "$2"\n' "$BIN" \
+    > "$WORK/undo-bench-plugin-libffi"
+chmod +x "$WORK/undo-bench-plugin" "$WORK/undo-bench-plugin-libffi"
 
-BENCHES="./qt_undo_bench ./limit_bench $BIN/undo-bench ./undo-bench-plugin" "$WORK/run_all.sh" "$N" "$REPS"
+BENCHES="./qt_undo_bench ./limit_bench $BIN/undo-bench ./undo-bench-plugin ./undo-bench-plugin-libffi" \
+    "$WORK/run_all.sh" "$N" "$REPS"
 
 # The medians as a Markdown table, with the ratios to Qt (how many times faster).
 echo
@@ -48,18 +49,20 @@ function med(s,   a, k, i, j, t) {
     delete f
     for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
     w = f["workload"]; impl = f["impl"]
-    if (w ~ /^plugin-/) { sub(/^plugin-/, "", w); impl = "plugin" } else if (impl ~ /^qt/) impl = "qt"
+    if (w ~ /^plugin-/) { sub(/^plugin-/, "", w); impl = (impl == "undohost-libffi") ? "plugin-libffi" : "plugin" }
+    else if (impl ~ /^qt/) impl = "qt"
     ns[w, impl] = ns[w, impl] " " f["ns_per_op"]; heap[w, impl] = heap[w, impl] " " f["heap_bytes_per_n"]
 }
 END {
-    print "| workload | UndoCore ns/op | plugin path ns/op | Qt ns/op | plain C ns/op | UndoCore vs Qt | plugin vs Qt | heap B/step UndoCore | plugin | Qt | C |"
-    print "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+    print "| workload | UndoCore ns/op | plugin path ns/op | plugin via ffi_call ns/op | Qt ns/op | plain C ns/op | UndoCore vs Qt | plugin vs Qt | via ffi_call vs Qt | heap B/step UndoCore | plugin | Qt | C |"
+    print "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
     split("pushundoredo typing macro labels", order, " ")
     for (i = 1; i <= 4; i++) {
         w = order[i]
-        u = med(ns[w, "undohost"]); p = med(ns[w, "plugin"]); q = med(ns[w, "qt"]); c = med(ns[w, "c-limit"])
-        printf "| %s | %.2f | %.2f | %.2f | %.2f | %.2fx | %.2fx | %.1f | %.1f | %.1f | %.1f |\n", w, u, p, q, c,
-            q / u, q / p, med(heap[w, "undohost"]), med(heap[w, "plugin"]), med(heap[w, "qt"]), med(heap[w, "c-limit"])
+        u = med(ns[w, "undohost"]); p = med(ns[w, "plugin"]); f = med(ns[w, "plugin-libffi"])
+        q = med(ns[w, "qt"]); c = med(ns[w, "c-limit"])
+        printf "| %s | %.2f | %.2f | %.2f | %.2f | %.2f | %.2fx | %.2fx | %.2fx | %.1f | %.1f | %.1f | %.1f |\n", w, u, p, f, q, c,
+            q / u, q / p, q / f, med(heap[w, "undohost"]), med(heap[w, "plugin"]), med(heap[w, "qt"]), med(heap[w, "c-limit"])
     }
 }' "$WORK/results.txt"
 

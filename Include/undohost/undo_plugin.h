@@ -20,13 +20,16 @@
  *   2. It checks the descriptor's ABI version (same major, minor not newer than the host's)
  *      before calling any other plugin code, then its size, id and function pointers.
  *   3. It calls init() with a host callback table; init registers the action types.
- *   4. The host calls the actions' perform and inverse functions through libffi as steps are
- *      done, undone and redone. The plugin may record changes it made on its own.
+ *   4. The host calls the actions' perform and inverse functions with their declared C types as
+ *      steps are done, undone and redone (libffi prepares each call at registration; a function
+ *      whose arguments all fit in registers is then called directly with them, any other
+ *      through ffi_call). The plugin may record changes it made on its own.
  *   5. On unload the host removes the plugin's steps from the history, then calls deinit().
  *
- * Threads: the host never calls into one plugin instance from two threads at once, and never
- * runs any init or deinit concurrently with another init or deinit (one process-wide lock), so a
- * plugin needs no locking for its own state unless it has threads of its own.
+ * Threads: the host never calls into one plugin instance from two threads at once (every call
+ * holds the lock of the history the host performs into), and never runs any init or deinit
+ * concurrently with another init or deinit (one process-wide lock), so a plugin needs no locking
+ * for its own state unless it has threads of its own.
  *
  * Versioning rules for the growable structs here (those starting with `uint32_t struct_size`):
  * the writer sets struct_size to the size it knows; the reader copies min(struct_size, its own

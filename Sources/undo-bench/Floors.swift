@@ -6,8 +6,9 @@ import Glibc
 ///
 /// - the first write to a page of freshly allocated memory (the kernel maps it: a page fault),
 ///   which a push phase pays for every byte of heap it grows by;
-/// - one call of a plugin-shaped C function through `ffi_call`, as the plugin host makes it,
-///   against the same call made directly through the function pointer.
+/// - one call of a plugin-shaped C function as the plugin host makes it, in registers through
+///   the shim's fixed prototype (`undo__call_in_registers`) and through `ffi_call`, against the
+///   same call made directly through a typed function pointer.
 ///
 /// Each is the median of `repetitions` runs.
 enum Floors {
@@ -23,9 +24,9 @@ enum Floors {
 
         let calls = 10_000_000
         var callsOK = true
-        func time(throughFFI: Bool) -> Double {
+        func time(_ route: CallRoute) -> Double {
             median(repetitions) {
-                guard let (ns, sum) = callNanoseconds(calls: calls, throughFFI: throughFFI) else {
+                guard let (ns, sum) = callNanoseconds(calls: calls, route: route) else {
                     callsOK = false
                     return 0
                 }
@@ -33,9 +34,11 @@ enum Floors {
                 return ns
             }
         }
-        let direct = time(throughFFI: false)
-        let ffi = time(throughFFI: true)
-        print("floor=call calls=\(calls) direct_ns_per_call=\(fixed(direct, 2)) ffi_ns_per_call=\(fixed(ffi, 2))"
+        let direct = time(.direct)
+        let registers = undo__register_call_gp() >= 2 ? time(.registers) : 0
+        let ffi = time(.ffi)
+        print("floor=call calls=\(calls) direct_ns_per_call=\(fixed(direct, 2))"
+            + " registers_ns_per_call=\(fixed(registers, 2)) ffi_ns_per_call=\(fixed(ffi, 2))"
             + " check=\(callsOK ? "ok" : "FAIL")")
         return touchOK && callsOK
     }
@@ -72,15 +75,36 @@ enum Floors {
         }
     }
 
+    enum CallRoute { case direct, registers, ffi }
+
     /// Nanoseconds per call and the sum the calls added up, or `nil` if libffi refused the
     /// signature or a call failed.
-    static func callNanoseconds(calls: Int, throughFFI: Bool) -> (Double, Int64)? {
+    static func callNanoseconds(calls: Int, route: CallRoute) -> (Double, Int64)? {
         let function = action()
         var counter: Int64 = 0
         var clock = Stopwatch()
-        if !throughFFI {
+        if route == .direct {
             for index in 0..<calls where function(&counter, Int64(index % 7 + 1)) != 0 { return nil }
             return (clock.lap() * 1e6 / Double(calls), counter)
+        }
+        if route == .registers {
+            // As the plugin host's FFIFunction calls a function whose arguments fit in registers.
+            let entry = unsafeBitCast(function, to: UnsafeRawPointer.self)
+            let general = Int(undo__register_call_gp()), float = Int(undo__register_call_fp())
+            let nanoseconds: Double? = withUnsafeMutablePointer(to: &counter) { counterPointer in
+                let file = UnsafeMutablePointer<UInt64>.allocate(capacity: general + float)
+                defer { file.deallocate() }
+                file.initialize(repeating: 0, count: general + float)
+                file[0] = UInt64(UInt(bitPattern: counterPointer))
+                let floats = UnsafeMutableRawPointer(file + general).assumingMemoryBound(to: Double.self)
+                clock = Stopwatch()
+                for index in 0..<calls {
+                    file[1] = UInt64(index % 7 + 1)
+                    if undo__call_in_registers(entry, file, floats) != 0 { return nil }
+                }
+                return clock.lap() * 1e6 / Double(calls)
+            }
+            return nanoseconds.map { ($0, counter) }
         }
         var cif = ffi_cif()
         var parameterTypes: [UnsafeMutablePointer<ffi_type>?] = [undo__ffi_type_pointer(), undo__ffi_type_sint64()]

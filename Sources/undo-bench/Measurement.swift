@@ -18,6 +18,9 @@ struct BenchResult {
     var ok = false
     /// Extra `key=value` fields after `check=` (scaling rows, configuration notes).
     var extra: [(String, String)] = []
+    /// The `impl=` field: `undohost`, or `undohost-libffi` for the plugin path with every call
+    /// through `ffi_call` (so run_all.sh keeps the two apart).
+    var impl = "undohost"
 
     init(workload: String, n: Int, ops: Int) {
         self.workload = workload
@@ -27,7 +30,7 @@ struct BenchResult {
 
     var nsPerOp: Double { ops > 0 ? totalMs * 1e6 / Double(ops) : 0 }
 
-    /// The anchors' line, field for field, with `impl=undohost`.
+    /// The anchors' line, field for field, with `impl=undohost` (or ``impl``).
     var line: String {
         var fields = [
             "workload=\(workload)", "n=\(n)", "ops=\(ops)",
@@ -35,7 +38,7 @@ struct BenchResult {
             "rss_kib=\(peakRSSKiB())", "heap_bytes_per_n=\(fixed(heapBytesPerN, 1))",
             "push_ms=\(fixed(pushMs, 3))", "undo_ms=\(fixed(undoMs, 3))",
             "redo_ms=\(fixed(redoMs, 3))", "free_ms=\(fixed(freeMs, 3))",
-            "impl=undohost", "check=\(ok ? "ok" : "FAIL")",
+            "impl=\(impl)", "check=\(ok ? "ok" : "FAIL")",
         ]
         fields += extra.map { "\($0.0)=\($0.1)" }
         return fields.joined(separator: " ")

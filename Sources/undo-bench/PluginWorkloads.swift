@@ -43,6 +43,7 @@ enum PluginWorkloads {
     static func pushUndoRedo(_ n: Int) throws -> BenchResult {
         var result = BenchResult(workload: "plugin-pushundoredo", n: n, ops: 3 * n)
         var host: PluginHost! = try makeHost()
+        result.noteRoute(of: host)
         let add = try host.actionType("bench.add")
         let heapBefore = heapInUse()
 
@@ -83,6 +84,7 @@ enum PluginWorkloads {
         var result = BenchResult(workload: "plugin-typing", n: n, ops: 3 * n)
         result.extra = [("coalescing_window", "none")]
         var host: PluginHost! = try makeHost(UndoStack(coalescingWindow: nil))
+        result.noteRoute(of: host)
         let type = try host.actionType("bench.type")
         let letters = (0..<26).map { ActionValue.string(String(UnicodeScalar(UInt8(ascii: "a") + UInt8($0)))) }
         let heapBefore = heapInUse()
@@ -126,6 +128,7 @@ enum PluginWorkloads {
         let n = groups * 10
         var result = BenchResult(workload: "plugin-macro", n: n, ops: 3 * n)
         var host: PluginHost! = try makeHost()
+        result.noteRoute(of: host)
         let add = try host.actionType("bench.add")
         let heapBefore = heapInUse()
 
@@ -170,6 +173,7 @@ enum PluginWorkloads {
         let walk = n / 2
         var result = BenchResult(workload: "plugin-labels", n: n, ops: 2 * walk)
         var host: PluginHost! = try makeHost()
+        result.noteRoute(of: host)
         let actions = try ["bench.add", "bench.move", "bench.delete", "bench.rename"].map { try host.actionType($0) }
         let heapBefore = heapInUse()
 
@@ -209,6 +213,16 @@ enum PluginWorkloads {
         host = nil
         result.freeMs = clock.lap()
         return result
+    }
+}
+
+extension BenchResult {
+    /// Records how the host calls the plugin: `calls=registers` or `calls=libffi` after the
+    /// line, and `impl=undohost-libffi` for the second (UNDOHOST_PLUGIN_CALLS=libffi).
+    mutating func noteRoute(of host: PluginHost) {
+        let route = host.callRoute
+        extra.append(("calls", route.rawValue))
+        if route == .libffi { impl = "undohost-libffi" }
     }
 }
 

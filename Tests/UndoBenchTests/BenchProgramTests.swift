@@ -27,6 +27,21 @@ import Testing
         #expect(n == 2000)
     }
 
+    /// The plugin path with every call through ffi_call, as scripts/bench.sh runs it beside the
+    /// default route: its own impl= so run_all.sh keeps the rows apart, and the route named.
+    @Test(arguments: ["plugin-pushundoredo", "plugin-typing"])
+    func thePluginPathRunsThroughLibffiOnRequest(_ workload: String) throws {
+        let run = try BenchProcess.run([workload, "2000"], environment: ["UNDOHOST_PLUGIN_CALLS": "libffi"])
+        #expect(run.status == 0, "\(run.standardError)")
+        let values = Dictionary(try #require(run.lines.first.map(BenchProcess.fields)).map { ($0.key, $0.value) },
+                                uniquingKeysWith: { a, _ in a })
+        #expect(values["impl"] == "undohost-libffi")
+        #expect(values["calls"] == "libffi")
+        #expect(values["check"] == "ok")
+        let registers = try BenchProcess.run([workload, "2000"])
+        #expect(registers.lines.first?.contains("calls=registers") == true)
+    }
+
     @Test func theScalingRunChecksEveryRow() throws {
         let run = try BenchProcess.run(["scaling", "4", "1"])
         #expect(run.status == 0, "\(run.standardError)")
@@ -45,7 +60,11 @@ import Testing
         let perPage = try #require(floors.first?["ns_per_page"].flatMap { Double($0) })
         let direct = try #require(floors.last?["direct_ns_per_call"].flatMap { Double($0) })
         let ffi = try #require(floors.last?["ffi_ns_per_call"].flatMap { Double($0) })
+        let registers = try #require(floors.last?["registers_ns_per_call"].flatMap { Double($0) })
         #expect(perPage > 0 && direct > 0 && ffi > 0)
+        #if arch(x86_64) || arch(arm64)
+        #expect(registers > 0)
+        #endif
     }
 
     @Test func anUnknownWorkloadIsNamedInTheError() throws {
@@ -76,7 +95,7 @@ enum BenchProcess {
         return folder
     }
 
-    static func run(_ arguments: [String]) throws -> Outcome {
+    static func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Outcome {
         let binary = productsFolder.appendingPathComponent("undo-bench")
         try #require(FileManager.default.isExecutableFile(atPath: binary.path),
                      "undo-bench is not built next to the tests (\(binary.path)): run swift build first")
@@ -91,6 +110,8 @@ enum BenchProcess {
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["UNDOHOST_PLUGIN_PATH"] = nil  // the benchmark's plugin next to the program
+        environment["UNDOHOST_PLUGIN_CALLS"] = nil  // the default route unless asked
+        environment.merge(extra) { _, new in new }
         process.environment = environment
         process.standardOutput = try FileHandle(forWritingTo: outputFile)
         process.standardError = try FileHandle(forWritingTo: errorFile)
