@@ -10,25 +10,37 @@ import Synchronization
 /// lock). Recursive, so that a call an action makes back into its own history reaches the
 /// history's refusal instead of a deadlock.
 ///
-/// A plain `pthread_mutex_t` plus the owning thread and a depth: a nested lock by the owner is
-/// a comparison and an increment, where a recursive pthread mutex costs a full call (about as
-/// much as taking it the first time). `owner` is read by other threads (who only ever find it
-/// is not their own id), so it is atomic; `depth` is only touched by the owner.
+/// Taken on every perform, undo and redo, so its common cases are a few instructions:
+/// - a nested lock by the owner is a comparison and an increment (`owner`, `depth`);
+/// - an uncontended lock is one compare-and-swap of `state`, an unlock one exchange.
+///
+/// A thread that finds it taken sleeps on a condition variable (`waitMutex`, `wakeUp`): it
+/// sets `state` to 2 ("someone may be waiting") with `waitMutex` held, so the unlock that then
+/// sees 2 takes `waitMutex` before signalling and the wake-up cannot be lost.
+///
+/// `owner` is read by other threads (who only ever find it is not their own id), so it is
+/// atomic; `depth` is only touched by the owner.
 @usableFromInline
 package final class RecursiveMutex: @unchecked Sendable {
-    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    /// 0 free, 1 taken, 2 taken and a thread may be waiting.
+    @usableFromInline let state = Atomic<Int>(0)
     @usableFromInline let owner = Atomic<UInt>(0)
     @usableFromInline @exclusivity(unchecked) var depth = 0
+    private let waitMutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let wakeUp: UnsafeMutablePointer<pthread_cond_t>
 
     package init() {
-        mutex = .allocate(capacity: 1)
-        let status = pthread_mutex_init(mutex, nil)
-        precondition(status == 0, "pthread_mutex_init failed")
+        waitMutex = .allocate(capacity: 1)
+        wakeUp = .allocate(capacity: 1)
+        precondition(pthread_mutex_init(waitMutex, nil) == 0 && pthread_cond_init(wakeUp, nil) == 0,
+                     "pthread_mutex_init / pthread_cond_init failed")
     }
 
     deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
+        pthread_cond_destroy(wakeUp)
+        pthread_mutex_destroy(waitMutex)
+        wakeUp.deallocate()
+        waitMutex.deallocate()
     }
 
     @inlinable @inline(__always) static var currentThread: UInt { UInt(bitPattern: Int(bitPattern: pthread_self())) }
@@ -39,7 +51,9 @@ package final class RecursiveMutex: @unchecked Sendable {
             depth &+= 1
             return
         }
-        pthread_mutex_lock(mutex)
+        if !state.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
+            waitForLock()
+        }
         owner.store(thread, ordering: .relaxed)
         depth = 1
     }
@@ -48,10 +62,26 @@ package final class RecursiveMutex: @unchecked Sendable {
         depth &-= 1
         if depth == 0 {
             owner.store(0, ordering: .relaxed)
-            pthread_mutex_unlock(mutex)
+            if state.exchange(0, ordering: .releasing) == 2 { wakeWaiter() }
         }
     }
 
     /// Whether the calling thread holds the lock.
     @inlinable package var isHeldByCurrentThread: Bool { owner.load(ordering: .relaxed) == Self.currentThread }
+
+    /// Sleeps until the lock is free, then takes it (marked as possibly waited for).
+    @usableFromInline func waitForLock() {
+        pthread_mutex_lock(waitMutex)
+        while state.exchange(2, ordering: .acquiring) != 0 {
+            pthread_cond_wait(wakeUp, waitMutex)
+        }
+        pthread_mutex_unlock(waitMutex)
+    }
+
+    /// Wakes one thread waiting in ``waitForLock()``.
+    @usableFromInline func wakeWaiter() {
+        pthread_mutex_lock(waitMutex)
+        pthread_cond_signal(wakeUp)
+        pthread_mutex_unlock(waitMutex)
+    }
 }
