@@ -14,6 +14,8 @@
  */
 #include <undohost/undo_plugin.h>
 
+#include "fixture_register.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,18 +163,7 @@ static const undo_param old_param[] = {{UNDO_TYPE_I64, 0, "old"}};
 
 static int32_t reg(const undo_host *host, const char *id, const undo_param *params, uint32_t count,
                    const undo_param *inverse_params, uint32_t inverse_count, undo_fn perform, undo_fn inverse) {
-    undo_action_type type;
-    memset(&type, 0, sizeof type);
-    type.struct_size = (uint32_t)sizeof type;
-    type.id = id;
-    type.name = id;
-    type.params = params;
-    type.param_count = count;
-    type.inverse_params = inverse_params;
-    type.inverse_param_count = inverse_count;
-    type.perform = perform;
-    type.inverse = inverse;
-    return host->register_action(host, &type);
+    return fixture_register(host, id, id, params, count, inverse_params, inverse_count, perform, inverse);
 }
 
 static int32_t calls_init(const undo_host *host, void **plugin_data) {

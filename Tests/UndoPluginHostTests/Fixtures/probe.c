@@ -14,6 +14,8 @@
  */
 #include <undohost/undo_plugin.h>
 
+#include "fixture_register.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,36 +183,20 @@ static const undo_param code_param[] = {{UNDO_TYPE_I32, 0, "code"}};
 static const undo_param x_param[] = {{UNDO_TYPE_I32, 0, "x"}};
 static const undo_param x64_param[] = {{UNDO_TYPE_I64, 0, "x"}};
 
-static int32_t reg(const undo_host *host, const char *id, const char *name, const undo_param *params,
-                   uint32_t count, const undo_param *inverse_params, uint32_t inverse_count, undo_fn perform,
-                   undo_fn inverse) {
-    undo_action_type type;
-    memset(&type, 0, sizeof type);
-    type.struct_size = (uint32_t)sizeof type;
-    type.id = id;
-    type.name = name;
-    type.params = params;
-    type.param_count = count;
-    type.inverse_params = inverse_params;
-    type.inverse_param_count = inverse_count;
-    type.perform = perform;
-    type.inverse = inverse;
-    return host->register_action(host, &type);
-}
 
 static int32_t probe_init(const undo_host *host, void **plugin_data) {
     probe_state *st = (probe_state *)calloc(1, sizeof *st);
     int32_t rc = UNDO_OK;
     if (st == NULL) return UNDO_ENOMEM;
     st->host = host;
-    if (rc == UNDO_OK) rc = reg(host, "all", "All Types", all_params, 7, NULL, 0, UNDO_FN(all), UNDO_FN(all_inverse));
-    if (rc == UNDO_OK) rc = reg(host, "set", "Set", value_param, 1, old_param, 1, UNDO_FN(set), UNDO_FN(set_inverse));
-    if (rc == UNDO_OK) rc = reg(host, "fail", "Fail", code_param, 1, NULL, 0, UNDO_FN(fail), UNDO_FN(nothing_i32));
-    if (rc == UNDO_OK) rc = reg(host, "forget", "Forget", NULL, 0, x64_param, 1, UNDO_FN(nothing), UNDO_FN(nothing_i64));
-    if (rc == UNDO_OK) rc = reg(host, "wrongtype", "Wrong Type", NULL, 0, x64_param, 1, UNDO_FN(wrongtype), UNDO_FN(nothing_i64));
-    if (rc == UNDO_OK) rc = reg(host, "reenter", "Reenter", NULL, 0, NULL, 0, UNDO_FN(reenter), UNDO_FN(nothing));
-    if (rc == UNDO_OK) rc = reg(host, "undofail", "Undo Fail", x_param, 1, NULL, 0, UNDO_FN(nothing_i32), UNDO_FN(undofail_inverse));
-    if (rc == UNDO_OK) rc = reg(host, "badreturn", "Bad Return", NULL, 0, NULL, 0, UNDO_FN(badreturn), UNDO_FN(nothing));
+    if (rc == UNDO_OK) rc = fixture_register(host, "all", "All Types", all_params, 7, NULL, 0, UNDO_FN(all), UNDO_FN(all_inverse));
+    if (rc == UNDO_OK) rc = fixture_register(host, "set", "Set", value_param, 1, old_param, 1, UNDO_FN(set), UNDO_FN(set_inverse));
+    if (rc == UNDO_OK) rc = fixture_register(host, "fail", "Fail", code_param, 1, NULL, 0, UNDO_FN(fail), UNDO_FN(nothing_i32));
+    if (rc == UNDO_OK) rc = fixture_register(host, "forget", "Forget", NULL, 0, x64_param, 1, UNDO_FN(nothing), UNDO_FN(nothing_i64));
+    if (rc == UNDO_OK) rc = fixture_register(host, "wrongtype", "Wrong Type", NULL, 0, x64_param, 1, UNDO_FN(wrongtype), UNDO_FN(nothing_i64));
+    if (rc == UNDO_OK) rc = fixture_register(host, "reenter", "Reenter", NULL, 0, NULL, 0, UNDO_FN(reenter), UNDO_FN(nothing));
+    if (rc == UNDO_OK) rc = fixture_register(host, "undofail", "Undo Fail", x_param, 1, NULL, 0, UNDO_FN(nothing_i32), UNDO_FN(undofail_inverse));
+    if (rc == UNDO_OK) rc = fixture_register(host, "badreturn", "Bad Return", NULL, 0, NULL, 0, UNDO_FN(badreturn), UNDO_FN(nothing));
     if (rc != UNDO_OK) {
         free(st);
         return rc;
