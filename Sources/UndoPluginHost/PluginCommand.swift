@@ -83,9 +83,11 @@ public struct PluginCommand: UndoCommand, @unchecked Sendable, CustomStringConve
     }
 
     public mutating func merge(with next: PluginCommand) -> UndoMerge {
-        let action = step.action
-        guard next.step.action === action, next.storedContext == storedContext else { return .refused }
-        if action.appendsOnMerge {
+        // Every keystroke of a run comes here: the action types compared by identity and the
+        // contexts by their strings' bits first, without reference counting.
+        let sameAction = step.withAction { mine in next.step.withAction { $0 === mine } }
+        guard sameAction, next.storedContext.hasSameName(as: storedContext) else { return .refused }
+        if step.withAction({ $0.appendsOnMerge }) {
             makeUnique()
             guard let appended = step.append(next.step) else { return .refused }
             // The history measures a merged step again: it grew by the bytes appended (counted
@@ -94,6 +96,7 @@ public struct PluginCommand: UndoCommand, @unchecked Sendable, CustomStringConve
             step.measuredCost = measured >= 0 ? measured + appended : step.currentCost
             return .merged
         }
+        let action = step.action
         guard action.mergeFunction != nil,
               let merged = action.invokeMerge(previous: step, next: next.step, context: storedContext) else {
             return .refused

@@ -92,19 +92,11 @@ final class CallFrame {
             self.action = action
             callStorage.pointee.action_id = UnsafePointer(action?.cLocalID ?? Self.noActionID)
         }
-        if !Self.sameName(context, self.context) {
+        if !context.hasSameName(as: self.context) {
             self.context = context
             free(cContext)
             cContext = nil
         }
-    }
-
-    /// Whether two contexts have the same name: compared by the strings' bits first (a context
-    /// made from one string, the usual case, matches without comparing characters).
-    @inline(__always)
-    private static func sameName(_ a: UndoContext, _ b: UndoContext) -> Bool {
-        unsafeBitCast(a.name, to: (UInt64, UInt64).self) == unsafeBitCast(b.name, to: (UInt64, UInt64).self)
-            || a.name == b.name
     }
 
     /// Forgets what the last call left (keeping the C context name).
@@ -184,6 +176,16 @@ final class CallFrame {
     static func accepting(_ call: UnsafeMutablePointer<undo_call>?) -> CallFrame? {
         guard let call, let frame = current, frame.callPointer == call else { return nil }
         return frame
+    }
+}
+
+extension UndoContext {
+    /// Whether the two contexts have the same name (`==`), compared by the strings' bits first:
+    /// contexts made from one string, the usual case, match without comparing characters.
+    @inline(__always)
+    func hasSameName(as other: UndoContext) -> Bool {
+        unsafeBitCast(name, to: (UInt64, UInt64).self) == unsafeBitCast(other.name, to: (UInt64, UInt64).self)
+            || name == other.name
     }
 }
 
