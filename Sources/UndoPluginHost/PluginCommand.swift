@@ -196,7 +196,11 @@ final class PluginStep: ManagedBuffer<PluginStep.Header, ActionValue> {
 
     deinit {
         let count = argumentCount + (hasInverse ? inverseCount : 0)
-        _ = withUnsafeMutablePointerToElements { $0.deinitialize(count: count) }
+        // One value at a time: a direct destroy each, where deinitialize(count:) with a count
+        // known only at run time goes through the runtime's generic array destroy.
+        withUnsafeMutablePointerToElements { values in
+            for index in 0..<count { (values + index).deinitialize(count: 1) }
+        }
     }
 
     /// An independent copy (copy on write).
