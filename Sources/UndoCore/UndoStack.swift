@@ -121,7 +121,10 @@ public final class UndoStack {
         self.formatter = formatter
     }
 
-    deinit { storage.removeAll() }
+    deinit {
+        storage.removeAll()
+        titleMemo.deallocate()
+    }
 
     static func nanoseconds(_ duration: Duration) -> UInt64 {
         let (seconds, attoseconds) = duration.components
