@@ -105,7 +105,8 @@ struct TitleMemo {
     /// a stale hint just misses).
     private var hints = [UInt8](repeating: 0, count: TitleMemo.hintCount)
     private var next = 0
-    /// Room for a name to end (see ``StringBits/dispose(_:in:)``), freed by ``deallocate()``.
+    /// Room for a name to end and a title to copy (see ``StringBits``), freed by
+    /// ``deallocate()``. Holds nothing or an immortal string between uses.
     let scratch = UnsafeMutablePointer<String?>.allocate(capacity: 1)
     static let capacity = 16
     static let hintShift = 58
@@ -139,9 +140,9 @@ struct TitleMemo {
     }
 
     @inline(__always)
-    func undoTitle(at index: Int) -> String { StringBits.copy(entries[index].undo) }
+    func undoTitle(at index: Int) -> String { StringBits.copy(entries[index].undo, via: scratch) }
     @inline(__always)
-    func redoTitle(at index: Int) -> String { StringBits.copy(entries[index].redo) }
+    func redoTitle(at index: Int) -> String { StringBits.copy(entries[index].redo, via: scratch) }
 
     /// The entry of `name` by its bits, else by string comparison; remembered as the hint of
     /// its bucket.
@@ -202,15 +203,14 @@ enum StringBits {
     @inline(__always)
     static func isImmortal(_ high: UInt64) -> Bool { high & (1 << 63) != 0 }
 
-    /// A copy of `string`, retained only if it is not immortal.
+    /// A copy of `string`, retained only if it is not immortal. `scratch` is room for it.
     @inline(__always)
-    static func copy(_ string: borrowing String) -> String {
-        var bits = unsafeBitCast(string, to: (UInt64, UInt64).self)
+    static func copy(_ string: borrowing String, via scratch: UnsafeMutablePointer<String?>) -> String {
+        let bits = unsafeBitCast(string, to: (UInt64, UInt64).self)
         guard isImmortal(bits.1) else { return copy string }
-        return withUnsafeMutablePointer(to: &bits) { bits in
-            // Moved out of the bits: a string, and no copy to retain.
-            UnsafeMutableRawPointer(bits).assumingMemoryBound(to: String.self).move()
-        }
+        // The bits written as they are, and moved out as a string: no copy to retain.
+        UnsafeMutableRawPointer(scratch).storeBytes(of: bits, as: (UInt64, UInt64).self)
+        return scratch.move().unsafelyUnwrapped
     }
 
     /// Ends `string`, released only if it is not immortal. `scratch` is room for it.
