@@ -9,6 +9,8 @@
 /// Actions run on the thread that called the history (see ``UndoStack``); they must not call
 /// back into the same history (that is refused with ``UndoError/reentrantCall``), and neither
 /// may the command's properties, which the history reads while it works on its steps.
+/// Reading a property must change nothing: the history reads them as often as it needs them,
+/// and not at all when their value would go unused (an ignored ``UndoResult``, say).
 public protocol UndoCommand {
     /// The brief name of the change, as the Undo menu shows it after "Undo " ("Typing", "Bold");
     /// `nil` for an unnamed step (the menu then says plain "Undo"). Raw, not yet title-cased:

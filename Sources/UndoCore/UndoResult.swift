@@ -3,13 +3,19 @@
 public struct UndoResult: Sendable, Equatable {
     public enum Direction: Sendable, Equatable { case undo, redo }
 
-    public var direction: Direction
+    public var direction: Direction {
+        @inlinable get { directionAndCount & 1 == 0 ? .undo : .redo }
+        set { directionAndCount = directionAndCount & ~1 | (newValue == .undo ? 0 : 1) }
+    }
     /// The raw name of the (last) step undone or redone; `nil` for an unnamed step.
     public var name: String?
     /// The context of that step.
     public var context: UndoContext
     /// How many steps the call moved over (more than one for a jump).
-    public var stepCount: Int
+    public var stepCount: Int {
+        @inlinable get { directionAndCount >> 1 }
+        set { directionAndCount = newValue << 1 | directionAndCount & 1 }
+    }
     /// The places the actions reported changing, in the order they ran.
     public var changes: [UndoChange] {
         get { reportedChanges ?? [] }
@@ -18,51 +24,31 @@ public struct UndoResult: Sendable, Equatable {
     // Optional: most steps report nothing, and then a result holds no array to retain and
     // release.
     @usableFromInline var reportedChanges: [UndoChange]?
+    // The step count and the direction (bit 0) in one word: with four stored properties, the
+    // optimizer takes apart a result that the caller of the inlined `undo()` drops, and with
+    // it drops the reads of the name and context (see `UndoStack.resultName(at:)`).
+    @usableFromInline var directionAndCount: Int
 
     @inlinable
     public init(direction: Direction, name: String?, context: UndoContext, stepCount: Int = 1,
                 changes: [UndoChange] = []) {
-        self.direction = direction
+        self.directionAndCount = stepCount << 1 | (direction == .undo ? 0 : 1)
         self.name = name
         self.context = context
-        self.stepCount = stepCount
         self.reportedChanges = changes.isEmpty ? nil : changes
     }
 
     @inlinable
     init(direction: Direction, name: String?, context: UndoContext, reportedChanges: [UndoChange]?) {
-        self.direction = direction
+        self.directionAndCount = 1 << 1 | (direction == .undo ? 0 : 1)
         self.name = name
         self.context = context
-        self.stepCount = 1
         self.reportedChanges = reportedChanges
     }
 
     public static func == (a: UndoResult, b: UndoResult) -> Bool {
         a.direction == b.direction && a.name == b.name && a.context == b.context && a.stepCount == b.stepCount
             && a.changes == b.changes
-    }
-}
-
-/// What one step's undo or redo gives back to build its ``UndoResult``: built where the result
-/// is (inlined into the caller), so a caller that drops the result only releases these.
-@usableFromInline
-struct StepOutcome {
-    @usableFromInline var name: String?
-    @usableFromInline var context: UndoContext
-    @usableFromInline var changes: [UndoChange]?
-    @usableFromInline
-    init(name: String?, context: UndoContext, changes: [UndoChange]?) {
-        self.name = name
-        self.context = context
-        self.changes = changes
-    }
-}
-
-extension UndoResult {
-    @inlinable
-    init(direction: Direction, _ outcome: StepOutcome) {
-        self.init(direction: direction, name: outcome.name, context: outcome.context, reportedChanges: outcome.changes)
     }
 }
 

@@ -97,11 +97,14 @@ extension UndoStack {
 
 extension UndoStack {
     /// Traps if the record is inconsistent: the position inside the history, the running cost
-    /// equal to the steps' costs, serials unique, no action running and no empty group.
+    /// equal to the steps' costs, serials unique, no action running, no empty group, no
+    /// reported changes left behind by a result, and the remembered titles those of their names.
     /// Tests call it after every operation.
     public func checkInvariants() {
         precondition(position >= 0 && position <= storage.count, "position \(position) outside 0...\(storage.count)")
         precondition(!runningAction, "an action is still marked as running")
+        precondition(reportedChanges == nil, "reported changes left behind by an undo or redo")
+        titleMemo.check(formatting: formatter)
         var cost = 0
         var serials = Set<UInt32>()
         for index in 0..<storage.count {

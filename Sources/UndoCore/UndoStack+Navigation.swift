@@ -7,18 +7,24 @@ extension UndoStack {
     @inlinable @inline(__always) @discardableResult
     public func undo() throws -> UndoResult? {
         // Inlined: a caller that drops the result destroys a plain value, not an optional one
-        // through value witnesses. The common case first: the whole history, nothing open, nothing running.
+        // through value witnesses, and the reads of the step's name and context go away with it
+        // (see `resultName(at:)`). The common case first: the whole history, nothing open,
+        // nothing running.
         guard currentContext == nil && openGroups.isEmpty && !runningAction else { return try undo(in: currentContext) }
         guard _position > 0 else { return nil }
         coalescingOpen = false
+        let reported: Bool
         do {
-            let outcome = try undoStep(at: _position &- 1)
-            notifyIfChanged()
-            return UndoResult(direction: .undo, outcome)
+            reported = try undoStep(at: _position &- 1)
         } catch {
             notifyIfChanged()  // a step that could not be put back was removed
             throw error
         }
+        // The step undone is now the first redo step.
+        let result = UndoResult(direction: .undo, name: resultName(at: _position), context: resultContext(at: _position),
+                                reportedChanges: reported ? takeReportedChanges() : nil)
+        notifyIfChanged()
+        return result
     }
 
     /// Undoes the newest step of `context`; `nil` means the whole history.
@@ -29,7 +35,7 @@ extension UndoStack {
         guard let index = newestDone(in: scope) else { return nil }
         coalescingOpen = false
         defer { notifyIfChanged() }
-        return UndoResult(direction: .undo, try undoStep(at: index))
+        return result(.undo, reported: try undoStep(at: index), at: position)
     }
 
     /// Redoes the oldest redoable step of the ``currentContext``.
@@ -40,14 +46,19 @@ extension UndoStack {
         guard currentContext == nil && openGroups.isEmpty && !runningAction else { return try redo(in: currentContext) }
         guard _position < storage.count else { return nil }
         coalescingOpen = false
+        let reported: Bool
         do {
-            let outcome = try redoStep(at: _position)
-            notifyIfChanged()
-            return UndoResult(direction: .redo, outcome)
+            reported = try redoStep(at: _position)
         } catch {
             notifyIfChanged()
             throw error
         }
+        // The step redone is now the newest done step.
+        let result = UndoResult(direction: .redo, name: resultName(at: _position &- 1),
+                                context: resultContext(at: _position &- 1),
+                                reportedChanges: reported ? takeReportedChanges() : nil)
+        notifyIfChanged()
+        return result
     }
 
     /// Redoes the oldest redoable step of `context`; `nil` means the whole history.
@@ -58,7 +69,7 @@ extension UndoStack {
         guard let index = oldestRedoable(in: scope) else { return nil }
         coalescingOpen = false
         defer { notifyIfChanged() }
-        return UndoResult(direction: .redo, try redoStep(at: index))
+        return result(.redo, reported: try redoStep(at: index), at: position - 1)
     }
 
     /// Undoes up to `count` steps in one call. If one fails, those already undone are redone,
@@ -118,8 +129,9 @@ extension UndoStack {
             let index = direction == .undo ? newestDone(in: scope) : oldestRedoable(in: scope)
             guard let index else { break }
             do {
-                let result = UndoResult(direction: direction,
-                                        direction == .undo ? try undoStep(at: index) : try redoStep(at: index))
+                let result = direction == .undo
+                    ? self.result(.undo, reported: try undoStep(at: index), at: position)
+                    : self.result(.redo, reported: try redoStep(at: index), at: position - 1)
                 if combined == nil {
                     combined = result
                 } else {
@@ -145,13 +157,14 @@ extension UndoStack {
 
     // MARK: The one place the position moves
 
-    /// Undoes the done step at `index` and makes it the first redo step.
+    /// Undoes the done step at `index` and makes it the first redo step (at the new position).
+    /// - Returns: whether the action reported changes (see ``takeReportedChanges()``).
     @usableFromInline
-    func undoStep(at index: Int) throws -> StepOutcome {
+    func undoStep(at index: Int) throws -> Bool {
         runningAction = true
-        let outcome: StepOutcome
+        let reported: [UndoChange]?
         do {
-            outcome = try Self.undo(&storage.slot(at: index).pointee)
+            reported = try Self.undo(&storage.slot(at: index).pointee)
         } catch {
             runningAction = false
             try failStep(at: index, error)
@@ -159,16 +172,18 @@ extension UndoStack {
         runningAction = false
         if index != _position &- 1 { storage.relocate(from: index, to: _position &- 1) }
         _position &-= 1
-        return outcome
+        return keepReportedChanges(reported)
     }
 
-    /// Redoes the redoable step at `index` and makes it the newest done step.
+    /// Redoes the redoable step at `index` and makes it the newest done step (just below the
+    /// new position).
+    /// - Returns: whether the action reported changes (see ``takeReportedChanges()``).
     @usableFromInline
-    func redoStep(at index: Int) throws -> StepOutcome {
+    func redoStep(at index: Int) throws -> Bool {
         runningAction = true
-        let outcome: StepOutcome
+        let reported: [UndoChange]?
         do {
-            outcome = try Self.redo(&storage.slot(at: index).pointee)
+            reported = try Self.redo(&storage.slot(at: index).pointee)
         } catch {
             runningAction = false
             try failStep(at: index, error)
@@ -176,23 +191,67 @@ extension UndoStack {
         runningAction = false
         if index != _position { storage.relocate(from: index, to: _position) }
         _position &+= 1
-        return outcome
+        return keepReportedChanges(reported)
     }
 
-    // The step is opened once (in place) for its action and the result's name and context,
-    // instead of once per call on the existential.
+    // The step is opened once (in place) for its action.
 
-    private static func undo<T: UndoCommand>(_ command: inout T) throws -> StepOutcome {
+    @inline(__always)
+    private static func undo<T: UndoCommand>(_ command: inout T) throws -> [UndoChange]? {
         var changes = UndoChanges()
         try command.undo(&changes)
-        return StepOutcome(name: command.name, context: command.context, changes: changes.reported)
+        return changes.reported
     }
 
-    private static func redo<T: UndoCommand>(_ command: inout T) throws -> StepOutcome {
+    @inline(__always)
+    private static func redo<T: UndoCommand>(_ command: inout T) throws -> [UndoChange]? {
         var changes = UndoChanges()
         try command.perform(&changes)
-        return StepOutcome(name: command.name, context: command.context, changes: changes.reported)
+        return changes.reported
     }
+
+    /// Sets aside the places an action reported, if any, for its result: most actions report
+    /// none, and then the caller has no array to release.
+    @inline(__always)
+    private func keepReportedChanges(_ reported: [UndoChange]?) -> Bool {
+        guard let reported else { return false }
+        reportedChanges = reported
+        return true
+    }
+
+    /// The places the last action reported, handed over (see ``undoStep(at:)``).
+    @usableFromInline
+    func takeReportedChanges() -> [UndoChange]? {
+        defer { reportedChanges = nil }
+        return reportedChanges
+    }
+
+    /// The result of undoing or redoing the step now at `index`.
+    func result(_ direction: UndoResult.Direction, reported: Bool, at index: Int) -> UndoResult {
+        UndoResult(direction: direction, name: resultName(at: index), context: resultContext(at: index),
+                   reportedChanges: reported ? takeReportedChanges() : nil)
+    }
+
+    /// The name of the step at `index`, for a result.
+    ///
+    /// Read-only to the optimizer (`@_effects(readonly)`): reading a command's name or context
+    /// changes nothing (see ``UndoCommand``), so when the caller of the inlined ``undo()`` or
+    /// ``redo()`` drops the result, the read is dropped too, with the release of the string.
+    @usableFromInline @_effects(readonly)
+    func resultName(at index: Int) -> String? { Self.name(of: &storage.slot(at: index).pointee) }
+
+    /// The context of the step at `index`, for a result (see ``resultName(at:)``).
+    @usableFromInline @_effects(readonly)
+    func resultContext(at index: Int) -> UndoContext { Self.context(of: &storage.slot(at: index).pointee) }
+
+    // Opened in place (`inout`: through the pointer, a borrowed existential would be copied).
+    // The projection would make a shared box unique, but the history holds each step alone.
+
+    @inline(__always)
+    static func name<T: UndoCommand>(of command: inout T) -> String? { command.name }
+
+    @inline(__always)
+    static func context<T: UndoCommand>(of command: inout T) -> UndoContext { command.context }
 
     /// An action failed: the history stays as it was, unless the step could not even be put
     /// back, in which case it is removed so that what remains still matches the document.

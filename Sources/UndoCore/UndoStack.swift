@@ -97,6 +97,9 @@ public final class UndoStack {
     @usableFromInline @exclusivity(unchecked) var coalescingOpen = false
     @usableFromInline @exclusivity(unchecked) var lastCoalescingTime: UInt64 = 0
     @exclusivity(unchecked) var titleMemo = TitleMemo()
+    /// The places the last undo or redo reported, until its result takes them (nearly always
+    /// `nil`: see `undoStep(at:)`).
+    @usableFromInline @exclusivity(unchecked) var reportedChanges: [UndoChange]?
     @usableFromInline @exclusivity(unchecked) var observers: [Observer] = []
     var nextObserverID = 0
     var lastState: UndoState?
@@ -121,7 +124,10 @@ public final class UndoStack {
         self.formatter = formatter
     }
 
-    deinit { storage.removeAll() }
+    deinit {
+        storage.removeAll()
+        titleMemo.deallocate()
+    }
 
     static func nanoseconds(_ duration: Duration) -> UInt64 {
         let (seconds, attoseconds) = duration.components
