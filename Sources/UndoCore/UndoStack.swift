@@ -270,7 +270,7 @@ public final class UndoStack {
 
     /// Where the command in `slot` is stored (in the slot, or in its box, made unique) and its
     /// type: opening the existential once, without copying the command.
-    @usableFromInline
+    @inlinable @inline(__always)  // every keystroke of a typing run opens the newest step here
     static func payload(of slot: UnsafeMutablePointer<any UndoCommand>) -> (UnsafeMutableRawPointer, any UndoCommand.Type) {
         func open<T: UndoCommand>(_ command: inout T) -> (UnsafeMutableRawPointer, any UndoCommand.Type) {
             (address(of: &command), T.self)
@@ -280,8 +280,8 @@ public final class UndoStack {
 
     /// The address an inout argument was passed at (no generic closure to call, unlike
     /// `withUnsafeMutablePointer`, which stays unspecialized here).
-    @inline(__always)
-    private static func address<T>(of pointer: UnsafeMutablePointer<T>) -> UnsafeMutableRawPointer {
+    @inlinable @inline(__always)
+    static func address<T>(of pointer: UnsafeMutablePointer<T>) -> UnsafeMutableRawPointer {
         UnsafeMutableRawPointer(pointer)
     }
 
