@@ -59,10 +59,10 @@ END {
     split("pushundoredo typing macro labels", order, " ")
     for (i = 1; i <= 4; i++) {
         w = order[i]
-        u = med(ns[w, "undohost"]); p = med(ns[w, "plugin"]); f = med(ns[w, "plugin-libffi"])
+        u = med(ns[w, "undohost"]); p = med(ns[w, "plugin"]); l = med(ns[w, "plugin-libffi"])
         q = med(ns[w, "qt"]); c = med(ns[w, "c-limit"])
-        printf "| %s | %.2f | %.2f | %.2f | %.2f | %.2f | %.2fx | %.2fx | %.2fx | %.1f | %.1f | %.1f | %.1f |\n", w, u, p, f, q, c,
-            q / u, q / p, q / f, med(heap[w, "undohost"]), med(heap[w, "plugin"]), med(heap[w, "qt"]), med(heap[w, "c-limit"])
+        printf "| %s | %.2f | %.2f | %.2f | %.2f | %.2f | %.2fx | %.2fx | %.2fx | %.1f | %.1f | %.1f | %.1f |\n", w, u, p, l, q, c,
+            q / u, q / p, q / l, med(heap[w, "undohost"]), med(heap[w, "plugin"]), med(heap[w, "qt"]), med(heap[w, "c-limit"])
     }
 }' "$WORK/results.txt"
 
