@@ -1,6 +1,6 @@
 import UndoPluginKit
 
-// The functions the host calls through libffi: C functions whose parameters match the
+// The functions the host calls: C functions whose parameters match the
 // declarations in NotesPlugin.swift exactly (a string is a `const char *`). Changes are reported
 // as object ids (a note's index, no length), which hosts match to the "#<index>" lines of
 // describe().

@@ -2,7 +2,7 @@ import UndoCore
 import UndoPluginABI
 
 /// One plugin step in the shared history: an action type with typed arguments and typed
-/// inverse arguments, performed and undone through libffi.
+/// inverse arguments, performed and undone through typed C calls (see ``FFIFunction``).
 ///
 /// Make one with ``PluginHost/makeCommand(_:arguments:in:)`` (which checks the arguments) or
 /// let ``PluginHost/perform(_:_:in:)`` do it. Its ``description`` is the script line that

@@ -25,7 +25,7 @@ public struct UndoPluginParameter: Sendable, Hashable {
 
 /// A perform or inverse function, stored type-erased as the ABI's `undo_fn`.
 ///
-/// The host calls it through libffi with the parameters the action declares, so it must be a
+/// The host calls it with the C parameters the action declares, so it must be a
 /// C function whose parameters match them exactly, after the `undo_call` pointer:
 ///
 ///     let insert: @convention(c) (UnsafeMutablePointer<undo_call>?, Int64, UnsafePointer<CChar>?) -> Int32 = {

@@ -4,7 +4,8 @@ import UndoPluginHost
 
 // The four anchor workloads through the plugin path: every change is an action of a real
 // shared object (libUndoBenchCounterPlugin.so, Plugins/BenchCounter) that the PluginHost loads
-// with its loader and calls through libffi, recorded as PluginCommand steps in the host's shared
+// with its loader and calls as it calls every plugin (in registers, or through ffi_call with
+// UNDOHOST_PLUGIN_CALLS=libffi), recorded as PluginCommand steps in the host's shared
 // history. Same definitions, checks and `ops` as CoreWorkloads; the model (the counter, the
 // typed document) lives in the plugin and is read back with describe() for the checks.
 // Actions are resolved once by id (`PluginHost.actionType(_:)`) and performed as resolved action
