@@ -26,7 +26,7 @@ public final class PluginHost: @unchecked Sendable {
     /// Action ids already resolved (see PluginHost+FastPath).
     let resolvedActions = ResolvedActions()
     private var _trustPolicy: PluginTrustPolicy
-    private var _callRoute = PluginCallRoute.fromEnvironment
+    private var _callRoute: PluginCallRoute
     /// ``ThreadCalls/key``, read once.
     let threadKey = ThreadCalls.key
 
@@ -44,6 +44,9 @@ public final class PluginHost: @unchecked Sendable {
         self.hostVersion = hostVersion
         self.logHandler = log
         self._trustPolicy = trust
+        let (route, problem) = PluginCallRoute.fromEnvironment
+        self._callRoute = route
+        if let problem { log(PluginLogMessage(pluginID: hostName, level: .warning, message: problem)) }
     }
 
     /// Which files later loads accept (plugins already loaded stay).

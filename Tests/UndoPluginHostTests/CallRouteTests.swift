@@ -93,9 +93,15 @@ import UndoPluginABI
     }
 
     @Test func theRouteComesFromTheEnvironmentByName() {
-        #expect(PluginCallRoute(rawValue: "registers") == .registers)
-        #expect(PluginCallRoute(rawValue: "libffi") == .libffi)
         #expect(PluginCallRoute.environmentVariable == "UNDOHOST_PLUGIN_CALLS")
+        #expect(PluginCallRoute.parse("registers") == (.registers, nil))
+        #expect(PluginCallRoute.parse("libffi") == (.libffi, nil))
+        #expect(PluginCallRoute.parse(nil) == (.registers, nil))
+        #expect(PluginCallRoute.parse("") == (.registers, nil))
+        // A value naming neither route is not silently taken: the host logs what is wrong.
+        let (route, problem) = PluginCallRoute.parse("ffi")
+        #expect(route == .registers)
+        #expect(problem == "UNDOHOST_PLUGIN_CALLS=ffi is not registers or libffi; plugin calls go in registers")
         // A host takes the route of its time; changing it affects plugins loaded later only.
         let (host, _) = makeHost()
         host.callRoute = .libffi

@@ -18,10 +18,18 @@ public enum PluginCallRoute: String, Sendable, CaseIterable {
     /// The environment variable that chooses the route of new hosts.
     public static let environmentVariable = "UNDOHOST_PLUGIN_CALLS"
 
-    /// `UNDOHOST_PLUGIN_CALLS` (`registers` or `libffi`), else ``registers``.
-    static var fromEnvironment: PluginCallRoute {
-        guard let raw = getenv(environmentVariable) else { return .registers }
-        return PluginCallRoute(rawValue: String(cString: raw)) ?? .registers
+    /// The route `UNDOHOST_PLUGIN_CALLS` asks for: ``registers`` when it is unset or empty.
+    static var fromEnvironment: (route: PluginCallRoute, problem: String?) {
+        parse(getenv(environmentVariable).map { String(cString: $0) })
+    }
+
+    /// The route a value of `UNDOHOST_PLUGIN_CALLS` asks for, and what is wrong with a value that
+    /// names neither route (the host then calls in registers and logs it).
+    static func parse(_ value: String?) -> (route: PluginCallRoute, problem: String?) {
+        guard let value, !value.isEmpty else { return (.registers, nil) }
+        if let route = PluginCallRoute(rawValue: value) { return (route, nil) }
+        let names = allCases.map(\.rawValue).joined(separator: " or ")
+        return (.registers, "\(environmentVariable)=\(value) is not \(names); plugin calls go in registers")
     }
 }
 
