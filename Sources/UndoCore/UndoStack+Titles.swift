@@ -48,21 +48,21 @@ extension UndoStack {
     func name(at index: Int) -> String? { Self.name(of: &storage.slot(at: index).pointee) }
 
     @inline(__always)
-    private func undoTitle(of name: consuming String?) -> String {
-        if let found = titleMemo.index(of: name) {
-            StringBits.dispose(name, in: titleMemo.scratch)
-            return titleMemo.undoTitle(at: found)
-        }
-        return remember(name).undo
-    }
+    private func undoTitle(of name: consuming String?) -> String { title(of: name, undo: true) }
 
     @inline(__always)
-    private func redoTitle(of name: consuming String?) -> String {
+    private func redoTitle(of name: consuming String?) -> String { title(of: name, undo: false) }
+
+    /// The Undo or Redo title of `name`: remembered, or formatted now and remembered. The name
+    /// is ended here (without reference counting when it is immortal, see ``StringBits``).
+    @inline(__always)
+    private func title(of name: consuming String?, undo: Bool) -> String {
         if let found = titleMemo.index(of: name) {
             StringBits.dispose(name, in: titleMemo.scratch)
-            return titleMemo.redoTitle(at: found)
+            return undo ? titleMemo.undoTitle(at: found) : titleMemo.redoTitle(at: found)
         }
-        return remember(name).redo
+        let titles = remember(name)
+        return undo ? titles.undo : titles.redo
     }
 
     /// Formats the titles of `name` and remembers them. The formatter is only read on a miss

@@ -128,10 +128,14 @@ final class CallFrame {
         return try body()
     }
 
-    /// Runs `body` with an `undo_call` describing this frame; the pointer is valid only inside.
+    /// Runs `body` with an `undo_call` describing this frame, this frame being the thread's
+    /// current one; the pointer is valid only inside. Only between
+    /// ``LoadedPlugin/beginCall(_:action:context:)`` and ``LoadedPlugin/endCall(_:)`` (the call
+    /// lock held).
+    @inline(__always)
     func withCall<R>(_ body: (UnsafeMutablePointer<undo_call>) -> R) -> R {
         let pointer = preparedCall()
-        let thread = ThreadCalls.ofThisThread
+        let thread = ThreadCalls.ofThisThread(key: plugin.threadKey)
         let previous = thread.pointee.frame
         thread.pointee.frame = Unmanaged.passUnretained(self)
         callPointer = pointer
@@ -142,20 +146,10 @@ final class CallFrame {
         return body(pointer)
     }
 
-    /// Calls a perform or inverse function with `values` (see ``withCall(_:)``). Only between
-    /// ``LoadedPlugin/beginCall(_:action:context:)`` and ``LoadedPlugin/endCall(_:)`` (the call
-    /// lock held).
+    /// Calls a perform or inverse function with `values` (see ``withCall(_:)``).
     @inline(__always)
     func call(_ function: FFIFunction, _ values: UnsafeMutableBufferPointer<ActionValue>) -> Int32 {
-        let pointer = preparedCall()
-        let thread = ThreadCalls.ofThisThread(key: plugin.threadKey)
-        let previous = thread.pointee.frame
-        thread.pointee.frame = Unmanaged.passUnretained(self)
-        callPointer = pointer
-        let status = function.call(pointer, values)
-        callPointer = nil
-        thread.pointee.frame = previous
-        return status
+        withCall { function.call($0, values) }
     }
 
     /// The `undo_call` describing this frame, with the plugin's data and the context's C name

@@ -14,6 +14,8 @@
  */
 #include <undohost/undo_plugin.h>
 
+#include "fixture_register.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,17 +72,9 @@ static int32_t reentry_describe(void *plugin_data, const char *context, char *bu
 static const undo_param what_param[] = {{UNDO_TYPE_I32, 0, "what"}};
 static const undo_param delta_param[] = {{UNDO_TYPE_I64, 0, "delta"}};
 
+/* One parameter; the function is its own inverse. */
 static int32_t reg(const undo_host *host, const char *id, const char *name, const undo_param *params, undo_fn function) {
-    undo_action_type type;
-    memset(&type, 0, sizeof type);
-    type.struct_size = (uint32_t)sizeof type;
-    type.id = id;
-    type.name = name;
-    type.params = params;
-    type.param_count = 1;
-    type.perform = function;
-    type.inverse = function;
-    return host->register_action(host, &type);
+    return fixture_register(host, id, name, params, 1, NULL, 0, function, function);
 }
 
 static int32_t reentry_init(const undo_host *host, void **plugin_data) {
