@@ -32,7 +32,9 @@ let package = Package(
         .target(name: "UndoPluginABI", path: "Include", publicHeadersPath: "."),
         .systemLibrary(name: "CLibFFI", path: "Sources/CLibFFI", pkgConfig: "libffi",
                        providers: [.apt(["libffi-dev"])]),
-        .target(name: "UndoPluginHost", dependencies: ["UndoCore", "UndoPluginABI", "CLibFFI"],
+        // The host's per-thread block in a C thread-local (internal to UndoPluginHost).
+        .target(name: "CUndoHostSupport", path: "Sources/CUndoHostSupport"),
+        .target(name: "UndoPluginHost", dependencies: ["UndoCore", "UndoPluginABI", "CLibFFI", "CUndoHostSupport"],
                 path: "Sources/UndoPluginHost"),
         .target(name: "UndoPluginTextEditor", dependencies: ["UndoPluginABI"],
                 path: "Plugins/TextEditor", publicHeadersPath: "include"),

@@ -56,6 +56,19 @@ static inline int32_t undo__call_in_registers(const void *fn, const uint64_t *gp
 }
 #endif
 
+/* A function of one number after the undo_call *, called in registers through its own
+ * prototype (where the general one above loads every argument register): an integer as the
+ * 64-bit register holds it (32-bit values sign- or zero-extended), or a double. Used only where
+ * UNDO__REGISTER_CALL_GP is not 0. */
+typedef int32_t (*undo__one_integer_fn)(void *, uint64_t);
+typedef int32_t (*undo__one_double_fn)(void *, double);
+static inline int32_t undo__call_one_integer(const void *fn, void *call, uint64_t value) {
+    return ((undo__one_integer_fn)fn)(call, value);
+}
+static inline int32_t undo__call_one_double(const void *fn, void *call, double value) {
+    return ((undo__one_double_fn)fn)(call, value);
+}
+
 static inline int undo__register_call_gp(void) { return UNDO__REGISTER_CALL_GP; }
 static inline int undo__register_call_fp(void) { return UNDO__REGISTER_CALL_FP; }
 

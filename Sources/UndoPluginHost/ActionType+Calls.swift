@@ -17,8 +17,9 @@ extension ActionType {
     /// arguments it hands back in the step.
     /// - Throws: the plugin's failure, or a broken contract (an inverse argument not set); the
     ///   step is unchanged then.
-    func invokePerform(_ step: PluginStep, context: UndoContext, phase: CallFrame.Phase,
+    func invokePerform(_ step: PluginStep, phase: CallFrame.Phase,
                        changes: inout UndoChanges) throws(PluginActionError) {
+        let context = step.context
         let errorPhase: PluginActionError.Phase = phase == .redo ? .redo : .perform
         guard plugin.state == .loaded else {
             let error = plugin.unloadedError(action: self, phase: errorPhase)
@@ -28,8 +29,10 @@ extension ActionType {
         let inverseCount = step.inverseCount
         if inverseCount == 0 {
             // The inverse takes perform's arguments: nothing to hand back.
-            try call(performFunction, step.arguments, phase: phase, context: context, errorPhase: errorPhase,
-                     changes: &changes)
+            let arguments = step.arguments
+            try call(phase: phase, context: context, errorPhase: errorPhase, changes: &changes) {
+                performFunction.call($0, arguments)
+            }
             return
         }
         let failed: PluginActionError? = withUnsafeTemporaryAllocation(of: ActionValue.self, capacity: inverseCount) { inverse in
@@ -57,26 +60,65 @@ extension ActionType {
     }
 
     /// Runs the inverse with the step's inverse arguments.
-    func invokeInverse(_ step: PluginStep, context: UndoContext, changes: inout UndoChanges) throws(PluginActionError) {
+    func invokeInverse(_ step: PluginStep, changes: inout UndoChanges) throws(PluginActionError) {
         guard plugin.state == .loaded else {
             let error = plugin.unloadedError(action: self, phase: .undo)
             FailureSink.report(error)
             throw error
         }
-        try call(inverseFunction, step.inverseArguments, phase: .inverse, context: context, errorPhase: .undo,
-                 changes: &changes)
+        let arguments = step.inverseArguments
+        try call(phase: .inverse, context: step.context, errorPhase: .undo, changes: &changes) {
+            inverseFunction.call($0, arguments)
+        }
     }
 
-    /// Calls `function` with `values` in a frame of the plugin: a perform whose inverse takes
-    /// its arguments, or an inverse. The frame is used without reference counting (see
-    /// ``LoadedPlugin/beginCall(_:action:context:)``).
+    /// Runs perform with one argument (already checked) for an action whose inverse takes
+    /// perform's arguments, outside any step (see ``PluginCommand/performAppending(_:of:)``).
+    func invokePerform(_ value: ActionValue, context: UndoContext) throws(PluginActionError) {
+        guard plugin.state == .loaded else {
+            let error = plugin.unloadedError(action: self, phase: .perform)
+            FailureSink.report(error)
+            throw error
+        }
+        var argument = value
+        var changes = UndoChanges()  // dropped, as a perform's are
+        try withUnsafeMutablePointer(to: &argument) { (pointer) throws(PluginActionError) in
+            try call(phase: .perform, context: context, errorPhase: .perform, changes: &changes) {
+                performFunction.call($0, UnsafeMutableBufferPointer(start: pointer, count: 1))
+            }
+        }
+    }
+
+    /// Runs `function` (perform or the inverse) for a step stored inline in its command: one
+    /// number, as its slot bits (``ActionValue/numberBits``); `phase` is perform, redo or inverse.
     @inline(__always)
-    private func call(_ function: FFIFunction, _ values: UnsafeMutableBufferPointer<ActionValue>,
-                      phase: CallFrame.Phase, context: UndoContext, errorPhase: PluginActionError.Phase,
+    func invokeInline(_ function: FFIFunction, _ bits: UInt64, context: UndoContext, phase: CallFrame.Phase,
                       changes: inout UndoChanges) throws(PluginActionError) {
+        let errorPhase: PluginActionError.Phase = switch phase {
+        case .inverse: .undo
+        case .redo: .redo
+        default: .perform
+        }
+        guard plugin.state == .loaded else {
+            let error = plugin.unloadedError(action: self, phase: errorPhase)
+            FailureSink.report(error)
+            throw error
+        }
+        try call(phase: phase, context: context, errorPhase: errorPhase, changes: &changes) {
+            function.call($0, numberBits: bits)
+        }
+    }
+
+    /// Makes a call into the plugin in a frame: `body` calls a perform whose inverse takes its
+    /// arguments, or an inverse, with the `undo_call` it is given. The frame is used without
+    /// reference counting (see ``LoadedPlugin/beginCall(_:action:context:)``).
+    @inline(__always)
+    private func call(phase: CallFrame.Phase, context: UndoContext, errorPhase: PluginActionError.Phase,
+                      changes: inout UndoChanges,
+                      _ body: (UnsafeMutablePointer<undo_call>) -> Int32) throws(PluginActionError) {
         let frameRef = plugin.beginCall(phase, action: self, context: context)
         let failed: PluginActionError? = frameRef._withUnsafeGuaranteedRef { frame in
-            let status = frame.call(function, values)
+            let status = frame.withCall(body)
             if status != UNDO_OK { return failure(status, frame, errorPhase) }
             if !frame.changes.isEmpty { changes.append(contentsOf: frame.changes) }
             return nil
@@ -88,8 +130,9 @@ extension ActionType {
     /// Offers two steps of this type in `context` to the plugin's merge function.
     /// - Returns: the outcome (a merged step is a new one), or `nil` when refused (a failing
     ///   merge is logged and refused).
-    func invokeMerge(previous: PluginStep, next: PluginStep, context: UndoContext) -> MergeOutcome? {
+    func invokeMerge(previous: PluginStep, next: PluginStep) -> MergeOutcome? {
         guard let mergeFunction, plugin.state == .loaded else { return nil }
+        let context = previous.context
         let argumentCount = previous.argumentCount
         let inverseCount = previous.inverseCount
         return withUnsafeTemporaryAllocation(of: ActionValue.self, capacity: argumentCount + inverseCount) { buffer in
@@ -113,7 +156,7 @@ extension ActionType {
                 switch status {
                 case Int32(UNDO_MERGE_MERGED):
                     // Values not set keep the previous step's.
-                    let merged = PluginStep.make(action: self, argumentCount: argumentCount) { target in
+                    let merged = PluginStep.make(action: self, context: context, argumentCount: argumentCount) { target in
                         for index in 0..<argumentCount {
                             if frame.argumentSet & (1 << index) != 0 {
                                 (target + index).moveInitialize(from: arguments + index, count: 1)

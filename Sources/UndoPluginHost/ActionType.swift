@@ -44,6 +44,9 @@ public final class ActionType: @unchecked Sendable, CustomStringConvertible {
     let fixedStepCost: Int?
     /// `localID` as a C string for `undo_call.action_id`, made once (freed in deinit).
     let cLocalID: UnsafeMutablePointer<CChar>
+    /// Whether a step of this type is kept inside its ``PluginCommand`` with no heap block of
+    /// its own: one number parameter, and an inverse that takes perform's arguments.
+    let storesInline: Bool
 
     typealias MergeFunction = @convention(c) (
         UnsafeMutablePointer<undo_call>?, UnsafePointer<undo_value>?, UnsafePointer<undo_value>?,
@@ -72,6 +75,8 @@ public final class ActionType: @unchecked Sendable, CustomStringConvertible {
         self.inverseFunction = inverseFunction
         self.mergeFunction = mergeFunction
         self.historyCoalescingKey = coalescingKey.map { UndoCoalescingKey(plugin.id + "/" + $0) }
+        self.storesInline = inverseSignature == nil && signature.parameters.count == 1
+            && signature.parameters[0].type.isNumber
     }
 
     deinit { free(cLocalID) }

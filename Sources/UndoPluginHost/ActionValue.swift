@@ -17,6 +17,9 @@ public enum ActionValueType: UInt32, Sendable, Hashable, CaseIterable, CustomStr
         }
     }
 
+    /// Whether the type is a number (an integer type or f64): its values fit in 64 bits.
+    public var isNumber: Bool { self != .string && self != .bytes }
+
     /// Whether the type is one of the four integer types.
     public var isInteger: Bool {
         switch self {
@@ -115,4 +118,34 @@ public struct ActionSignature: Sendable, Hashable, CustomStringConvertible {
     /// "(position: i64, text: string)"
     public var description: String { "(" + parameters.map(\.description).joined(separator: ", ") + ")" }
     public var types: [ActionValueType] { parameters.map(\.type) }
+}
+
+extension ActionValue {
+    /// A number as the 64 bits of its C argument slot: 32-bit integers sign- or zero-extended
+    /// (as a register holds them), f64 by its bit pattern; `nil` for a string or bytes.
+    @inline(__always)
+    var numberBits: UInt64? {
+        switch self {
+        case .i32(let v): UInt64(bitPattern: Int64(v))
+        case .u32(let v): UInt64(v)
+        case .i64(let v): UInt64(bitPattern: v)
+        case .u64(let v): v
+        case .f64(let v): v.bitPattern
+        case .string, .bytes: nil
+        }
+    }
+
+    /// The number of type `type` whose slot bits (``numberBits``) are `bits`.
+    /// - Precondition: `type` is a number type.
+    @inline(__always)
+    init(numberBits bits: UInt64, type: ActionValueType) {
+        switch type {
+        case .i32: self = .i32(Int32(truncatingIfNeeded: Int64(bitPattern: bits)))
+        case .u32: self = .u32(UInt32(truncatingIfNeeded: bits))
+        case .i64: self = .i64(Int64(bitPattern: bits))
+        case .u64: self = .u64(bits)
+        case .f64: self = .f64(Double(bitPattern: bits))
+        case .string, .bytes: preconditionFailure("not a number type")
+        }
+    }
 }

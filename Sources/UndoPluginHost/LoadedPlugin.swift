@@ -28,8 +28,6 @@ final class LoadedPlugin: @unchecked Sendable {
     let hostID: ObjectIdentifier
     /// How its action functions are called (the host's route when it was loaded).
     let callRoute: PluginCallRoute
-    /// ``ThreadCalls/key``, read once (every call sets the thread's current frame).
-    let threadKey = ThreadCalls.key
 
     private let lock = NSLock()
     /// The lock every call into the plugin holds: the lock of the host's history, so the

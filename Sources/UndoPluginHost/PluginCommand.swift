@@ -8,105 +8,242 @@ import UndoPluginABI
 /// let ``PluginHost/perform(_:_:in:)`` do it. Its ``description`` is the script line that
 /// performs it again: `text.insert 0 "Hello"`.
 ///
-/// **Storage.** Three words: the context, and a reference to one heap block (``PluginStep``)
-/// that holds the action type, the state and the arguments and inverse arguments side by side,
-/// so the history stores the command inline (an existential's three words) and a step costs
-/// one allocation. The context is kept here rather than in the block, where the inline slot
-/// has room for it: the block of a one-argument step is then 56 bytes, one malloc size class
-/// smaller. The block is copied on write: a copy of a command (a listing, say) never changes
-/// with the original. (`@unchecked Sendable`: the storage is only changed through a command
-/// that holds the one reference to it.)
+/// **Storage.** Three words, so the history keeps the command inline in its slot (an
+/// existential's three-word buffer): the action type, and either
+/// - the one number argument itself, when the action type ``ActionType/storesInline`` (one
+///   number parameter, an inverse that takes perform's arguments): such a step allocates
+///   nothing in the global context, and a 16-byte block for the context elsewhere; or
+/// - a heap block (``PluginStep``) with the context, the arguments and the inverse arguments
+///   side by side, copied on write: a copy of a command (a listing, say) never changes with the
+///   original.
+///
+/// (`@unchecked Sendable`: the storage is only changed through a command that holds the one
+/// reference to it.)
 public struct PluginCommand: UndoCommand, @unchecked Sendable, CustomStringConvertible {
-    var step: PluginStep
-    let storedContext: UndoContext
+    /// Strong: a step keeps its action type, and so its plugin record, alive.
+    let actionType: ActionType
+    /// The argument of a step stored inline (``ActionValue/numberBits``); 0 otherwise.
+    var inlineBits: UInt64
+    var storage: Storage
+
+    enum Storage {
+        /// Inline, in the global context: not performed yet, or performed (the next perform is
+        /// a redo).
+        case fresh
+        case performed
+        /// Inline, in another context.
+        case freshIn(ContextBox)
+        case performedIn(ContextBox)
+        /// In its own heap block.
+        case boxed(PluginStep)
+    }
+
+    /// The context of a step stored inline outside the global context.
+    final class ContextBox: @unchecked Sendable {
+        let context: UndoContext
+        init(_ context: UndoContext) { self.context = context }
+    }
 
     init(action: ActionType, arguments: [ActionValue], inverseArguments: [ActionValue]? = nil,
          context: UndoContext, performed: Bool = false) {
-        step = PluginStep.make(action: action, arguments: arguments,
-                               inverseArguments: inverseArguments, performed: performed)
-        storedContext = context
+        if action.storesInline, arguments.count == 1, let bits = arguments[0].numberBits {
+            self.init(action: action, numberBits: bits, context: context, performed: performed)
+        } else {
+            self.init(step: PluginStep.make(action: action, context: context, arguments: arguments,
+                                            inverseArguments: inverseArguments, performed: performed))
+        }
     }
 
-    init(step: PluginStep, context: UndoContext) {
-        self.step = step
-        storedContext = context
+    /// A step stored inline (the action type ``ActionType/storesInline``).
+    init(action: ActionType, numberBits: UInt64, context: UndoContext, performed: Bool = false) {
+        let storage: Storage
+        if context.hasSameName(as: .global) {
+            storage = performed ? .performed : .fresh
+        } else {
+            let box = ContextBox(context)
+            storage = performed ? .performedIn(box) : .freshIn(box)
+        }
+        self.init(actionType: action, inlineBits: numberBits, storage: storage)
     }
 
-    public var action: ActionType { step.action }
+    /// The step in `step`, stored inline when its action type allows.
+    init(step: PluginStep) {
+        let action = step.action
+        if action.storesInline, step.argumentCount == 1, let bits = step.arguments[0].numberBits {
+            self.init(action: action, numberBits: bits, context: step.context, performed: step.performed)
+        } else {
+            self.init(actionType: action, inlineBits: 0, storage: .boxed(step))
+        }
+    }
+
+    private init(actionType: ActionType, inlineBits: UInt64, storage: Storage) {
+        self.actionType = actionType
+        self.inlineBits = inlineBits
+        self.storage = storage
+    }
+
+    public var action: ActionType { actionType }
     /// The perform arguments (typed exactly as the signature).
-    public var arguments: [ActionValue] { Array(step.arguments) }
+    public var arguments: [ActionValue] {
+        if case .boxed(let step) = storage { return Array(step.arguments) }
+        return [inlineValue]
+    }
     /// The inverse's arguments: handed back by perform, or the perform arguments when the
     /// inverse takes those (empty while a step with inverse parameters has not run).
-    public var inverseArguments: [ActionValue] { Array(step.inverseArguments) }
-    public var context: UndoContext { storedContext }
+    public var inverseArguments: [ActionValue] {
+        if case .boxed(let step) = storage { return Array(step.inverseArguments) }
+        return [inlineValue]
+    }
+    public var context: UndoContext {
+        switch storage {
+        case .fresh, .performed: .global
+        case .freshIn(let box), .performedIn(let box): box.context
+        case .boxed(let step): step.context
+        }
+    }
 
-    // The action type through the step without reference counting (the history reads these on
-    // every undo and redo, and for every push).
-    public var name: String? { step.withAction { $0.name } }
-    public var coalescingKey: UndoCoalescingKey? { step.withAction { $0.historyCoalescingKey } }
-    public var isDiscardable: Bool { step.withAction { $0.isDiscardable } }
+    /// The argument of a step stored inline.
+    private var inlineValue: ActionValue { ActionValue(numberBits: inlineBits, type: actionType.onlyParameterType!) }
+
+    /// The step as a heap block: its own, or a new one holding the inline step.
+    var step: PluginStep {
+        if case .boxed(let step) = storage { return step }
+        return PluginStep.make(action: actionType, context: context, arguments: [inlineValue],
+                               inverseArguments: nil, performed: isPerformed)
+    }
+
+    /// Whether the step is kept inside the command (no heap block of its own).
+    var isStoredInline: Bool {
+        if case .boxed = storage { return false }
+        return true
+    }
+
+    /// Whether perform ran (the next perform is a redo).
+    var isPerformed: Bool {
+        switch storage {
+        case .fresh, .freshIn: false
+        case .performed, .performedIn: true
+        case .boxed(let step): step.performed
+        }
+    }
+
+    /// The typing fast path (``PluginHost/perform(_:argument:in:)`` through
+    /// ``UndoCore/UndoStack/extendNewest(_:key:context:_:)``): performs `action` with `value`
+    /// and appends `value` to this step's argument, as performing a step and merging it into
+    /// this one would, without making the step.
+    /// - Returns: the bytes appended (the growth of ``cost``), or `nil` with nothing performed
+    ///   when this step cannot take `value` (another action type, or the joined value too long).
+    /// - Throws: the plugin's failure, with this step unchanged.
+    mutating func performAppending(_ value: ActionValue, of action: ActionType) throws(PluginActionError) -> Int? {
+        guard actionType === action, action.appendsOnMerge, case .boxed = storage else { return nil }
+        let step = uniqueStep()
+        guard step.argumentCount == 1, step.inverseCount == 0, step.performed else { return nil }
+        let slot = step.arguments.baseAddress!
+        guard let size = PluginStep.appendableSize(value, to: slot) else { return nil }
+        try action.invokePerform(value, context: step.context)
+        PluginStep.append(value, to: slot)
+        let measured = step.measuredCost
+        step.measuredCost = measured >= 0 ? measured + size : step.currentCost
+        return size
+    }
+
+    /// The heap block of a boxed step, made this command's own first (copy on write).
+    /// - Precondition: the step is boxed.
+    private mutating func uniqueStep() -> PluginStep {
+        guard case .boxed(var step) = storage else { preconditionFailure("the step is stored inline") }
+        storage = .fresh  // drops the storage's reference: `step` is then the only one, if unique
+        if !isKnownUniquelyReferenced(&step) { step = step.copy() }
+        storage = .boxed(step)
+        return step
+    }
+
+    public var name: String? { actionType.name }
+    public var coalescingKey: UndoCoalescingKey? { actionType.historyCoalescingKey }
+    public var isDiscardable: Bool { actionType.isDiscardable }
     /// The cost as measured when the step went in (or merged): a redo may hand back inverse
     /// arguments of another size (the document changed outside the history), but the history
     /// does not measure a step again after a redo, so its running total would drift.
     public var cost: Int {
+        guard case .boxed(let step) = storage else { return actionType.fixedStepCost! }
         let measured = step.measuredCost
         return measured >= 0 ? measured : step.currentCost
     }
 
     public var description: String {
-        let arguments = step.arguments
-        return arguments.isEmpty ? action.shortID : action.shortID + " " + ActionArguments.format(Array(arguments))
-    }
-
-    /// Makes the storage this command's own before a change (copy on write).
-    private mutating func makeUnique() {
-        if !isKnownUniquelyReferenced(&step) { step = step.copy() }
+        let arguments = self.arguments
+        return arguments.isEmpty ? action.shortID : action.shortID + " " + ActionArguments.format(arguments)
     }
 
     public mutating func perform(_ changes: inout UndoChanges) throws {
-        makeUnique()
-        let step = self.step
-        let performed = step.performed
-        let context = storedContext
-        try step.withAction { action in
-            try action.invokePerform(step, context: context, phase: performed ? .redo : .perform, changes: &changes)
-        }
-        if !performed {
-            step.performed = true
-            step.measuredCost = step.currentCost
+        let action = actionType
+        switch storage {
+        case .fresh:
+            try action.invokeInline(action.performFunction, inlineBits, context: .global, phase: .perform, changes: &changes)
+            storage = .performed
+        case .performed:
+            try action.invokeInline(action.performFunction, inlineBits, context: .global, phase: .redo, changes: &changes)
+        case .freshIn(let box):
+            try action.invokeInline(action.performFunction, inlineBits, context: box.context, phase: .perform,
+                                    changes: &changes)
+            storage = .performedIn(box)
+        case .performedIn(let box):
+            try action.invokeInline(action.performFunction, inlineBits, context: box.context, phase: .redo,
+                                    changes: &changes)
+        case .boxed:
+            let step = uniqueStep()
+            let performed = step.performed
+            try action.invokePerform(step, phase: performed ? .redo : .perform, changes: &changes)
+            if !performed {
+                step.performed = true
+                step.measuredCost = step.currentCost
+            }
         }
     }
 
     public mutating func undo(_ changes: inout UndoChanges) throws {
-        let (step, context) = (self.step, storedContext)
-        try step.withAction { try $0.invokeInverse(step, context: context, changes: &changes) }
+        let action = actionType
+        switch storage {
+        case .fresh, .performed:
+            try action.invokeInline(action.inverseFunction, inlineBits, context: .global, phase: .inverse,
+                                    changes: &changes)
+        case .freshIn(let box), .performedIn(let box):
+            try action.invokeInline(action.inverseFunction, inlineBits, context: box.context, phase: .inverse,
+                                    changes: &changes)
+        case .boxed(let step):
+            try action.invokeInverse(step, changes: &changes)
+        }
     }
 
     public mutating func merge(with next: PluginCommand) -> UndoMerge {
         // Every keystroke of a run comes here: the action types compared by identity and the
-        // contexts by their strings' bits first, without reference counting.
-        let sameAction = step.withAction { mine in next.step.withAction { $0 === mine } }
-        guard sameAction, next.storedContext.hasSameName(as: storedContext) else { return .refused }
-        if step.withAction({ $0.appendsOnMerge }) {
-            makeUnique()
-            guard let appended = step.append(next.step) else { return .refused }
-            // The history measures a merged step again: it grew by the bytes appended (counted
-            // as they are appended, rather than measuring every argument of a long run again).
-            let measured = step.measuredCost
-            step.measuredCost = measured >= 0 ? measured + appended : step.currentCost
-            return .merged
+        // contexts by their strings' bits first.
+        guard next.actionType === actionType else { return .refused }
+        // (No binding of this command's block is kept: uniqueStep() must find it unshared.)
+        if case .boxed = storage, case .boxed(let nextStep) = next.storage {
+            guard nextStep.context.hasSameName(as: context) else { return .refused }
+            if actionType.appendsOnMerge {
+                let step = uniqueStep()
+                guard let appended = step.append(nextStep) else { return .refused }
+                // The history measures a merged step again: it grew by the bytes appended
+                // (counted as they are appended, rather than measuring every argument of a long
+                // run again).
+                let measured = step.measuredCost
+                step.measuredCost = measured >= 0 ? measured + appended : step.currentCost
+                return .merged
+            }
+        } else if !next.context.hasSameName(as: context) {
+            return .refused
         }
-        let action = step.action
-        guard action.mergeFunction != nil,
-              let merged = action.invokeMerge(previous: step, next: next.step, context: storedContext) else {
+        guard actionType.mergeFunction != nil,
+              let merged = actionType.invokeMerge(previous: step, next: next.step) else {
             return .refused
         }
         switch merged {
         case .annulled:
             return .annulled
         case .merged(let newStep):
-            step = newStep
-            step.measuredCost = step.currentCost
+            newStep.measuredCost = newStep.currentCost
+            self = PluginCommand(step: newStep)
             return .merged
         }
     }
@@ -115,13 +252,16 @@ public struct PluginCommand: UndoCommand, @unchecked Sendable, CustomStringConve
 /// The storage of one ``PluginCommand``: a header and, in the same heap block, the perform
 /// arguments followed by the inverse's own arguments (none when the inverse takes perform's).
 ///
+/// Used for the steps that are not stored inline in their command (see ``PluginCommand``).
+///
 /// Invariant: the `argumentCount` arguments are always initialized; the `inverseCount` inverse
 /// slots after them are initialized exactly when `hasInverse` is true.
 final class PluginStep: ManagedBuffer<PluginStep.Header, ActionValue> {
-    /// 16 bytes: with the object's own 16 and one 24-byte argument, a step of a one-argument
-    /// action is a 56-byte allocation (a 64-byte malloc chunk). The context is in the command.
+    /// 32 bytes: with the object's own 16 and one 24-byte argument, a step of a one-argument
+    /// action is a 72-byte allocation.
     struct Header {
         let action: ActionType
+        let context: UndoContext
         /// The cost as the history measured it, or -1 before it went in.
         var measuredCost: Int32
         /// At most UNDO_MAX_PARAMS (16).
@@ -138,6 +278,7 @@ final class PluginStep: ManagedBuffer<PluginStep.Header, ActionValue> {
     // exclusivity check on every access.
     @inline(__always) private var head: UnsafeMutablePointer<Header> { withUnsafeMutablePointerToHeader { $0 } }
     var action: ActionType { head.pointee.action }
+    var context: UndoContext { head.pointee.context }
     /// Runs `body` with the action type, without retaining it (the step holds it).
     @inline(__always)
     func withAction<R>(_ body: (ActionType) throws -> R) rethrows -> R {
@@ -162,11 +303,11 @@ final class PluginStep: ManagedBuffer<PluginStep.Header, ActionValue> {
 
     /// A step with room for `action`'s arguments and inverse arguments; `initialize` must
     /// initialize the `argumentCount` arguments.
-    static func make(action: ActionType, argumentCount: Int,
+    static func make(action: ActionType, context: UndoContext, argumentCount: Int,
                      initialize: (UnsafeMutablePointer<ActionValue>) -> Void) -> PluginStep {
         let inverseCount = action.inverseSignature?.parameters.count ?? 0
         let buffer = create(minimumCapacity: argumentCount + inverseCount) { _ in
-            Header(action: action, measuredCost: -1, argumentCount: UInt8(argumentCount),
+            Header(action: action, context: context, measuredCost: -1, argumentCount: UInt8(argumentCount),
                    inverseCount: UInt8(inverseCount), hasInverse: action.inverseSignature == nil, performed: false)
         }
         let step = unsafeDowncast(buffer, to: PluginStep.self)
@@ -174,9 +315,9 @@ final class PluginStep: ManagedBuffer<PluginStep.Header, ActionValue> {
         return step
     }
 
-    static func make(action: ActionType, arguments: [ActionValue],
+    static func make(action: ActionType, context: UndoContext, arguments: [ActionValue],
                      inverseArguments: [ActionValue]?, performed: Bool) -> PluginStep {
-        let step = make(action: action, argumentCount: arguments.count) { elements in
+        let step = make(action: action, context: context, argumentCount: arguments.count) { elements in
             _ = UnsafeMutableBufferPointer(start: elements, count: arguments.count).initialize(from: arguments)
         }
         if let inverseArguments, step.inverseCount > 0 {
@@ -207,7 +348,7 @@ final class PluginStep: ManagedBuffer<PluginStep.Header, ActionValue> {
     func copy() -> PluginStep {
         let (argumentCount, inverseCount) = (self.argumentCount, self.inverseCount)
         let copy = withUnsafeMutablePointerToElements { source in
-            PluginStep.make(action: action, argumentCount: argumentCount) {
+            PluginStep.make(action: action, context: context, argumentCount: argumentCount) {
                 $0.initialize(from: source, count: argumentCount)
             }
         }
@@ -293,7 +434,7 @@ final class PluginStep: ManagedBuffer<PluginStep.Header, ActionValue> {
 
     /// The size of `value` when it is a string or bytes value that can be appended to the one at
     /// `slot`, else `nil`.
-    private static func appendableSize(_ value: ActionValue, to slot: UnsafeMutablePointer<ActionValue>) -> Int? {
+    static func appendableSize(_ value: ActionValue, to slot: UnsafeMutablePointer<ActionValue>) -> Int? {
         switch value {
         case .string(let tail):
             guard case .string(let text) = slot.pointee else { return nil }
@@ -309,7 +450,7 @@ final class PluginStep: ManagedBuffer<PluginStep.Header, ActionValue> {
 
     /// Appends (see ``canAppend(_:to:)``) in place: the value is moved out of its slot while it
     /// grows, so its buffer is uniquely referenced and grows in amortized O(1).
-    private static func append(_ value: ActionValue, to slot: UnsafeMutablePointer<ActionValue>) {
+    static func append(_ value: ActionValue, to slot: UnsafeMutablePointer<ActionValue>) {
         var old = slot.move()
         switch value {
         case .string(let tail):

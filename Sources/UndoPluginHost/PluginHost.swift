@@ -27,8 +27,6 @@ public final class PluginHost: @unchecked Sendable {
     let resolvedActions = ResolvedActions()
     private var _trustPolicy: PluginTrustPolicy
     private var _callRoute: PluginCallRoute
-    /// ``ThreadCalls/key``, read once.
-    let threadKey = ThreadCalls.key
 
     /// Makes a host performing into `history`.
     /// - Parameters:
@@ -154,6 +152,7 @@ public final class PluginHost: @unchecked Sendable {
     }
 
     /// Performs a step made by ``makeCommand(_:arguments:in:)``.
+    @inline(__always)  // into the fast path's perform (PluginHost+FastPath)
     public func perform(_ command: consuming PluginCommand) throws(PluginHostError) {
         // Moved on into the history (not copied), so the step's storage stays uniquely
         // referenced and its first perform does not copy it.
@@ -163,17 +162,30 @@ public final class PluginHost: @unchecked Sendable {
 
     /// Undoes the newest step (of the current context), with plugin failures as
     /// ``PluginHostError/actionFailed(_:)``.
-    @discardableResult
-    public func undo(count: Int = 1) throws(PluginHostError) -> UndoResult? {
-        // One step (the usual call) through the stack's inlined single-step path, which has the
-        // same effects as undo(count: 1).
-        try throughHistory("undo") { try count == 1 ? $0.undo() : $0.undo(count: count) }
+    ///
+    /// Inlinable, so that a caller who ignores the result does not pay for reading the step's
+    /// name and context into it.
+    @inlinable @inline(__always) @discardableResult
+    public func undo() throws(PluginHostError) -> UndoResult? {
+        try throughHistory("undo") { try $0.undo() }
     }
 
-    /// Redoes, like ``undo(count:)``.
+    /// Undoes up to `count` steps, all or nothing (see ``UndoCore/UndoStack/undo(count:)``).
     @discardableResult
-    public func redo(count: Int = 1) throws(PluginHostError) -> UndoResult? {
-        try throughHistory("redo") { try count == 1 ? $0.redo() : $0.redo(count: count) }
+    public func undo(count: Int) throws(PluginHostError) -> UndoResult? {
+        try throughHistory("undo") { try $0.undo(count: count) }
+    }
+
+    /// Redoes, like ``undo()``.
+    @inlinable @inline(__always) @discardableResult
+    public func redo() throws(PluginHostError) -> UndoResult? {
+        try throughHistory("redo") { try $0.redo() }
+    }
+
+    /// Redoes up to `count` steps, like ``undo(count:)``.
+    @discardableResult
+    public func redo(count: Int) throws(PluginHostError) -> UndoResult? {
+        try throughHistory("redo") { try $0.redo(count: count) }
     }
 
     /// The plugin's view of one of its documents ("Hello <b>world</b>").
@@ -189,23 +201,40 @@ public final class PluginHost: @unchecked Sendable {
     }
 
     /// Runs a history call, turning its errors into ``PluginHostError`` with the plugin's own
-    /// error when a plugin failed.
-    @inline(__always)
+    /// error when a plugin failed. Inlinable with undo and redo, and with nothing to call after
+    /// the history on success, so a result nobody reads is not made (the failure sink is read
+    /// only on failure, by ``failHostCall(_:_:)``).
+    @inlinable @inline(__always)
     func throughHistory<R>(_ what: String, _ body: (UndoStack) throws -> R) throws(PluginHostError) -> R {
-        let (collection, insideCall) = FailureSink.begin(key: threadKey)
-        guard !insideCall else {
-            collection.end()
-            throw .reentrantCall(what)
-        }
+        let call = try beginHostCall(what)
         do {
-            let value = try history.withStack(body)
-            collection.end()
-            return value
+            return try history.withStack(body)
         } catch {
-            let pluginError = collection.error
-            collection.end()
-            throw Self.hostError(error, pluginError)
+            throw failHostCall(call, error)
         }
+    }
+
+    /// Marks the beginning of a host call on this thread (see ``ThreadCalls``).
+    /// - Returns: what ``failHostCall(_:_:)`` needs.
+    /// - Throws: ``PluginHostError/reentrantCall(_:)`` from inside a plugin call.
+    @usableFromInline
+    func beginHostCall(_ what: String) throws(PluginHostError) -> HostCall {
+        let (mark, insideCall) = FailureSink.begin()
+        guard !insideCall else { throw .reentrantCall(what) }
+        return HostCall(mark: mark)
+    }
+
+    /// The error to throw for a host call begun with ``beginHostCall(_:)`` that failed with
+    /// `error`: the plugin's own when a plugin failed.
+    @usableFromInline
+    func failHostCall(_ call: HostCall, _ error: any Error) -> PluginHostError {
+        Self.hostError(error, call.mark.error)
+    }
+
+    /// A host call under way (``beginHostCall(_:)``).
+    @usableFromInline
+    struct HostCall {
+        let mark: FailureSink.Mark
     }
 
     /// The error of a failed history call: the plugin's own error when a plugin failed.

@@ -197,10 +197,10 @@ import UndoPluginABI
     @Test func aRunIsNotJoinedPastTheValueLimit() throws {
         let host = try loaded()
         let command = try host.makeCommand("appender.write", arguments: [.bytes([1])])
-        let big = PluginStep.make(action: command.action,
+        let big = PluginStep.make(action: command.action, context: .global,
                                   arguments: [.bytes(Array(repeating: 0, count: ActionArguments.maximumValueSize))],
                                   inverseArguments: [.i32(7), .bytes([])], performed: true)
-        let small = PluginStep.make(action: command.action, arguments: [.bytes([1])],
+        let small = PluginStep.make(action: command.action, context: .global, arguments: [.bytes([1])],
                                     inverseArguments: [.i32(7), .bytes([1])], performed: true)
         #expect(big.append(small) == nil)
         #expect(big.arguments[0] == .bytes(Array(repeating: 0, count: ActionArguments.maximumValueSize)))

@@ -1,5 +1,5 @@
 import Testing
-import UndoCore
+@testable import UndoCore
 import UndoPluginABI
 @testable import UndoPluginHost
 
@@ -66,6 +66,60 @@ import UndoPluginABI
         #expect(registers[3].hasSuffix("mixed -7 2.5 \"s\" 42 -0.125\n"))
     }
 
+    /// Steps of one number are kept inside their command (no heap block) and called with the
+    /// number in one register: every number type at its edges, in the global context and in
+    /// another one, performed, undone and redone on both routes.
+    @Test func numbersStoredInlineReachThePluginIntact() throws {
+        let values: [(String, ActionValue)] = [
+            ("one_i32", .i32(.min)), ("one_i32", .i32(-1)), ("one_i32", .i32(.max)),
+            ("one_u32", .u32(.max)), ("one_u32", .u32(0)),
+            ("one_i64", .i64(.min)), ("one_i64", .i64(-1)),
+            ("one_u64", .u64(.max)), ("one_u64", .u64(1 << 63)),
+            ("one_f64", .f64(-0.0)), ("one_f64", .f64(1e308)), ("one_f64", .f64(-.pi)),
+        ]
+        let expected = """
+            value=0
+            one_i32 -2147483648
+            one_i32 -1
+            one_i32 2147483647
+            one_u32 4294967295
+            one_u32 0
+            one_i64 -9223372036854775808
+            one_i64 -1
+            one_u64 18446744073709551615
+            one_u64 9223372036854775808
+            one_f64 -0
+            one_f64 1e+308
+            one_f64 -3.1415926535897931
+
+            """
+        for route in PluginCallRoute.allCases {
+            for context in [UndoContext.global, doc] {
+                let host = try host(route)
+                for (index, (id, value)) in values.enumerated() {
+                    // Both ways in: by id with an array, and resolved with one argument.
+                    if index.isMultiple(of: 2) {
+                        try host.perform("calls." + id, [value], in: context)
+                    } else {
+                        try host.perform(try host.actionType("calls." + id), argument: value, in: context)
+                    }
+                }
+                #expect(try log(host) == expected, "\(route) \(context)")
+                let steps = host.history.withStack { stack in
+                    (0..<stack.count).compactMap { stack.storage.command(at: $0) as? PluginCommand }
+                }
+                #expect(steps.count == values.count)
+                #expect(steps.allSatisfy { $0.isStoredInline })
+                #expect(steps.map { $0.arguments } == values.map { [$0.1] })
+                #expect(steps.allSatisfy { $0.context == context && $0.cost == $0.action.fixedStepCost })
+                try host.undo(count: values.count)
+                #expect(try log(host) == "value=0\n", "\(route) \(context)")
+                try host.redo(count: values.count)
+                #expect(try log(host) == expected, "\(route) \(context)")
+            }
+        }
+    }
+
     @Test func eachFunctionTakesTheRouteItsArgumentsAllow() throws {
         let registers = try host(.registers)
         let libffi = try host(.libffi)
@@ -79,7 +133,8 @@ import UndoPluginABI
         let float = FFIFunction.floatRegisters
         let expected: [(String, Int, Int)] = [  // id, integer and floating-point C arguments
             ("calls.ints", 5, 0), ("calls.texts", 5, 0), ("calls.doubles", 1, 8), ("calls.mixed", 4, 2),
-            ("calls.wide", 7, 0), ("calls.set", 2, 0),
+            ("calls.wide", 7, 0), ("calls.set", 2, 0), ("calls.one_i32", 2, 0), ("calls.one_u64", 2, 0),
+            ("calls.one_f64", 1, 1),
         ]
         for (id, integers, doubles) in expected {
             let fits = integers <= general && doubles <= float

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import CUndoHostSupport
 import UndoCore
 import UndoPluginABI
 
@@ -135,7 +136,7 @@ final class CallFrame {
     @inline(__always)
     func withCall<R>(_ body: (UnsafeMutablePointer<undo_call>) -> R) -> R {
         let pointer = preparedCall()
-        let thread = ThreadCalls.ofThisThread(key: plugin.threadKey)
+        let thread = ThreadCalls.ofThisThread
         let previous = thread.pointee.frame
         thread.pointee.frame = Unmanaged.passUnretained(self)
         callPointer = pointer
@@ -184,33 +185,34 @@ extension UndoContext {
 }
 
 /// What the host is doing on one thread: the frame of the plugin call under way (which the
-/// host callbacks read), and the failure sink of the host call under way.
+/// host callbacks read), and the newest plugin failure (the failure sink).
 ///
-/// The sink catches the plugin error behind a failure the history reports as an `UndoError`
-/// (which keeps only its text), so ``PluginHost`` can throw the plugin's code and message.
+/// The sink lets ``PluginHost`` throw a plugin's own code and message for a failure the history
+/// reports as an `UndoError` (which keeps only its text): a host call notes ``errorCount`` when
+/// it begins, and when it fails with an action failure and the count has moved, the newest
+/// failure is its plugin's. Its success path reads nothing back, so it stays a few
+/// instructions (and the result of an undo nobody reads can be dropped, see
+/// ``PluginHost/undo(count:)``).
 ///
 /// One block per thread, made on first use and freed when the thread exits; a host call finds
-/// it with one `pthread_getspecific` and costs no allocation or reference counting for it.
-/// Only its own thread touches it.
+/// it through a C thread-local (`undo__thread_calls`) and costs no allocation or reference
+/// counting for it. Only its own thread touches it.
 struct ThreadCalls {
     /// Not retained: the frame is kept alive by the call that runs it.
     var frame: Unmanaged<CallFrame>?
-    /// The first plugin failure of the host call under way (while `depth` > 0).
-    var error: PluginActionError?
-    /// `error != nil`, without looking into the error.
-    var hasError = false
-    /// How many host calls are collecting failures on this thread (nested ones are rare: a host
-    /// call from an observer or a Swift action, say).
-    var depth = 0
-    /// The errors of the collections interrupted by nested ones.
-    var interrupted: [PluginActionError?] = []
+    /// The newest plugin failure on this thread.
+    var lastError: PluginActionError?
+    /// How many plugin failures there have been on this thread.
+    var errorCount = 0
 
-    /// The key of the blocks. Hot paths read a copy kept in the host and the plugin
-    /// (``LoadedPlugin/threadKey``): reading this lazily made global checks its initialization.
-    static let key: pthread_key_t = {
+    /// Frees a thread's block when the thread exits. The block itself is found through the C
+    /// thread-local `undo__thread_calls` (a couple of instructions, where `pthread_getspecific`
+    /// is a library call); the key only registers the clean-up.
+    static let exitKey: pthread_key_t = {
         var key = pthread_key_t()
         let status = pthread_key_create(&key) { raw in
             guard let raw else { return }
+            undo__thread_calls_set(nil)
             let calls = raw.assumingMemoryBound(to: ThreadCalls.self)
             calls.deinitialize(count: 1)
             calls.deallocate()
@@ -222,67 +224,50 @@ struct ThreadCalls {
     /// This thread's block, if it has one yet.
     @inline(__always)
     static var ofThisThreadIfAny: UnsafeMutablePointer<ThreadCalls>? {
-        pthread_getspecific(key)?.assumingMemoryBound(to: ThreadCalls.self)
+        undo__thread_calls_get()?.assumingMemoryBound(to: ThreadCalls.self)
     }
 
     /// This thread's block.
     @inline(__always)
-    static var ofThisThread: UnsafeMutablePointer<ThreadCalls> { ofThisThread(key: key) }
-
-    /// This thread's block, found with a copy of ``key``.
-    @inline(__always)
-    static func ofThisThread(key: pthread_key_t) -> UnsafeMutablePointer<ThreadCalls> {
-        if let raw = pthread_getspecific(key) { return raw.assumingMemoryBound(to: ThreadCalls.self) }
+    static var ofThisThread: UnsafeMutablePointer<ThreadCalls> {
+        if let raw = undo__thread_calls_get() { return raw.assumingMemoryBound(to: ThreadCalls.self) }
         return makeBlock()
     }
 
     private static func makeBlock() -> UnsafeMutablePointer<ThreadCalls> {
         let calls = UnsafeMutablePointer<ThreadCalls>.allocate(capacity: 1)
         calls.initialize(to: ThreadCalls())
-        pthread_setspecific(key, calls)
+        pthread_setspecific(exitKey, calls)
+        undo__thread_calls_set(calls)
         return calls
     }
 }
 
 /// The failure sink of ``ThreadCalls``.
 enum FailureSink {
-    /// Keeps `error` as the failure of the host call under way on this thread, if any.
+    /// Keeps `error` as this thread's newest plugin failure.
     static func report(_ error: PluginActionError) {
-        guard let thread = ThreadCalls.ofThisThreadIfAny, thread.pointee.depth > 0 else { return }
-        thread.pointee.error = error
-        thread.pointee.hasError = true
+        let thread = ThreadCalls.ofThisThread
+        thread.pointee.lastError = error
+        thread.pointee.errorCount &+= 1
     }
 
-    /// A collection under way; ``end()`` puts back the state of the one it interrupted.
-    struct Collection {
+    /// Where a host call began: the failures after it are its own (or of host calls nested in it).
+    struct Mark {
         let thread: UnsafeMutablePointer<ThreadCalls>
+        let errorCount: Int
 
-        var error: PluginActionError? { thread.pointee.hasError ? thread.pointee.error : nil }
-
-        @inline(__always)
-        func end() {
-            thread.pointee.depth -= 1
-            if thread.pointee.depth > 0 {
-                thread.pointee.error = thread.pointee.interrupted.removeLast()
-                thread.pointee.hasError = thread.pointee.error != nil
-            } else if thread.pointee.hasError {
-                thread.pointee.error = nil
-                thread.pointee.hasError = false
-            }
+        /// The newest plugin failure since the mark, if any.
+        var error: PluginActionError? {
+            thread.pointee.errorCount != errorCount ? thread.pointee.lastError : nil
         }
     }
 
-    /// Starts collecting the first plugin failure of a host call in this thread's sink, fresh.
-    /// - Returns: the collection, and whether a plugin call is under way on this thread.
+    /// Marks the beginning of a host call.
+    /// - Returns: the mark, and whether a plugin call is under way on this thread.
     @inline(__always)
-    static func begin(key: pthread_key_t = ThreadCalls.key) -> (Collection, insideCall: Bool) {
-        let thread = ThreadCalls.ofThisThread(key: key)
-        if thread.pointee.depth > 0 {
-            thread.pointee.interrupted.append(thread.pointee.error)
-            thread.pointee.error = nil
-            thread.pointee.hasError = false
-        }
-        thread.pointee.depth += 1
-        return (Collection(thread: thread), thread.pointee.frame != nil)
+    static func begin() -> (Mark, insideCall: Bool) {
+        let thread = ThreadCalls.ofThisThread
+        return (Mark(thread: thread, errorCount: thread.pointee.errorCount), thread.pointee.frame != nil)
     }
 }

@@ -61,6 +61,9 @@ final class FFIFunction: @unchecked Sendable {
     /// `ffi_call`; in the register file (integer registers, then floating point) for a call
     /// in registers.
     private let slotOffsets: UnsafeMutablePointer<Int>
+    /// A function of one number called in registers: through its own one-number prototype.
+    private let oneNumber: OneNumber
+    private enum OneNumber { case no, integer, double }
     /// Whether a parameter is a string or bytes (whose values are copied for the call).
     private let copiesValues: Bool
     /// For functions of numbers only: the scratch of a call, prepared once (see
@@ -107,6 +110,8 @@ final class FFIFunction: @unchecked Sendable {
         let floats = isFloat.filter { $0 }.count
         callsInRegisters = route == .registers && count - floats <= Self.generalRegisters
             && floats <= Self.floatRegisters
+        oneNumber = !callsInRegisters || parameters.count != 1 ? .no
+            : parameters[0].isInteger ? .integer : parameters[0] == .f64 ? .double : .no
         slotOffsets = .allocate(capacity: count)
         var general = 0, float = 0
         for index in 0..<count {
@@ -216,6 +221,30 @@ final class FFIFunction: @unchecked Sendable {
             return callWithString(call, &text)
         }
         return self.call(call, values[...])
+    }
+
+    /// Calls a function of one number with the number's slot bits (``ActionValue/numberBits``),
+    /// as ``call(_:_:)-(_,UnsafeMutableBufferPointer<ActionValue>)`` with that value: a step
+    /// stored inline in its command.
+    @inline(__always)
+    func call(_ call: UnsafeMutablePointer<undo_call>, numberBits bits: UInt64) -> Int32 {
+        switch oneNumber {
+        case .integer: return undo__call_one_integer(address, call, bits)
+        case .double: return undo__call_one_double(address, call, Double(bitPattern: bits))
+        case .no: break
+        }
+        guard let block = prepared, !preparedInUse else {
+            // A nested call on this thread (the scratch is in use): through the general path.
+            var value = ActionValue(numberBits: bits, type: parameterTypes[0])
+            return withUnsafeMutablePointer(to: &value) {
+                self.call(call, UnsafeMutableBufferPointer(start: $0, count: 1))
+            }
+        }
+        preparedInUse = true
+        defer { preparedInUse = false }
+        block.storeBytes(of: UnsafeMutableRawPointer(call), toByteOffset: slotOffsets[0], as: UnsafeMutableRawPointer.self)
+        block.storeBytes(of: bits, toByteOffset: slotOffsets[1], as: UInt64.self)
+        return invoke(block)
     }
 
     /// Calls a function of one string in registers, passing the string's own NUL-terminated

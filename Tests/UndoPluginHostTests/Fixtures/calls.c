@@ -11,6 +11,8 @@
  *   calls.wide(a1 .. a6: i64)                                   7 integer: one too many for
  *                                                               registers on x86-64
  *   calls.set(value: i64) inverse (old: i64)                    inverse arguments handed back
+ *   calls.one_i32(a: i32), one_u32, one_i64, one_u64, one_f64   one number: stored inline in
+ *                                                               the step, called in one register
  */
 #include <undohost/undo_plugin.h>
 
@@ -123,6 +125,30 @@ static int32_t wide_inverse(undo_call *call, int64_t a1, int64_t a2, int64_t a3,
     return remove_line(call, line);
 }
 
+/* One number each: the steps the host keeps inline and calls with the number's register. */
+#define ONE_NUMBER(name, type, format, cast)                                                      \
+    static int32_t name(undo_call *call, type a) {                                                \
+        char line[128];                                                                           \
+        snprintf(line, sizeof line, #name " " format "\n", (cast)a);                              \
+        return add_line(call, line);                                                              \
+    }                                                                                             \
+    static int32_t name##_inverse(undo_call *call, type a) {                                      \
+        char line[128];                                                                           \
+        snprintf(line, sizeof line, #name " " format "\n", (cast)a);                              \
+        return remove_line(call, line);                                                           \
+    }
+ONE_NUMBER(one_i32, int32_t, "%d", int32_t)
+ONE_NUMBER(one_u32, uint32_t, "%u", uint32_t)
+ONE_NUMBER(one_i64, int64_t, "%lld", long long)
+ONE_NUMBER(one_u64, uint64_t, "%llu", unsigned long long)
+ONE_NUMBER(one_f64, double, "%.17g", double)
+
+static const undo_param one_i32_param[] = {{UNDO_TYPE_I32, 0, "a"}};
+static const undo_param one_u32_param[] = {{UNDO_TYPE_U32, 0, "a"}};
+static const undo_param one_i64_param[] = {{UNDO_TYPE_I64, 0, "a"}};
+static const undo_param one_u64_param[] = {{UNDO_TYPE_U64, 0, "a"}};
+static const undo_param one_f64_param[] = {{UNDO_TYPE_F64, 0, "a"}};
+
 static int32_t set(undo_call *call, int64_t value) {
     calls_state *st = state_of(call);
     undo_value old;
@@ -176,6 +202,11 @@ static int32_t calls_init(const undo_host *host, void **plugin_data) {
     if (rc == UNDO_OK) rc = reg(host, "mixed", mixed_params, 5, NULL, 0, UNDO_FN(mixed), UNDO_FN(mixed_inverse));
     if (rc == UNDO_OK) rc = reg(host, "wide", wide_params, 6, NULL, 0, UNDO_FN(wide), UNDO_FN(wide_inverse));
     if (rc == UNDO_OK) rc = reg(host, "set", value_param, 1, old_param, 1, UNDO_FN(set), UNDO_FN(set_inverse));
+    if (rc == UNDO_OK) rc = reg(host, "one_i32", one_i32_param, 1, NULL, 0, UNDO_FN(one_i32), UNDO_FN(one_i32_inverse));
+    if (rc == UNDO_OK) rc = reg(host, "one_u32", one_u32_param, 1, NULL, 0, UNDO_FN(one_u32), UNDO_FN(one_u32_inverse));
+    if (rc == UNDO_OK) rc = reg(host, "one_i64", one_i64_param, 1, NULL, 0, UNDO_FN(one_i64), UNDO_FN(one_i64_inverse));
+    if (rc == UNDO_OK) rc = reg(host, "one_u64", one_u64_param, 1, NULL, 0, UNDO_FN(one_u64), UNDO_FN(one_u64_inverse));
+    if (rc == UNDO_OK) rc = reg(host, "one_f64", one_f64_param, 1, NULL, 0, UNDO_FN(one_f64), UNDO_FN(one_f64_inverse));
     if (rc != UNDO_OK) {
         free(st);
         return rc;
