@@ -241,6 +241,92 @@ import UndoPluginABI
     }
 }
 
+/// A keystroke of a typing run through the one-argument perform of a resolved action type: the
+/// host appends it to the run's step in place (UndoStack.extendNewest) instead of making a step
+/// and merging it; the outcome must be the same.
+@Suite struct InPlaceAppendTests {
+    let notes = UndoContext("notes")
+
+    func loaded() throws -> PluginHost {
+        let (host, _) = makeHost()
+        try host.load(file: try Fixtures.buildPlugin("appender.c"))
+        return host
+    }
+
+    func notesText(_ host: PluginHost) throws -> String { try host.show("notes", AppendMergeTests.id) }
+    func totalCost(_ host: PluginHost) -> Int { host.history.withStack { $0.totalCost } }
+
+    @Test func aKeystrokeJoinsItsRunAsAMergeWould() throws {
+        let inPlace = try loaded()
+        let merged = try loaded()
+        let note = try inPlace.actionType("appender.note")
+        for letter in ["H", "e", "l", "l", "o"] {
+            try inPlace.perform(note, argument: .string(letter), in: notes)  // joins the run in place
+            try merged.perform("appender.note", [.string(letter)], in: notes)  // a step, performed, merged
+            inPlace.history.withStack { $0.checkInvariants() }
+        }
+        #expect(try notesText(inPlace) == "Hello|performs=5")  // perform ran for every keystroke
+        #expect(try notesText(merged) == "Hello|performs=5")
+        let (a, b) = (try #require(inPlace.newestPluginCommand), try #require(merged.newestPluginCommand))
+        #expect(a.arguments == [.string("Hello")] && a.arguments == b.arguments)
+        #expect(a.inverseArguments == a.arguments && a.context == notes)
+        #expect(a.cost == b.cost && totalCost(inPlace) == totalCost(merged))
+        #expect(inPlace.history.withStack { $0.steps.map(\.name) } == ["Note"])
+        #expect(merged.history.withStack { $0.steps.map(\.name) } == ["Note"])
+
+        try inPlace.undo()
+        #expect(try notesText(inPlace) == "|performs=5")
+        try inPlace.redo()
+        #expect(try notesText(inPlace) == "Hello|performs=5")
+        // After the redo the run is closed: the next keystroke starts a new step, as does one
+        // after a break.
+        try inPlace.perform(note, argument: .string(","), in: notes)
+        inPlace.history.withStack { $0.breakCoalescing() }
+        try inPlace.perform(note, argument: .string(" you"), in: notes)
+        try inPlace.perform(note, argument: .string("!?"), in: notes)
+        #expect(inPlace.history.withStack { $0.count } == 3)
+        try inPlace.undo()
+        #expect(try notesText(inPlace) == "Hello,|performs=8")
+        inPlace.history.withStack { $0.checkInvariants() }
+    }
+
+    @Test func aFailingKeystrokeLeavesTheRunAsItWas() throws {
+        let host = try loaded()
+        let note = try host.actionType("appender.note")
+        for letter in ["H", "i"] { try host.perform(note, argument: .string(letter), in: notes) }
+        let cost = totalCost(host)
+        guard case .actionFailed(let failure)? = hostError({ try host.perform(note, argument: .string("!"), in: notes) })
+        else {
+            Issue.record("expected the plugin's failure")
+            return
+        }
+        #expect(failure.message == "no exclamations" && failure.phase == .perform && failure.code == UNDO_EINVAL)
+        #expect(try #require(host.newestPluginCommand).arguments == [.string("Hi")])
+        #expect(totalCost(host) == cost)
+        #expect(try notesText(host) == "Hi|performs=2")
+        // The run goes on, and undoes whole.
+        try host.perform(note, argument: .string("!?"), in: notes)
+        try host.undo()
+        #expect(try notesText(host) == "|performs=3")
+        host.history.withStack { $0.checkInvariants() }
+    }
+
+    @Test func aBadKeystrokeIsRefusedBeforeAnythingRuns() throws {
+        let host = try loaded()
+        let note = try host.actionType("appender.note")
+        try host.perform(note, argument: .string("a"), in: notes)
+        guard case .invalidArguments(let action, _, _)? = hostError({
+            try host.perform(note, argument: .string("b\u{0}c"), in: notes)
+        }) else {
+            Issue.record("expected the argument to be refused")
+            return
+        }
+        #expect(action == "appender.note")
+        #expect(try notesText(host) == "a|performs=1")
+        #expect(try #require(host.newestPluginCommand).arguments == [.string("a")])
+    }
+}
+
 /// The one-argument perform of a resolved action type, and steps as values (copy on write).
 @Suite struct ResolvedPerformTests {
     func loaded() throws -> PluginHost {

@@ -6,7 +6,11 @@
  *                                                   inverse (perform's arguments) removes it
  *   appender.write(data: bytes) "Write"             appends data to the byte log; the inverse
  *                                                   takes (tag: i32, data: bytes), handed back
- * describe() shows "<doc 0>|<doc 1>|<byte log in hex>|performs=<n>".
+ *   appender.note(text: string) "Note"              appends text to the notes (one string
+ *                                                   parameter: a keystroke the host joins to its
+ *                                                   run in place); fails for the text "!"
+ * describe() shows "<doc 0>|<doc 1>|<byte log in hex>|performs=<n>", or for the context
+ * "notes" the notes and how often note's perform ran: "<notes>|performs=<n>".
  *
  * -DOLD_SIZE registers `type` with a 1.0 struct_size and a garbage merge_mode (not read).
  * -DBAD=1..4 registers an invalid append type: with a merge function, without a coalescing
@@ -20,6 +24,8 @@
 
 typedef struct appender_state {
     char docs[2][65536];
+    char notes[65536];
+    int note_performs;
     unsigned char log[65536];
     size_t log_length;
     int performs;
@@ -47,6 +53,27 @@ static int32_t untype_text(undo_call *call, int32_t doc, const char *text) {
         return call->host->report_error(call->host, UNDO_ESTATE, "the document does not end with the text");
     }
     state->docs[doc][length - size] = '\0';
+    return UNDO_OK;
+}
+
+static int32_t note(undo_call *call, const char *text) {
+    appender_state *state = state_of(call);
+    if (strcmp(text, "!") == 0) return call->host->report_error(call->host, UNDO_EINVAL, "no exclamations");
+    if (strlen(state->notes) + strlen(text) >= sizeof state->notes) {
+        return call->host->report_error(call->host, UNDO_ELIMIT, "notes full");
+    }
+    strcat(state->notes, text);
+    if (call->phase == UNDO_PHASE_PERFORM) state->note_performs++;
+    return UNDO_OK;
+}
+
+static int32_t unnote(undo_call *call, const char *text) {
+    appender_state *state = state_of(call);
+    size_t length = strlen(state->notes), size = strlen(text);
+    if (size > length || strcmp(state->notes + length - size, text) != 0) {
+        return call->host->report_error(call->host, UNDO_ESTATE, "the notes do not end with the text");
+    }
+    state->notes[length - size] = '\0';
     return UNDO_OK;
 }
 
@@ -90,6 +117,7 @@ static int32_t never_merge(undo_call *call, const undo_value *a, const undo_valu
 static const undo_param type_params[] = {{UNDO_TYPE_I32, 0, "doc"}, {UNDO_TYPE_STRING, 0, "text"}};
 static const undo_param write_params[] = {{UNDO_TYPE_BYTES, 0, "data"}};
 static const undo_param write_inverse_params[] = {{UNDO_TYPE_I32, 0, "tag"}, {UNDO_TYPE_BYTES, 0, "data"}};
+static const undo_param note_params[] = {{UNDO_TYPE_STRING, 0, "text"}};
 static const undo_param number_params[] = {{UNDO_TYPE_STRING, 0, "text"}, {UNDO_TYPE_I64, 0, "n"}};
 
 static int32_t appender_init(const undo_host *host, void **plugin_data) {
@@ -144,6 +172,21 @@ static int32_t appender_init(const undo_host *host, void **plugin_data) {
         free(state);
         return rc;
     }
+
+    memset(&type, 0, sizeof type);
+    type.struct_size = (uint32_t)sizeof type;
+    type.id = "note";
+    type.name = "Note";
+    type.params = note_params;
+    type.param_count = 1;
+    type.perform = UNDO_FN(note);
+    type.inverse = UNDO_FN(unnote);
+    type.coalescing_key = "notes";
+    type.merge_mode = UNDO_MERGE_BY_APPEND;
+    if ((rc = host->register_action(host, &type)) != UNDO_OK) {
+        free(state);
+        return rc;
+    }
     *plugin_data = state;
     return UNDO_OK;
 }
@@ -154,10 +197,13 @@ static int32_t appender_describe(void *plugin_data, const char *context, char *b
     const appender_state *state = (const appender_state *)plugin_data;
     size_t used, i;
     static char text[2 * 65536 + 3 * 65536 + 64];
-    (void)context;
-    used = (size_t)snprintf(text, sizeof text, "%s|%s|", state->docs[0], state->docs[1]);
-    for (i = 0; i < state->log_length; i++) used += (size_t)snprintf(text + used, sizeof text - used, "%02x", state->log[i]);
-    used += (size_t)snprintf(text + used, sizeof text - used, "|performs=%d", state->performs);
+    if (strcmp(context, "notes") == 0) {
+        used = (size_t)snprintf(text, sizeof text, "%s|performs=%d", state->notes, state->note_performs);
+    } else {
+        used = (size_t)snprintf(text, sizeof text, "%s|%s|", state->docs[0], state->docs[1]);
+        for (i = 0; i < state->log_length; i++) used += (size_t)snprintf(text + used, sizeof text - used, "%02x", state->log[i]);
+        used += (size_t)snprintf(text + used, sizeof text - used, "|performs=%d", state->performs);
+    }
     if (capacity > 0) {
         size_t kept = used < capacity ? used : capacity - 1;
         memcpy(buffer, text, kept);
