@@ -174,25 +174,37 @@ public struct PluginCommand: UndoCommand, @unchecked Sendable, CustomStringConve
         return arguments.isEmpty ? action.shortID : action.shortID + " " + ActionArguments.format(arguments)
     }
 
+    /// Runs `body` with the action type without retaining it: the command holds it, and is
+    /// borrowed in place for the call (every perform, undo and redo comes here).
+    @inline(__always)
+    private mutating func withAction<R>(_ body: (ActionType) throws -> R) rethrows -> R {
+        let offset = MemoryLayout<PluginCommand>.offset(of: \PluginCommand.actionType)!
+        return try withUnsafeMutablePointer(to: &self) { command in
+            try (UnsafeRawPointer(command) + offset).load(as: Unmanaged<ActionType>.self)._withUnsafeGuaranteedRef(body)
+        }
+    }
+
     public mutating func perform(_ changes: inout UndoChanges) throws {
-        let action = actionType
+        let bits = inlineBits
         switch storage {
         case .fresh:
-            try action.invokeInline(action.performFunction, inlineBits, context: .global, phase: .perform, changes: &changes)
+            try withAction { try $0.invokeInline($0.performFunction, bits, context: .global, phase: .perform, changes: &changes) }
             storage = .performed
         case .performed:
-            try action.invokeInline(action.performFunction, inlineBits, context: .global, phase: .redo, changes: &changes)
+            try withAction { try $0.invokeInline($0.performFunction, bits, context: .global, phase: .redo, changes: &changes) }
         case .freshIn(let box):
-            try action.invokeInline(action.performFunction, inlineBits, context: box.context, phase: .perform,
-                                    changes: &changes)
+            try withAction {
+                try $0.invokeInline($0.performFunction, bits, context: box.context, phase: .perform, changes: &changes)
+            }
             storage = .performedIn(box)
         case .performedIn(let box):
-            try action.invokeInline(action.performFunction, inlineBits, context: box.context, phase: .redo,
-                                    changes: &changes)
+            try withAction {
+                try $0.invokeInline($0.performFunction, bits, context: box.context, phase: .redo, changes: &changes)
+            }
         case .boxed:
             let step = uniqueStep()
             let performed = step.performed
-            try action.invokePerform(step, phase: performed ? .redo : .perform, changes: &changes)
+            try withAction { try $0.invokePerform(step, phase: performed ? .redo : .perform, changes: &changes) }
             if !performed {
                 step.performed = true
                 step.measuredCost = step.currentCost
@@ -201,16 +213,18 @@ public struct PluginCommand: UndoCommand, @unchecked Sendable, CustomStringConve
     }
 
     public mutating func undo(_ changes: inout UndoChanges) throws {
-        let action = actionType
+        let bits = inlineBits
         switch storage {
         case .fresh, .performed:
-            try action.invokeInline(action.inverseFunction, inlineBits, context: .global, phase: .inverse,
-                                    changes: &changes)
+            try withAction {
+                try $0.invokeInline($0.inverseFunction, bits, context: .global, phase: .inverse, changes: &changes)
+            }
         case .freshIn(let box), .performedIn(let box):
-            try action.invokeInline(action.inverseFunction, inlineBits, context: box.context, phase: .inverse,
-                                    changes: &changes)
+            try withAction {
+                try $0.invokeInline($0.inverseFunction, bits, context: box.context, phase: .inverse, changes: &changes)
+            }
         case .boxed(let step):
-            try action.invokeInverse(step, changes: &changes)
+            try withAction { try $0.invokeInverse(step, changes: &changes) }
         }
     }
 

@@ -217,7 +217,7 @@ public final class PluginHost: @unchecked Sendable {
     /// Marks the beginning of a host call on this thread (see ``ThreadCalls``).
     /// - Returns: what ``failHostCall(_:_:)`` needs.
     /// - Throws: ``PluginHostError/reentrantCall(_:)`` from inside a plugin call.
-    @usableFromInline
+    @inlinable @inline(__always)
     func beginHostCall(_ what: String) throws(PluginHostError) -> HostCall {
         let (mark, insideCall) = FailureSink.begin()
         guard !insideCall else { throw .reentrantCall(what) }
@@ -234,7 +234,8 @@ public final class PluginHost: @unchecked Sendable {
     /// A host call under way (``beginHostCall(_:)``).
     @usableFromInline
     struct HostCall {
-        let mark: FailureSink.Mark
+        @usableFromInline let mark: FailureSink.Mark
+        @inlinable init(mark: FailureSink.Mark) { self.mark = mark }
     }
 
     /// The error of a failed history call: the plugin's own error when a plugin failed.

@@ -17,6 +17,7 @@ import UndoPluginABI
 /// Its properties skip the run-time exclusivity checks (`@exclusivity(unchecked)`): a frame is
 /// used by one thread at a time (the calling thread, with the plugin's call lock held), and no
 /// access to a property overlaps another.
+@usableFromInline
 final class CallFrame {
     enum Phase: Equatable {
         case initialize, deinitialize, perform, redo, inverse, merge, describe
@@ -197,13 +198,14 @@ extension UndoContext {
 /// One block per thread, made on first use and freed when the thread exits; a host call finds
 /// it through a C thread-local (`undo__thread_calls`) and costs no allocation or reference
 /// counting for it. Only its own thread touches it.
+@usableFromInline
 struct ThreadCalls {
     /// Not retained: the frame is kept alive by the call that runs it.
-    var frame: Unmanaged<CallFrame>?
+    @usableFromInline var frame: Unmanaged<CallFrame>?
     /// The newest plugin failure on this thread.
     var lastError: PluginActionError?
     /// How many plugin failures there have been on this thread.
-    var errorCount = 0
+    @usableFromInline var errorCount = 0
 
     /// Frees a thread's block when the thread exits. The block itself is found through the C
     /// thread-local `undo__thread_calls` (a couple of instructions, where `pthread_getspecific`
@@ -228,13 +230,14 @@ struct ThreadCalls {
     }
 
     /// This thread's block.
-    @inline(__always)
+    @inlinable @inline(__always)
     static var ofThisThread: UnsafeMutablePointer<ThreadCalls> {
         if let raw = undo__thread_calls_get() { return raw.assumingMemoryBound(to: ThreadCalls.self) }
         return makeBlock()
     }
 
-    private static func makeBlock() -> UnsafeMutablePointer<ThreadCalls> {
+    @usableFromInline
+    static func makeBlock() -> UnsafeMutablePointer<ThreadCalls> {
         let calls = UnsafeMutablePointer<ThreadCalls>.allocate(capacity: 1)
         calls.initialize(to: ThreadCalls())
         pthread_setspecific(exitKey, calls)
@@ -244,6 +247,7 @@ struct ThreadCalls {
 }
 
 /// The failure sink of ``ThreadCalls``.
+@usableFromInline
 enum FailureSink {
     /// Keeps `error` as this thread's newest plugin failure.
     static func report(_ error: PluginActionError) {
@@ -253,9 +257,16 @@ enum FailureSink {
     }
 
     /// Where a host call began: the failures after it are its own (or of host calls nested in it).
+    @usableFromInline
     struct Mark {
-        let thread: UnsafeMutablePointer<ThreadCalls>
-        let errorCount: Int
+        @usableFromInline let thread: UnsafeMutablePointer<ThreadCalls>
+        @usableFromInline let errorCount: Int
+
+        @inlinable
+        init(thread: UnsafeMutablePointer<ThreadCalls>, errorCount: Int) {
+            self.thread = thread
+            self.errorCount = errorCount
+        }
 
         /// The newest plugin failure since the mark, if any.
         var error: PluginActionError? {
@@ -265,7 +276,7 @@ enum FailureSink {
 
     /// Marks the beginning of a host call.
     /// - Returns: the mark, and whether a plugin call is under way on this thread.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func begin() -> (Mark, insideCall: Bool) {
         let thread = ThreadCalls.ofThisThread
         return (Mark(thread: thread, errorCount: thread.pointee.errorCount), thread.pointee.frame != nil)
