@@ -89,6 +89,26 @@ extension ActionType {
         }
     }
 
+    /// Runs perform for a keystroke appended to a typing run in place
+    /// (``PluginCommand/performAppending(_:of:)``): `value`, whose bytes are `appended`, a copy
+    /// followed by a NUL that the plugin reads as its string in place.
+    @inline(__always)
+    func invokePerform(appended: UnsafeRawBufferPointer, _ value: ActionValue, context: UndoContext)
+        throws(PluginActionError)
+    {
+        guard case .string = value else { return try invokePerform(value, context: context) }
+        guard plugin.state == .loaded else {
+            let error = plugin.unloadedError(action: self, phase: .perform)
+            FailureSink.report(error)
+            throw error
+        }
+        let text = appended.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        var changes = UndoChanges()  // dropped, as a perform's are
+        try call(phase: .perform, context: context, errorPhase: .perform, changes: &changes) {
+            performFunction.call($0, cString: text, value)
+        }
+    }
+
     /// Runs `function` (perform or the inverse) for a step stored inline in its command: one
     /// number, as its slot bits (``ActionValue/numberBits``); `phase` is perform, redo or inverse.
     @inline(__always)

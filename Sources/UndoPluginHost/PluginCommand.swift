@@ -85,13 +85,16 @@ public struct PluginCommand: UndoCommand, @unchecked Sendable, CustomStringConve
     public var action: ActionType { actionType }
     /// The perform arguments (typed exactly as the signature).
     public var arguments: [ActionValue] {
-        if case .boxed(let step) = storage { return Array(step.arguments) }
+        if case .boxed(let step) = storage { return step.joinedArguments }
         return [inlineValue]
     }
     /// The inverse's arguments: handed back by perform, or the perform arguments when the
     /// inverse takes those (empty while a step with inverse parameters has not run).
     public var inverseArguments: [ActionValue] {
-        if case .boxed(let step) = storage { return Array(step.inverseArguments) }
+        if case .boxed(let step) = storage {
+            return step.inverseCount == 0 && step.action.inverseSignature == nil
+                ? step.joinedArguments : Array(step.inverseArguments)
+        }
         return [inlineValue]
     }
     public var context: UndoContext {
@@ -112,6 +115,12 @@ public struct PluginCommand: UndoCommand, @unchecked Sendable, CustomStringConve
                                inverseArguments: nil, performed: isPerformed)
     }
 
+    /// The step as a heap block with no pending bytes (see ``step``).
+    var joinedStep: PluginStep {
+        let step = self.step
+        return step.pending == nil ? step : step.copy()
+    }
+
     /// Whether the step is kept inside the command (no heap block of its own).
     var isStoredInline: Bool {
         if case .boxed = storage { return false }
@@ -130,30 +139,50 @@ public struct PluginCommand: UndoCommand, @unchecked Sendable, CustomStringConve
     /// The typing fast path (``PluginHost/perform(_:argument:in:)`` through
     /// ``UndoCore/UndoStack/extendNewest(_:key:context:_:)``): performs `action` with `value`
     /// and appends `value` to this step's argument, as performing a step and merging it into
-    /// this one would, without making the step.
+    /// this one would, without making the step. The bytes go to the step's pending bytes
+    /// (``PluginStep/pending``), and the plugin reads the keystroke from there.
     /// - Returns: the bytes appended (the growth of ``cost``), or `nil` with nothing performed
     ///   when this step cannot take `value` (another action type, or the joined value too long).
     /// - Throws: the plugin's failure, with this step unchanged.
     mutating func performAppending(_ value: ActionValue, of action: ActionType) throws(PluginActionError) -> Int? {
         guard actionType === action, action.appendsOnMerge, case .boxed = storage else { return nil }
-        let step = uniqueStep()
+        let step = uniqueStep(joiningPending: false)
         guard step.argumentCount == 1, step.inverseCount == 0, step.performed else { return nil }
-        let slot = step.arguments.baseAddress!
-        guard let size = PluginStep.appendableSize(value, to: slot) else { return nil }
-        try action.invokePerform(value, context: step.context)
-        PluginStep.append(value, to: slot)
+        let appended: (size: Int, start: UnsafeMutablePointer<UInt8>)? = step.withPendingBytes { pending in
+            switch value {
+            case .string(var text):
+                let size = text.utf8.count
+                guard pending.fits(size) else { return nil }
+                return (size, text.withUTF8 { pending.append(UnsafeRawBufferPointer($0)) })
+            case .bytes(let bytes):
+                guard pending.fits(bytes.count) else { return nil }
+                return (bytes.count, bytes.withUnsafeBytes { pending.append($0) })
+            default:
+                return nil
+            }
+        }
+        guard let (size, start) = appended else { return nil }
+        do {
+            try action.invokePerform(appended: UnsafeRawBufferPointer(start: start, count: size), value,
+                                     context: step.context)
+        } catch {
+            step.withPendingBytes { $0.removeLast(size) }
+            throw error
+        }
         let measured = step.measuredCost
         step.measuredCost = measured >= 0 ? measured + size : step.currentCost
         return size
     }
 
-    /// The heap block of a boxed step, made this command's own first (copy on write).
+    /// The heap block of a boxed step, made this command's own first (copy on write), with its
+    /// pending bytes joined into its value unless `joiningPending` is false.
     /// - Precondition: the step is boxed.
-    private mutating func uniqueStep() -> PluginStep {
+    private mutating func uniqueStep(joiningPending: Bool = true) -> PluginStep {
         guard case .boxed(var step) = storage else { preconditionFailure("the step is stored inline") }
         storage = .fresh  // drops the storage's reference: `step` is then the only one, if unique
         if !isKnownUniquelyReferenced(&step) { step = step.copy() }
         storage = .boxed(step)
+        if joiningPending { step.joinPending() }
         return step
     }
 
@@ -223,7 +252,8 @@ public struct PluginCommand: UndoCommand, @unchecked Sendable, CustomStringConve
             try withAction {
                 try $0.invokeInline($0.inverseFunction, bits, context: box.context, phase: .inverse, changes: &changes)
             }
-        case .boxed(let step):
+        case .boxed:
+            let step = uniqueStep()  // with a typing run's pending bytes joined
             try withAction { try $0.invokeInverse(step, changes: &changes) }
         }
     }
@@ -233,7 +263,8 @@ public struct PluginCommand: UndoCommand, @unchecked Sendable, CustomStringConve
         // contexts by their strings' bits first.
         guard next.actionType === actionType else { return .refused }
         // (No binding of this command's block is kept: uniqueStep() must find it unshared.)
-        if case .boxed = storage, case .boxed(let nextStep) = next.storage {
+        if case .boxed = storage, case .boxed(var nextStep) = next.storage {
+            if nextStep.pending != nil { nextStep = nextStep.copy() }  // its value, joined
             guard nextStep.context.hasSameName(as: context) else { return .refused }
             if actionType.appendsOnMerge {
                 let step = uniqueStep()
@@ -249,7 +280,8 @@ public struct PluginCommand: UndoCommand, @unchecked Sendable, CustomStringConve
             return .refused
         }
         guard actionType.mergeFunction != nil,
-              let merged = actionType.invokeMerge(previous: step, next: next.step) else {
+              let merged = actionType.invokeMerge(previous: isStoredInline ? step : uniqueStep(),
+                                                  next: next.joinedStep) else {
             return .refused
         }
         switch merged {
@@ -271,11 +303,13 @@ public struct PluginCommand: UndoCommand, @unchecked Sendable, CustomStringConve
 /// Invariant: the `argumentCount` arguments are always initialized; the `inverseCount` inverse
 /// slots after them are initialized exactly when `hasInverse` is true.
 final class PluginStep: ManagedBuffer<PluginStep.Header, ActionValue> {
-    /// 32 bytes: with the object's own 16 and one 24-byte argument, a step of a one-argument
-    /// action is a 72-byte allocation.
+    /// 40 bytes: with the object's own 16 and one 24-byte argument, a step of a one-argument
+    /// action is an 80-byte allocation.
     struct Header {
         let action: ActionType
         let context: UndoContext
+        /// Bytes appended to the last argument and not yet joined into it (see ``pending``).
+        var pending: PendingBytes?
         /// The cost as the history measured it, or -1 before it went in.
         var measuredCost: Int32
         /// At most UNDO_MAX_PARAMS (16).
@@ -293,6 +327,67 @@ final class PluginStep: ManagedBuffer<PluginStep.Header, ActionValue> {
     @inline(__always) private var head: UnsafeMutablePointer<Header> { withUnsafeMutablePointerToHeader { $0 } }
     var action: ActionType { head.pointee.action }
     var context: UndoContext { head.pointee.context }
+
+    /// The bytes of a typing run appended to the last argument and not yet joined into it:
+    /// ``PluginCommand/performAppending(_:of:)`` appends each keystroke here (a byte copy, where
+    /// appending to the string value costs far more), and the value is joined when the step is
+    /// next changed another way (``joinPending()``, by its command, which holds the step alone
+    /// then). Reads that change nothing see the joined value (``joinedArguments``), so a copy of
+    /// the command read on another thread never changes the step.
+    ///
+    /// Only for a step of one string or bytes argument whose inverse takes perform's arguments.
+    var pending: PendingBytes? { head.pointee.pending }
+
+    /// Runs `body` with the pending bytes (made on the first append of a run), without
+    /// retaining them (the step holds them).
+    @inline(__always)
+    func withPendingBytes<R>(_ body: (PendingBytes) -> R) -> R {
+        if head.pointee.pending == nil { head.pointee.pending = makePendingBytes() }
+        let raw = UnsafeRawPointer(head) + MemoryLayout<Header>.offset(of: \Header.pending)!
+        return raw.load(as: Unmanaged<PendingBytes>.self)._withUnsafeGuaranteedRef(body)
+    }
+
+    private func makePendingBytes() -> PendingBytes {
+        let size = switch arguments[argumentCount - 1] {
+        case .string(let text): text.utf8.count
+        case .bytes(let bytes): bytes.count
+        default: ActionArguments.maximumValueSize
+        }
+        return PendingBytes(valueSize: size)
+    }
+
+    /// Joins the pending bytes into the last argument. Only while this step is not shared.
+    @inline(__always)
+    func joinPending() {
+        guard let pending = head.pointee.pending else { return }
+        head.pointee.pending = nil
+        guard pending.count > 0 else { return }
+        let slot = arguments.baseAddress! + (argumentCount - 1)
+        slot.pointee = Self.joined(slot.pointee, pending)
+    }
+
+    /// `value` with the pending bytes after it.
+    private static func joined(_ value: ActionValue, _ pending: PendingBytes) -> ActionValue {
+        switch value {
+        case .string(var text):
+            text.append(String(decoding: pending.buffer, as: UTF8.self))
+            return .string(text)
+        case .bytes(var bytes):
+            bytes.append(contentsOf: pending.buffer)
+            return .bytes(bytes)
+        default:
+            return value
+        }
+    }
+
+    /// The perform arguments with the pending bytes joined, without changing the step.
+    var joinedArguments: [ActionValue] {
+        var values = Array(arguments)
+        if let pending = head.pointee.pending, pending.count > 0 {
+            values[values.count - 1] = Self.joined(values[values.count - 1], pending)
+        }
+        return values
+    }
     /// Runs `body` with the action type, without retaining it (the step holds it).
     @inline(__always)
     func withAction<R>(_ body: (ActionType) throws -> R) rethrows -> R {
@@ -321,7 +416,7 @@ final class PluginStep: ManagedBuffer<PluginStep.Header, ActionValue> {
                      initialize: (UnsafeMutablePointer<ActionValue>) -> Void) -> PluginStep {
         let inverseCount = action.inverseSignature?.parameters.count ?? 0
         let buffer = create(minimumCapacity: argumentCount + inverseCount) { _ in
-            Header(action: action, context: context, measuredCost: -1, argumentCount: UInt8(argumentCount),
+            Header(action: action, context: context, pending: nil, measuredCost: -1, argumentCount: UInt8(argumentCount),
                    inverseCount: UInt8(inverseCount), hasInverse: action.inverseSignature == nil, performed: false)
         }
         let step = unsafeDowncast(buffer, to: PluginStep.self)
@@ -366,6 +461,10 @@ final class PluginStep: ManagedBuffer<PluginStep.Header, ActionValue> {
                 $0.initialize(from: source, count: argumentCount)
             }
         }
+        if let pending = head.pointee.pending, pending.count > 0 {
+            let last = copy.arguments.baseAddress! + (argumentCount - 1)
+            last.pointee = Self.joined(last.pointee, pending)
+        }
         if inverseCount > 0 && hasInverse {
             withUnsafeMutablePointerToElements { source in
                 copy.withUnsafeMutablePointerToElements { target in
@@ -409,7 +508,7 @@ final class PluginStep: ManagedBuffer<PluginStep.Header, ActionValue> {
     var currentCost: Int {
         // Numbers cost 16 bytes each whatever their value: known from the action type alone.
         if hasInverse, let fixed = withAction({ $0.fixedStepCost }) { return fixed }
-        var cost = 96
+        var cost = 96 + (head.pointee.pending?.count ?? 0)
         for value in arguments { cost += value.storageSize }
         if inverseCount > 0 {
             for value in inverseArguments { cost += value.storageSize }
@@ -483,5 +582,62 @@ final class PluginStep: ManagedBuffer<PluginStep.Header, ActionValue> {
             break
         }
         slot.initialize(to: old)
+    }
+}
+
+/// The bytes of a typing run not yet joined into its step's value (``PluginStep/pending``): a
+/// growing buffer, always followed by a NUL so the newest keystroke can be handed to the plugin
+/// as a C string in place.
+final class PendingBytes {
+    @exclusivity(unchecked) private(set) var bytes: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) private(set) var count = 0
+    @exclusivity(unchecked) private var capacity: Int
+    /// The size of the value the bytes go after.
+    let valueSize: Int
+
+    init(valueSize: Int, capacity: Int = 128) {
+        self.valueSize = valueSize
+        self.capacity = capacity
+        bytes = .allocate(capacity: capacity + 1)
+        bytes[0] = 0
+    }
+
+    deinit { bytes.deallocate() }
+
+    var buffer: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: bytes, count: count) }
+
+    /// Whether `size` more bytes keep the joined value within ``ActionArguments/maximumValueSize``.
+    @inline(__always)
+    func fits(_ size: Int) -> Bool { valueSize + count + size <= ActionArguments.maximumValueSize }
+
+    /// Appends `source` (a NUL after it).
+    /// - Returns: where the appended bytes begin.
+    /// - Complexity: O(`source.count`) amortized.
+    @inline(__always)
+    func append(_ source: UnsafeRawBufferPointer) -> UnsafeMutablePointer<UInt8> {
+        if count + source.count > capacity { grow(to: count + source.count) }
+        let start = bytes + count
+        if let from = source.baseAddress, source.count > 0 {
+            UnsafeMutableRawPointer(start).copyMemory(from: from, byteCount: source.count)
+        }
+        count += source.count
+        bytes[count] = 0
+        return start
+    }
+
+    /// Takes back the last `size` bytes appended.
+    func removeLast(_ size: Int) {
+        count -= size
+        bytes[count] = 0
+    }
+
+    private func grow(to needed: Int) {
+        var newCapacity = capacity * 2
+        while newCapacity < needed { newCapacity *= 2 }
+        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity + 1)
+        grown.initialize(from: bytes, count: count + 1)
+        bytes.deallocate()
+        bytes = grown
+        capacity = newCapacity
     }
 }

@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import UndoCore
 
 // The plugin host's fast path: performing an action type already resolved (no lookup by
@@ -55,9 +60,9 @@ extension PluginHost {
         throws(PluginHostError)
     {
         let checked = try checkedArgument(action, argument)
-        if action.appendsOnMerge, let key = action.historyCoalescingKey {
+        if action.appendsOnMerge, action.historyCoalescingKey != nil {
             let appended = try throughHistory("perform") { stack in
-                try stack.extendNewest(PluginCommand.self, key: key, context: context) {
+                try stack.extendNewest(PluginCommand.self, key: action.historyCoalescingKey!, context: context) {
                     try $0.performAppending(checked, of: action)
                 }
             }
@@ -93,9 +98,15 @@ extension PluginHost {
         guard action.plugin.hostID == ObjectIdentifier(self) else {
             throw .unknownAction(action.fullID, suggestion: nil)
         }
-        // A number of the parameter's own type needs no conversion (the common case, checked
-        // without a call).
-        if let type = action.onlyParameterType, type.isNumber, argument.type == type { return argument }
+        // The common cases checked without a call: an integer of the parameter's own type needs
+        // no conversion, and a short string (a keystroke) only a look for NUL bytes.
+        if let type = action.onlyParameterType {
+            if type.isInteger, argument.type == type { return argument }
+            if type == .string, case .string(var text) = argument, text.utf8.count <= 16,
+               text.withUTF8({ $0.isEmpty || memchr($0.baseAddress!, 0, $0.count) == nil }) {
+                return argument
+            }
+        }
         do throws(ActionArgumentError) {
             guard let type = action.onlyParameterType else {
                 throw ActionArgumentError(.wrongCount(expected: action.signature.parameters.count, given: 1))

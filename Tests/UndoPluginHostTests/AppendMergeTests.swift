@@ -290,6 +290,27 @@ import UndoPluginABI
         inPlace.history.withStack { $0.checkInvariants() }
     }
 
+    /// The keystrokes joined in place wait in the step as bytes until it changes another way; a
+    /// copy of the command taken meanwhile reads the whole value, and keeps it as the run goes on.
+    @Test func aCopyTakenDuringARunKeepsItsValue() throws {
+        let host = try loaded()
+        let note = try host.actionType("appender.note")
+        for letter in ["a", "b"] { try host.perform(note, argument: .string(letter), in: notes) }
+        let copy = try #require(host.newestPluginCommand)
+        #expect(copy.arguments == [.string("ab")] && copy.inverseArguments == [.string("ab")])
+        #expect(copy.description == #"appender.note "ab""#)
+        try host.perform(note, argument: .string("c"), in: notes)
+        #expect(copy.arguments == [.string("ab")])
+        #expect(try #require(host.newestPluginCommand).arguments == [.string("abc")])
+        #expect(copy.cost + 1 == (try #require(host.newestPluginCommand)).cost)
+        try host.undo()
+        #expect(try notesText(host) == "|performs=3")
+        #expect(copy.arguments == [.string("ab")])
+        try host.redo()
+        #expect(try notesText(host) == "abc|performs=3")
+        host.history.withStack { $0.checkInvariants() }
+    }
+
     @Test func aFailingKeystrokeLeavesTheRunAsItWas() throws {
         let host = try loaded()
         let note = try host.actionType("appender.note")

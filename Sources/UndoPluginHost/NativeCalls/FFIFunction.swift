@@ -61,9 +61,10 @@ final class FFIFunction: @unchecked Sendable {
     /// `ffi_call`; in the register file (integer registers, then floating point) for a call
     /// in registers.
     private let slotOffsets: UnsafeMutablePointer<Int>
-    /// A function of one number called in registers: through its own one-number prototype.
-    private let oneNumber: OneNumber
-    private enum OneNumber { case no, integer, double }
+    /// A function of one argument called in registers, through its own one-argument prototype:
+    /// an integer or a string (a pointer) in an integer register, or a double.
+    private let oneRegister: OneRegister
+    private enum OneRegister { case no, integer, double }
     /// Whether a parameter is a string or bytes (whose values are copied for the call).
     private let copiesValues: Bool
     /// For functions of numbers only: the scratch of a call, prepared once (see
@@ -110,8 +111,8 @@ final class FFIFunction: @unchecked Sendable {
         let floats = isFloat.filter { $0 }.count
         callsInRegisters = route == .registers && count - floats <= Self.generalRegisters
             && floats <= Self.floatRegisters
-        oneNumber = !callsInRegisters || parameters.count != 1 ? .no
-            : parameters[0].isInteger ? .integer : parameters[0] == .f64 ? .double : .no
+        oneRegister = !callsInRegisters || parameters.count != 1 ? .no
+            : parameters[0].isInteger || parameters[0] == .string ? .integer : parameters[0] == .f64 ? .double : .no
         slotOffsets = .allocate(capacity: count)
         var general = 0, float = 0
         for index in 0..<count {
@@ -228,7 +229,7 @@ final class FFIFunction: @unchecked Sendable {
     /// stored inline in its command.
     @inline(__always)
     func call(_ call: UnsafeMutablePointer<undo_call>, numberBits bits: UInt64) -> Int32 {
-        switch oneNumber {
+        switch oneRegister {
         case .integer: return undo__call_one_integer(address, call, bits)
         case .double: return undo__call_one_double(address, call, Double(bitPattern: bits))
         case .no: break
@@ -245,6 +246,16 @@ final class FFIFunction: @unchecked Sendable {
         block.storeBytes(of: UnsafeMutableRawPointer(call), toByteOffset: slotOffsets[0], as: UnsafeMutableRawPointer.self)
         block.storeBytes(of: bits, toByteOffset: slotOffsets[1], as: UInt64.self)
         return invoke(block)
+    }
+
+    /// Calls a function of one string with `text`, a NUL-terminated copy of `value` that the
+    /// caller keeps alive: in one register where the route allows, else as `value` through the
+    /// general path.
+    @inline(__always)
+    func call(_ call: UnsafeMutablePointer<undo_call>, cString text: UnsafePointer<UInt8>, _ value: ActionValue) -> Int32 {
+        if oneRegister == .integer { return undo__call_one_integer(address, call, UInt64(UInt(bitPattern: text))) }
+        var value = value
+        return withUnsafeMutablePointer(to: &value) { self.call(call, UnsafeMutableBufferPointer(start: $0, count: 1)) }
     }
 
     /// Calls a function of one string in registers, passing the string's own NUL-terminated
