@@ -18,6 +18,8 @@
  */
 #include <undohost/undo_plugin.h>
 
+#include "fixture_register.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,34 +158,11 @@ static int32_t appender_init(const undo_host *host, void **plugin_data) {
         return rc;
     }
 
-    memset(&type, 0, sizeof type);
-    type.struct_size = (uint32_t)sizeof type;
-    type.id = "write";
-    type.name = "Write";
-    type.params = write_params;
-    type.param_count = 1;
-    type.inverse_params = write_inverse_params;
-    type.inverse_param_count = 2;
-    type.perform = UNDO_FN(write_data);
-    type.inverse = UNDO_FN(unwrite_data);
-    type.coalescing_key = "write";
-    type.merge_mode = UNDO_MERGE_BY_APPEND;
-    if ((rc = host->register_action(host, &type)) != UNDO_OK) {
-        free(state);
-        return rc;
-    }
-
-    memset(&type, 0, sizeof type);
-    type.struct_size = (uint32_t)sizeof type;
-    type.id = "note";
-    type.name = "Note";
-    type.params = note_params;
-    type.param_count = 1;
-    type.perform = UNDO_FN(note);
-    type.inverse = UNDO_FN(unnote);
-    type.coalescing_key = "notes";
-    type.merge_mode = UNDO_MERGE_BY_APPEND;
-    if ((rc = host->register_action(host, &type)) != UNDO_OK) {
+    if ((rc = fixture_register_coalescing(host, "write", "Write", write_params, 1, write_inverse_params, 2,
+                                          UNDO_FN(write_data), UNDO_FN(unwrite_data), "write",
+                                          UNDO_MERGE_BY_APPEND, NULL)) != UNDO_OK ||
+        (rc = fixture_register_coalescing(host, "note", "Note", note_params, 1, NULL, 0, UNDO_FN(note),
+                                          UNDO_FN(unnote), "notes", UNDO_MERGE_BY_APPEND, NULL)) != UNDO_OK) {
         free(state);
         return rc;
     }

@@ -23,6 +23,8 @@
  */
 #include <undohost/undo_plugin.h>
 
+#include "fixture_register.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -215,20 +217,8 @@ static const undo_param tag_param[] = {{UNDO_TYPE_STRING, 0, "tag"}};
 static int32_t reg(const undo_host *host, const char *id, const char *name, const undo_param *params,
                    const undo_param *inverse_params, undo_fn perform, undo_fn inverse, const char *key,
                    undo_fn merge) {
-    undo_action_type type;
-    memset(&type, 0, sizeof type);
-    type.struct_size = (uint32_t)sizeof type;
-    type.id = id;
-    type.name = name;
-    type.params = params;
-    type.param_count = 1;
-    type.inverse_params = inverse_params;
-    type.inverse_param_count = inverse_params != NULL ? 1 : 0;
-    type.perform = perform;
-    type.inverse = inverse;
-    type.coalescing_key = key;
-    type.merge = merge;
-    return host->register_action(host, &type);
+    return fixture_register_coalescing(host, id, name, params, 1, inverse_params, inverse_params != NULL ? 1 : 0,
+                                       perform, inverse, key, UNDO_MERGE_BY_FUNCTION, merge);
 }
 
 static int32_t faults_init(const undo_host *host, void **plugin_data) {
