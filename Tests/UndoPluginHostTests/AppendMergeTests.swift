@@ -311,6 +311,32 @@ import UndoPluginABI
         host.history.withStack { $0.checkInvariants() }
     }
 
+    /// Under a memory limit the history counts every keystroke joined in place, and trims the
+    /// oldest runs as the newest grows, as it does for merges.
+    @Test func keystrokesJoinedInPlaceCountAgainstTheMemoryLimit() throws {
+        let (host, _) = makeHost()
+        host.history.withStack { $0.memoryLimit = 1000 }
+        try host.load(file: try Fixtures.buildPlugin("appender.c"))
+        let note = try host.actionType("appender.note")
+        var typed = ""
+        for run in 0..<6 {
+            for index in 0..<100 {
+                let letter = String(UnicodeScalar(UInt8(ascii: "a") + UInt8((run + index) % 26)))
+                try host.perform(note, argument: .string(letter), in: notes)
+                typed += letter
+            }
+            host.history.withStack {
+                $0.checkInvariants()  // the running cost is the steps' costs
+                $0.breakCoalescing()
+            }
+        }
+        let (count, total) = host.history.withStack { ($0.count, $0.totalCost) }
+        #expect(total <= 1000 && count < 6)  // the oldest runs went
+        #expect(try #require(host.newestPluginCommand).arguments == [.string(String(typed.suffix(100)))])
+        try host.undo()
+        #expect(try notesText(host) == String(typed.dropLast(100)) + "|performs=600")
+    }
+
     @Test func aFailingKeystrokeLeavesTheRunAsItWas() throws {
         let host = try loaded()
         let note = try host.actionType("appender.note")
