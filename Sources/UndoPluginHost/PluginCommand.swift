@@ -146,7 +146,20 @@ public struct PluginCommand: UndoCommand, @unchecked Sendable, CustomStringConve
     /// - Throws: the plugin's failure, with this step unchanged.
     mutating func performAppending(_ value: ActionValue, of action: ActionType) throws(PluginActionError) -> Int? {
         guard actionType === action, action.appendsOnMerge, case .boxed = storage else { return nil }
-        let step = uniqueStep(joiningPending: false)
+        // The step reached without reference counting: every keystroke of a run comes here.
+        let outcome: Result<Int?, PluginActionError> = uniqueStepReference()._withUnsafeGuaranteedRef { step in
+            do throws(PluginActionError) {
+                return .success(try Self.performAppending(value, of: action, to: step))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try outcome.get()
+    }
+
+    private static func performAppending(_ value: ActionValue, of action: ActionType, to step: PluginStep)
+        throws(PluginActionError) -> Int?
+    {
         guard step.argumentCount == 1, step.inverseCount == 0, step.performed else { return nil }
         let appended: (size: Int, start: UnsafeMutablePointer<UInt8>)? = step.withPendingBytes { pending in
             switch value {
@@ -172,6 +185,20 @@ public struct PluginCommand: UndoCommand, @unchecked Sendable, CustomStringConve
         let measured = step.measuredCost
         step.measuredCost = measured >= 0 ? measured + size : step.currentCost
         return size
+    }
+
+    /// The heap block of a boxed step, made this command's own first (copy on write), unretained
+    /// (valid while the command holds it), its pending bytes not joined.
+    /// - Precondition: the step is boxed.
+    @inline(__always)
+    private mutating func uniqueStepReference() -> Unmanaged<PluginStep> {
+        var taken = Storage.fresh
+        swap(&taken, &storage)  // moved out, without reference counting
+        guard case .boxed(var step) = consume taken else { preconditionFailure("the step is stored inline") }
+        if !isKnownUniquelyReferenced(&step) { step = step.copy() }
+        let reference = Unmanaged.passUnretained(step)
+        storage = .boxed(step)
+        return reference
     }
 
     /// The heap block of a boxed step, made this command's own first (copy on write), with its
