@@ -115,15 +115,15 @@ extension ActionValue {
         throw .wrongType(expected: type, given: self.type)
     }
 
-    /// Whether `text` has a NUL byte (memchr over its contiguous UTF-8 when it has that).
-    private static func containsNUL(_ text: String) -> Bool {
-        if let found = text.utf8.withContiguousStorageIfAvailable({ bytes -> Bool in
+    /// Whether `text` has a NUL byte: one memchr over its UTF-8 (a small string's bytes are put
+    /// on the stack for it; a native string's are read in place).
+    @inline(__always)
+    static func containsNUL(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
             guard let base = bytes.baseAddress, !bytes.isEmpty else { return false }
             return memchr(base, 0, bytes.count) != nil
-        }) {
-            return found
         }
-        return text.utf8.contains(0)
     }
 
     /// The value of an integer of any of the four types, in a type that holds them all.

@@ -92,8 +92,7 @@ public struct PluginCommand: UndoCommand, @unchecked Sendable, CustomStringConve
     /// inverse takes those (empty while a step with inverse parameters has not run).
     public var inverseArguments: [ActionValue] {
         if case .boxed(let step) = storage {
-            return step.inverseCount == 0 && step.action.inverseSignature == nil
-                ? step.joinedArguments : Array(step.inverseArguments)
+            return step.action.inverseSignature == nil ? step.joinedArguments : Array(step.inverseArguments)
         }
         return [inlineValue]
     }
@@ -202,14 +201,11 @@ public struct PluginCommand: UndoCommand, @unchecked Sendable, CustomStringConve
     }
 
     /// The heap block of a boxed step, made this command's own first (copy on write), with its
-    /// pending bytes joined into its value unless `joiningPending` is false.
+    /// pending bytes joined into its value.
     /// - Precondition: the step is boxed.
-    private mutating func uniqueStep(joiningPending: Bool = true) -> PluginStep {
-        guard case .boxed(var step) = storage else { preconditionFailure("the step is stored inline") }
-        storage = .fresh  // drops the storage's reference: `step` is then the only one, if unique
-        if !isKnownUniquelyReferenced(&step) { step = step.copy() }
-        storage = .boxed(step)
-        if joiningPending { step.joinPending() }
+    private mutating func uniqueStep() -> PluginStep {
+        let step = uniqueStepReference().takeUnretainedValue()
+        step.joinPending()
         return step
     }
 
@@ -289,7 +285,6 @@ public struct PluginCommand: UndoCommand, @unchecked Sendable, CustomStringConve
         // Every keystroke of a run comes here: the action types compared by identity and the
         // contexts by their strings' bits first.
         guard next.actionType === actionType else { return .refused }
-        // (No binding of this command's block is kept: uniqueStep() must find it unshared.)
         if case .boxed = storage, case .boxed(var nextStep) = next.storage {
             if nextStep.pending != nil { nextStep = nextStep.copy() }  // its value, joined
             guard nextStep.context.hasSameName(as: context) else { return .refused }
@@ -574,7 +569,7 @@ final class PluginStep: ManagedBuffer<PluginStep.Header, ActionValue> {
 
     /// The size of `value` when it is a string or bytes value that can be appended to the one at
     /// `slot`, else `nil`.
-    static func appendableSize(_ value: ActionValue, to slot: UnsafeMutablePointer<ActionValue>) -> Int? {
+    private static func appendableSize(_ value: ActionValue, to slot: UnsafeMutablePointer<ActionValue>) -> Int? {
         switch value {
         case .string(let tail):
             guard case .string(let text) = slot.pointee else { return nil }
@@ -590,7 +585,7 @@ final class PluginStep: ManagedBuffer<PluginStep.Header, ActionValue> {
 
     /// Appends (see ``canAppend(_:to:)``) in place: the value is moved out of its slot while it
     /// grows, so its buffer is uniquely referenced and grows in amortized O(1).
-    static func append(_ value: ActionValue, to slot: UnsafeMutablePointer<ActionValue>) {
+    private static func append(_ value: ActionValue, to slot: UnsafeMutablePointer<ActionValue>) {
         var old = slot.move()
         switch value {
         case .string(let tail):

@@ -1,9 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import UndoCore
 
 // The plugin host's fast path: performing an action type already resolved (no lookup by
@@ -102,8 +97,8 @@ extension PluginHost {
         // no conversion, and a short string (a keystroke) only a look for NUL bytes.
         if let type = action.onlyParameterType {
             if type.isInteger, argument.type == type { return argument }
-            if type == .string, case .string(var text) = argument, text.utf8.count <= 16,
-               text.withUTF8({ $0.isEmpty || memchr($0.baseAddress!, 0, $0.count) == nil }) {
+            if type == .string, case .string(let text) = argument, text.utf8.count <= 16,
+               !ActionValue.containsNUL(text) {
                 return argument
             }
         }
