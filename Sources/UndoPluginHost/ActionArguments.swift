@@ -115,15 +115,16 @@ extension ActionValue {
         throw .wrongType(expected: type, given: self.type)
     }
 
-    /// Whether `text` has a NUL byte: one memchr over its UTF-8 (a small string's bytes are put
-    /// on the stack for it; a native string's are read in place).
-    @inline(__always)
+    /// Whether `text` has a NUL byte: one memchr over its UTF-8, read in place when it is
+    /// contiguous (a native string), else (a small string) over a copy on the stack.
     static func containsNUL(_ text: String) -> Bool {
-        var text = text
-        return text.withUTF8 { bytes in
+        func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
             guard let base = bytes.baseAddress, !bytes.isEmpty else { return false }
             return memchr(base, 0, bytes.count) != nil
         }
+        if let found = text.utf8.withContiguousStorageIfAvailable(scan) { return found }
+        var copy = text
+        return copy.withUTF8(scan)
     }
 
     /// The value of an integer of any of the four types, in a type that holds them all.
