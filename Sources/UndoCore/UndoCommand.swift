@@ -20,6 +20,12 @@ public protocol UndoCommand {
     /// The document or target this change belongs to. Defaults to ``UndoContext/global``.
     var context: UndoContext { get }
 
+    /// Whether this step belongs to `context`: ``context`` `==` `context`. The history asks
+    /// on every change that may join the newest step (each keystroke of a typing run); a
+    /// command whose context the getter would copy can answer in place. Defaults to comparing
+    /// ``context``.
+    func belongs(to context: UndoContext) -> Bool
+
     /// An estimate of the bytes this step keeps alive, for the memory limit. Defaults to the
     /// command's inline size.
     var cost: Int { get }
@@ -53,6 +59,7 @@ public protocol UndoCommand {
 extension UndoCommand {
     @inlinable public var name: String? { nil }
     @inlinable public var context: UndoContext { .global }
+    @inlinable public func belongs(to context: UndoContext) -> Bool { self.context == context }
     @inlinable public var cost: Int { MemoryLayout<Self>.size }
     @inlinable public var coalescingKey: UndoCoalescingKey? { nil }
     @inlinable public var isDiscardable: Bool { false }

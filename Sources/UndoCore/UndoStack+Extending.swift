@@ -16,7 +16,7 @@ extension UndoStack {
     ///   it was (`body` must change nothing when it throws); ``UndoError/reentrantCall(_:)``
     ///   from inside an action.
     /// - Complexity: O(1) plus `body`.
-    @inlinable
+    @inlinable @inline(__always)  // so the caller's body is inlined too: it runs on every keystroke
     public func extendNewest<C: UndoCommand>(_ type: C.Type, key: UndoCoalescingKey, context: UndoContext,
                                              _ body: (inout C) throws -> Int?) throws -> Bool {
         if runningAction { throw UndoError.reentrantCall("perform") }
@@ -27,7 +27,7 @@ extension UndoStack {
         let (address, newestType) = Self.payload(of: storage.slot(at: _position &- 1))
         guard newestType == C.self else { return false }
         let newest = address.assumingMemoryBound(to: C.self)
-        guard newest.pointee.coalescingKey == key, newest.pointee.context == context else { return false }
+        guard newest.pointee.coalescingKey == key, newest.pointee.belongs(to: context) else { return false }
         runningAction = true
         let grown: Int?
         do {

@@ -261,7 +261,7 @@ public final class UndoStack {
         let (address, type) = payload(of: slot)
         guard type == C.self else { return nil }
         let top = address.assumingMemoryBound(to: C.self)
-        guard top.pointee.coalescingKey == key, top.pointee.context == next.context else { return nil }
+        guard top.pointee.coalescingKey == key, top.pointee.belongs(to: next.context) else { return nil }
         let oldCost = top.pointee.cost
         let outcome = top.pointee.merge(with: next)
         if outcome == .merged { totalCost &+= top.pointee.cost &- oldCost }
@@ -371,7 +371,7 @@ public final class UndoStack {
     /// - Returns: `nil` if they do not coalesce.
     func coalesce<C: UndoCommand>(_ top: inout any UndoCommand, with next: C, key: UndoCoalescingKey) -> UndoMerge? {
         lastMergeOutcome = nil
-        guard let topKey = top.coalescingKey, topKey == key, top.context == next.context else {
+        guard let topKey = top.coalescingKey, topKey == key, top.belongs(to: next.context) else {
             if let run = top as? UndoGroup, run.runKey == key, run.context == next.context {
                 appendToRun(run, next)
                 lastMergeOutcome = .merged

@@ -72,40 +72,20 @@ extension ActionType {
         }
     }
 
-    /// Runs perform with one argument (already checked) for an action whose inverse takes
-    /// perform's arguments, outside any step (see ``PluginCommand/performAppending(_:of:)``).
-    func invokePerform(_ value: ActionValue, context: UndoContext) throws(PluginActionError) {
-        guard plugin.state == .loaded else {
-            let error = plugin.unloadedError(action: self, phase: .perform)
-            FailureSink.report(error)
-            throw error
-        }
-        var argument = value
-        var changes = UndoChanges()  // dropped, as a perform's are
-        try withUnsafeMutablePointer(to: &argument) { (pointer) throws(PluginActionError) in
-            try call(phase: .perform, context: context, errorPhase: .perform, changes: &changes) {
-                performFunction.call($0, UnsafeMutableBufferPointer(start: pointer, count: 1))
-            }
-        }
-    }
-
-    /// Runs perform for a keystroke appended to a typing run in place
-    /// (``PluginCommand/performAppending(_:of:)``): `value`, whose bytes are `appended`, a copy
-    /// followed by a NUL that the plugin reads as its string in place.
+    /// Runs perform for a string appended to a typing run in place
+    /// (``PluginCommand/appendInPlace(_:of:in:)``), which the plugin reads where it is. Only
+    /// inside a call of this host's history (its lock is the plugin's call lock).
     @inline(__always)
-    func invokePerform(appended: UnsafeRawBufferPointer, _ value: ActionValue, context: UndoContext)
-        throws(PluginActionError)
-    {
-        guard case .string = value else { return try invokePerform(value, context: context) }
+    func invokePerform(_ text: AppendedText, context: UndoContext) throws(PluginActionError) {
         guard plugin.state == .loaded else {
             let error = plugin.unloadedError(action: self, phase: .perform)
             FailureSink.report(error)
             throw error
         }
-        let text = appended.baseAddress!.assumingMemoryBound(to: UInt8.self)
         var changes = UndoChanges()  // dropped, as a perform's are
-        try call(phase: .perform, context: context, errorPhase: .perform, changes: &changes) {
-            performFunction.call($0, cString: text, value)
+        // Under the history lock: the keystroke is joined inside the history's call.
+        try call(phase: .perform, context: context, errorPhase: .perform, changes: &changes, historyLockHeld: true) {
+            performFunction.call($0, text)
         }
     }
 
@@ -134,16 +114,16 @@ extension ActionType {
     /// reference counting (see ``LoadedPlugin/beginCall(_:action:context:)``).
     @inline(__always)
     private func call(phase: CallFrame.Phase, context: UndoContext, errorPhase: PluginActionError.Phase,
-                      changes: inout UndoChanges,
+                      changes: inout UndoChanges, historyLockHeld: Bool = false,
                       _ body: (UnsafeMutablePointer<undo_call>) -> Int32) throws(PluginActionError) {
-        let frameRef = plugin.beginCall(phase, action: self, context: context)
+        let frameRef = plugin.beginCall(phase, action: self, context: context, historyLockHeld: historyLockHeld)
         let failed: PluginActionError? = frameRef._withUnsafeGuaranteedRef { frame in
             let status = frame.withCall(body)
             if status != UNDO_OK { return failure(status, frame, errorPhase) }
             if !frame.changes.isEmpty { changes.append(contentsOf: frame.changes) }
             return nil
         }
-        plugin.endCall(frameRef)
+        plugin.endCall(frameRef, historyLockHeld: historyLockHeld)
         if let failed { throw failed }
     }
 

@@ -47,6 +47,10 @@ public final class ActionType: @unchecked Sendable, CustomStringConvertible {
     /// Whether a step of this type is kept inside its ``PluginCommand`` with no heap block of
     /// its own: one number parameter, and an inverse that takes perform's arguments.
     let storesInline: Bool
+    /// Whether a change of this type can be appended to a typing run in place
+    /// (``PluginCommand/appendInPlace(_:of:in:)``): it appends on merge and coalesces, its one
+    /// parameter is a string, and its inverse takes perform's arguments.
+    let appendsInPlace: Bool
 
     typealias MergeFunction = @convention(c) (
         UnsafeMutablePointer<undo_call>?, UnsafePointer<undo_value>?, UnsafePointer<undo_value>?,
@@ -77,6 +81,8 @@ public final class ActionType: @unchecked Sendable, CustomStringConvertible {
         self.historyCoalescingKey = coalescingKey.map { UndoCoalescingKey(plugin.id + "/" + $0) }
         self.storesInline = inverseSignature == nil && signature.parameters.count == 1
             && signature.parameters[0].type.isNumber
+        self.appendsInPlace = appendsOnMerge && coalescingKey != nil && inverseSignature == nil
+            && onlyParameterType == .string
     }
 
     deinit { free(cLocalID) }

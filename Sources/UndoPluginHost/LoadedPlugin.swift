@@ -87,9 +87,17 @@ final class LoadedPlugin: @unchecked Sendable {
     /// ``beginCall(_:action:context:)`` is paired with an ``endCall(_:)`` on the same thread.
     /// The frame is handed out unmanaged (no reference counting per call): the plugin keeps its
     /// reusable frame, and a frame made for a nested call is retained until ``endCall(_:)``.
+    ///
+    /// `historyLockHeld`: the caller holds its host's history lock, which is this plugin's
+    /// call lock (see `init`), so it is not taken again (a keystroke joined in place).
     @inline(__always)
-    func beginCall(_ phase: CallFrame.Phase, action: ActionType, context: UndoContext) -> Unmanaged<CallFrame> {
-        callLock.lock()
+    func beginCall(_ phase: CallFrame.Phase, action: ActionType, context: UndoContext,
+                   historyLockHeld: Bool = false) -> Unmanaged<CallFrame> {
+        if historyLockHeld {
+            assert(callLock.isHeldByCurrentThread, "the history lock is not held")
+        } else {
+            callLock.lock()
+        }
         if !reusableFrameInUse, let frame = reusableFrameRef {
             reusableFrameInUse = true
             frame._withUnsafeGuaranteedRef { $0.reuse(phase: phase, action: action, context: context) }
@@ -110,14 +118,14 @@ final class LoadedPlugin: @unchecked Sendable {
 
     /// Ends a call begun with ``beginCall(_:action:context:)`` and releases the call lock.
     @inline(__always)
-    func endCall(_ frame: Unmanaged<CallFrame>) {
+    func endCall(_ frame: Unmanaged<CallFrame>, historyLockHeld: Bool = false) {
         frame._withUnsafeGuaranteedRef { $0.clear() }
         if frame.toOpaque() == reusableFrameRef?.toOpaque() {
             reusableFrameInUse = false
         } else {
             frame.release()
         }
-        callLock.unlock()
+        if !historyLockHeld { callLock.unlock() }
     }
 
     func writeLog(_ level: PluginLogMessage.Level, _ message: String) {

@@ -104,6 +104,16 @@ public struct PluginCommand: UndoCommand, @unchecked Sendable, CustomStringConve
         }
     }
 
+    /// Compared where the context is kept, without copying it (asked on every keystroke).
+    @inline(__always)
+    public func belongs(to context: UndoContext) -> Bool {
+        switch storage {
+        case .fresh, .performed: context.hasSameName(as: .global)
+        case .freshIn(let box), .performedIn(let box): box.context.hasSameName(as: context)
+        case .boxed(let step): step.belongs(to: context)
+        }
+    }
+
     /// The argument of a step stored inline.
     private var inlineValue: ActionValue { ActionValue(numberBits: inlineBits, type: actionType.onlyParameterType!) }
 
@@ -136,19 +146,23 @@ public struct PluginCommand: UndoCommand, @unchecked Sendable, CustomStringConve
     }
 
     /// The typing fast path (``PluginHost/perform(_:argument:in:)`` through
-    /// ``UndoCore/UndoStack/extendNewest(_:key:context:_:)``): performs `action` with `value`
-    /// and appends `value` to this step's argument, as performing a step and merging it into
-    /// this one would, without making the step. The bytes go to the step's pending bytes
-    /// (``PluginStep/pending``), and the plugin reads the keystroke from there.
+    /// ``UndoCore/UndoStack/extendNewest(_:key:context:_:)``): performs `action` in `context`
+    /// with the string `text` and appends it to this step's argument, as performing a step and
+    /// merging it into this one would, without making the step. The plugin reads `text` where
+    /// it is; after it succeeds, the bytes go to the step's pending bytes (``PluginStep/pending``).
+    /// - Parameter context: this step's context (the history checked it).
     /// - Returns: the bytes appended (the growth of ``cost``), or `nil` with nothing performed
-    ///   when this step cannot take `value` (another action type, or the joined value too long).
+    ///   when this step cannot take `text` (another action type, or the joined value too long).
     /// - Throws: the plugin's failure, with this step unchanged.
-    mutating func performAppending(_ value: ActionValue, of action: ActionType) throws(PluginActionError) -> Int? {
-        guard actionType === action, action.appendsOnMerge, case .boxed = storage else { return nil }
+    @inline(__always)
+    mutating func appendInPlace(_ text: AppendedText, of action: ActionType, in context: UndoContext)
+        throws(PluginActionError) -> Int?
+    {
+        guard actionType === action, case .boxed = storage else { return nil }
         // The step reached without reference counting: every keystroke of a run comes here.
         let outcome: Result<Int?, PluginActionError> = uniqueStepReference()._withUnsafeGuaranteedRef { step in
             do throws(PluginActionError) {
-                return .success(try Self.performAppending(value, of: action, to: step))
+                return .success(try Self.appendInPlace(text, of: action, in: context, to: step))
             } catch {
                 return .failure(error)
             }
@@ -156,34 +170,19 @@ public struct PluginCommand: UndoCommand, @unchecked Sendable, CustomStringConve
         return try outcome.get()
     }
 
-    private static func performAppending(_ value: ActionValue, of action: ActionType, to step: PluginStep)
-        throws(PluginActionError) -> Int?
+    @inline(__always)
+    private static func appendInPlace(_ text: AppendedText, of action: ActionType, in context: UndoContext,
+                                      to step: PluginStep) throws(PluginActionError) -> Int?
     {
         guard step.argumentCount == 1, step.inverseCount == 0, step.performed else { return nil }
-        let appended: (size: Int, start: UnsafeMutablePointer<UInt8>)? = step.withPendingBytes { pending in
-            switch value {
-            case .string(var text):
-                let size = text.utf8.count
-                guard pending.fits(size) else { return nil }
-                return (size, text.withUTF8 { pending.append(UnsafeRawBufferPointer($0)) })
-            case .bytes(let bytes):
-                guard pending.fits(bytes.count) else { return nil }
-                return (bytes.count, bytes.withUnsafeBytes { pending.append($0) })
-            default:
-                return nil
-            }
-        }
-        guard let (size, start) = appended else { return nil }
-        do {
-            try action.invokePerform(appended: UnsafeRawBufferPointer(start: start, count: size), value,
-                                     context: step.context)
-        } catch {
-            step.withPendingBytes { $0.removeLast(size) }
-            throw error
-        }
+        let pending = step.pendingBytes
+        let fits = pending._withUnsafeGuaranteedRef { $0.fits(text.count) }
+        guard fits else { return nil }
+        try action.invokePerform(text, context: context)
+        pending._withUnsafeGuaranteedRef { $0.append(text) }
         let measured = step.measuredCost
-        step.measuredCost = measured >= 0 ? measured + size : step.currentCost
-        return size
+        step.measuredCost = measured >= 0 ? measured + text.count : step.currentCost
+        return text.count
     }
 
     /// The heap block of a boxed step, made this command's own first (copy on write), unretained
@@ -349,9 +348,12 @@ final class PluginStep: ManagedBuffer<PluginStep.Header, ActionValue> {
     @inline(__always) private var head: UnsafeMutablePointer<Header> { withUnsafeMutablePointerToHeader { $0 } }
     var action: ActionType { head.pointee.action }
     var context: UndoContext { head.pointee.context }
+    /// Whether the step is in `context`, compared in place.
+    @inline(__always)
+    func belongs(to context: UndoContext) -> Bool { head.pointee.context.hasSameName(as: context) }
 
     /// The bytes of a typing run appended to the last argument and not yet joined into it:
-    /// ``PluginCommand/performAppending(_:of:)`` appends each keystroke here (a byte copy, where
+    /// ``PluginCommand/appendInPlace(_:of:in:)`` appends each keystroke here (a byte copy, where
     /// appending to the string value costs far more), and the value is joined when the step is
     /// next changed another way (``joinPending()``, by its command, which holds the step alone
     /// then). Reads that change nothing see the joined value (``joinedArguments``), so a copy of
@@ -360,13 +362,12 @@ final class PluginStep: ManagedBuffer<PluginStep.Header, ActionValue> {
     /// Only for a step of one string or bytes argument whose inverse takes perform's arguments.
     var pending: PendingBytes? { head.pointee.pending }
 
-    /// Runs `body` with the pending bytes (made on the first append of a run), without
-    /// retaining them (the step holds them).
+    /// The pending bytes (made on the first append of a run), unretained: the step holds them.
     @inline(__always)
-    func withPendingBytes<R>(_ body: (PendingBytes) -> R) -> R {
+    var pendingBytes: Unmanaged<PendingBytes> {
         if head.pointee.pending == nil { head.pointee.pending = makePendingBytes() }
         let raw = UnsafeRawPointer(head) + MemoryLayout<Header>.offset(of: \Header.pending)!
-        return raw.load(as: Unmanaged<PendingBytes>.self)._withUnsafeGuaranteedRef(body)
+        return raw.load(as: Unmanaged<PendingBytes>.self)
     }
 
     private func makePendingBytes() -> PendingBytes {
@@ -632,25 +633,13 @@ final class PendingBytes {
     @inline(__always)
     func fits(_ size: Int) -> Bool { valueSize + count + size <= ActionArguments.maximumValueSize }
 
-    /// Appends `source` (a NUL after it).
-    /// - Returns: where the appended bytes begin.
-    /// - Complexity: O(`source.count`) amortized.
+    /// Appends `text` (a NUL after it).
+    /// - Complexity: O(1) amortized: one 16-byte store.
     @inline(__always)
-    func append(_ source: UnsafeRawBufferPointer) -> UnsafeMutablePointer<UInt8> {
-        if count + source.count > capacity { grow(to: count + source.count) }
-        let start = bytes + count
-        if let from = source.baseAddress, source.count > 0 {
-            UnsafeMutableRawPointer(start).copyMemory(from: from, byteCount: source.count)
-        }
-        count += source.count
-        bytes[count] = 0
-        return start
-    }
-
-    /// Takes back the last `size` bytes appended.
-    func removeLast(_ size: Int) {
-        count -= size
-        bytes[count] = 0
+    func append(_ text: AppendedText) {
+        if count + AppendedText.storeWidth > capacity { grow(to: count + AppendedText.storeWidth) }
+        text.store(to: UnsafeMutableRawPointer(bytes), at: count)
+        count += text.count
     }
 
     private func grow(to needed: Int) {

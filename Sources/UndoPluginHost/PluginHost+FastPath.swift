@@ -46,7 +46,7 @@ extension PluginHost {
     /// arguments). The argument is checked against the signature the same way: an action type
     /// with another number of parameters gets ``ActionArgumentError/Kind/wrongCount(expected:given:)``.
     ///
-    /// A keystroke of a typing run (an action type that merges by appending,
+    /// A change to a typing run (a string for an action type that merges by appending,
     /// ``ActionType/appendsOnMerge``, joining the newest step) is appended to that step in place
     /// (``UndoCore/UndoStack/extendNewest(_:key:context:_:)``) rather than made a step, performed
     /// and merged: the same outcome, for a fraction of the work.
@@ -54,16 +54,26 @@ extension PluginHost {
     public func perform(_ action: ActionType, argument: ActionValue, in context: UndoContext = .global)
         throws(PluginHostError)
     {
-        let checked = try checkedArgument(action, argument)
-        if action.appendsOnMerge, action.historyCoalescingKey != nil {
-            let appended = try throughHistory("perform") { stack in
-                try stack.extendNewest(PluginCommand.self, key: action.historyCoalescingKey!, context: context) {
-                    try $0.performAppending(checked, of: action)
-                }
-            }
-            if appended { return }
+        if action.appendsInPlace, case .string(let string) = argument, action.plugin.hostID == ObjectIdentifier(self),
+           let text = AppendedText(string), try appendInPlace(action, text, in: context) {
+            return
         }
+        let checked = try checkedArgument(action, argument)
         try perform(command(action, checked: checked, in: context))
+    }
+
+    /// Appends `text` to the typing run of `action` in `context` if the newest step is one,
+    /// performing it.
+    /// - Returns: whether it was appended; `false` with nothing done otherwise.
+    @inline(__always)
+    private func appendInPlace(_ action: ActionType, _ text: AppendedText, in context: UndoContext)
+        throws(PluginHostError) -> Bool
+    {
+        try throughHistory("perform") { stack in
+            try stack.extendNewest(PluginCommand.self, key: action.historyCoalescingKey!, context: context) {
+                try $0.appendInPlace(text, of: action, in: context)
+            }
+        }
     }
 
     /// Checks one argument against a resolved action type's signature and makes the step,

@@ -136,3 +136,63 @@ import Testing
         #expect(inner as? UndoError == .reentrantCall("perform"))
     }
 }
+
+/// `UndoCommand.belongs(to:)`: the history asks it, not the `context` getter, whether the newest
+/// step is in the context of a change that may join it (a merge, or a change in place).
+@Suite struct BelongsToContextTests {
+    /// Keeps its context in a class and counts the questions.
+    final class Questions { var asked = 0 }
+
+    struct Counted: UndoCommand {
+        let box: Questions
+        let context: UndoContext
+        var text: String
+        var coalescingKey: UndoCoalescingKey? { UndoCoalescingKey("typing") }
+        mutating func perform(_ changes: inout UndoChanges) throws {}
+        mutating func undo(_ changes: inout UndoChanges) throws {}
+        mutating func merge(with next: Counted) -> UndoMerge {
+            text += next.text
+            return .merged
+        }
+        func belongs(to context: UndoContext) -> Bool {
+            box.asked += 1
+            return self.context == context
+        }
+    }
+
+    @Test func theDefaultComparesTheContext() {
+        let store = TextStore()
+        let step = Append(store: store, text: "a", context: UndoContext("doc"))
+        #expect(step.belongs(to: UndoContext("doc")))
+        #expect(!step.belongs(to: UndoContext("other")) && !step.belongs(to: .global))
+    }
+
+    @Test func mergesAndChangesInPlaceAskTheStep() throws {
+        let questions = Questions()
+        let doc = UndoContext("doc")
+        let stack = UndoStack(coalescingWindow: nil)
+        func asks(_ change: () throws -> Void) rethrows -> Bool {
+            let before = questions.asked
+            try change()
+            return questions.asked > before
+        }
+        try stack.perform(Counted(box: questions, context: doc, text: "a"))
+        #expect(try asks { try stack.perform(Counted(box: questions, context: doc, text: "b")) })
+        #expect(stack.count == 1)  // merged
+        #expect(try asks { try stack.perform(Counted(box: questions, context: UndoContext("other"), text: "c")) })
+        #expect(stack.count == 2)  // refused: a new step
+        var joined = true
+        #expect(try asks {
+            joined = try stack.extendNewest(Counted.self, key: UndoCoalescingKey("typing"), context: doc) { _ in 0 }
+        })
+        #expect(!joined)  // the newest step is in "other"
+        #expect(try asks {
+            joined = try stack.extendNewest(Counted.self, key: UndoCoalescingKey("typing"), context: UndoContext("other")) {
+                $0.text += "d"
+                return 0  // the cost of a `Counted` does not grow
+            }
+        })
+        #expect(joined)
+        stack.checkInvariants()
+    }
+}

@@ -358,6 +358,37 @@ import UndoPluginABI
         host.history.withStack { $0.checkInvariants() }
     }
 
+    /// Keystrokes of every size the in-place path keeps (up to 15 bytes of UTF-8, the C string
+    /// built in the value), texts beyond it (joined by a merge instead) and an empty one: on
+    /// both call routes the run ends as merged steps would, byte for byte.
+    @Test(arguments: [PluginCallRoute.registers, .libffi])
+    func keystrokesOfEverySizeJoinAsMergesWould(route: PluginCallRoute) throws {
+        let inPlace = try loaded()
+        let merged = try loaded()
+        inPlace.callRoute = route
+        merged.callRoute = route
+        let note = try inPlace.actionType("appender.note")
+        let texts = ["a", "é", "🙂", "", "fifteen bytes!!", "sixteen bytes!!!", "ü" + String(repeating: "x", count: 13),
+                     "ü" + String(repeating: "x", count: 14), String(repeating: "paste ", count: 8), "z"]
+        #expect(texts.map(\.utf8.count) == [1, 2, 4, 0, 15, 16, 15, 16, 48, 1])
+        for text in texts {
+            try inPlace.perform(note, argument: .string(text), in: notes)
+            try merged.perform("appender.note", [.string(text)], in: notes)
+            inPlace.history.withStack { $0.checkInvariants() }
+        }
+        let typed = texts.joined()
+        #expect(try notesText(inPlace) == typed + "|performs=\(texts.count)")
+        #expect(try notesText(merged) == typed + "|performs=\(texts.count)")
+        let (a, b) = (try #require(inPlace.newestPluginCommand), try #require(merged.newestPluginCommand))
+        #expect(a.arguments == [.string(typed)] && a.arguments == b.arguments)
+        #expect(a.cost == b.cost && totalCost(inPlace) == totalCost(merged))
+        #expect(inPlace.history.withStack { $0.count } == 1)
+        try inPlace.undo()
+        #expect(try notesText(inPlace) == "|performs=\(texts.count)")
+        try inPlace.redo()
+        #expect(try notesText(inPlace) == typed + "|performs=\(texts.count)")
+    }
+
     @Test func aBadKeystrokeIsRefusedBeforeAnythingRuns() throws {
         let host = try loaded()
         let note = try host.actionType("appender.note")
@@ -369,6 +400,12 @@ import UndoPluginABI
             return
         }
         #expect(action == "appender.note")
+        // A NUL in a text too long to be kept in place is refused the same way.
+        let long = String(repeating: "y", count: 20) + "\u{0}"
+        guard case .invalidArguments? = hostError({ try host.perform(note, argument: .string(long), in: notes) }) else {
+            Issue.record("expected the long argument to be refused")
+            return
+        }
         #expect(try notesText(host) == "a|performs=1")
         #expect(try #require(host.newestPluginCommand).arguments == [.string("a")])
     }

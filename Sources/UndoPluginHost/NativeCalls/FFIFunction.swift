@@ -248,13 +248,14 @@ final class FFIFunction: @unchecked Sendable {
         return invoke(block)
     }
 
-    /// Calls a function of one string with `text`, a NUL-terminated copy of `value` that the
-    /// caller keeps alive: in one register where the route allows, else as `value` through the
-    /// general path.
+    /// Calls a function of one string with `text`: its bytes in one register where the route
+    /// allows, else as a string value through the general path.
     @inline(__always)
-    func call(_ call: UnsafeMutablePointer<undo_call>, cString text: UnsafePointer<UInt8>, _ value: ActionValue) -> Int32 {
-        if oneRegister == .integer { return undo__call_one_integer(address, call, UInt64(UInt(bitPattern: text))) }
-        var value = value
+    func call(_ call: UnsafeMutablePointer<undo_call>, _ text: AppendedText) -> Int32 {
+        if oneRegister == .integer {
+            return text.withBytes { undo__call_one_integer(address, call, UInt64(UInt(bitPattern: $0.baseAddress))) }
+        }
+        var value = ActionValue.string(text.withBytes { String(decoding: $0, as: UTF8.self) })
         return withUnsafeMutablePointer(to: &value) { self.call(call, UnsafeMutableBufferPointer(start: $0, count: 1)) }
     }
 
