@@ -63,12 +63,17 @@ static int32_t counter_subtract(undo_call *call, int64_t amount) {
 
 static int32_t type_text(undo_call *call, const char *text) {
     byte_buffer *document = &state_of(call)->document;
-    uint64_t size = strlen(text);
-    if (!reserve(document, document->length + size)) {
-        return call->host->report_error(call->host, UNDO_ENOMEM, "out of memory");
+    uint64_t length = document->length;
+    /* One pass, byte by byte: a keystroke is a byte or a few, where strlen and memcpy are two
+     * calls. The buffer grows when full (realloc keeps the bytes written past the length); the
+     * length moves only at the end, so a failure changes nothing. */
+    for (; *text != '\0'; text++) {
+        if (length == document->capacity && !reserve(document, length + 1)) {
+            return call->host->report_error(call->host, UNDO_ENOMEM, "out of memory");
+        }
+        document->bytes[length++] = *text;
     }
-    memcpy(document->bytes + document->length, text, size);
-    document->length += size;
+    document->length = length;
     return UNDO_OK;
 }
 

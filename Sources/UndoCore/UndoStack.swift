@@ -238,7 +238,7 @@ public final class UndoStack {
             coalescingOpen = false
             let serial = takeSerial()
             _totalCost &+= command.cost
-            storage.append(command, serial: serial)
+            storage.append(typed: command, serial: serial)
             _position &+= 1
         } else {
             addInGeneral(command)

@@ -76,6 +76,18 @@ struct StepStorage {
         return chunks[c].commands + s
     }
 
+    /// Appends a command of a known type, made an existential in its slot (no temporary
+    /// existential moved in afterwards).
+    /// - Complexity: O(1) amortized
+    @inlinable @inline(__always)
+    mutating func append<C: UndoCommand>(typed command: consuming C, serial: UInt32) {
+        let (c, s) = locate(count)
+        if c == chunks.count { chunks.append(.allocate()) }
+        (chunks[c].commands + s).initialize(to: command)
+        chunks[c].serials[s] = serial
+        count += 1
+    }
+
     /// - Complexity: O(1) amortized
     @inlinable @inline(__always)  // inlined, the command moves into its slot without a copy
     mutating func append(_ command: consuming Command, serial: UInt32) {
