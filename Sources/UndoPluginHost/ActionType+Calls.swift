@@ -21,7 +21,7 @@ extension ActionType {
                        changes: inout UndoChanges) throws(PluginActionError) {
         let context = step.context
         let errorPhase: PluginActionError.Phase = phase == .redo ? .redo : .perform
-        guard plugin.state == .loaded else {
+        guard plugin.isLoaded else {
             let error = plugin.unloadedError(action: self, phase: errorPhase)
             FailureSink.report(error)
             throw error
@@ -61,7 +61,7 @@ extension ActionType {
 
     /// Runs the inverse with the step's inverse arguments.
     func invokeInverse(_ step: PluginStep, changes: inout UndoChanges) throws(PluginActionError) {
-        guard plugin.state == .loaded else {
+        guard plugin.isLoaded else {
             let error = plugin.unloadedError(action: self, phase: .undo)
             FailureSink.report(error)
             throw error
@@ -77,7 +77,7 @@ extension ActionType {
     /// inside a call of this host's history (its lock is the plugin's call lock).
     @inline(__always)
     func invokePerform(_ text: AppendedText, context: UndoContext) throws(PluginActionError) {
-        guard plugin.state == .loaded else {
+        guard plugin.isLoaded else {
             let error = plugin.unloadedError(action: self, phase: .perform)
             FailureSink.report(error)
             throw error
@@ -99,7 +99,7 @@ extension ActionType {
         case .redo: .redo
         default: .perform
         }
-        guard plugin.state == .loaded else {
+        guard plugin.isLoaded else {
             let error = plugin.unloadedError(action: self, phase: errorPhase)
             FailureSink.report(error)
             throw error
@@ -131,7 +131,7 @@ extension ActionType {
     /// - Returns: the outcome (a merged step is a new one), or `nil` when refused (a failing
     ///   merge is logged and refused).
     func invokeMerge(previous: PluginStep, next: PluginStep) -> MergeOutcome? {
-        guard let mergeFunction, plugin.state == .loaded else { return nil }
+        guard let mergeFunction, plugin.isLoaded else { return nil }
         let context = previous.context
         let argumentCount = previous.argumentCount
         let inverseCount = previous.inverseCount

@@ -62,6 +62,9 @@ final class LoadedPlugin: @unchecked Sendable {
     }
 
     var state: State { State(rawValue: publishedState.load(ordering: .acquiring))! }
+    /// `state == .loaded`, compared as the raw value (every call into the plugin asks).
+    @inline(__always)
+    var isLoaded: Bool { publishedState.load(ordering: .acquiring) == State.loaded.rawValue }
     var actions: [ActionType] { lock.withLock { _actions } }
     var canDescribe: Bool { descriptor.describe != nil }
 

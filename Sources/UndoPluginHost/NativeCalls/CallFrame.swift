@@ -42,17 +42,20 @@ final class CallFrame {
 
     /// Where set_inverse_arg puts inverse arguments (perform, merge): `inverseCount` slots,
     /// those initialized marked in `inverseSet` (bit i for slot i). Owned by the caller.
-    @exclusivity(unchecked) var inverseOutput: UnsafeMutablePointer<ActionValue>?
-    @exclusivity(unchecked) var inverseSet: UInt32 = 0
+    @exclusivity(unchecked) var inverseOutput: UnsafeMutablePointer<ActionValue>? { didSet { touched = true } }
+    @exclusivity(unchecked) var inverseSet: UInt32 = 0 { didSet { touched = true } }
     /// Where set_arg puts a merged step's arguments (merge), likewise with `argumentSet`.
-    @exclusivity(unchecked) var argumentOutput: UnsafeMutablePointer<ActionValue>?
-    @exclusivity(unchecked) var argumentSet: UInt32 = 0
-    @exclusivity(unchecked) var changes = UndoChanges()
+    @exclusivity(unchecked) var argumentOutput: UnsafeMutablePointer<ActionValue>? { didSet { touched = true } }
+    @exclusivity(unchecked) var argumentSet: UInt32 = 0 { didSet { touched = true } }
+    @exclusivity(unchecked) var changes = UndoChanges() { didSet { touched = true } }
     /// The plugin's explanation of a failure (report_error), if any.
-    @exclusivity(unchecked) var reportedError: (code: Int32, message: String)?
+    @exclusivity(unchecked) var reportedError: (code: Int32, message: String)? { didSet { touched = true } }
     /// Why a host callback refused something during the call, for the error shown when the
     /// plugin then fails without a message of its own.
-    @exclusivity(unchecked) var refusal: String?
+    @exclusivity(unchecked) var refusal: String? { didSet { touched = true } }
+    /// Whether any of the properties above was set since the last ``clear()``: most calls set
+    /// none (no inverse arguments, no report), and their clear is then one test.
+    @exclusivity(unchecked) private var touched = false
     /// Action types registered during init, and the first registration refused.
     @exclusivity(unchecked) var registrations: [ActionType] = []
     @exclusivity(unchecked) var registrationFailure: PluginLoadError.Reason?
@@ -105,6 +108,12 @@ final class CallFrame {
     @inline(__always)
     func clear() {
         callPointer = nil
+        if touched { clearTouched() }
+        // The action and context stay for the next call (see reuse); the plugin forgets its
+        // spare frame when it is unloaded.
+    }
+
+    private func clearTouched() {
         inverseOutput = nil
         inverseSet = 0
         argumentOutput = nil
@@ -112,8 +121,7 @@ final class CallFrame {
         if !changes.isEmpty { changes = UndoChanges() }
         if reportedError != nil { reportedError = nil }
         if refusal != nil { refusal = nil }
-        // The action and context stay for the next call (see reuse); the plugin forgets its
-        // spare frame when it is unloaded.
+        touched = false
     }
 
     // MARK: The thread-local current frame
