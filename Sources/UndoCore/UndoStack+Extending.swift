@@ -16,7 +16,7 @@ extension UndoStack {
     ///   it was (`body` must change nothing when it throws); ``UndoError/reentrantCall(_:)``
     ///   from inside an action.
     /// - Complexity: O(1) plus `body`.
-    @inlinable @inline(__always)  // so the caller's body is inlined too: it runs on every keystroke
+    @inlinable
     public func extendNewest<C: UndoCommand>(_ type: C.Type, key: UndoCoalescingKey, context: UndoContext,
                                              _ body: (inout C) throws -> Int?) throws -> Bool {
         if runningAction { throw UndoError.reentrantCall("perform") }

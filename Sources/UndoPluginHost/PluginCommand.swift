@@ -359,7 +359,7 @@ final class PluginStep: ManagedBuffer<PluginStep.Header, ActionValue> {
     /// then). Reads that change nothing see the joined value (``joinedArguments``), so a copy of
     /// the command read on another thread never changes the step.
     ///
-    /// Only for a step of one string or bytes argument whose inverse takes perform's arguments.
+    /// Only for a step of one string argument whose inverse takes perform's arguments.
     var pending: PendingBytes? { head.pointee.pending }
 
     /// The pending bytes (made on the first append of a run), unretained: the step holds them.

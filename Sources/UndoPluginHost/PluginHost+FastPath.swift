@@ -46,10 +46,11 @@ extension PluginHost {
     /// arguments). The argument is checked against the signature the same way: an action type
     /// with another number of parameters gets ``ActionArgumentError/Kind/wrongCount(expected:given:)``.
     ///
-    /// A change to a typing run (a string for an action type that merges by appending,
-    /// ``ActionType/appendsOnMerge``, joining the newest step) is appended to that step in place
-    /// (``UndoCore/UndoStack/extendNewest(_:key:context:_:)``) rather than made a step, performed
-    /// and merged: the same outcome, for a fraction of the work.
+    /// A keystroke of a typing run (a string of up to 15 bytes for an action type that merges
+    /// by appending, ``ActionType/appendsOnMerge``, joining the newest step) is appended to that
+    /// step in place (``UndoCore/UndoStack/extendNewest(_:key:context:_:)``) rather than made a
+    /// step, performed and merged: the same outcome, for a fraction of the work. A longer text
+    /// is made a step, performed and merged.
     /// - Throws: as ``perform(_:_:in:)-(ActionType,_,_)``, before anything is performed.
     public func perform(_ action: ActionType, argument: ActionValue, in context: UndoContext = .global)
         throws(PluginHostError)
