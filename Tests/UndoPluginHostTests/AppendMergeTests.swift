@@ -389,6 +389,41 @@ import UndoPluginABI
         #expect(try notesText(inPlace) == typed + "|performs=\(texts.count)")
     }
 
+    /// Threads typing into one history at once: every keystroke lands once, whether it joins a
+    /// run in place (inside the history's lock, which the plugin call then does not take
+    /// again) or starts a step; the runs undo back to nothing.
+    @Test func threadsTypingAtOnceLoseNothing() throws {
+        let host = try loaded()
+        let note = try host.actionType("appender.note")
+        let threads = 4, keystrokes = 300
+        let failures = NSLock()
+        nonisolated(unsafe) var failed: [String] = []
+        DispatchQueue.concurrentPerform(iterations: threads) { thread in
+            let letter = String(UnicodeScalar(UInt8(ascii: "a") + UInt8(thread)))
+            for index in 0..<keystrokes {
+                do {
+                    try host.perform(note, argument: .string(letter), in: notes)
+                    if index % 37 == 0 { host.history.withStack { $0.breakCoalescing() } }
+                } catch {
+                    failures.withLock { failed.append("\(error)") }
+                }
+            }
+        }
+        #expect(failed.isEmpty)
+        let text = try notesText(host)
+        #expect(text.hasSuffix("|performs=\(threads * keystrokes)"))
+        #expect(text.count == threads * keystrokes + "|performs=\(threads * keystrokes)".count)
+        for thread in 0..<threads {
+            let letter = Character(UnicodeScalar(UInt8(ascii: "a") + UInt8(thread)))
+            #expect(text.filter { $0 == letter }.count == keystrokes)
+        }
+        host.history.withStack { $0.checkInvariants() }
+        try host.history.withStack { stack in
+            while stack.canUndo { try stack.undo() }
+        }
+        #expect(try notesText(host) == "|performs=\(threads * keystrokes)")
+    }
+
     @Test func aBadKeystrokeIsRefusedBeforeAnythingRuns() throws {
         let host = try loaded()
         let note = try host.actionType("appender.note")
