@@ -81,21 +81,23 @@ struct StepStorage {
     /// - Complexity: O(1) amortized
     @inlinable @inline(__always)
     mutating func append<C: UndoCommand>(typed command: consuming C, serial: UInt32) {
-        let (c, s) = locate(count)
-        if c == chunks.count { chunks.append(.allocate()) }
-        (chunks[c].commands + s).initialize(to: command)
-        chunks[c].serials[s] = serial
-        count += 1
+        appendSlot(serial: serial).initialize(to: command)
     }
 
     /// - Complexity: O(1) amortized
     @inlinable @inline(__always)  // inlined, the command moves into its slot without a copy
     mutating func append(_ command: consuming Command, serial: UInt32) {
+        appendSlot(serial: serial).initialize(to: command)
+    }
+
+    /// Counts one more step, with `serial`, and returns its slot, not yet initialized.
+    @inlinable @inline(__always)
+    mutating func appendSlot(serial: UInt32) -> UnsafeMutablePointer<Command> {
         let (c, s) = locate(count)
         if c == chunks.count { chunks.append(.allocate()) }
-        (chunks[c].commands + s).initialize(to: command)
         chunks[c].serials[s] = serial
         count += 1
+        return chunks[c].commands + s
     }
 
     /// Removes and returns the oldest step.
