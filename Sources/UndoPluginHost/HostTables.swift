@@ -167,7 +167,7 @@ enum HostCallbacks {
         guard CallFrame.current == nil else {
             return refuse(Int32(UNDO_EREENTRANT), "record was called from inside a call the host made")
         }
-        guard plugin.state == .loaded, let host = plugin.host else {
+        guard plugin.isLoaded, let host = plugin.host else {
             return refuse(Int32(UNDO_ESTATE), "the plugin is not loaded in a host")
         }
         let id: String

@@ -215,7 +215,7 @@ final class LoadedPlugin: @unchecked Sendable {
             throw PluginActionError(pluginID: id, actionID: nil, phase: .describe, code: Int32(UNDO_ENOTSUP),
                                     message: "the plugin cannot show its documents")
         }
-        guard state == .loaded else { throw unloadedError(action: nil, phase: .describe) }
+        guard isLoaded else { throw unloadedError(action: nil, phase: .describe) }
         let frame = CallFrame(plugin: self, phase: .describe, context: context)
         var capacity = 4096
         while true {

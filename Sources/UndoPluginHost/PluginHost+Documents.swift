@@ -45,7 +45,7 @@ enum CloseHandlers {
 extension LoadedPlugin {
     /// Tells the plugin a document closed, if it asked to be told.
     func closeContext(_ context: UndoContext) {
-        guard let close = CloseHandlers.handler(for: self), state == .loaded else { return }
+        guard let close = CloseHandlers.handler(for: self), isLoaded else { return }
         let frame = CallFrame(plugin: self, phase: .describe, context: context)
         serialized {
             frame.run { context.name.withCString { close(pluginData, $0) } }

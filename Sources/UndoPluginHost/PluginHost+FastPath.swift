@@ -56,8 +56,11 @@ extension PluginHost {
         throws(PluginHostError)
     {
         if action.appendsInPlace, case .string(let string) = argument, action.plugin.hostID == ObjectIdentifier(self),
-           let text = AppendedText(string), try appendInPlace(action, text, in: context) {
-            return
+           let text = AppendedText(string) {
+            if try appendInPlace(action, text, in: context) { return }
+            // Not joined (the first keystroke of a run): the text is already checked, a string
+            // free of NUL for the action type's one string parameter.
+            return try perform(command(action, checked: argument, in: context))
         }
         let checked = try checkedArgument(action, argument)
         try perform(command(action, checked: checked, in: context))
