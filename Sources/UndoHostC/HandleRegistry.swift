@@ -1,4 +1,8 @@
-import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import UndoHostAPI
 
 /// The live histories, so a stale or foreign `undo_history *` is refused instead of followed.
@@ -6,6 +10,10 @@ import UndoHostAPI
 /// A handle is never a pointer to memory: it is a token made of a magic number, a slot and the
 /// slot's generation, which the C code only passes back. Looking it up checks all three under a
 /// lock; destroying bumps the generation, so an old handle to a reused slot is stale too.
+///
+/// The lock is a pthread read-write lock: every C call looks its handle up, so lookups share
+/// it, and ThreadSanitizer sees its hand-overs. (`Synchronization.Mutex` takes a contended
+/// lock inside the kernel, out of TSan's sight, which then reports the table as raced.)
 enum HandleRegistry {
     // Bits of a handle (64-bit platforms): magic 63...48, generation 47...20, slot 19...0.
     private static let magic: UInt = 0x5D0A
@@ -23,13 +31,31 @@ enum HandleRegistry {
         var free: [Int] = []
     }
 
-    private static let table = Mutex(Table())
+    // Only touched with `lock` held: read-locked to look up, write-locked to change.
+    nonisolated(unsafe) private static var table = Table()
+    nonisolated(unsafe) private static let lock: UnsafeMutablePointer<pthread_rwlock_t> = {
+        let lock = UnsafeMutablePointer<pthread_rwlock_t>.allocate(capacity: 1)
+        precondition(pthread_rwlock_init(lock, nil) == 0, "pthread_rwlock_init failed")
+        return lock
+    }()
+
+    private static func reading<Result>(_ body: (borrowing Table) -> Result) -> Result {
+        pthread_rwlock_rdlock(lock)
+        defer { pthread_rwlock_unlock(lock) }
+        return body(table)
+    }
+
+    private static func changing<Result>(_ body: (inout Table) -> Result) -> Result {
+        pthread_rwlock_wrlock(lock)
+        defer { pthread_rwlock_unlock(lock) }
+        return body(&table)
+    }
 
     /// Registers a history and returns its handle.
     /// - Throws: UNDO_ELIMIT when too many histories are alive.
     static func add(_ history: ClientHistory) throws(ClientFailure) -> OpaquePointer {
         precondition(MemoryLayout<UInt>.size == 8, "handles need 64-bit pointers")
-        let bits: UInt? = table.withLock { table in
+        let bits: UInt? = changing { table in
             let index: Int
             if let reused = table.free.popLast() {
                 index = reused
@@ -50,7 +76,7 @@ enum HandleRegistry {
     /// The live history behind `handle`, or nil for NULL, stale and foreign handles.
     static func lookup(_ handle: OpaquePointer?) -> ClientHistory? {
         guard let (index, generation) = decode(handle) else { return nil }
-        return table.withLock { table in
+        return reading { table in
             guard index < table.slots.count, table.slots[index].generation == generation else { return nil }
             return table.slots[index].history
         }
@@ -59,7 +85,7 @@ enum HandleRegistry {
     /// Removes the history behind `handle`; nil when it is not live.
     static func remove(_ handle: OpaquePointer?) -> ClientHistory? {
         guard let (index, generation) = decode(handle) else { return nil }
-        return table.withLock { table -> ClientHistory? in
+        return changing { table -> ClientHistory? in
             guard index < table.slots.count, table.slots[index].generation == generation,
                   let history = table.slots[index].history else { return nil }
             table.slots[index].history = nil

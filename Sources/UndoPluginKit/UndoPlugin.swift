@@ -76,16 +76,24 @@ public final class UndoPlugin: @unchecked Sendable {
     // The descriptor's init gets no pointer of ours, only the host table, so the kit finds the
     // plugin through a global. The kit is compiled into each plugin's shared object (opened
     // RTLD_LOCAL), so each has its own.
-    private static let registered = Mutex<UndoPlugin?>(nil)
+    // The plugin lives as long as the process (its descriptor does), so the global holds it
+    // as a retained pointer, set once. An atomic rather than a `Mutex`: a contended `Mutex`
+    // is taken inside the kernel, where ThreadSanitizer cannot see the hand-over.
+    private static let registered = Atomic<UInt>(0)
 
     private static func claimImage(for plugin: UndoPlugin) {
-        registered.withLock { current in
-            precondition(current == nil, "only one UndoPlugin per shared object (\(current!.id), \(plugin.id))")
-            current = plugin
+        let bits = UInt(bitPattern: Unmanaged.passRetained(plugin).toOpaque())
+        let (claimed, earlier) = registered.compareExchange(expected: 0, desired: bits, ordering: .acquiringAndReleasing)
+        guard claimed else {
+            let first = Unmanaged<UndoPlugin>.fromOpaque(UnsafeRawPointer(bitPattern: earlier)!).takeUnretainedValue()
+            preconditionFailure("only one UndoPlugin per shared object (\(first.id), \(plugin.id))")
         }
     }
 
-    static var current: UndoPlugin? { registered.withLock { $0 } }
+    static var current: UndoPlugin? {
+        UnsafeRawPointer(bitPattern: registered.load(ordering: .acquiring))
+            .map { Unmanaged<UndoPlugin>.fromOpaque($0).takeUnretainedValue() }
+    }
 
     // MARK: C structures
 

@@ -59,6 +59,35 @@ struct CAPIThreadStressTests {
         #expect(undo_history_undo(handle, 1, nil) == UNDO_EHANDLE)
         #expect(String(cString: undo_history_last_error(handle)) == "stale or foreign handle")
     }
+
+    /// Every C call looks its handle up in one registry, so threads calling at once contend for
+    /// its lock while others create and destroy histories (write-locking it). Each thread's own
+    /// handle works until destroyed and is stale after; the shared one works throughout.
+    @Test func handlesAreLookedUpWhileOthersComeAndGo() throws {
+        var created: OpaquePointer?
+        try #require(undo_history_create(nil, &created) == UNDO_OK)
+        let shared = try #require(created)
+        let failures = FailureLog()
+        runConcurrently((0..<Self.threadCount).map { index in
+            {
+                for round in 0..<Self.rounds {
+                    var mine: OpaquePointer?
+                    guard undo_history_create(nil, &mine) == UNDO_OK, let mine else {
+                        return failures.add("thread \(index): create failed in round \(round)")
+                    }
+                    for handle in [mine, shared, mine, shared] {
+                        let choices = undo_history_alert_choice_count(handle)
+                        if choices < 0 { failures.add("thread \(index): a live handle gave \(choices)") }
+                    }
+                    if undo_history_destroy(mine) != UNDO_OK { failures.add("thread \(index): destroy failed") }
+                    let stale = undo_history_alert_choice_count(mine)
+                    if stale != UNDO_EHANDLE { failures.add("thread \(index): a destroyed handle gave \(stale)") }
+                }
+            }
+        })
+        #expect(failures.all.isEmpty, "\(failures.all.prefix(20).joined(separator: "\n"))")
+        #expect(undo_history_destroy(shared) == UNDO_OK)
+    }
 }
 
 /// One thread's calls on the shared handle.
