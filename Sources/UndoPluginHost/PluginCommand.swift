@@ -371,44 +371,35 @@ final class PluginStep: ManagedBuffer<PluginStep.Header, ActionValue> {
     }
 
     private func makePendingBytes() -> PendingBytes {
-        let size = switch arguments[argumentCount - 1] {
-        case .string(let text): text.utf8.count
-        case .bytes(let bytes): bytes.count
-        default: ActionArguments.maximumValueSize
+        PendingBytes(valueSize: lastString.utf8.count)
+    }
+
+    /// The last argument, a string: the only kind pending bytes follow (``ActionType/appendsInPlace``).
+    private var lastString: String {
+        guard case .string(let text) = arguments[argumentCount - 1] else {
+            preconditionFailure("pending bytes follow a string argument only")
         }
-        return PendingBytes(valueSize: size)
+        return text
+    }
+
+    /// The last argument with the pending bytes after it; `nil` when none are pending.
+    private var joinedLastArgument: ActionValue? {
+        guard let pending = head.pointee.pending, pending.count > 0 else { return nil }
+        return .string(lastString + String(decoding: pending.buffer, as: UTF8.self))
     }
 
     /// Joins the pending bytes into the last argument. Only while this step is not shared.
     @inline(__always)
     func joinPending() {
-        guard let pending = head.pointee.pending else { return }
+        guard head.pointee.pending != nil else { return }
+        if let joined = joinedLastArgument { arguments[argumentCount - 1] = joined }
         head.pointee.pending = nil
-        guard pending.count > 0 else { return }
-        let slot = arguments.baseAddress! + (argumentCount - 1)
-        slot.pointee = Self.joined(slot.pointee, pending)
-    }
-
-    /// `value` with the pending bytes after it.
-    private static func joined(_ value: ActionValue, _ pending: PendingBytes) -> ActionValue {
-        switch value {
-        case .string(var text):
-            text.append(String(decoding: pending.buffer, as: UTF8.self))
-            return .string(text)
-        case .bytes(var bytes):
-            bytes.append(contentsOf: pending.buffer)
-            return .bytes(bytes)
-        default:
-            return value
-        }
     }
 
     /// The perform arguments with the pending bytes joined, without changing the step.
     var joinedArguments: [ActionValue] {
         var values = Array(arguments)
-        if let pending = head.pointee.pending, pending.count > 0 {
-            values[values.count - 1] = Self.joined(values[values.count - 1], pending)
-        }
+        if let joined = joinedLastArgument { values[values.count - 1] = joined }
         return values
     }
     /// Runs `body` with the action type, without retaining it (the step holds it).
@@ -484,10 +475,7 @@ final class PluginStep: ManagedBuffer<PluginStep.Header, ActionValue> {
                 $0.initialize(from: source, count: argumentCount)
             }
         }
-        if let pending = head.pointee.pending, pending.count > 0 {
-            let last = copy.arguments.baseAddress! + (argumentCount - 1)
-            last.pointee = Self.joined(last.pointee, pending)
-        }
+        if let joined = joinedLastArgument { copy.arguments[argumentCount - 1] = joined }
         if inverseCount > 0 && hasInverse {
             withUnsafeMutablePointerToElements { source in
                 copy.withUnsafeMutablePointerToElements { target in
