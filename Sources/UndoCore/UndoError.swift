@@ -1,6 +1,12 @@
 /// Why the history refused or could not complete a call. The history is unchanged unless the
 /// case says otherwise.
 public enum UndoError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A failure with `message` as its description (for actions that have no error type of
+    /// their own).
+    public static func actionFailed(step: String?, message: String) -> UndoError {
+        .actionFailed(step: step, underlying: ActionMessage(message))
+    }
+
     /// undo, redo, perform or another change was called from inside an action that the
     /// history is running (an action's own perform or undo).
     case reentrantCall(String)
@@ -19,8 +25,9 @@ public enum UndoError: Error, Sendable, Equatable, CustomStringConvertible {
     case nothingToRedo
     /// The saved state can no longer be reached (its steps were trimmed or discarded).
     case savePointUnreachable(UndoContext)
-    /// An action failed; `message` is the action's own description. The history is unchanged.
-    case actionFailed(step: String?, message: String)
+    /// An action failed with `underlying`, the action's own error (a plugin's
+    /// `PluginActionError`, say). The history is unchanged.
+    case actionFailed(step: String?, underlying: any Error)
     /// An action failed and so did putting back the steps already changed: the affected step was
     /// removed from the history so that what remains still matches the document.
     case rollbackFailed(step: String?, message: String)
@@ -41,7 +48,8 @@ public enum UndoError: Error, Sendable, Equatable, CustomStringConvertible {
         case .savePointUnreachable(let context):
             let which = context == .global ? "" : " of \(context.name)"
             return "the saved state\(which) can no longer be reached (its steps were dropped)"
-        case .actionFailed(let step, let message):
+        case .actionFailed(let step, let underlying):
+            let message = String(describing: underlying)
             return "\(step.map { "\"\($0)\" " } ?? "")failed: \(message)"
         case .rollbackFailed(let step, let message):
             return "\(step.map { "\"\($0)\" " } ?? "")failed and could not be put back (removed from the history): \(message)"
@@ -54,6 +62,45 @@ extension UndoError {
     @usableFromInline
     static func wrap(_ error: any Error, step: String?) -> UndoError {
         if let undoError = error as? UndoError { return undoError }
-        return .actionFailed(step: step, message: String(describing: error))
+        return .actionFailed(step: step, underlying: error)
     }
+
+    /// The failing action's own description (``actionFailed(step:underlying:)``), or the
+    /// whole description for the other cases.
+    public var message: String {
+        if case .actionFailed(_, let underlying) = self { return String(describing: underlying) }
+        return description
+    }
+
+    /// The error an action threw (``actionFailed(step:underlying:)``), if that is what happened.
+    public var underlying: (any Error)? {
+        if case .actionFailed(_, let underlying) = self { return underlying }
+        return nil
+    }
+
+    /// Equal when they are the same case with the same values; action failures compare their
+    /// step names and their errors' descriptions.
+    public static func == (a: UndoError, b: UndoError) -> Bool {
+        switch (a, b) {
+        case (.actionFailed(let s1, let u1), .actionFailed(let s2, let u2)):
+            return s1 == s2 && String(describing: u1) == String(describing: u2)
+        case (.reentrantCall(let x), .reentrantCall(let y)): return x == y
+        case (.noOpenGroup, .noOpenGroup), (.groupOpen, .groupOpen), (.nothingToUndo, .nothingToUndo),
+             (.nothingToRedo, .nothingToRedo):
+            return true
+        case (.groupTooDeep(let x), .groupTooDeep(let y)): return x == y
+        case (.nameTooLong(let w1, let b1, let l1), .nameTooLong(let w2, let b2, let l2)):
+            return w1 == w2 && b1 == b2 && l1 == l2
+        case (.positionOutOfRange(let r1, let c1), .positionOutOfRange(let r2, let c2)): return r1 == r2 && c1 == c2
+        case (.savePointUnreachable(let x), .savePointUnreachable(let y)): return x == y
+        case (.rollbackFailed(let s1, let m1), .rollbackFailed(let s2, let m2)): return s1 == s2 && m1 == m2
+        default: return false
+        }
+    }
+}
+
+/// The error of an action failure made from a message alone.
+struct ActionMessage: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }

@@ -12,7 +12,7 @@ extension UndoStack {
     /// with nothing changed.
     /// - Returns: whether the change was made here; `false` (with `body` not run, or declined)
     ///   means the caller makes it the usual way, with ``perform(_:)``.
-    /// - Throws: `body`'s error as ``UndoError/actionFailed(step:message:)``, with the step as
+    /// - Throws: `body`'s error as ``UndoError/actionFailed(step:underlying:)``, with the step as
     ///   it was (`body` must change nothing when it throws); ``UndoError/reentrantCall(_:)``
     ///   from inside an action.
     /// - Complexity: O(1) plus `body`.

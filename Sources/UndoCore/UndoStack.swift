@@ -171,7 +171,7 @@ public final class UndoStack {
     /// Inlined into the caller and specialized for `C`: the command's properties (its key,
     /// cost, context) are read directly, and it moves into its slot without a dynamic copy.
     /// - Throws: ``UndoError/reentrantCall(_:)`` from inside an action; the command's own
-    ///   error (as ``UndoError/actionFailed(step:message:)``) if it fails, with nothing recorded.
+    ///   error (as ``UndoError/actionFailed(step:underlying:)``) if it fails, with nothing recorded.
     /// - Complexity: O(1) amortized (plus the redo steps discarded).
     @inlinable
     public func perform<C: UndoCommand>(_ command: consuming C) throws {

@@ -218,8 +218,8 @@ public final class HostSession {
         case .groupOpen:
             let name = openGroupNames.last.map { $0.map { " \"\($0)\"" } ?? "" } ?? ""
             return SessionError(.history, "a group\(name) is open", hint: "end it with group end first")
-        case .actionFailed(let step, let message):
-            return SessionError(.plugin, (step.map { "\($0): " } ?? "") + message, hint: "the history is unchanged")
+        case .actionFailed(let step, let underlying):
+            return SessionError(.plugin, (step.map { "\($0): " } ?? "") + String(describing: underlying), hint: "the history is unchanged")
         default:
             return SessionError(.history, error.description)
         }
