@@ -73,11 +73,7 @@ extension PluginHost {
     private func appendInPlace(_ action: ActionType, _ text: AppendedText, in context: UndoContext)
         throws(PluginHostError) -> Bool
     {
-        try throughHistory("perform") { stack in
-            try stack.extendNewest(PluginCommand.self, key: action.historyCoalescingKey!, context: context) {
-                try $0.appendInPlace(text, of: action, in: context)
-            }
-        }
+        false  // (being replaced: typing joins through the ordinary merge)
     }
 
     /// Checks one argument against a resolved action type's signature and makes the step,
