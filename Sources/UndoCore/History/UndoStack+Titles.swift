@@ -6,13 +6,13 @@ extension UndoStack {
     public var redoName: String?? { redoName(in: currentContext) }
 
     public func undoName(in scope: UndoContext?) -> String?? {
-        guard let index = newestDone(in: scope) else { return nil }
-        return .some(record[index].command.name)
+        guard let index = record.newestDone(in: scope) else { return nil }
+        return .some(record.steps[index].command.name)
     }
 
     public func redoName(in scope: UndoContext?) -> String?? {
-        guard let index = oldestRedoable(in: scope) else { return nil }
-        return .some(record[index].command.name)
+        guard let index = record.oldestRedoable(in: scope) else { return nil }
+        return .some(record.steps[index].command.name)
     }
 
     /// The Undo menu item's title for the current context: "Undo Typing", plain "Undo" for an
@@ -28,11 +28,11 @@ extension UndoStack {
 
     public func undoMenuTitle(in scope: UndoContext?) -> String {
         // Nothing to undo shows the same plain "Undo" as an unnamed step.
-        titles.titles(of: newestDone(in: scope).flatMap { record[$0].command.name }, formatter).undo
+        titles.titles(of: record.newestDone(in: scope).flatMap { record.steps[$0].command.name }, formatter).undo
     }
 
     public func redoMenuTitle(in scope: UndoContext?) -> String {
-        titles.titles(of: oldestRedoable(in: scope).flatMap { record[$0].command.name }, formatter).redo
+        titles.titles(of: record.oldestRedoable(in: scope).flatMap { record.steps[$0].command.name }, formatter).redo
     }
 
     /// What a shake-to-undo alert offers now in the current context: Undo X, Redo Y, Cancel.

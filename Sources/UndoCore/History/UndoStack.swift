@@ -30,13 +30,19 @@ public final class UndoStack {
     // MARK: Configuration
 
     /// The most steps kept; the oldest go first (never the step just done). `nil`: unlimited.
-    public var countLimit: Int? { didSet { limitsChanged() } }
+    public var countLimit: Int? {
+        get { record.countLimit }
+        set { record.countLimit = newValue; limitsChanged() }
+    }
     /// The most bytes (the sum of the steps' ``UndoCommand/cost``) kept. `nil`: unlimited.
-    public var memoryLimit: Int? { didSet { limitsChanged() } }
+    public var memoryLimit: Int? {
+        get { record.memoryLimit }
+        set { record.memoryLimit = newValue; limitsChanged() }
+    }
     /// How long after the previous change a change with the same coalescing key still joins
     /// its step. `nil`: no time limit (runs end only on a break). Default 500 ms.
     public var coalescingWindow: Duration? {
-        didSet { coalescingWindowNanoseconds = coalescingWindow.map(Self.nanoseconds) }
+        didSet { record.coalescingWindowNanoseconds = coalescingWindow.map(Self.nanoseconds) }
     }
     /// Formats names into menu titles; changing it (say, the locale) updates the titles.
     public var formatter: UndoTitleFormatter { didSet { titles.removeAll(); notifyIfChanged() } }
@@ -46,29 +52,13 @@ public final class UndoStack {
     /// The deepest nesting of groups accepted.
     public static let maximumGroupDepth = 64
 
-    let clock: any UndoClock
-    var coalescingWindowNanoseconds: UInt64?
+    // MARK: State
 
-    // MARK: The record
-
-    /// Every step, oldest first: `record[0..<position]` are done, the rest can be redone.
-    var record = Deque<Step>()
-    /// How many steps are done.
-    public internal(set) var position = 0
-    /// The sum of the steps' costs (as measured when each went in or last merged).
-    public internal(set) var totalCost = 0
-    var nextSerial: UInt32 = 1
-    /// The save state of every context that was saved or lost steps to a limit.
-    var saveStates: [UndoContext: SaveState] = [:]
-    /// The groups being recorded, outermost first.
-    var openGroups: [UndoGroup] = []
-    /// Set while an action runs, to refuse calls from inside it.
+    /// The steps, the position, the save states, the groups, the run and the limits.
+    var record: HistoryRecord
+    /// Set while an action (or a command's merge) runs, to refuse calls from inside it. Kept
+    /// beside the record: it is read, by a refused call, while the record is being changed.
     var runningAction = false
-    var recordingPauses = 0
-    /// Whether the next change with the same key may join the newest step, and when the last
-    /// change of the run was made.
-    var coalescingOpen = false
-    var lastCoalescingTime: UInt64 = 0
     var titles = TitleCache()
     var observers: [Observer] = []
     var nextObserverID = 0
@@ -85,11 +75,9 @@ public final class UndoStack {
                 coalescingWindow: Duration? = .milliseconds(500),
                 clock: any UndoClock = SystemUndoClock(),
                 formatter: UndoTitleFormatter = UndoTitleFormatter()) {
-        self.countLimit = countLimit
-        self.memoryLimit = memoryLimit
+        self.record = HistoryRecord(countLimit: countLimit, memoryLimit: memoryLimit,
+                                    coalescingWindowNanoseconds: coalescingWindow.map(Self.nanoseconds), clock: clock)
         self.coalescingWindow = coalescingWindow
-        self.coalescingWindowNanoseconds = coalescingWindow.map(Self.nanoseconds)
-        self.clock = clock
         self.formatter = formatter
     }
 
@@ -98,18 +86,25 @@ public final class UndoStack {
         return UInt64(max(0, seconds)) &* 1_000_000_000 &+ UInt64(max(0, attoseconds) / 1_000_000_000)
     }
 
+    /// How many steps are done.
+    public var position: Int { record.position }
+    /// The sum of the steps' costs (each measured when it went in or last merged).
+    public var totalCost: Int { record.totalCost }
+    /// The groups being recorded, outermost first.
+    var openGroups: [UndoGroup] { record.openGroups }
+
     // MARK: Counts
 
     /// All steps, done and redoable.
-    public var count: Int { record.count }
+    public var count: Int { record.steps.count }
     /// Steps that can be undone (in the whole history).
     public var undoCount: Int { position }
     /// Steps that can be redone (in the whole history).
-    public var redoCount: Int { record.count - position }
+    public var redoCount: Int { record.steps.count - record.position }
     /// How deep groups are open now (0 when none is).
-    public var groupDepth: Int { openGroups.count }
+    public var groupDepth: Int { record.openGroups.count }
     /// Whether changes are performed without being recorded.
-    public var isRecordingPaused: Bool { recordingPauses > 0 }
+    public var isRecordingPaused: Bool { record.recordingPauses > 0 }
     /// Whether an action is running (its perform or undo is on the stack of the calling
     /// thread, when read through ``SharedUndoHistory``): code that the action calls can refuse
     /// what must not happen meanwhile, as the plugin host refuses loading and unloading.
@@ -122,9 +117,9 @@ public final class UndoStack {
 
     /// Whether there is something to undo in `context` (`nil`: in the whole history).
     /// - Complexity: O(1) for the whole history; O(steps since that context's newest) otherwise.
-    public func canUndo(in context: UndoContext?) -> Bool { newestDone(in: context) != nil }
+    public func canUndo(in context: UndoContext?) -> Bool { record.newestDone(in: context) != nil }
     /// Whether there is something to redo in `context` (`nil`: in the whole history).
-    public func canRedo(in context: UndoContext?) -> Bool { oldestRedoable(in: context) != nil }
+    public func canRedo(in context: UndoContext?) -> Bool { record.oldestRedoable(in: context) != nil }
 
     // MARK: Recording
 
@@ -145,8 +140,8 @@ public final class UndoStack {
         } catch {
             throw UndoError.wrap(error, step: command.name)
         }
+        record.add(command)  // a merge runs the command's own code too: still marked running
         runningAction = false
-        add(command)
         notifyIfChanged()
     }
 
@@ -155,47 +150,30 @@ public final class UndoStack {
     /// - Throws: ``UndoError/reentrantCall(_:)`` from inside an action.
     public func record<C: UndoCommand>(_ command: C) throws {
         try refuseReentry("record")
-        add(command)
+        runningAction = true
+        record.add(command)
+        runningAction = false
         notifyIfChanged()
     }
 
     /// Ends the current run of coalescing changes: the next change starts a new step.
-    public func breakCoalescing() { coalescingOpen = false }
+    public func breakCoalescing() { record.coalescingOpen = false }
 
     /// Pauses recording: changes are performed but not recorded until ``resumeRecording()`` is
     /// called as often as this was.
-    public func pauseRecording() { recordingPauses += 1 }
+    public func pauseRecording() { record.recordingPauses += 1 }
     /// Resumes recording paused with ``pauseRecording()``.
-    public func resumeRecording() { if recordingPauses > 0 { recordingPauses -= 1 } }
+    public func resumeRecording() { if record.recordingPauses > 0 { record.recordingPauses -= 1 } }
 
     func refuseReentry(_ call: String) throws(UndoError) {
         if runningAction { throw UndoError.reentrantCall(call) }
     }
-}
 
-/// One step of the record: the command, the serial that names it while it stays, and its cost
-/// as measured when it went in (or last merged), so the running total never drifts when a
-/// command's own estimate would change later.
-struct Step {
-    var command: any UndoCommand
-    let serial: UInt32
-    /// Bytes, at most `Int32.max` (a larger estimate counts as that much).
-    var cost: Int32
-
-    init(_ command: any UndoCommand, serial: UInt32) {
-        self.command = command
-        self.serial = serial
-        self.cost = Step.measure(command)
+    /// A limit changed: trims to it now or, from inside an action (whose step must stay where
+    /// it is while it runs), at the next change.
+    func limitsChanged() {
+        guard !runningAction else { return }
+        record.trimToLimits()
+        notifyIfChanged()
     }
-
-    static func measure(_ command: any UndoCommand) -> Int32 { Int32(clamping: max(0, command.cost)) }
-}
-
-/// The save state of one context: the markers (serials of its newest done, non-discardable
-/// step) at which its content is the saved one, and what stands for "none of its steps done"
-/// (0, or the newest step trimmed away). A revert adds its own step's serial: the state after
-/// it is the saved content too.
-struct SaveState {
-    var saved: Set<UInt32> = [0]
-    var baseline: UInt32 = 0
 }

@@ -1,0 +1,211 @@
+extension HistoryRecord {
+    /// Undoes or redoes up to `count` steps of `scope`, all or nothing.
+    /// - Returns: the combined result: every change in order, and the name and context of the
+    ///   newest step moved over (the first undone, or the last redone); `nil` if there was
+    ///   nothing to move over.
+    /// - Throws: the first action's error, after putting back what the call had moved over.
+    mutating func move(count: Int, _ direction: UndoResult.Direction, in scope: UndoContext?) throws -> UndoResult? {
+        coalescingOpen = false
+        var changes = UndoChanges()
+        var moved = 0
+        while moved < count, let index = direction == .undo ? newestDone(in: scope) : oldestRedoable(in: scope) {
+            do {
+                try apply(direction, at: index, &changes)
+            } catch {
+                // Put back what this call already moved over, newest first.
+                var scratch = UndoChanges()
+                while moved > 0, let back = direction == .undo ? oldestRedoable(in: scope) : newestDone(in: scope) {
+                    try? apply(direction == .undo ? .redo : .undo, at: back, &scratch)
+                    moved -= 1
+                }
+                throw error
+            }
+            moved += 1
+        }
+        guard moved > 0 else { return nil }
+        // Each step moved over sits at the position's edge: the first one undone (the newest)
+        // was pushed up by each later one; the last one redone is the newest done step.
+        let command = steps[direction == .undo ? position + moved - 1 : position - 1].command
+        return UndoResult(direction: direction, name: command.name, context: command.context, stepCount: moved,
+                          changes: changes.all)
+    }
+
+    // MARK: The one place the position moves
+
+    /// Undoes the done step at `index` (or redoes the redo step at `index`) and moves it to the
+    /// position's edge: an undone step becomes the first redo step, a redone one the newest
+    /// done step. An action that fails leaves the record as it was, unless the step could not
+    /// even be put back (``UndoError/rollbackFailed(step:message:)``): then it is removed, so
+    /// that what remains still matches the document.
+    /// - Complexity: O(1) plus the steps it moves past (none unless `index` is in another
+    ///   context's way).
+    mutating func apply(_ direction: UndoResult.Direction, at index: Int, _ changes: inout UndoChanges) throws {
+        do {
+            switch direction {
+            case .undo: try steps[index].command.undo(&changes)
+            case .redo: try steps[index].command.perform(&changes)
+            }
+        } catch {
+            let failure = UndoError.wrap(error, step: steps[index].command.name)
+            if case .rollbackFailed = failure {
+                totalCost -= Int(steps.remove(at: index).cost)
+                if index < position { position -= 1 }
+            }
+            throw failure
+        }
+        var from = index
+        let to = direction == .undo ? position - 1 : position
+        while from < to { steps.swapAt(from, from + 1); from += 1 }
+        while from > to { steps.swapAt(from, from - 1); from -= 1 }
+        position += direction == .undo ? -1 : 1
+    }
+
+    /// Moves the redo step at `index` back among the done steps without running it (a revert
+    /// took its change back, and takes it back again in its own step).
+    mutating func relocateDone(from index: Int) {
+        var from = index
+        while from > position { steps.swapAt(from, from - 1); from -= 1 }
+        position += 1
+    }
+
+    // MARK: Finding steps
+
+    /// The index of the newest done step of `context` (`nil`: of any context), or `nil` while a
+    /// group is open. A group that also changed other documents is only offered while no later
+    /// done step changed those.
+    /// - Complexity: O(1) for `nil`; O(steps after it) otherwise.
+    func newestDone(in context: UndoContext?) -> Int? {
+        guard openGroups.isEmpty, position > 0 else { return nil }
+        guard let context else { return position - 1 }
+        var index = position - 1
+        while index >= 0 {
+            if step(at: index, touches: context) {
+                return isFree(index, among: (index + 1)..<position) ? index : nil
+            }
+            index -= 1
+        }
+        return nil
+    }
+
+    /// The index of the oldest redoable step of `context` (`nil`: of any context), with the same
+    /// rules as ``newestDone(in:)``.
+    func oldestRedoable(in context: UndoContext?) -> Int? {
+        guard openGroups.isEmpty, position < steps.count else { return nil }
+        guard let context else { return position }
+        for index in position..<steps.count where step(at: index, touches: context) {
+            return isFree(index, among: position..<index) ? index : nil
+        }
+        return nil
+    }
+
+    /// Whether the step at `index` changes `context`.
+    func step(at index: Int, touches context: UndoContext) -> Bool {
+        let command = steps[index].command
+        if command.belongs(to: context) { return true }
+        guard let group = Self.group(in: command) else { return false }
+        return group.allContexts.contains(context)
+    }
+
+    /// Whether no step in `others` changes a context that the step at `index` changes, so it
+    /// can move past them without taking another document's changes out of order.
+    func isFree(_ index: Int, among others: Range<Int>) -> Bool {
+        guard !others.isEmpty, Self.group(in: steps[index].command) != nil else { return true }
+        let contexts = Self.contexts(of: steps[index].command)
+        guard contexts.count > 1 else { return true }
+        for other in others where contexts.contains(where: { step(at: other, touches: $0) }) {
+            return false
+        }
+        return true
+    }
+
+    // MARK: Save points
+
+    /// The serial of the newest done, non-discardable step of `context`, or the context's
+    /// baseline when none is done: what stands for its present content.
+    func savedMarker(in context: UndoContext) -> UInt32 {
+        newestNonDiscardableSerial(in: context, below: position) ?? (saveStates[context] ?? SaveState()).baseline
+    }
+
+    func newestNonDiscardableSerial(in context: UndoContext, below end: Int) -> UInt32? {
+        var index = end - 1
+        while index >= 0 {
+            if step(at: index, touches: context) && !steps[index].command.isDiscardable {
+                return steps[index].serial
+            }
+            index -= 1
+        }
+        return nil
+    }
+
+    func isDirty(_ context: UndoContext) -> Bool {
+        !(saveStates[context] ?? SaveState()).saved.contains(savedMarker(in: context))
+    }
+
+    /// How many steps of `context` to undo (negative) or redo (positive) to reach its saved
+    /// state; `nil` if it cannot be reached.
+    func pathToSaved(in context: UndoContext) -> Int? {
+        let state = saveStates[context] ?? SaveState()
+        if state.saved.contains(savedMarker(in: context)) { return 0 }
+        // Backwards: after undoing the k-th done step of the context, the marker is the next
+        // non-discardable step below it (or the baseline).
+        var count = 0
+        var index = position - 1
+        while index >= 0 {
+            if step(at: index, touches: context) {
+                // A step that also changed other documents cannot be part of a revert of this one.
+                if Self.contexts(of: steps[index].command).count > 1 { return nil }
+                count += 1
+                let marker = newestNonDiscardableSerial(in: context, below: index) ?? state.baseline
+                if state.saved.contains(marker) { return -count }
+            }
+            index -= 1
+        }
+        // Forwards: redoing a non-discardable step makes it the marker.
+        count = 0
+        for index in position..<steps.count where step(at: index, touches: context) {
+            if Self.contexts(of: steps[index].command).count > 1 { return nil }
+            count += 1
+            if !steps[index].command.isDiscardable && state.saved.contains(steps[index].serial) { return count }
+        }
+        return nil
+    }
+
+    /// Takes `context` to its saved state, `path` steps away (see ``pathToSaved(in:)``), and
+    /// records the revert as one new step named `name`.
+    /// - Returns: the result, named `name`.
+    mutating func revert(_ context: UndoContext, path: Int, name: String) throws -> UndoResult {
+        let direction: UndoResult.Direction = path < 0 ? .undo : .redo
+        guard var result = try move(count: abs(path), direction, in: context), result.stepCount == abs(path) else {
+            throw UndoError.savePointUnreachable(context)
+        }
+        // The steps just moved over, nearest the position first: oldest first after undoing,
+        // newest first after redoing.
+        var moved: [any UndoCommand] = []
+        var indices: [Int] = []
+        var index = direction == .undo ? position : position - 1
+        while moved.count < abs(path) && index >= 0 && index < steps.count {
+            if step(at: index, touches: context) {
+                moved.append(steps[index].command)
+                indices.append(index)
+            }
+            index += direction == .undo ? 1 : -1
+        }
+        if direction == .undo {
+            // Back to done, where they were (the newest of this context, in their order), then
+            // the revert, which undoes copies of them: its undo does them again.
+            for index in indices { relocateDone(from: index) }
+            let taken = UndoGroup(name: nil, context: context, members: moved)
+            appendFinished(InvertedCommand(inner: taken, name: name, context: context))
+        } else {
+            // Out of the done steps, into the revert, which does them again on redo.
+            for index in indices.sorted(by: >) {
+                totalCost -= Int(steps.remove(at: index).cost)
+                position -= 1
+            }
+            appendFinished(UndoGroup(name: name, context: context, members: moved.reversed()))
+        }
+        saveStates[context, default: SaveState()].saved.insert(savedMarker(in: context))
+        result.name = name
+        return result
+    }
+}
