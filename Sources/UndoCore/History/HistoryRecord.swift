@@ -4,9 +4,11 @@ import DequeModule
 /// the coalescing run and the limits, with the one place a change enters it (``add(_:)``) and
 /// the one place its position moves (``apply(_:at:_:)``).
 ///
-/// A value type: the history changes it through one access per call, so the algorithms below
-/// touch its fields directly (a class's stored properties would each pay a run-time
-/// exclusivity check).
+/// A value type, the one stored property of its ``UndoStack``: a call changes it through one or
+/// two accesses, so the algorithms below touch its fields directly (each stored property of a
+/// class would pay its own run-time exclusivity check). Commands run between two accesses,
+/// never inside one (see ``take(at:)``), so a command that calls back into its history is
+/// refused by ``beginAction(_:)``.
 ///
 /// Invariants (checked by ``UndoStack/checkInvariants()``): `0 <= position <= steps.count`;
 /// `totalCost` is the sum of the steps' costs; serials are unique; no step is an empty group;
@@ -28,78 +30,155 @@ struct HistoryRecord {
     /// change of the run was made.
     var coalescingOpen = false
     var lastCoalescingTime: UInt64 = 0
+    /// The time the change being merged was made (see ``add(_:)``).
+    var pendingCoalescingTime: UInt64 = 0
+    /// Where the command taken out for a merge belongs (see ``add(_:)``).
+    var mergePlace: MergePlace?
     var countLimit: Int?
     var memoryLimit: Int?
-    var coalescingWindowNanoseconds: UInt64?
+    var coalescingWindow: Duration? {
+        didSet { coalescingWindowNanoseconds = coalescingWindow.map(Self.nanoseconds) }
+    }
+    private(set) var coalescingWindowNanoseconds: UInt64?
     let clock: any UndoClock
+    /// Set while an action (or a command's merge) runs, to refuse calls from inside it.
+    var runningAction = false
+    var currentContext: UndoContext?
+    var formatter: UndoTitleFormatter { didSet { titles.removeAll() } }
+    var titles = TitleCache()
+    var observers: [UndoStack.Observer] = []
+    var nextObserverID = 0
+    var lastState: UndoState?
 
-    init(countLimit: Int?, memoryLimit: Int?, coalescingWindowNanoseconds: UInt64?, clock: any UndoClock) {
+    init(countLimit: Int?, memoryLimit: Int?, coalescingWindow: Duration?, clock: any UndoClock,
+         formatter: UndoTitleFormatter) {
         self.countLimit = countLimit
         self.memoryLimit = memoryLimit
-        self.coalescingWindowNanoseconds = coalescingWindowNanoseconds
+        self.coalescingWindow = coalescingWindow
+        self.coalescingWindowNanoseconds = coalescingWindow.map(Self.nanoseconds)
         self.clock = clock
+        self.formatter = formatter
+    }
+
+    static func nanoseconds(_ duration: Duration) -> UInt64 {
+        let (seconds, attoseconds) = duration.components
+        return UInt64(max(0, seconds)) &* 1_000_000_000 &+ UInt64(max(0, attoseconds) / 1_000_000_000)
+    }
+
+    // MARK: Actions
+
+    /// Marks an action as running: the calls it makes back into the history are refused.
+    /// - Throws: ``UndoError/reentrantCall(_:)`` when one already is.
+    mutating func beginAction(_ call: String) throws(UndoError) {
+        if runningAction { throw UndoError.reentrantCall(call) }
+        runningAction = true
+    }
+
+    /// Ends the action begun with ``beginAction(_:)``.
+    /// - Returns: whether anyone observes the history (the caller then tells them).
+    @discardableResult
+    mutating func endAction() -> Bool {
+        runningAction = false
+        return !observers.isEmpty
     }
 
     // MARK: The one place a change enters the record
 
-    /// Adds a performed (or already made) change: into the open group, merged into the newest
-    /// step (or the group's newest member) when it coalesces, or as a new step; then the
-    /// limits are applied. Nothing is added while recording is paused.
+    /// What ``add(_:)`` did with a change.
+    enum Addition {
+        /// Added (or dropped, while recording is paused); the action ended.
+        case added(observed: Bool)
+        /// It may join the newest step, taken out of the record for the merge: run
+        /// ``merge(_:key:into:)`` on it, then ``completeMerge(_:_:_:)``.
+        case offered(any UndoCommand, key: UndoCoalescingKey)
+    }
+
+    /// Where the command taken out for a merge goes back.
+    enum MergePlace {
+        case step(Int)
+        case member(UndoGroup, Int)
+    }
+
+    /// Adds a performed (or already made) change: into the open group, to the newest step (or
+    /// the group's newest member) when it coalesces, or as a new step; then the limits are
+    /// applied. Nothing is added while recording is paused.
     ///
-    /// Coalescing: a change with a coalescing key joins the newest step when the run is open
-    /// (no break, save, undo or group boundary since), within the coalescing window, and the
-    /// newest step is a command of the same type, key and context. Its
-    /// ``UndoCommand/merge(with:)`` decides: merged (one step), annulled (both vanish) or
-    /// refused (two steps).
+    /// Coalescing: a change with a coalescing key may join the newest step when the run is
+    /// open (no break, save, undo or group boundary since), within the coalescing window, and
+    /// the newest step is a command of the same type. Then the newest step is handed out, so
+    /// its ``UndoCommand/merge(with:)`` runs outside the record, and
+    /// ``completeMerge(_:_:_:)`` decides: merged (one step), annulled (both vanish) or refused
+    /// (two steps).
+    /// - Precondition: an action is running (``beginAction(_:)``); it ends here unless the
+    ///   change is offered for a merge.
     /// - Complexity: O(1) amortized, plus the redo steps discarded and the steps trimmed.
-    mutating func add<C: UndoCommand>(_ command: C) {
-        guard recordingPauses == 0 else { return }
+    mutating func add<C: UndoCommand>(_ command: C) -> Addition {
+        guard recordingPauses == 0 else { return .added(observed: endAction()) }
         let key = command.coalescingKey
         let now = key != nil && coalescingWindowNanoseconds != nil ? clock.nanoseconds() : 0
-        var outcome = UndoMerge.refused
-        if let key, coalescingOpen, now &- lastCoalescingTime <= coalescingWindowNanoseconds ?? .max {
-            outcome = mergeWithNewest(command, key: key)
+        if let key, coalescingOpen, now &- lastCoalescingTime <= coalescingWindowNanoseconds ?? .max,
+           let newest = takeNewest(ofType: C.self) {
+            pendingCoalescingTime = now
+            return .offered(newest, key: key)
         }
-        if outcome == .refused { append(command) }
-        // A change with a key opens (or continues) a run; one without, or one that annulled
-        // the step before it, ends it.
-        coalescingOpen = key != nil && outcome != .annulled
+        append(command)
+        // A change with a key opens (or continues) a run; one without ends it.
+        coalescingOpen = key != nil
         lastCoalescingTime = now
         trimToLimits()
+        return .added(observed: endAction())
     }
 
-    /// Offers `command` to the newest step (or the open group's newest member).
-    /// - Returns: `.merged` or `.annulled` when it was (the record already changed);
-    ///   `.refused` when it must become a step of its own.
-    private mutating func mergeWithNewest<C: UndoCommand>(_ command: C, key: UndoCoalescingKey) -> UndoMerge {
+    /// Takes out the newest step (or the open group's newest member) if it is a `C`.
+    private mutating func takeNewest<C: UndoCommand>(ofType type: C.Type) -> (any UndoCommand)? {
+        func isC<T: UndoCommand>(_ command: T) -> Bool { T.self == C.self }
         if let group = openGroups.last {
-            guard !group.members.isEmpty else { return .refused }
-            let last = group.members.count - 1
-            let outcome = Self.merge(command, key: key, into: &group.members[last]) ?? .refused
-            if outcome == .annulled { group.members.removeLast() }
-            if outcome != .refused { group.membersChanged() }
-            return outcome
+            guard let last = group.members.indices.last else { return nil }
+            let member = group.members[last]
+            guard isC(member) else { return nil }
+            mergePlace = .member(group, last)
+            return takeOut(&group.members[last])
         }
-        guard position > 0 else { return .refused }
-        let index = position - 1
-        switch Self.merge(command, key: key, into: &steps[index].command) {
-        case .merged?:
-            let cost = Step.measure(steps[index].command)
-            totalCost += Int(cost) - Int(steps[index].cost)
-            steps[index].cost = cost
-            return .merged
-        case .annulled?:
-            // Both vanish; the redo steps survive, as after any change that changes nothing.
-            let removed = steps.remove(at: index)
-            totalCost -= Int(removed.cost)
-            position -= 1
-            return .annulled
-        case .refused?, nil:
-            return .refused
-        }
+        guard position > 0 else { return nil }
+        let newest = steps[position - 1].command
+        guard isC(newest) else { return nil }
+        mergePlace = .step(position - 1)
+        return takeOut(&steps[position - 1].command)
     }
 
-    /// Merges `next` into `top` when `top` is a command of the same type, key and context.
+    /// Puts back the command taken out by ``add(_:)`` and settles the merge's outcome: merged
+    /// (re-measured), annulled (both gone; the redo steps survive, as after any change that
+    /// changes nothing), or refused or not of one kind (`command` becomes a step of its own).
+    /// Ends the action.
+    /// - Returns: whether anyone observes the history.
+    mutating func completeMerge<C: UndoCommand>(_ newest: any UndoCommand, _ outcome: UndoMerge?, _ command: C) -> Bool {
+        guard let place = mergePlace else { preconditionFailure("no command was taken out for a merge") }
+        mergePlace = nil
+        switch place {
+        case .member(let group, let index):
+            group.members[index] = newest
+            if outcome == .annulled { group.members.remove(at: index) }
+            if outcome == .merged || outcome == .annulled { group.membersChanged() }
+        case .step(let index):
+            steps[index].command = newest
+            if outcome == .merged {
+                let cost = Step.measure(newest)
+                totalCost += Int(cost) - Int(steps[index].cost)
+                steps[index].cost = cost
+            } else if outcome == .annulled {
+                totalCost -= Int(steps.remove(at: index).cost)
+                position -= 1
+            }
+        }
+        if outcome != .merged && outcome != .annulled { append(command) }
+        coalescingOpen = outcome != .annulled
+        lastCoalescingTime = pendingCoalescingTime
+        trimToLimits()
+        return endAction()
+    }
+
+    /// Merges `next` into `top` when `top` is a command of the same type, key and context (the
+    /// command's own code: called outside the record).
     /// - Returns: the merge's outcome, or `nil` when they are not of one kind.
     static func merge<C: UndoCommand>(_ next: C, key: UndoCoalescingKey, into top: inout any UndoCommand) -> UndoMerge? {
         func open<T: UndoCommand>(_ top: inout T) -> UndoMerge? {
@@ -227,6 +306,20 @@ struct Step {
     }
 
     static func measure(_ command: any UndoCommand) -> Int32 { Int32(clamping: max(0, command.cost)) }
+}
+
+/// Stands in a step's place while its command runs outside the record (see
+/// ``HistoryRecord/take(at:)``); never run itself.
+struct Vacancy: UndoCommand {
+    mutating func perform(_ changes: inout UndoChanges) throws { preconditionFailure("a vacancy was performed") }
+    mutating func undo(_ changes: inout UndoChanges) throws { preconditionFailure("a vacancy was undone") }
+}
+
+/// Moves `command` out of its place, leaving a ``Vacancy`` there.
+func takeOut(_ command: inout any UndoCommand) -> any UndoCommand {
+    var taken: any UndoCommand = Vacancy()
+    swap(&taken, &command)
+    return taken
 }
 
 /// The save state of one context: the markers (serials of its newest done, non-discardable

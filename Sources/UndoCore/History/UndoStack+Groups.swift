@@ -14,7 +14,7 @@ extension UndoStack {
         try Self.checkLength(of: context?.name, "context name")
         record.openGroups.append(UndoGroup(name: name, context: context ?? .global))
         record.coalescingOpen = false
-        notifyIfChanged()  // nothing can be undone or redone while it is open
+        notifyIfObserved()  // nothing can be undone or redone while it is open
     }
 
     /// Closes the innermost open group. An empty group leaves no step (and, like any change
@@ -24,7 +24,7 @@ extension UndoStack {
         try refuseReentry("endGroup")
         guard let group = record.openGroups.popLast() else { throw UndoError.noOpenGroup }
         record.coalescingOpen = false
-        defer { notifyIfChanged() }  // the titles come back when the last group ends
+        defer { notifyIfObserved() }  // the titles come back when the last group ends
         guard !group.members.isEmpty else { return }
         if let parent = record.openGroups.last {
             parent.append(group)
@@ -55,6 +55,6 @@ extension UndoStack {
         let command = record.steps[position - 1].command
         if let group = command as? UndoGroup { group.name = name }
         if let registered = command as? RegisteredActions { registered.name = name }
-        notifyIfChanged()
+        notifyIfObserved()
     }
 }

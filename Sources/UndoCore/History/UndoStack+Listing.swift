@@ -33,21 +33,20 @@ extension UndoStack {
     public func removeAll(in context: UndoContext) throws -> Int {
         let removed = try removeAll { $0.context == context }
         record.saveStates[context] = nil
-        notifyIfChanged()
+        notifyIfObserved()
         return removed
     }
 
     /// Removes every step and group member that `predicate` picks (groups themselves are not
     /// offered to it: a group goes when it is left empty). The save states of other contexts are kept.
+    /// `predicate` runs while the record is being changed: it must not touch the history.
     /// - Returns: how many were removed.
     /// - Complexity: O(count)
     @discardableResult
     public func removeAll(where predicate: (any UndoCommand) -> Bool) throws -> Int {
         try refuseReentry("removeAll")
-        runningAction = true  // the predicate is the caller's code
-        defer { runningAction = false }
         let removed = record.removeAll(where: predicate)
-        notifyIfChanged()
+        notifyIfObserved()
         return removed
     }
 }
@@ -103,7 +102,7 @@ extension UndoStack {
         record.totalCost = 0
         record.saveStates.removeAll()
         record.coalescingOpen = false
-        notifyIfChanged()
+        notifyIfObserved()
     }
 }
 
@@ -114,7 +113,7 @@ extension UndoStack {
     public func checkInvariants() {
         let record = self.record
         precondition(position >= 0 && position <= record.steps.count, "position \(position) outside 0...\(record.steps.count)")
-        precondition(!runningAction, "an action is still marked as running")
+        precondition(!record.runningAction, "an action is still marked as running")
         var cost = 0
         var serials = Set<UInt32>()
         for (index, step) in record.steps.enumerated() {

@@ -56,13 +56,57 @@ extension UndoStack {
     /// Undoes or redoes up to `count` steps of `scope`, all or nothing, and tells the
     /// observers once.
     func move(count: Int, _ direction: UndoResult.Direction, in scope: UndoContext?) throws -> UndoResult? {
-        try refuseReentry(direction == .undo ? "undo" : "redo")
-        guard record.openGroups.isEmpty else { throw UndoError.groupOpen }
-        runningAction = true
-        defer {
-            runningAction = false
-            notifyIfChanged()
+        guard count > 0, let first = try record.beginMove(direction, in: scope) else { return nil }
+        let (result, observed) = try moveSteps(from: first, count: count, direction, in: scope, ending: true)
+        if observed { notifyObservers() }
+        return result
+    }
+
+    /// Moves over `first` (taken out by ``HistoryRecord/beginMove(_:in:)``) and up to
+    /// `count - 1` more steps of `scope`, each run outside the record. All or nothing: when one
+    /// fails, those already moved over are put back, newest first, the action ends, and the
+    /// failure is thrown.
+    /// - Parameter ending: whether the action ends with the last step (a revert goes on).
+    func moveSteps(from first: HistoryRecord.Taken, count: Int, _ direction: UndoResult.Direction,
+                   in scope: UndoContext?, ending: Bool) throws -> (UndoResult, observed: Bool) {
+        var taken = first
+        var changes = UndoChanges()
+        var moved = 0
+        while true {
+            do {
+                try Self.run(&taken.command, direction, &changes)
+            } catch {
+                let failure = record.fail(taken, error)
+                // Put back what this call already moved over, newest first.
+                let back: UndoResult.Direction = direction == .undo ? .redo : .undo
+                var scratch = UndoChanges()
+                while moved > 0, let index = record.find(back, in: scope) {
+                    var step = record.take(at: index)
+                    do {
+                        try Self.run(&step.command, back, &scratch)
+                        record.complete(step, back)
+                    } catch {
+                        _ = record.fail(step, error)
+                    }
+                    moved -= 1
+                }
+                if record.endAction() { notifyObservers() }
+                throw failure
+            }
+            moved += 1
+            switch record.advance(taken, direction, moved: moved, more: moved < count, in: scope, changes: changes,
+                                  ending: ending) {
+            case .next(let next): taken = next
+            case .done(let result, let observed): return (result, observed)
+            }
         }
-        return try record.move(count: count, direction, in: scope)
+    }
+
+    /// Undoes (or redoes) one command, outside the record.
+    static func run(_ command: inout any UndoCommand, _ direction: UndoResult.Direction, _ changes: inout UndoChanges) throws {
+        switch direction {
+        case .undo: try command.undo(&changes)
+        case .redo: try command.perform(&changes)
+        }
     }
 }

@@ -12,7 +12,7 @@ extension UndoStack {
         let marker = record.savedMarker(in: context)
         record.saveStates[context, default: SaveState()].saved = [marker]
         record.coalescingOpen = false
-        notifyIfChanged()
+        notifyIfObserved()
     }
 
     /// Whether `context` (default: the current one, or ``UndoContext/global``) differs from its
@@ -47,11 +47,22 @@ extension UndoStack {
         let context = context ?? currentContext ?? .global
         guard record.isDirty(context) else { return nil }
         guard let path = record.pathToSaved(in: context) else { throw UndoError.savePointUnreachable(context) }
-        runningAction = true
-        defer {
-            runningAction = false
-            notifyIfChanged()
+        let direction: UndoResult.Direction = path < 0 ? .undo : .redo
+        guard let first = try record.beginMove(direction, in: context) else { throw UndoError.savePointUnreachable(context) }
+        var (result, _) = try moveSteps(from: first, count: abs(path), direction, in: context, ending: false)
+        guard result.stepCount == abs(path) else {
+            // A step on the way could not be moved over (another document's change is in the
+            // way): back to where it was.
+            let back: UndoResult.Direction = direction == .undo ? .redo : .undo
+            if let again = record.find(back, in: context) {
+                _ = try? moveSteps(from: record.take(at: again), count: result.stepCount, back, in: context, ending: false)
+            }
+            if record.endAction() { notifyObservers() }
+            throw UndoError.savePointUnreachable(context)
         }
-        return try record.revert(context, path: path, name: "Revert to Saved")
+        result.name = "Revert to Saved"
+        record.recordRevert(context, moved: abs(path), direction, name: "Revert to Saved")
+        if record.endAction() { notifyObservers() }
+        return result
     }
 }
