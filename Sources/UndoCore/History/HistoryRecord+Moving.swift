@@ -1,29 +1,54 @@
 extension HistoryRecord {
-    /// A step's command taken out of the record to run (its place holds a ``Vacancy``).
-    struct Taken {
-        let index: Int
-        var command: any UndoCommand
+    /// Which steps a move takes: those of the current context, or of a given one (`nil`: the
+    /// whole history).
+    enum Scope {
+        case current
+        case given(UndoContext?)
     }
 
-    /// What ``advance(_:_:moved:more:in:changes:)`` did.
-    enum Advance {
-        /// The next step to move over, taken out.
-        case next(Taken)
-        /// Done: the combined result; the action ended; whether anyone observes the history.
-        case done(UndoResult, observed: Bool)
-    }
-
-    /// Begins an undo or redo of `scope`: refuses a call from inside an action and while a
-    /// group is open, ends the coalescing run, and takes out the first step to move over,
-    /// marking an action as running.
-    /// - Returns: that step, or `nil` when there is nothing to move over (no action begun).
-    mutating func beginMove(_ direction: UndoResult.Direction, in scope: UndoContext?) throws(UndoError) -> Taken? {
-        if runningAction { throw UndoError.reentrantCall(direction == .undo ? "undo" : "redo") }
+    /// Undoes or redoes up to `count` steps of `scope`, all or nothing.
+    /// - Returns: the combined result: every change in order, and the name and context of the
+    ///   newest step moved over (the first undone, or the last redone); `nil` if there was
+    ///   nothing to move over.
+    /// - Throws: ``UndoError/groupOpen`` while a group is open; the first action's error, after
+    ///   putting back what the call had moved over.
+    mutating func move(count: Int, _ direction: UndoResult.Direction, in scope: Scope) throws -> UndoResult? {
+        let scope: UndoContext? = switch scope {
+        case .current: currentContext
+        case .given(let context): context
+        }
         guard openGroups.isEmpty else { throw UndoError.groupOpen }
         coalescingOpen = false
-        guard let index = find(direction, in: scope) else { return nil }
-        runningAction = true
-        return take(at: index)
+        guard let first = find(direction, in: scope) else { return nil }
+        var changes = UndoChanges()
+        if count == 1 {
+            // One step, the common case.
+            try apply(direction, at: first, &changes)
+            let (name, context) = nameAndContext(at: direction == .undo ? position : position - 1)
+            return UndoResult(direction: direction, name: name, context: context, changes: changes.all)
+        }
+        var moved = 0
+        var index: Int? = first
+        while moved < count, let next = index {
+            do {
+                try apply(direction, at: next, &changes)
+            } catch {
+                // Put back what this call already moved over, newest first.
+                let back: UndoResult.Direction = direction == .undo ? .redo : .undo
+                var scratch = UndoChanges()
+                while moved > 0, let step = find(back, in: scope) {
+                    try? apply(back, at: step, &scratch)
+                    moved -= 1
+                }
+                throw error
+            }
+            moved += 1
+            index = find(direction, in: scope)
+        }
+        // Each step moved over sits at the position's edge: the first one undone (the newest)
+        // was pushed up by each later one; the last one redone is the newest done step.
+        let (name, context) = nameAndContext(at: direction == .undo ? position + moved - 1 : position - 1)
+        return UndoResult(direction: direction, name: name, context: context, stepCount: moved, changes: changes.all)
     }
 
     /// The step the next undo (or redo) of `scope` moves over.
@@ -31,55 +56,40 @@ extension HistoryRecord {
         direction == .undo ? newestDone(in: scope) : oldestRedoable(in: scope)
     }
 
-    /// Takes the command at `index` out of the record, so that it runs outside it.
-    mutating func take(at index: Int) -> Taken {
-        Taken(index: index, command: takeOut(&steps[index].command))
-    }
-
-    /// Completes the move over `taken`, which ran (see ``complete(_:_:)``), then takes out the
-    /// next step of `scope` when `more` are wanted and there is one; else ends the action
-    /// (unless `ending` is `false`) and returns the combined result.
-    /// - Parameter moved: how many steps the call has moved over, this one included.
-    mutating func advance(_ taken: Taken, _ direction: UndoResult.Direction, moved: Int, more: Bool,
-                          in scope: UndoContext?, changes: UndoChanges, ending: Bool = true) -> Advance {
-        complete(taken, direction)
-        if more, let index = find(direction, in: scope) { return .next(take(at: index)) }
-        // Each step moved over sits at the position's edge: the first one undone (the newest)
-        // was pushed up by each later one; the last one redone is the newest done step.
-        let command = steps[direction == .undo ? position + moved - 1 : position - 1].command
-        let result = UndoResult(direction: direction, name: command.name, context: command.context, stepCount: moved,
-                                changes: changes.all)
-        return .done(result, observed: ending ? endAction() : false)
+    /// The name and context of the step at `index`, read in place (no copy of the command).
+    mutating func nameAndContext(at index: Int) -> (name: String?, context: UndoContext) {
+        func read<T: UndoCommand>(_ command: inout T) -> (String?, UndoContext) { (command.name, command.context) }
+        return read(&steps[index].command)
     }
 
     // MARK: The one place the position moves
 
-    /// Puts back `taken`, which was undone (or redone) outside the record, and moves it to the
+    /// Undoes the done step at `index` (or redoes the redo step at `index`) and moves it to the
     /// position's edge: an undone step becomes the first redo step, a redone one the newest
-    /// done step.
-    /// - Complexity: O(1) plus the steps it moves past (none unless it was in another context's
-    ///   way).
-    mutating func complete(_ taken: Taken, _ direction: UndoResult.Direction) {
-        steps[taken.index].command = taken.command
-        var from = taken.index
+    /// done step. An action that fails leaves the record as it was, unless the step could not
+    /// even be put back (``UndoError/rollbackFailed(step:message:)``): then it is removed, so
+    /// that what remains still matches the document.
+    /// - Complexity: O(1) plus the steps it moves past (none unless `index` is in another
+    ///   context's way).
+    mutating func apply(_ direction: UndoResult.Direction, at index: Int, _ changes: inout UndoChanges) throws {
+        do {
+            switch direction {
+            case .undo: try steps[index].command.undo(&changes)
+            case .redo: try steps[index].command.perform(&changes)
+            }
+        } catch {
+            let failure = UndoError.wrap(error, step: nameAndContext(at: index).name)
+            if case .rollbackFailed = failure {
+                totalCost -= Int(steps.remove(at: index).cost)
+                if index < position { position -= 1 }
+            }
+            throw failure
+        }
+        var from = index
         let to = direction == .undo ? position - 1 : position
         while from < to { steps.swapAt(from, from + 1); from += 1 }
         while from > to { steps.swapAt(from, from - 1); from -= 1 }
         position += direction == .undo ? -1 : 1
-    }
-
-    /// Puts back `taken`, whose undo or redo failed with `error`: the record stays as it was,
-    /// unless the step could not even be put back (``UndoError/rollbackFailed(step:message:)``),
-    /// in which case it is removed, so that what remains still matches the document.
-    /// - Returns: the failure, named after the step.
-    mutating func fail(_ taken: Taken, _ error: any Error) -> UndoError {
-        steps[taken.index].command = taken.command
-        let failure = UndoError.wrap(error, step: taken.command.name)
-        if case .rollbackFailed = failure {
-            totalCost -= Int(steps.remove(at: taken.index).cost)
-            if taken.index < position { position -= 1 }
-        }
-        return failure
     }
 
     /// Moves the redo step at `index` back among the done steps without running it (a revert

@@ -4,52 +4,65 @@ import DequeModule
 /// the coalescing run and the limits, with the one place a change enters it (``add(_:)``) and
 /// the one place its position moves (``apply(_:at:_:)``).
 ///
-/// A value type, the one stored property of its ``UndoStack``: a call changes it through one or
-/// two accesses, so the algorithms below touch its fields directly (each stored property of a
-/// class would pay its own run-time exclusivity check). Commands run between two accesses,
-/// never inside one (see ``take(at:)``), so a command that calls back into its history is
-/// refused by ``beginAction(_:)``.
+/// A value type, the one stored property of its ``UndoStack`` besides its action flag: a call
+/// changes it through one access, so the algorithms below touch its fields directly (each
+/// stored property of a class would pay its own run-time exclusivity check). Commands run
+/// inside that access; a command that calls back into its history to change it is refused by
+/// the stack's action flag before the record is touched (see ``UndoStack/beginAction(_:)``).
 ///
 /// Invariants (checked by ``UndoStack/checkInvariants()``): `0 <= position <= steps.count`;
 /// `totalCost` is the sum of the steps' costs; serials are unique; no step is an empty group;
 /// at most `max(countLimit, 1)` steps.
+@usableFromInline
 struct HistoryRecord {
     /// Every step, oldest first: `steps[0..<position]` are done, the rest can be redone.
-    var steps = Deque<Step>()
+    @usableFromInline
+    var steps = [Step]()
     /// How many steps are done.
+    @usableFromInline
     var position = 0
     /// The sum of the steps' costs (as measured when each went in or last merged).
+    @usableFromInline
     var totalCost = 0
+    @usableFromInline
     var nextSerial: UInt32 = 1
     /// The save state of every context that was saved or lost steps to a limit.
     var saveStates: [UndoContext: SaveState] = [:]
     /// The groups being recorded, outermost first.
+    @usableFromInline
     var openGroups: [UndoGroup] = []
+    @usableFromInline
     var recordingPauses = 0
     /// Whether the next change with the same key may join the newest step, and when the last
     /// change of the run was made.
+    @usableFromInline
     var coalescingOpen = false
+    @usableFromInline
     var lastCoalescingTime: UInt64 = 0
-    /// The time the change being merged was made (see ``add(_:)``).
-    var pendingCoalescingTime: UInt64 = 0
-    /// Where the command taken out for a merge belongs (see ``add(_:)``).
-    var mergePlace: MergePlace?
+    @usableFromInline
     var countLimit: Int?
+    @usableFromInline
     var memoryLimit: Int?
+    @usableFromInline
     var coalescingWindow: Duration? {
         didSet { coalescingWindowNanoseconds = coalescingWindow.map(Self.nanoseconds) }
     }
+    @usableFromInline
     private(set) var coalescingWindowNanoseconds: UInt64?
+    @usableFromInline
     let clock: any UndoClock
-    /// Set while an action (or a command's merge) runs, to refuse calls from inside it.
-    var runningAction = false
+    @usableFromInline
     var currentContext: UndoContext?
+    @usableFromInline
     var formatter: UndoTitleFormatter { didSet { titles.removeAll() } }
     var titles = TitleCache()
     var observers: [UndoStack.Observer] = []
+    @usableFromInline
     var nextObserverID = 0
+    @usableFromInline
     var lastState: UndoState?
 
+    @usableFromInline
     init(countLimit: Int?, memoryLimit: Int?, coalescingWindow: Duration?, clock: any UndoClock,
          formatter: UndoTitleFormatter) {
         self.countLimit = countLimit
@@ -60,139 +73,115 @@ struct HistoryRecord {
         self.formatter = formatter
     }
 
+    @usableFromInline
     static func nanoseconds(_ duration: Duration) -> UInt64 {
         let (seconds, attoseconds) = duration.components
         return UInt64(max(0, seconds)) &* 1_000_000_000 &+ UInt64(max(0, attoseconds) / 1_000_000_000)
     }
 
-    // MARK: Actions
-
-    /// Marks an action as running: the calls it makes back into the history are refused.
-    /// - Throws: ``UndoError/reentrantCall(_:)`` when one already is.
-    mutating func beginAction(_ call: String) throws(UndoError) {
-        if runningAction { throw UndoError.reentrantCall(call) }
-        runningAction = true
-    }
-
-    /// Ends the action begun with ``beginAction(_:)``.
-    /// - Returns: whether anyone observes the history (the caller then tells them).
-    @discardableResult
-    mutating func endAction() -> Bool {
-        runningAction = false
-        return !observers.isEmpty
-    }
-
     // MARK: The one place a change enters the record
 
-    /// What ``add(_:)`` did with a change.
-    enum Addition {
-        /// Added (or dropped, while recording is paused); the action ended.
-        case added(observed: Bool)
-        /// It may join the newest step, taken out of the record for the merge: run
-        /// ``merge(_:key:into:)`` on it, then ``completeMerge(_:_:_:)``.
-        case offered(any UndoCommand, key: UndoCoalescingKey)
-    }
-
-    /// Where the command taken out for a merge goes back.
-    enum MergePlace {
-        case step(Int)
-        case member(UndoGroup, Int)
-    }
-
-    /// Adds a performed (or already made) change: into the open group, to the newest step (or
-    /// the group's newest member) when it coalesces, or as a new step; then the limits are
-    /// applied. Nothing is added while recording is paused.
+    /// Adds a performed (or already made) change: into the open group, merged into the newest
+    /// step (or the group's newest member) when it coalesces, or as a new step; then the
+    /// limits are applied. Nothing is added while recording is paused.
     ///
-    /// Coalescing: a change with a coalescing key may join the newest step when the run is
-    /// open (no break, save, undo or group boundary since), within the coalescing window, and
-    /// the newest step is a command of the same type. Then the newest step is handed out, so
-    /// its ``UndoCommand/merge(with:)`` runs outside the record, and
-    /// ``completeMerge(_:_:_:)`` decides: merged (one step), annulled (both vanish) or refused
-    /// (two steps).
-    /// - Precondition: an action is running (``beginAction(_:)``); it ends here unless the
-    ///   change is offered for a merge.
+    /// Coalescing: a change with a coalescing key joins the newest step when the run is open
+    /// (no break, save, undo or group boundary since), within the coalescing window, and the
+    /// newest step is a command of the same type, key and context. Its
+    /// ``UndoCommand/merge(with:)`` decides: merged (one step), annulled (both vanish) or
+    /// refused (two steps).
+    /// - Returns: whether anyone observes the history (the caller then tells them).
     /// - Complexity: O(1) amortized, plus the redo steps discarded and the steps trimmed.
-    mutating func add<C: UndoCommand>(_ command: C) -> Addition {
-        guard recordingPauses == 0 else { return .added(observed: endAction()) }
+    // Inlinable: specialized for `C`, the command's key, cost and merge are direct calls, and
+    // it is made an existential in its step in place.
+    @inlinable
+    mutating func add<C: UndoCommand>(_ command: consuming C) -> Bool {
+        guard recordingPauses == 0 else { return isObserved }
         let key = command.coalescingKey
         let now = key != nil && coalescingWindowNanoseconds != nil ? clock.nanoseconds() : 0
-        if let key, coalescingOpen, now &- lastCoalescingTime <= coalescingWindowNanoseconds ?? .max,
-           let newest = takeNewest(ofType: C.self) {
-            pendingCoalescingTime = now
-            return .offered(newest, key: key)
+        var outcome = UndoMerge.refused
+        if let key, coalescingOpen, now &- lastCoalescingTime <= coalescingWindowNanoseconds ?? .max {
+            outcome = mergeWithNewest(command, key: key)
         }
-        append(command)
-        // A change with a key opens (or continues) a run; one without ends it.
-        coalescingOpen = key != nil
+        if outcome == .refused { append(command) }
+        // A change with a key opens (or continues) a run; one without, or one that annulled
+        // the step before it, ends it.
+        coalescingOpen = key != nil && outcome != .annulled
         lastCoalescingTime = now
-        trimToLimits()
-        return .added(observed: endAction())
+        if countLimit != nil || memoryLimit != nil { trimToLimits() }
+        return isObserved
     }
 
-    /// Takes out the newest step (or the open group's newest member) if it is a `C`.
-    private mutating func takeNewest<C: UndoCommand>(ofType type: C.Type) -> (any UndoCommand)? {
-        func isC<T: UndoCommand>(_ command: T) -> Bool { T.self == C.self }
-        if let group = openGroups.last {
-            guard let last = group.members.indices.last else { return nil }
-            let member = group.members[last]
-            guard isC(member) else { return nil }
-            mergePlace = .member(group, last)
-            return takeOut(&group.members[last])
+    /// Whether anyone observes the history.
+    @usableFromInline
+    var isObserved: Bool { !observers.isEmpty }
+
+    /// Offers `command` to the newest step (or the open group's newest member).
+    /// - Returns: `.merged` or `.annulled` when it was (the record already changed);
+    ///   `.refused` when it must become a step of its own.
+    @inlinable
+    mutating func mergeWithNewest<C: UndoCommand>(_ command: borrowing C, key: UndoCoalescingKey) -> UndoMerge {
+        if let group = openGroups.last { return Self.merge(command, key: key, intoNewestOf: group) }
+        guard position > 0 else { return .refused }
+        let index = position - 1
+        switch Self.merge(command, key: key, into: &steps[index].command) {
+        case .merged?:
+            let cost = Step.measure(steps[index].command)
+            totalCost += Int(cost) - Int(steps[index].cost)
+            steps[index].cost = cost
+            return .merged
+        case .annulled?:
+            // Both vanish; the redo steps survive, as after any change that changes nothing.
+            totalCost -= Int(steps.remove(at: index).cost)
+            position -= 1
+            return .annulled
+        case .refused?, nil:
+            return .refused
         }
-        guard position > 0 else { return nil }
-        let newest = steps[position - 1].command
-        guard isC(newest) else { return nil }
-        mergePlace = .step(position - 1)
-        return takeOut(&steps[position - 1].command)
     }
 
-    /// Puts back the command taken out by ``add(_:)`` and settles the merge's outcome: merged
-    /// (re-measured), annulled (both gone; the redo steps survive, as after any change that
-    /// changes nothing), or refused or not of one kind (`command` becomes a step of its own).
-    /// Ends the action.
-    /// - Returns: whether anyone observes the history.
-    mutating func completeMerge<C: UndoCommand>(_ newest: any UndoCommand, _ outcome: UndoMerge?, _ command: C) -> Bool {
-        guard let place = mergePlace else { preconditionFailure("no command was taken out for a merge") }
-        mergePlace = nil
-        switch place {
-        case .member(let group, let index):
-            group.members[index] = newest
-            if outcome == .annulled { group.members.remove(at: index) }
-            if outcome == .merged || outcome == .annulled { group.membersChanged() }
-        case .step(let index):
-            steps[index].command = newest
-            if outcome == .merged {
-                let cost = Step.measure(newest)
-                totalCost += Int(cost) - Int(steps[index].cost)
-                steps[index].cost = cost
-            } else if outcome == .annulled {
-                totalCost -= Int(steps.remove(at: index).cost)
-                position -= 1
-            }
+    /// Offers `command` to the newest member of an open group.
+    @usableFromInline
+    static func merge<C: UndoCommand>(_ command: borrowing C, key: UndoCoalescingKey, intoNewestOf group: UndoGroup) -> UndoMerge {
+        guard !group.members.isEmpty else { return .refused }
+        let last = group.members.count - 1
+        let outcome = merge(command, key: key, into: &group.members[last]) ?? .refused
+        if outcome == .annulled { group.members.removeLast() }
+        if outcome != .refused { group.membersChanged() }
+        return outcome
+    }
+
+    /// Appends a change as a new step at the position (or as the open group's newest member).
+    @inlinable
+    mutating func append<C: UndoCommand>(_ command: consuming C) {
+        if openGroups.isEmpty && position == steps.count {
+            // The common case: a new step on top, made an existential in place.
+            let step = Step(typed: command, serial: takeSerial())
+            totalCost += Int(step.cost)
+            steps.append(step)
+            position += 1
+        } else {
+            insert(command)
         }
-        if outcome != .merged && outcome != .annulled { append(command) }
-        coalescingOpen = outcome != .annulled
-        lastCoalescingTime = pendingCoalescingTime
-        trimToLimits()
-        return endAction()
     }
 
-    /// Merges `next` into `top` when `top` is a command of the same type, key and context (the
-    /// command's own code: called outside the record).
+    /// Merges `next` into `top` when `top` is a command of the same type, key and context.
     /// - Returns: the merge's outcome, or `nil` when they are not of one kind.
-    static func merge<C: UndoCommand>(_ next: C, key: UndoCoalescingKey, into top: inout any UndoCommand) -> UndoMerge? {
+    @usableFromInline
+    static func merge<C: UndoCommand>(_ next: borrowing C, key: UndoCoalescingKey, into top: inout any UndoCommand) -> UndoMerge? {
         func open<T: UndoCommand>(_ top: inout T) -> UndoMerge? {
             // The types compared first: a cast between different types is never tried.
-            guard T.self == C.self, let next = next as? T else { return nil }
+            guard T.self == C.self, let next = copy next as? T else { return nil }
             guard top.coalescingKey == key, top.belongs(to: next.context) else { return nil }
             return top.merge(with: next)
         }
         return open(&top)
     }
 
-    /// Appends a change as a new step at the position (or as the open group's newest member),
+    /// Inserts a change as a new step at the position (or as the open group's newest member),
     /// after discarding the redo steps of its contexts.
-    private mutating func append(_ command: any UndoCommand) {
+    @usableFromInline
+    mutating func insert(_ command: consuming any UndoCommand) {
         if let group = openGroups.last {
             group.append(command)
             return
@@ -205,13 +194,15 @@ struct HistoryRecord {
     }
 
     /// Adds a finished step (a group that closed, a revert) at the position.
-    mutating func appendFinished(_ command: any UndoCommand) {
+    @usableFromInline
+    mutating func appendFinished(_ command: consuming any UndoCommand) {
         coalescingOpen = false
-        append(command)
+        insert(command)
         trimToLimits()
     }
 
-    private mutating func takeSerial() -> UInt32 {
+    @usableFromInline
+    mutating func takeSerial() -> UInt32 {
         let serial = nextSerial
         nextSerial = nextSerial == UInt32.max ? 1 : nextSerial + 1
         return serial
@@ -222,7 +213,7 @@ struct HistoryRecord {
     /// - Complexity: O(redo steps × contexts they touch).
     private mutating func discardRedoSteps(of command: any UndoCommand) {
         var contexts = Self.contexts(of: command)
-        var kept = Deque<Step>()
+        var kept = [Step]()
         for index in position..<steps.count {
             let step = steps[index]
             let touched = Self.contexts(of: step.command)
@@ -242,6 +233,7 @@ struct HistoryRecord {
     /// Drops the oldest steps beyond the limits, never the step just done: with one step left
     /// to undo, the farthest redo steps go instead.
     /// - Complexity: O(1) amortized per dropped step.
+    @usableFromInline
     mutating func trimToLimits() {
         guard countLimit != nil || memoryLimit != nil else { return }
         while steps.count > 1 && overLimits {
@@ -272,12 +264,14 @@ struct HistoryRecord {
     // MARK: Contexts
 
     /// The contexts `command` changes: its own, and for a group every member's.
+    @usableFromInline
     static func contexts(of command: any UndoCommand) -> Set<UndoContext> {
         guard let group = group(in: command) else { return [command.context] }
         return group.allContexts.union([command.context])
     }
 
     /// The group `command` is, or runs (a revert), if any.
+    @usableFromInline
     static func group(in command: any UndoCommand) -> UndoGroup? {
         // The type is compared before any cast: most steps are no group, and a failing dynamic
         // cast costs far more than the comparison.
@@ -293,33 +287,33 @@ struct HistoryRecord {
 /// One step of the record: the command, the serial that names it while it stays, and its cost
 /// as measured when it went in (or last merged), so the running total never drifts when a
 /// command's own estimate would change later.
+@usableFromInline
 struct Step {
+    @usableFromInline
     var command: any UndoCommand
+    @usableFromInline
     let serial: UInt32
     /// Bytes, at most `Int32.max` (a larger estimate counts as that much).
+    @usableFromInline
     var cost: Int32
 
+    @usableFromInline
     init(_ command: any UndoCommand, serial: UInt32) {
         self.command = command
         self.serial = serial
         self.cost = Step.measure(command)
     }
 
+    /// A step of a command of a known type: measured, then made an existential in place.
+    @inlinable
+    init<C: UndoCommand>(typed command: consuming C, serial: UInt32) {
+        self.cost = Int32(clamping: max(0, command.cost))
+        self.serial = serial
+        self.command = command
+    }
+
+    @usableFromInline
     static func measure(_ command: any UndoCommand) -> Int32 { Int32(clamping: max(0, command.cost)) }
-}
-
-/// Stands in a step's place while its command runs outside the record (see
-/// ``HistoryRecord/take(at:)``); never run itself.
-struct Vacancy: UndoCommand {
-    mutating func perform(_ changes: inout UndoChanges) throws { preconditionFailure("a vacancy was performed") }
-    mutating func undo(_ changes: inout UndoChanges) throws { preconditionFailure("a vacancy was undone") }
-}
-
-/// Moves `command` out of its place, leaving a ``Vacancy`` there.
-func takeOut(_ command: inout any UndoCommand) -> any UndoCommand {
-    var taken: any UndoCommand = Vacancy()
-    swap(&taken, &command)
-    return taken
 }
 
 /// The save state of one context: the markers (serials of its newest done, non-discardable
@@ -327,6 +321,8 @@ func takeOut(_ command: inout any UndoCommand) -> any UndoCommand {
 /// (0, or the newest step trimmed away). A revert adds its own step's serial: the state after
 /// it is the saved content too.
 struct SaveState {
+    @usableFromInline
     var saved: Set<UInt32> = [0]
+    @usableFromInline
     var baseline: UInt32 = 0
 }

@@ -56,7 +56,7 @@ extension HistoryRecord {
     /// ``UndoStack/removeAll(where:)``).
     /// - Returns: how many were removed.
     mutating func removeAll(where predicate: (any UndoCommand) -> Bool) -> Int {
-        var kept = Deque<Step>()
+        var kept = [Step]()
         var removed = 0
         var keptDone = 0
         for (index, step) in steps.enumerated() {
@@ -113,7 +113,7 @@ extension UndoStack {
     public func checkInvariants() {
         let record = self.record
         precondition(position >= 0 && position <= record.steps.count, "position \(position) outside 0...\(record.steps.count)")
-        precondition(!record.runningAction, "an action is still marked as running")
+        precondition(!isRunningAction, "an action is still marked as running")
         var cost = 0
         var serials = Set<UInt32>()
         for (index, step) in record.steps.enumerated() {

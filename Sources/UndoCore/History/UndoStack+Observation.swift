@@ -54,6 +54,7 @@ extension UndoStack {
 
     /// Tells observers what changed since they last heard, if anything did: the end of every
     /// call that can change what they see, once per call, outside the record.
+    @usableFromInline
     func notifyObservers() {
         guard let (state, changes, handlers) = record.observation() else { return }
         for handler in handlers { handler(state, changes) }

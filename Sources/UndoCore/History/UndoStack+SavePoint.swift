@@ -48,21 +48,22 @@ extension UndoStack {
         guard record.isDirty(context) else { return nil }
         guard let path = record.pathToSaved(in: context) else { throw UndoError.savePointUnreachable(context) }
         let direction: UndoResult.Direction = path < 0 ? .undo : .redo
-        guard let first = try record.beginMove(direction, in: context) else { throw UndoError.savePointUnreachable(context) }
-        var (result, _) = try moveSteps(from: first, count: abs(path), direction, in: context, ending: false)
+        try beginAction("revertToSaved")
+        defer {
+            endAction()
+            notifyIfObserved()
+        }
+        guard var result = try record.move(count: abs(path), direction, in: .given(context)) else {
+            throw UndoError.savePointUnreachable(context)
+        }
         guard result.stepCount == abs(path) else {
             // A step on the way could not be moved over (another document's change is in the
             // way): back to where it was.
-            let back: UndoResult.Direction = direction == .undo ? .redo : .undo
-            if let again = record.find(back, in: context) {
-                _ = try? moveSteps(from: record.take(at: again), count: result.stepCount, back, in: context, ending: false)
-            }
-            if record.endAction() { notifyObservers() }
+            _ = try? record.move(count: result.stepCount, direction == .undo ? .redo : .undo, in: .given(context))
             throw UndoError.savePointUnreachable(context)
         }
         result.name = "Revert to Saved"
         record.recordRevert(context, moved: abs(path), direction, name: "Revert to Saved")
-        if record.endAction() { notifyObservers() }
         return result
     }
 }

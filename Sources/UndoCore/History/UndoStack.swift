@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The undo history: steps, a position between the done and the redoable ones, save points,
 /// limits, groups, coalescing, contexts and observers.
 ///
@@ -22,11 +24,11 @@
 /// the main thread), or share it through ``SharedUndoHistory``. Actions and observers run on
 /// the calling thread, synchronously.
 ///
-/// **Re-entry.** A command's perform and undo run while the history is between two changes of
-/// its record, so a call they make back into the history is refused with
-/// ``UndoError/reentrantCall(_:)``. A command's other members (its name, context, cost, key and
-/// merge) are read while the record is being changed, and must not touch the history at all:
-/// Swift's exclusivity checks stop the program if they do.
+/// **Re-entry.** A command runs while the history is changing its record: a call it makes back
+/// into the history to change it (perform, undo, a group, a save, …) is refused with
+/// ``UndoError/reentrantCall(_:)``. A command must not read its history either (its name,
+/// context, cost, key and merge included): Swift's exclusivity checks stop the program if it
+/// does. Observers are told after the change, and may use the history freely.
 ///
 /// **Cost.** A step costs one ``Step`` (48 bytes: the command, inline when it is at most three
 /// words, its serial and its cost) in a `Deque`; push, undo and redo are O(1) amortized,
@@ -34,7 +36,12 @@
 public final class UndoStack {
     /// Everything the history keeps: the one stored property, so that a call pays for one
     /// run-time exclusivity check, not one per field.
-    var record: HistoryRecord
+    @usableFromInline var record: HistoryRecord
+    /// Set while an action (or a command's merge) runs: a call from inside it that would change
+    /// the history is refused (``UndoError/reentrantCall(_:)``) before the record is touched.
+    /// Atomic only to be readable while the record is being changed (the history is used by
+    /// one thread at a time).
+    @usableFromInline let actionRunning = Atomic<Bool>(false)
 
     /// Creates an empty history.
     /// - Parameters:
@@ -110,7 +117,7 @@ public final class UndoStack {
     /// Whether an action is running (its perform or undo is on the stack of the calling
     /// thread, when read through ``SharedUndoHistory``): code that the action calls can refuse
     /// what must not happen meanwhile, as the plugin host refuses loading and unloading.
-    public var isRunningAction: Bool { record.runningAction }
+    public var isRunningAction: Bool { actionRunning.load(ordering: .relaxed) }
 
     /// Whether there is something to undo in the current context (never while a group is open).
     public var canUndo: Bool { canUndo(in: currentContext) }
@@ -131,40 +138,45 @@ public final class UndoStack {
     /// - Throws: ``UndoError/reentrantCall(_:)`` from inside an action; the command's own
     ///   error (as ``UndoError/actionFailed(step:underlying:)``) if it fails, with nothing recorded.
     /// - Complexity: O(1) amortized (plus the redo steps discarded).
-    public func perform<C: UndoCommand>(_ command: C) throws {
-        try record.beginAction("perform")
-        var command = command
+    // Inlinable: specialized for `C` where it is called, the command is run, and moved into
+    // its step, without a generic call or copy.
+    @inlinable
+    public func perform<C: UndoCommand>(_ command: consuming C) throws {
+        try beginAction("perform")
         var changes = UndoChanges()
         do {
             try command.perform(&changes)
         } catch {
-            record.endAction()
+            endAction()
             throw UndoError.wrap(error, step: command.name)
         }
-        add(command)
+        let observed = record.add(command)  // its merge is the command's code too
+        endAction()
+        if observed { notifyObservers() }
     }
 
     /// Records a change that was already made (the UndoManager style, or a plugin with its own
     /// user interface): the history will undo it, and redo it with ``UndoCommand/perform(_:)``.
     /// - Throws: ``UndoError/reentrantCall(_:)`` from inside an action.
-    public func record<C: UndoCommand>(_ command: C) throws {
-        try record.beginAction("record")
-        add(command)
+    @inlinable
+    public func record<C: UndoCommand>(_ command: consuming C) throws {
+        try beginAction("record")
+        let observed = record.add(command)
+        endAction()
+        if observed { notifyObservers() }
     }
 
-    /// Adds a change made under ``HistoryRecord/beginAction(_:)``, merging it outside the
-    /// record when it joins the newest step, and ends the action.
-    private func add<C: UndoCommand>(_ command: C) {
-        var notify: Bool
-        switch record.add(command) {
-        case .added(let observed):
-            notify = observed
-        case .offered(var newest, let key):
-            let outcome = HistoryRecord.merge(command, key: key, into: &newest)
-            notify = record.completeMerge(newest, outcome, command)
-        }
-        if notify { notifyObservers() }
+    /// Marks an action as running: the calls it makes back into the history are refused.
+    /// - Throws: ``UndoError/reentrantCall(_:)`` when one already is.
+    @inlinable
+    func beginAction(_ call: String) throws(UndoError) {
+        if actionRunning.load(ordering: .relaxed) { throw UndoError.reentrantCall(call) }
+        actionRunning.store(true, ordering: .relaxed)
     }
+
+    /// Ends the action begun with ``beginAction(_:)``.
+    @inlinable
+    func endAction() { actionRunning.store(false, ordering: .relaxed) }
 
     /// Ends the current run of coalescing changes: the next change starts a new step.
     public func breakCoalescing() { record.coalescingOpen = false }
@@ -176,13 +188,13 @@ public final class UndoStack {
     public func resumeRecording() { if record.recordingPauses > 0 { record.recordingPauses -= 1 } }
 
     func refuseReentry(_ call: String) throws(UndoError) {
-        if record.runningAction { throw UndoError.reentrantCall(call) }
+        if actionRunning.load(ordering: .relaxed) { throw UndoError.reentrantCall(call) }
     }
 
     /// A limit changed: trims to it now or, from inside an action (whose step must stay where
     /// it is while it runs), at the next change.
     func limitsChanged() {
-        guard !record.runningAction else { return }
+        guard !actionRunning.load(ordering: .relaxed) else { return }
         record.trimToLimits()
         notifyIfObserved()
     }
