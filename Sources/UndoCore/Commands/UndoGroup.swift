@@ -2,40 +2,70 @@
 /// (``UndoStack/beginGroup(named:context:)``). Members run in order on redo and in reverse order
 /// on undo; if one fails partway, those already changed are put back so the group stays atomic.
 public final class UndoGroup: UndoCommand {
-    /// The members, oldest first. A nested group is one member.
-    public internal(set) var members: [any UndoCommand]
     public internal(set) var name: String?
-    public internal(set) var context: UndoContext
-    /// Every context the members change, worked out on first use after they changed.
-    private var memberContexts: Set<UndoContext>?
+    /// The members, the group's context and what is known of the members' contexts, in one
+    /// stored property: adding a member is one access to it (each stored property of a class
+    /// is checked for exclusive access on its own).
+    private var parts: Parts
+
+    private struct Parts {
+        var members: [any UndoCommand]
+        var context: UndoContext
+        /// Every context the members change, worked out on first use after they changed.
+        var memberContexts: Set<UndoContext>?
+
+        mutating func append(_ member: consuming any UndoCommand) {
+            if members.isEmpty && context == .global { context = member.context }
+            members.append(member)
+            memberContexts = nil
+        }
+    }
 
     init(name: String?, context: UndoContext, members: [any UndoCommand] = []) {
         self.name = name
-        self.context = context
-        self.members = members
+        self.parts = Parts(members: members, context: context)
+    }
+
+    /// An empty group with room for `capacity` members.
+    init(name: String?, context: UndoContext, capacity: Int) {
+        var members: [any UndoCommand] = []
+        members.reserveCapacity(capacity)
+        self.name = name
+        self.parts = Parts(members: members, context: context)
+    }
+
+    /// The members, oldest first. A nested group is one member.
+    public internal(set) var members: [any UndoCommand] {
+        get { parts.members }
+        set {
+            parts.members = newValue
+            parts.memberContexts = nil
+        }
+    }
+
+    /// The group's context: the one it was opened with, or its first member's.
+    public internal(set) var context: UndoContext {
+        get { parts.context }
+        set { parts.context = newValue }
     }
 
     /// Adds a member; the first one gives a group opened without a context its own.
     /// - Complexity: O(1) amortized.
-    func append(_ member: any UndoCommand) {
-        if members.isEmpty && context == .global { context = member.context }
-        members.append(member)
-        membersChanged()
-    }
+    func append(_ member: consuming any UndoCommand) { parts.append(member) }
 
-    /// Forgets what was worked out from the members, after they changed.
-    func membersChanged() { memberContexts = nil }
+    /// Forgets what was worked out from the members, after they changed in place.
+    func membersChanged() { parts.memberContexts = nil }
 
     /// Every context the members change (a group can span documents).
     /// - Complexity: O(members) the first time after a change, then O(1).
     var allContexts: Set<UndoContext> {
-        if let memberContexts { return memberContexts }
+        if let known = parts.memberContexts { return known }
         var contexts: Set<UndoContext> = []
-        for member in members {
+        for member in parts.members {
             if let group = HistoryRecord.group(in: member) { contexts.formUnion(group.allContexts) }
             contexts.insert(member.context)
         }
-        memberContexts = contexts
+        parts.memberContexts = contexts
         return contexts
     }
 
@@ -56,19 +86,25 @@ public final class UndoGroup: UndoCommand {
     /// Runs every member, oldest first (`forward`) or newest first; on a failure, puts back
     /// those already run and throws, named after the group.
     private func run(forward: Bool, _ changes: inout UndoChanges) throws {
-        let order = forward ? Array(members.indices) : members.indices.reversed()
+        // The members are moved out while they run: one access to the group's property, not
+        // one per member (a local array needs no run-time exclusivity check).
+        var running: [any UndoCommand] = []
+        swap(&running, &parts.members)
+        defer { swap(&running, &parts.members) }
+        let count = running.count
         var done = 0
         do {
-            for index in order {
-                if forward { try members[index].perform(&changes) } else { try members[index].undo(&changes) }
+            while done < count {
+                if forward { try running[done].perform(&changes) } else { try running[count - 1 - done].undo(&changes) }
                 done += 1
             }
         } catch {
             let failure = UndoError.wrap(error, step: name)
             var scratch = UndoChanges()
             do {
-                for index in order.prefix(done).reversed() {
-                    if forward { try members[index].undo(&scratch) } else { try members[index].perform(&scratch) }
+                while done > 0 {
+                    done -= 1
+                    if forward { try running[done].undo(&scratch) } else { try running[count - 1 - done].perform(&scratch) }
                 }
             } catch let rollbackError {
                 throw UndoError.rollbackFailed(step: name, message: "\(failure); then \(UndoError.wrap(rollbackError, step: nil))")

@@ -33,6 +33,9 @@ struct HistoryRecord {
     var openGroups: [UndoGroup] = []
     @usableFromInline
     var recordingPauses = 0
+    /// How many members the last group closed had: the next group makes room for as many
+    /// (programs repeat their groups: a macro, a paste), so it does not grow member by member.
+    var lastGroupSize = 0
     /// Whether the next change with the same key may join the newest step, and when the last
     /// change of the run was made.
     @usableFromInline
@@ -156,9 +159,8 @@ struct HistoryRecord {
     mutating func append<C: UndoCommand>(_ command: consuming C) {
         if openGroups.isEmpty && position == steps.count {
             // The common case: a new step on top, made an existential in place.
-            let step = Step(typed: command, serial: takeSerial())
-            totalCost += Int(step.cost)
-            steps.append(step)
+            steps.append(Step(typed: command, serial: takeSerial()))
+            totalCost += Int(steps[position].cost)
             position += 1
         } else {
             insert(command)
@@ -170,8 +172,10 @@ struct HistoryRecord {
     @usableFromInline
     static func merge<C: UndoCommand>(_ next: borrowing C, key: UndoCoalescingKey, into top: inout any UndoCommand) -> UndoMerge? {
         func open<T: UndoCommand>(_ top: inout T) -> UndoMerge? {
-            // The types compared first: a cast between different types is never tried.
-            guard T.self == C.self, let next = copy next as? T else { return nil }
+            // The types compared first: the cast is made only where it cannot fail (a forced
+            // cast, which needs no optional of the opened type).
+            guard T.self == C.self else { return nil }
+            let next = copy next as! T
             guard top.coalescingKey == key, top.belongs(to: next.context) else { return nil }
             return top.merge(with: next)
         }
@@ -187,9 +191,8 @@ struct HistoryRecord {
             return
         }
         if position < steps.count { discardRedoSteps(of: command) }
-        let step = Step(command, serial: takeSerial())
-        totalCost += Int(step.cost)
-        if position == steps.count { steps.append(step) } else { steps.insert(step, at: position) }
+        steps.insert(Step(command, serial: takeSerial()), at: position)
+        totalCost += Int(steps[position].cost)
         position += 1
     }
 

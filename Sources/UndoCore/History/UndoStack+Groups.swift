@@ -7,13 +7,16 @@ extension UndoStack {
     /// - Throws: ``UndoError/groupTooDeep(limit:)``, ``UndoError/reentrantCall(_:)``.
     public func beginGroup(named name: String? = nil, context: UndoContext? = nil) throws {
         try refuseReentry("beginGroup")
-        guard record.openGroups.count < Self.maximumGroupDepth else {
-            throw UndoError.groupTooDeep(limit: Self.maximumGroupDepth)
-        }
         try Self.checkLength(of: name, "group name")
         try Self.checkLength(of: context?.name, "context name")
-        record.openGroups.append(UndoGroup(name: name, context: context ?? .global))
-        record.coalescingOpen = false
+        try access { record in
+            guard record.openGroups.count < Self.maximumGroupDepth else {
+                throw UndoError.groupTooDeep(limit: Self.maximumGroupDepth)
+            }
+            record.openGroups.append(UndoGroup(name: name, context: context ?? .global,
+                                               capacity: min(record.lastGroupSize, 1024)))
+            record.coalescingOpen = false
+        }
         notifyIfObserved()  // nothing can be undone or redone while it is open
     }
 
@@ -22,15 +25,18 @@ extension UndoStack {
     /// - Throws: ``UndoError/noOpenGroup`` when no group is open.
     public func endGroup() throws {
         try refuseReentry("endGroup")
-        guard let group = record.openGroups.popLast() else { throw UndoError.noOpenGroup }
-        record.coalescingOpen = false
-        defer { notifyIfObserved() }  // the titles come back when the last group ends
-        guard !group.members.isEmpty else { return }
-        if let parent = record.openGroups.last {
-            parent.append(group)
-        } else {
-            record.appendFinished(group)
+        try access { record in
+            guard let group = record.openGroups.popLast() else { throw UndoError.noOpenGroup }
+            record.coalescingOpen = false
+            record.lastGroupSize = group.members.count
+            guard !group.members.isEmpty else { return }
+            if let parent = record.openGroups.last {
+                parent.append(group)
+            } else {
+                record.appendFinished(group)
+            }
         }
+        notifyIfObserved()  // the titles come back when the last group ends
     }
 
     /// The longest group or context name accepted, in UTF-8 bytes (menus show far less: the
@@ -44,15 +50,14 @@ extension UndoStack {
 
     /// Renames the innermost open group (used by the UndoManager-style `setActionName`).
     func renameOpenGroup(_ name: String?) -> Bool {
-        guard let group = record.openGroups.first else { return false }
+        guard let group = access({ $0.openGroups.first }) else { return false }
         group.name = name
         return true
     }
 
     /// Renames the newest done step if it is a group (a name given after the fact).
     func renameNewestStep(_ name: String?) {
-        guard position > 0 else { return }
-        let command = record.steps[position - 1].command
+        guard let command = access({ $0.position > 0 ? $0.steps[$0.position - 1].command : nil }) else { return }
         if let group = command as? UndoGroup { group.name = name }
         if let registered = command as? RegisteredActions { registered.name = name }
         notifyIfObserved()

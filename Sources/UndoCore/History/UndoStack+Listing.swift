@@ -5,24 +5,26 @@ extension UndoStack {
     /// history panel shows.
     /// - Complexity: O(count)
     public var steps: [UndoStepInfo] {
-        record.steps.enumerated().map { index, step in
-            let command = step.command
-            return UndoStepInfo(index: index, serial: step.serial, name: command.name, context: command.context,
-                                isApplied: index < position,
-                                isSavePoint: record.saveStates[command.context]?.saved.contains(step.serial) ?? false,
-                                isDiscardable: command.isDiscardable,
-                                memberCount: (command as? UndoGroup)?.members.count ?? 0)
+        access { record in
+            record.steps.enumerated().map { index, step in
+                let command = step.command
+                return UndoStepInfo(index: index, serial: step.serial, name: command.name, context: command.context,
+                                    isApplied: index < record.position,
+                                    isSavePoint: record.saveStates[command.context]?.saved.contains(step.serial) ?? false,
+                                    isDiscardable: command.isDiscardable,
+                                    memberCount: (command as? UndoGroup)?.members.count ?? 0)
+            }
         }
     }
 
     /// The command of the step at `index` (0 is the oldest), for a history panel that shows
     /// more than ``steps`` does.
     /// - Precondition: `index` is in `0..<count`.
-    public func command(at index: Int) -> any UndoCommand { record.steps[index].command }
+    public func command(at index: Int) -> any UndoCommand { access { $0.steps[index].command } }
 
     /// Whether the state before any step of `context` is its saved state.
     public func isSavedAtStart(_ context: UndoContext = .global) -> Bool {
-        let state = record.saveStates[context] ?? SaveState()
+        let state = access { $0.saveStates[context] } ?? SaveState()
         return state.saved.contains(state.baseline)
     }
 
@@ -32,7 +34,7 @@ extension UndoStack {
     @discardableResult
     public func removeAll(in context: UndoContext) throws -> Int {
         let removed = try removeAll { $0.context == context }
-        record.saveStates[context] = nil
+        access { $0.saveStates[context] = nil }
         notifyIfObserved()
         return removed
     }
@@ -44,8 +46,9 @@ extension UndoStack {
     /// - Complexity: O(count)
     @discardableResult
     public func removeAll(where predicate: (any UndoCommand) -> Bool) throws -> Int {
-        try refuseReentry("removeAll")
-        let removed = record.removeAll(where: predicate)
+        try beginAction("removeAll")
+        let removed = storage.record.pointee.removeAll(where: predicate)
+        endAction()
         notifyIfObserved()
         return removed
     }
@@ -97,11 +100,13 @@ extension UndoStack {
     /// Removes every step and every save state.
     public func removeAll() throws {
         try refuseReentry("removeAll")
-        record.steps.removeAll()
-        record.position = 0
-        record.totalCost = 0
-        record.saveStates.removeAll()
-        record.coalescingOpen = false
+        access { record in
+            record.steps.removeAll()
+            record.position = 0
+            record.totalCost = 0
+            record.saveStates.removeAll()
+            record.coalescingOpen = false
+        }
         notifyIfObserved()
     }
 }
@@ -111,19 +116,23 @@ extension UndoStack {
     /// equal to the steps' costs, serials unique, no action running, no empty group, and within
     /// the count limit. Tests call it after every operation.
     public func checkInvariants() {
-        let record = self.record
-        precondition(position >= 0 && position <= record.steps.count, "position \(position) outside 0...\(record.steps.count)")
         precondition(!isRunningAction, "an action is still marked as running")
-        var cost = 0
-        var serials = Set<UInt32>()
-        for (index, step) in record.steps.enumerated() {
-            cost += Int(step.cost)
-            if let group = HistoryRecord.group(in: step.command) {
-                precondition(!group.members.isEmpty, "empty group at \(index)")
+        access { record in
+            precondition(record.position >= 0 && record.position <= record.steps.count,
+                         "position \(record.position) outside 0...\(record.steps.count)")
+            var cost = 0
+            var serials = Set<UInt32>()
+            for (index, step) in record.steps.enumerated() {
+                cost += Int(step.cost)
+                if let group = HistoryRecord.group(in: step.command) {
+                    precondition(!group.members.isEmpty, "empty group at \(index)")
+                }
+                precondition(serials.insert(step.serial).inserted, "serial repeated at \(index)")
             }
-            precondition(serials.insert(step.serial).inserted, "serial repeated at \(index)")
+            precondition(cost == record.totalCost, "running cost \(record.totalCost) differs from the steps' \(cost)")
+            if let countLimit = record.countLimit {
+                precondition(record.steps.count <= max(countLimit, 1), "over the count limit")
+            }
         }
-        precondition(cost == totalCost, "running cost \(totalCost) differs from the steps' \(cost)")
-        if let countLimit { precondition(record.steps.count <= max(countLimit, 1), "over the count limit") }
     }
 }

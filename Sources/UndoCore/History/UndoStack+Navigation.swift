@@ -62,6 +62,6 @@ extension UndoStack {
             endAction()
             notifyIfObserved()
         }
-        return try record.move(count: count, direction, in: scope)
+        return try storage.record.pointee.move(count: count, direction, in: scope)
     }
 }

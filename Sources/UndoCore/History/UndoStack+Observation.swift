@@ -26,7 +26,7 @@ public final class UndoObservation {
     private let id: Int
     init(stack: UndoStack, id: Int) { self.stack = stack; self.id = id }
     /// Removes the observer. Safe to call more than once.
-    public func cancel() { stack?.record.observers.removeAll { $0.id == id }; stack = nil }
+    public func cancel() { stack?.access { $0.observers.removeAll { $0.id == id } }; stack = nil }
     deinit { cancel() }
 }
 
@@ -37,26 +37,26 @@ extension UndoStack {
     }
 
     /// The values observers see, for the current context.
-    public var state: UndoState { record.makeState() }
+    public var state: UndoState { access { $0.makeState() } }
 
     /// Calls `handler` after every change that alters a value of ``state`` (never when nothing
     /// it shows changed), on the thread that made the change, after the change is complete.
     /// - Returns: the observation; keep it, since releasing it removes the observer.
     public func observe(_ handler: @escaping (UndoState, UndoStateChanges) -> Void) -> UndoObservation {
-        let id = record.addObserver(handler)
+        let id = access { $0.addObserver(handler) }
         return UndoObservation(stack: self, id: id)
     }
 
     /// Tells observers what changed, if anyone observes.
     func notifyIfObserved() {
-        if !record.observers.isEmpty { notifyObservers() }
+        if access({ $0.isObserved }) { notifyObservers() }
     }
 
     /// Tells observers what changed since they last heard, if anything did: the end of every
-    /// call that can change what they see, once per call, outside the record.
+    /// call that can change what they see, once per call, outside the current.pointee.
     @usableFromInline
     func notifyObservers() {
-        guard let (state, changes, handlers) = record.observation() else { return }
+        guard let (state, changes, handlers) = access({ $0.observation() }) else { return }
         for handler in handlers { handler(state, changes) }
     }
 }

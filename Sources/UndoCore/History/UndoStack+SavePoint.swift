@@ -7,11 +7,13 @@ extension UndoStack {
     ///   ``UndoError/reentrantCall(_:)`` from inside an action.
     public func markSaved(_ context: UndoContext? = nil) throws {
         try refuseReentry("markSaved")
-        guard record.openGroups.isEmpty else { throw UndoError.groupOpen }
-        let context = context ?? currentContext ?? .global
-        let marker = record.savedMarker(in: context)
-        record.saveStates[context, default: SaveState()].saved = [marker]
-        record.coalescingOpen = false
+        try access { record in
+            guard record.openGroups.isEmpty else { throw UndoError.groupOpen }
+            let context = context ?? record.currentContext ?? .global
+            let marker = record.savedMarker(in: context)
+            record.saveStates[context, default: SaveState()].saved = [marker]
+            record.coalescingOpen = false
+        }
         notifyIfObserved()
     }
 
@@ -19,13 +21,15 @@ extension UndoStack {
     /// saved state. Discardable steps do not count.
     /// - Complexity: O(steps since that context's newest non-discardable step).
     public func isDirty(_ context: UndoContext? = nil) -> Bool {
-        record.isDirty(context ?? currentContext ?? .global)
+        access { $0.isDirty(context ?? $0.currentContext ?? .global) }
     }
 
     /// Whether the saved state of `context` can still be reached by undoing or redoing.
     public func canRevertToSaved(_ context: UndoContext? = nil) -> Bool {
-        let context = context ?? currentContext ?? .global
-        return record.openGroups.isEmpty && record.isDirty(context) && record.pathToSaved(in: context) != nil
+        return access { record in
+            let context = context ?? record.currentContext ?? .global
+            return record.openGroups.isEmpty && record.isDirty(context) && record.pathToSaved(in: context) != nil
+        }
     }
 
     /// Takes `context` back (or forward) to its saved state in one call, recorded as one new
@@ -42,28 +46,28 @@ extension UndoStack {
     ///   ``UndoError/groupOpen``; an action's error, with the history as it was.
     @discardableResult
     public func revertToSaved(_ context: UndoContext? = nil) throws -> UndoResult? {
-        try refuseReentry("revertToSaved")
-        guard record.openGroups.isEmpty else { throw UndoError.groupOpen }
-        let context = context ?? currentContext ?? .global
-        guard record.isDirty(context) else { return nil }
-        guard let path = record.pathToSaved(in: context) else { throw UndoError.savePointUnreachable(context) }
-        let direction: UndoResult.Direction = path < 0 ? .undo : .redo
         try beginAction("revertToSaved")
         defer {
             endAction()
             notifyIfObserved()
         }
-        guard var result = try record.move(count: abs(path), direction, in: .given(context)) else {
+        let record = storage.record
+        guard record.pointee.openGroups.isEmpty else { throw UndoError.groupOpen }
+        let context = context ?? record.pointee.currentContext ?? .global
+        guard record.pointee.isDirty(context) else { return nil }
+        guard let path = record.pointee.pathToSaved(in: context) else { throw UndoError.savePointUnreachable(context) }
+        let direction: UndoResult.Direction = path < 0 ? .undo : .redo
+        guard var result = try record.pointee.move(count: abs(path), direction, in: .given(context)) else {
             throw UndoError.savePointUnreachable(context)
         }
         guard result.stepCount == abs(path) else {
             // A step on the way could not be moved over (another document's change is in the
             // way): back to where it was.
-            _ = try? record.move(count: result.stepCount, direction == .undo ? .redo : .undo, in: .given(context))
+            _ = try? record.pointee.move(count: result.stepCount, direction == .undo ? .redo : .undo, in: .given(context))
             throw UndoError.savePointUnreachable(context)
         }
         result.name = "Revert to Saved"
-        record.recordRevert(context, moved: abs(path), direction, name: "Revert to Saved")
+        record.pointee.recordRevert(context, moved: abs(path), direction, name: "Revert to Saved")
         return result
     }
 }

@@ -6,13 +6,11 @@ extension UndoStack {
     public var redoName: String?? { redoName(in: currentContext) }
 
     public func undoName(in scope: UndoContext?) -> String?? {
-        guard let index = record.newestDone(in: scope) else { return nil }
-        return .some(record.steps[index].command.name)
+        access { record in record.newestDone(in: scope).map { record.steps[$0].command.name } }
     }
 
     public func redoName(in scope: UndoContext?) -> String?? {
-        guard let index = record.oldestRedoable(in: scope) else { return nil }
-        return .some(record.steps[index].command.name)
+        access { record in record.oldestRedoable(in: scope).map { record.steps[$0].command.name } }
     }
 
     /// The Undo menu item's title for the current context: "Undo Typing", plain "Undo" for an
@@ -26,9 +24,9 @@ extension UndoStack {
     /// The Redo menu item's title for the current context ("Redo Bold").
     public var redoMenuTitle: String { redoMenuTitle(in: currentContext) }
 
-    public func undoMenuTitle(in scope: UndoContext?) -> String { record.menuTitles(in: scope).undo }
+    public func undoMenuTitle(in scope: UndoContext?) -> String { access { $0.menuTitle(in: scope, undo: true) } }
 
-    public func redoMenuTitle(in scope: UndoContext?) -> String { record.menuTitles(in: scope).redo }
+    public func redoMenuTitle(in scope: UndoContext?) -> String { access { $0.menuTitle(in: scope, undo: false) } }
 
     /// What a shake-to-undo alert offers now in the current context: Undo X, Redo Y, Cancel.
     public var alert: UndoAlert { alert(in: currentContext) }
@@ -42,9 +40,15 @@ extension HistoryRecord {
     /// The Undo and Redo titles in `scope`: of the step each would move over, or the plain
     /// disabled ones ("Undo", as for an unnamed step) when there is none.
     mutating func menuTitles(in scope: UndoContext?) -> (undo: String, redo: String) {
-        let undoName = newestDone(in: scope).flatMap { steps[$0].command.name }
-        let redoName = oldestRedoable(in: scope).flatMap { steps[$0].command.name }
-        return (titles.titles(of: undoName, formatter).undo, titles.titles(of: redoName, formatter).redo)
+        (menuTitle(in: scope, undo: true), menuTitle(in: scope, undo: false))
+    }
+
+    /// The Undo (or Redo) title in `scope`.
+    mutating func menuTitle(in scope: UndoContext?, undo: Bool) -> String {
+        let index = undo ? newestDone(in: scope) : oldestRedoable(in: scope)
+        let name = index.flatMap { nameAndContext(at: $0).name }
+        let titles = titles.titles(of: name, formatter)
+        return undo ? titles.undo : titles.redo
     }
 }
 

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The undo history: steps, a position between the done and the redoable ones, save points,
 /// limits, groups, coalescing, contexts and observers.
 ///
@@ -34,14 +32,8 @@ import Synchronization
 /// words, its serial and its cost) in a `Deque`; push, undo and redo are O(1) amortized,
 /// trimming to a limit included.
 public final class UndoStack {
-    /// Everything the history keeps: the one stored property, so that a call pays for one
-    /// run-time exclusivity check, not one per field.
-    @usableFromInline var record: HistoryRecord
-    /// Set while an action (or a command's merge) runs: a call from inside it that would change
-    /// the history is refused (``UndoError/reentrantCall(_:)``) before the record is touched.
-    /// Atomic only to be readable while the record is being changed (the history is used by
-    /// one thread at a time).
-    @usableFromInline let actionRunning = Atomic<Bool>(false)
+    /// Everything the history keeps, and whether a call is using it (see ``RecordStorage``).
+    @usableFromInline let storage: RecordStorage
 
     /// Creates an empty history.
     /// - Parameters:
@@ -54,42 +46,48 @@ public final class UndoStack {
                 coalescingWindow: Duration? = .milliseconds(500),
                 clock: any UndoClock = SystemUndoClock(),
                 formatter: UndoTitleFormatter = UndoTitleFormatter()) {
-        record = HistoryRecord(countLimit: countLimit, memoryLimit: memoryLimit, coalescingWindow: coalescingWindow,
-                               clock: clock, formatter: formatter)
+        storage = RecordStorage(HistoryRecord(countLimit: countLimit, memoryLimit: memoryLimit,
+                                              coalescingWindow: coalescingWindow, clock: clock, formatter: formatter))
     }
+
+    deinit { storage.free() }
+
+    /// Runs `body` with the record (see ``RecordStorage/access(_:)``).
+    @inlinable
+    func access<R>(_ body: (inout HistoryRecord) throws -> R) rethrows -> R { try storage.access(body) }
 
     // MARK: Configuration
 
     /// The most steps kept; the oldest go first (never the step just done). `nil`: unlimited.
     public var countLimit: Int? {
-        get { record.countLimit }
-        set { record.countLimit = newValue; limitsChanged() }
+        get { access { $0.countLimit } }
+        set { access { $0.countLimit = newValue }; limitsChanged() }
     }
     /// The most bytes (the sum of the steps' ``UndoCommand/cost``) kept. `nil`: unlimited.
     public var memoryLimit: Int? {
-        get { record.memoryLimit }
-        set { record.memoryLimit = newValue; limitsChanged() }
+        get { access { $0.memoryLimit } }
+        set { access { $0.memoryLimit = newValue }; limitsChanged() }
     }
     /// How long after the previous change a change with the same coalescing key still joins
     /// its step. `nil`: no time limit (runs end only on a break). Default 500 ms.
     public var coalescingWindow: Duration? {
-        get { record.coalescingWindow }
-        set { record.coalescingWindow = newValue }
+        get { access { $0.coalescingWindow } }
+        set { access { $0.coalescingWindow = newValue } }
     }
     /// Formats names into menu titles; changing it (say, the locale) updates the titles.
     public var formatter: UndoTitleFormatter {
-        get { record.formatter }
+        get { access { $0.formatter } }
         set {
-            record.formatter = newValue
+            access { $0.formatter = newValue }
             notifyIfObserved()
         }
     }
     /// The context the person is looking at: the default of ``undo(in:)``, ``canUndo``, the
     /// titles, ``isDirty(_:)`` and what observers see. `nil`: the whole history.
     public var currentContext: UndoContext? {
-        get { record.currentContext }
+        get { access { $0.currentContext } }
         set {
-            record.currentContext = newValue
+            access { $0.currentContext = newValue }
             notifyIfObserved()
         }
     }
@@ -99,25 +97,25 @@ public final class UndoStack {
     // MARK: Counts
 
     /// All steps, done and redoable.
-    public var count: Int { record.steps.count }
+    public var count: Int { access { $0.steps.count } }
     /// How many steps are done.
-    public var position: Int { record.position }
+    public var position: Int { access { $0.position } }
     /// The sum of the steps' costs (each measured when it went in or last merged).
-    public var totalCost: Int { record.totalCost }
+    public var totalCost: Int { access { $0.totalCost } }
     /// Steps that can be undone (in the whole history).
-    public var undoCount: Int { record.position }
+    public var undoCount: Int { access { $0.position } }
     /// Steps that can be redone (in the whole history).
-    public var redoCount: Int { record.steps.count - record.position }
+    public var redoCount: Int { access { $0.steps.count - $0.position } }
     /// How deep groups are open now (0 when none is).
-    public var groupDepth: Int { record.openGroups.count }
+    public var groupDepth: Int { access { $0.openGroups.count } }
     /// The groups being recorded, outermost first.
-    var openGroups: [UndoGroup] { record.openGroups }
+    var openGroups: [UndoGroup] { access { $0.openGroups } }
     /// Whether changes are performed without being recorded.
-    public var isRecordingPaused: Bool { record.recordingPauses > 0 }
+    public var isRecordingPaused: Bool { access { $0.recordingPauses > 0 } }
     /// Whether an action is running (its perform or undo is on the stack of the calling
     /// thread, when read through ``SharedUndoHistory``): code that the action calls can refuse
     /// what must not happen meanwhile, as the plugin host refuses loading and unloading.
-    public var isRunningAction: Bool { actionRunning.load(ordering: .relaxed) }
+    public var isRunningAction: Bool { storage.isBusy }
 
     /// Whether there is something to undo in the current context (never while a group is open).
     public var canUndo: Bool { canUndo(in: currentContext) }
@@ -126,9 +124,9 @@ public final class UndoStack {
 
     /// Whether there is something to undo in `context` (`nil`: in the whole history).
     /// - Complexity: O(1) for the whole history; O(steps since that context's newest) otherwise.
-    public func canUndo(in context: UndoContext?) -> Bool { record.newestDone(in: context) != nil }
+    public func canUndo(in context: UndoContext?) -> Bool { access { $0.newestDone(in: context) != nil } }
     /// Whether there is something to redo in `context` (`nil`: in the whole history).
-    public func canRedo(in context: UndoContext?) -> Bool { record.oldestRedoable(in: context) != nil }
+    public func canRedo(in context: UndoContext?) -> Bool { access { $0.oldestRedoable(in: context) != nil } }
 
     // MARK: Recording
 
@@ -150,7 +148,7 @@ public final class UndoStack {
             endAction()
             throw UndoError.wrap(error, step: command.name)
         }
-        let observed = record.add(command)  // its merge is the command's code too
+        let observed = storage.record.pointee.add(command)  // its merge is the command's code too
         endAction()
         if observed { notifyObservers() }
     }
@@ -161,7 +159,7 @@ public final class UndoStack {
     @inlinable
     public func record<C: UndoCommand>(_ command: consuming C) throws {
         try beginAction("record")
-        let observed = record.add(command)
+        let observed = storage.record.pointee.add(command)
         endAction()
         if observed { notifyObservers() }
     }
@@ -169,33 +167,28 @@ public final class UndoStack {
     /// Marks an action as running: the calls it makes back into the history are refused.
     /// - Throws: ``UndoError/reentrantCall(_:)`` when one already is.
     @inlinable
-    func beginAction(_ call: String) throws(UndoError) {
-        if actionRunning.load(ordering: .relaxed) { throw UndoError.reentrantCall(call) }
-        actionRunning.store(true, ordering: .relaxed)
-    }
+    func beginAction(_ call: String) throws(UndoError) { try storage.begin(call) }
 
     /// Ends the action begun with ``beginAction(_:)``.
     @inlinable
-    func endAction() { actionRunning.store(false, ordering: .relaxed) }
+    func endAction() { storage.end() }
 
     /// Ends the current run of coalescing changes: the next change starts a new step.
-    public func breakCoalescing() { record.coalescingOpen = false }
+    public func breakCoalescing() { access { $0.coalescingOpen = false } }
 
     /// Pauses recording: changes are performed but not recorded until ``resumeRecording()`` is
     /// called as often as this was.
-    public func pauseRecording() { record.recordingPauses += 1 }
+    public func pauseRecording() { access { $0.recordingPauses += 1 } }
     /// Resumes recording paused with ``pauseRecording()``.
-    public func resumeRecording() { if record.recordingPauses > 0 { record.recordingPauses -= 1 } }
+    public func resumeRecording() { access { $0.recordingPauses = max(0, $0.recordingPauses - 1) } }
 
     func refuseReentry(_ call: String) throws(UndoError) {
-        if actionRunning.load(ordering: .relaxed) { throw UndoError.reentrantCall(call) }
+        if storage.isBusy { throw UndoError.reentrantCall(call) }
     }
 
-    /// A limit changed: trims to it now or, from inside an action (whose step must stay where
-    /// it is while it runs), at the next change.
+    /// A limit changed: trims to it now.
     func limitsChanged() {
-        guard !actionRunning.load(ordering: .relaxed) else { return }
-        record.trimToLimits()
+        access { $0.trimToLimits() }
         notifyIfObserved()
     }
 }
