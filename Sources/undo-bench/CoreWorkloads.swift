@@ -7,12 +7,10 @@ import UndoCore
 
 /// The `int64` counter of pushundoredo, macro and labels.
 ///
-/// The models' stored properties skip Swift's run-time exclusivity checks, as the anchors'
-/// C and C++ models have none: the benchmark measures the history, not `swift_beginAccess`
-/// on the model (a check on every perform and undo). Only the commands touch them, one at a
-/// time, so the checks could never fire.
+/// A plain Swift class, as a program's model would be: its property is checked for exclusive
+/// access on every perform and undo (the anchors' C and C++ models have no such check).
 final class Counter {
-    @exclusivity(unchecked) var value: Int64 = 0
+    var value: Int64 = 0
 }
 
 /// *add k*: adds `amount` to the counter, undo subtracts it. Named "Add".
@@ -52,7 +50,7 @@ struct NamedAddCommand: UndoCommand {
 
 /// The byte string of the typing workload.
 final class TextBuffer {
-    @exclusivity(unchecked) var bytes: [UInt8] = []
+    var bytes: [UInt8] = []
 }
 
 /// Typing at the end of the buffer. Consecutive keystrokes share a coalescing key, and the
