@@ -4,7 +4,7 @@ import UndoPluginHost
 
 // The four anchor workloads through the plugin path: every change is an action of a real
 // shared object (libUndoBenchCounterPlugin.so, Plugins/BenchCounter) that the PluginHost loads
-// with its loader and calls as it calls every plugin (in registers, or through ffi_call with
+// with its loader and calls as it calls every plugin (direct, or through ffi_call with
 // UNDOHOST_PLUGIN_CALLS=libffi), recorded as PluginCommand steps in the host's shared
 // history. Same definitions, checks and `ops` as CoreWorkloads; the model (the counter, the
 // typed document) lives in the plugin and is read back with describe() for the checks.
@@ -231,7 +231,7 @@ enum PluginWorkloads {
 }
 
 extension BenchResult {
-    /// Records how the host calls the plugin: `calls=registers` or `calls=libffi` after the
+    /// Records how the host calls the plugin: `calls=direct` or `calls=libffi` after the
     /// line, and `impl=undohost-libffi` for the second (UNDOHOST_PLUGIN_CALLS=libffi).
     mutating func noteRoute(of host: PluginHost) {
         let route = host.callRoute
