@@ -54,35 +54,8 @@ import Testing
         stack.checkInvariants()
     }
 
-    /// A repeated group (a macro) makes room for as many members as the last one had, so its
-    /// members are neither grown step by step nor kept in a block far larger than needed.
-    @Test func aRepeatedGroupMakesRoomForItsMembersAtOnce() throws {
-        let counter = Counter()
-        let stack = UndoStack.testing()
-        for _ in 0..<3 {
-            try stack.beginGroup(named: "Macro")
-            for _ in 0..<10 { try stack.perform(Add(counter: counter, amount: 1)) ; stack.breakCoalescing() }
-            try stack.endGroup()
-        }
-        try stack.beginGroup(named: "Macro")
-        try stack.perform(Add(counter: counter, amount: 1))
-        let open = try #require(stack.openGroups.last)
-        #expect(open.memberCapacity >= 10 && open.memberCapacity < 16)
-        try stack.endGroup()
-        // The first group grew (8, then 16); the ones after it were made to measure.
-        let first = try #require(stack.storage.command(at: 0) as? UndoGroup)
-        let second = try #require(stack.storage.command(at: 1) as? UndoGroup)
-        #expect(first.members.count == 10 && second.members.count == 10)
-        #expect(first.memberCapacity >= 16 && second.memberCapacity < 16)
-        #expect(counter.value == 31)
-        try stack.undo(count: 4)
-        #expect(counter.value == 0)
-        stack.checkInvariants()
-    }
-
-    /// Members of one type are kept unboxed; one of another type boxes them all, and the
-    /// group still lists, costs, undoes and redoes its members in order.
-    @Test func aMemberOfAnotherTypeBoxesTheMembersInOrder() throws {
+    /// A group of members of several types lists, costs, undoes and redoes its members in order.
+    @Test func membersOfSeveralTypesRunInOrder() throws {
         let store = TextStore()
         let counter = Counter()
         let stack = UndoStack.testing()
@@ -90,14 +63,14 @@ import Testing
         try stack.beginGroup(named: "Mixed")
         for text in ["a", "b", "c"] { try stack.perform(Append(store: store, text: text)) }
         let open = try #require(stack.openGroups.last)
-        #expect(open.membersAreUnboxed && open.memberCount == 3)
+        #expect(open.members.count == 3)
         try stack.perform(Nudge(counter: counter))
-        #expect(!open.membersAreUnboxed && open.memberCount == 4)
+        #expect(open.members.count == 4)
         try stack.perform(Append(store: store, text: "d"))
         stack.checkInvariants()
         try stack.endGroup()
 
-        let group = try #require(stack.storage.command(at: 0) as? UndoGroup)
+        let group = try #require(stack.command(at: 0) as? UndoGroup)
         // Listed as the commands themselves, not as boxes.
         #expect(group.members.map { ($0 as? Append)?.text ?? ($0 is Nudge ? "nudge" : "?") } == ["a", "b", "c", "nudge", "d"])
         #expect(stack.totalCost == overhead + 4 * (33 + 8) + (MemoryLayout<Nudge>.size + 8))
@@ -108,7 +81,7 @@ import Testing
         stack.checkInvariants()
     }
 
-    /// A group of groups keeps its nested groups unboxed too; each undoes its members in
+    /// In a group of groups each undoes its members in
     /// reverse, and a failure in a nested group puts back what the outer one had undone.
     @Test func groupsOfGroupsUndoInReverseAndStayAtomic() throws {
         let store = TextStore()
@@ -120,7 +93,7 @@ import Testing
             try stack.endGroup()
         }
         let open = try #require(stack.openGroups.last)
-        #expect(open.membersAreUnboxed && open.memberCount == 3)
+        #expect(open.members.count == 3)
         try stack.endGroup()
         stack.checkInvariants()
         #expect(store[.global] == "a1a2b1b2c1c2")
@@ -135,8 +108,8 @@ import Testing
         stack.checkInvariants()
     }
 
-    /// Members removed down to none free the buffer: the next member makes a new one and, in a
-    /// group without a context, gives the group its own.
+    /// Members removed down to none: the next member, in a group without a context, gives the
+    /// group its own.
     @Test func aGroupEmptiedTakesItsNextMembersContext() throws {
         let store = TextStore()
         let stack = UndoStack.testing()
@@ -145,17 +118,17 @@ import Testing
         try stack.perform(Append(store: store, text: "a"))
         try stack.removeAll(in: .global)
         let open = try #require(stack.openGroups.last)
-        #expect(open.memberCount == 0 && open.memberCapacity == 0)
+        #expect(open.members.isEmpty)
         try stack.perform(Append(store: store, text: "b", context: document))
-        #expect(open.context == document && open.memberCount == 1)
+        #expect(open.context == document && open.members.count == 1)
         try stack.endGroup()
         stack.checkInvariants()
         try stack.undo(in: document)
         #expect(store[document] == "" && store[.global] == "a")
     }
 
-    /// Closing one document leaves the groups of another as they were (unboxed, their cost
-    /// unchanged), and takes its own members out of a group that spans both.
+    /// Closing one document leaves the groups of another as they were (their cost unchanged),
+    /// and takes its own members out of a group that spans both.
     @Test func removingADocumentLeavesOtherGroupsAsTheyWere() throws {
         let store = TextStore()
         let stack = UndoStack.testing()
@@ -167,12 +140,12 @@ import Testing
         try stack.perform(Append(store: store, text: "c", context: one))
         try stack.perform(Append(store: store, text: "x", context: two))
         try stack.endGroup()
-        let kept = try #require(stack.storage.command(at: 0) as? UndoGroup)
+        let kept = try #require(stack.command(at: 0) as? UndoGroup)
         let cost = kept.cost
         #expect(try stack.removeAll(in: two) == 1)
-        #expect(kept.membersAreUnboxed && kept.cost == cost && kept.appendedCost != nil)
-        let both = try #require(stack.storage.command(at: 1) as? UndoGroup)
-        #expect(both.memberCount == 1 && both.context == one)
+        #expect(kept.cost == cost && kept.members.count == 2)
+        let both = try #require(stack.command(at: 1) as? UndoGroup)
+        #expect(both.members.count == 1 && both.context == one)
         stack.checkInvariants()
         try stack.undo(count: 2)
         #expect(store[one] == "" && store[two] == "x")
@@ -331,16 +304,19 @@ import Testing
         stack.checkInvariants()
     }
 
-    @Test func commandsWithoutMergeCoalesceIntoARun() throws {
+    /// A merge has three outcomes (as in Rust's `undo`): merged, annulled, or refused, which
+    /// keeps the two as separate steps; a command without a merge of its own refuses.
+    @Test func aRefusedMergeKeepsSeparateSteps() throws {
         let counter = Counter()
         let stack = UndoStack.testing()
         for _ in 0..<10 { try stack.perform(Nudge(counter: counter)) }
-        #expect(stack.count == 1 && stack.undoMenuTitle == "Undo Move")
-        #expect(stack.steps[0].memberCount == 10)
+        #expect(stack.count == 10 && stack.undoMenuTitle == "Undo Move")
+        #expect(stack.steps.allSatisfy { $0.memberCount == 0 })
         try stack.undo()
-        #expect(counter.value == 0)
+        #expect(counter.value == 9)
         try stack.redo()
         #expect(counter.value == 10)
+        stack.checkInvariants()
     }
 
     @Test func membersCoalesceInsideAGroup() throws {

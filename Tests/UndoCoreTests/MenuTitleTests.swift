@@ -128,11 +128,11 @@ struct Hide: UndoCommand {
         try stack.perform(Append(store: store, text: "a", typing: true))
         try stack.perform(Append(store: store, text: "b", typing: true))
         #expect(stack.count == 1 && stack.undoMenuTitle == "Undo Typing")
-        // Kept as a coalesced run (no merge of its own): named by its first change.
+        // Refused (no merge of its own): two steps, each with its title.
         stack.breakCoalescing()
         try stack.perform(Nudge(counter: counter))
         try stack.perform(Nudge(counter: counter))
-        #expect(stack.count == 2 && stack.undoMenuTitle == "Undo Move")
+        #expect(stack.count == 3 && stack.undoMenuTitle == "Undo Move")
         // A group: named by its own name, undone as one.
         try stack.beginGroup(named: "paste")
         try stack.perform(Append(store: store, text: "c"))

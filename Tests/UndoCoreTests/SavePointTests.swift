@@ -36,15 +36,19 @@ import Testing
         #expect(store[.global] == "a" && !stack.isDirty())
         #expect(try stack.revertToSaved() == nil)
         stack.checkInvariants()
-        // Past the revert, the reverted steps undo in order, then the ones before the save.
+        // Past the revert, every step since the save is still a step of its own.
         try stack.undo()
-        #expect(stack.undoMenuTitle == "Undo Insert")
-        try stack.undo()
-        #expect(store[.global] == "a")
+        #expect(store[.global] == "abcd" && stack.undoMenuTitle == "Undo Insert")
+        for expected in ["abc", "ab", "a"] {
+            try stack.undo()
+            #expect(store[.global] == expected)
+        }
+        #expect(!stack.isDirty())
         try stack.undo()
         #expect(store[.global] == "" && !stack.canUndo)
-        try stack.redo(count: 3)
+        try stack.redo(count: 5)
         #expect(store[.global] == "a" && !stack.isDirty())
+        stack.checkInvariants()
     }
 
     @Test func revertForwardWhenTheSavedStateIsAhead() throws {

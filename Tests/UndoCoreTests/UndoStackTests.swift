@@ -78,7 +78,11 @@ import Testing
         let stack = UndoStack.testing()
         for text in ["a", "b", "c", "d"] { try stack.perform(Append(store: store, text: text, named: "Add \(text)")) }
         let result = try #require(try stack.move(to: 1))
-        #expect(result.stepCount == 3 && result.direction == .undo && result.name == "Add b")
+        // The name is the newest step's (the first undone), as undo_result.name says.
+        #expect(result.stepCount == 3 && result.direction == .undo && result.name == "Add d")
+        let forward = try #require(try stack.move(to: 3))
+        #expect(forward.stepCount == 2 && forward.name == "Add c")
+        try stack.move(to: 1)
         #expect(store[.global] == "a" && stack.position == 1)
         try stack.move(to: 3)
         #expect(store[.global] == "abc")

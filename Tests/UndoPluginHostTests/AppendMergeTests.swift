@@ -508,7 +508,7 @@ extension PluginHost {
     /// The newest done step, when it is a plugin step.
     var newestPluginCommand: PluginCommand? {
         history.withStack { stack in
-            stack.position > 0 ? stack.storage.command(at: stack.position - 1) as? PluginCommand : nil
+            stack.position > 0 ? stack.command(at: stack.position - 1) as? PluginCommand : nil
         }
     }
 }

@@ -113,7 +113,7 @@ import UndoPluginABI
                 }
                 #expect(try log(host) == expected, "\(route) \(context)")
                 let steps = host.history.withStack { stack in
-                    (0..<stack.count).compactMap { stack.storage.command(at: $0) as? PluginCommand }
+                    (0..<stack.count).compactMap { stack.command(at: $0) as? PluginCommand }
                 }
                 #expect(steps.count == values.count)
                 #expect(steps.map { $0.arguments } == values.map { [$0.1] })

@@ -14,6 +14,7 @@ extension UndoStack {
         try Self.checkLength(of: context?.name, "context name")
         openGroups.append(UndoGroup(name: name, context: context ?? .global))
         coalescingOpen = false
+        notifyIfChanged()  // nothing can be undone or redone while it is open
     }
 
     /// Closes the innermost open group. An empty group leaves no step (and, like any change
@@ -23,16 +24,12 @@ extension UndoStack {
         try refuseReentry("endGroup")
         guard let group = openGroups.popLast() else { throw UndoError.noOpenGroup }
         coalescingOpen = false
-        let members = group.memberCount
-        guard members > 0 else { return }
-        // Programs repeat their groups (a macro, a paste of a style): the next group makes room
-        // for as many members as this one had, so it neither grows nor wastes much.
-        expectedGroupSize = min(max(members, 2), 64)
+        defer { notifyIfChanged() }  // the titles come back when the last group ends
+        guard !group.members.isEmpty else { return }
         if let parent = openGroups.last {
-            parent.append(group, room: expectedGroupSize, kinds: &memberKinds)
+            parent.append(group)
         } else {
-            insertStep(group)
-            notifyIfChanged()
+            appendFinishedStep(group)
         }
     }
 
@@ -55,10 +52,9 @@ extension UndoStack {
     /// Renames the newest done step if it is a group (a name given after the fact).
     func renameNewestStep(_ name: String?) {
         guard position > 0 else { return }
-        storage.withCommand(at: position - 1) { command in
-            if let group = command as? UndoGroup { group.name = name }
-            if let registered = command as? RegisteredActions { registered.name = name }
-        }
+        let command = record[position - 1].command
+        if let group = command as? UndoGroup { group.name = name }
+        if let registered = command as? RegisteredActions { registered.name = name }
         notifyIfChanged()
     }
 }

@@ -49,21 +49,19 @@ public protocol UndoCommand {
     /// Offers the next command with the same coalescing key to this one, the previous step.
     /// Return ``UndoMerge/merged`` after absorbing it (this step now undoes both),
     /// ``UndoMerge/annulled`` when together they change nothing (both steps vanish), or
-    /// ``UndoMerge/refused`` (the default) to keep them as one step made of two commands.
-    /// `next` has already been performed when this is called.
+    /// ``UndoMerge/refused`` (the default) to keep them as two steps; a refusal must leave
+    /// this command unchanged. `next` has already been performed when this is called.
     mutating func merge(with next: Self) -> UndoMerge
 }
 
-// Inlinable: a push specialized for a command that keeps these defaults folds them away
-// (no coalescing to check, a constant cost) instead of calling the generic default.
 extension UndoCommand {
-    @inlinable public var name: String? { nil }
-    @inlinable public var context: UndoContext { .global }
-    @inlinable public func belongs(to context: UndoContext) -> Bool { self.context == context }
-    @inlinable public var cost: Int { MemoryLayout<Self>.size }
-    @inlinable public var coalescingKey: UndoCoalescingKey? { nil }
-    @inlinable public var isDiscardable: Bool { false }
-    @inlinable public mutating func merge(with next: Self) -> UndoMerge { .refused }
+    public var name: String? { nil }
+    public var context: UndoContext { .global }
+    public func belongs(to context: UndoContext) -> Bool { self.context == context }
+    public var cost: Int { MemoryLayout<Self>.size }
+    public var coalescingKey: UndoCoalescingKey? { nil }
+    public var isDiscardable: Bool { false }
+    public mutating func merge(with next: Self) -> UndoMerge { .refused }
 }
 
 /// What ``UndoCommand/merge(with:)`` did with the next command.
@@ -72,25 +70,24 @@ public enum UndoMerge: Sendable, Equatable {
     case merged
     /// The two cancel out: both vanish from the history.
     case annulled
-    /// Not merged; the two are kept together as one coalesced step.
+    /// Not merged: the two stay separate steps (and the next change starts a new run from
+    /// the second).
     case refused
 }
 
 /// Identifies a run of incremental changes that coalesce into one step ("Typing" in one document).
 public struct UndoCoalescingKey: Hashable, Sendable {
     public var rawValue: String
-    @inlinable public init(_ rawValue: String) { self.rawValue = rawValue }
+    public init(_ rawValue: String) { self.rawValue = rawValue }
 }
 
 /// The document or target a step belongs to. Steps of different contexts share one history but
 /// can be undone, listed and removed per context.
 public struct UndoContext: Hashable, Sendable, CustomStringConvertible {
     public var name: String
-    @inlinable public init(_ name: String) { self.name = name }
+    public init(_ name: String) { self.name = name }
     /// The context of steps that belong to no particular document.
-    // Computed from a literal: no lazily initialized global to check on every read (every step
-    // of most programs is in this context).
-    @inlinable public static var global: UndoContext { UndoContext("") }
+    public static var global: UndoContext { UndoContext("") }
     public var description: String { name }
 }
 
@@ -111,33 +108,17 @@ public struct UndoChange: Hashable, Sendable {
 
 /// Collects the places an action changed while it runs.
 public struct UndoChanges: Sendable {
-    // Optional: most actions report nothing, and an empty collector then costs no array at all
-    // (not even a reference to the shared empty one to retain and release on every step).
-    @usableFromInline var reported: [UndoChange]?
-    @inlinable public init() {}
     /// Every place reported, in order.
-    public var all: [UndoChange] { reported ?? [] }
+    public private(set) var all: [UndoChange] = []
+    public init() {}
     /// Whether nothing was reported.
-    // Inlinable and without `all`: a check after every call into a plugin, which `all` would
-    // pay with a call and an array to retain and release.
-    @inlinable public var isEmpty: Bool { reported?.isEmpty ?? true }
+    public var isEmpty: Bool { all.isEmpty }
     /// Reports one changed place.
-    public mutating func report(_ change: UndoChange) { reported.append(change) }
+    public mutating func report(_ change: UndoChange) { all.append(change) }
     /// Reports a changed range in a context.
     public mutating func report(context: UndoContext, location: Int64? = nil, length: Int64? = nil) {
         report(UndoChange(context: context, location: location, length: length))
     }
-    mutating func append(contentsOf other: UndoChanges) {
-        guard let more = other.reported else { return }
-        reported.append(contentsOf: more)
-    }
-}
-
-extension Optional where Wrapped == [UndoChange] {
-    fileprivate mutating func append(_ change: UndoChange) {
-        if self == nil { self = [change] } else { self!.append(change) }
-    }
-    fileprivate mutating func append(contentsOf more: [UndoChange]) {
-        if self == nil { self = more } else { self!.append(contentsOf: more) }
-    }
+    /// Reports every place `other` holds, after these.
+    public mutating func report(contentsOf other: UndoChanges) { all.append(contentsOf: other.all) }
 }

@@ -31,7 +31,6 @@ public final class UndoObservation {
 }
 
 extension UndoStack {
-    @usableFromInline
     struct Observer {
         var id: Int
         var handler: (UndoState, UndoStateChanges) -> Void
@@ -53,14 +52,10 @@ extension UndoStack {
         return UndoObservation(stack: self, id: nextObserverID)
     }
 
-    /// Tells observers what changed since they last heard, if anything did.
-    @inlinable @inline(__always)  // every change ends here: with no observers, one test and no call
+    /// Tells observers what changed since they last heard, if anything did: the end of every
+    /// call that can change what they see, once per call.
     func notifyIfChanged() {
-        if !observers.isEmpty { notifyObservers() }
-    }
-
-    @usableFromInline
-    func notifyObservers() {
+        guard !observers.isEmpty else { return }
         let now = state
         guard let before = lastState else { lastState = now; return }
         var changes: UndoStateChanges = []

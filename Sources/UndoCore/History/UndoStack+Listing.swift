@@ -1,0 +1,115 @@
+import DequeModule
+
+extension UndoStack {
+    /// Every step, oldest first, with its name, whether it is done, and the save points: what a
+    /// history panel shows.
+    /// - Complexity: O(count)
+    public var steps: [UndoStepInfo] {
+        record.enumerated().map { index, step in
+            let command = step.command
+            return UndoStepInfo(index: index, serial: step.serial, name: command.name, context: command.context,
+                                isApplied: index < position,
+                                isSavePoint: saveStates[command.context]?.saved.contains(step.serial) ?? false,
+                                isDiscardable: command.isDiscardable,
+                                memberCount: (command as? UndoGroup)?.members.count ?? 0)
+        }
+    }
+
+    /// The command of the step at `index` (0 is the oldest), for a history panel that shows
+    /// more than ``steps`` does.
+    /// - Precondition: `index` is in `0..<count`.
+    public func command(at index: Int) -> any UndoCommand { record[index].command }
+
+    /// Whether the state before any step of `context` is its saved state.
+    public func isSavedAtStart(_ context: UndoContext = .global) -> Bool {
+        let state = saveStates[context] ?? SaveState()
+        return state.saved.contains(state.baseline)
+    }
+
+    /// Removes the steps of `context` (a document that closed), in groups too, and forgets its
+    /// save state; the other steps stay and still undo.
+    /// - Returns: how many steps (or group members) were removed.
+    @discardableResult
+    public func removeAll(in context: UndoContext) throws -> Int {
+        let removed = try removeAll { $0.context == context }
+        saveStates[context] = nil
+        notifyIfChanged()
+        return removed
+    }
+
+    /// Removes every step and group member that `predicate` picks (groups themselves are not
+    /// offered to it: a group goes when it is left empty). The save states of other contexts are kept.
+    /// - Returns: how many were removed.
+    /// - Complexity: O(count)
+    @discardableResult
+    public func removeAll(where predicate: (any UndoCommand) -> Bool) throws -> Int {
+        try refuseReentry("removeAll")
+        var kept = Deque<Step>()
+        var removed = 0
+        var keptDone = 0
+        for (index, step) in record.enumerated() {
+            // A group is a container: its members are judged, and it goes only when left empty.
+            if let group = Self.group(in: step.command) {
+                let before = Self.leafCount(group)
+                let left = group.removeMembers(where: predicate)
+                removed += before - Self.leafCount(group)
+                if !left { continue }
+                var step = step
+                step.cost = Step.measure(step.command)
+                kept.append(step)
+            } else if predicate(step.command) {
+                removed += 1
+                continue
+            } else {
+                kept.append(step)
+            }
+            if index < position { keptDone += 1 }
+        }
+        record = kept
+        position = keptDone
+        totalCost = record.reduce(0) { $0 + Int($1.cost) }
+        for group in openGroups { _ = group.removeMembers(where: predicate) }
+        coalescingOpen = false
+        notifyIfChanged()
+        return removed
+    }
+
+    /// How many commands that are not groups a group holds, nested ones included.
+    private static func leafCount(_ group: UndoGroup) -> Int {
+        group.members.reduce(0) { count, member in
+            count + ((member as? UndoGroup).map(leafCount) ?? 1)
+        }
+    }
+
+    /// Removes every step and every save state.
+    public func removeAll() throws {
+        try refuseReentry("removeAll")
+        record.removeAll()
+        position = 0
+        totalCost = 0
+        saveStates.removeAll()
+        coalescingOpen = false
+        notifyIfChanged()
+    }
+}
+
+extension UndoStack {
+    /// Traps if the record is inconsistent: the position inside the history, the running cost
+    /// equal to the steps' costs, serials unique, no action running, no empty group, and within
+    /// the count limit. Tests call it after every operation.
+    public func checkInvariants() {
+        precondition(position >= 0 && position <= record.count, "position \(position) outside 0...\(record.count)")
+        precondition(!runningAction, "an action is still marked as running")
+        var cost = 0
+        var serials = Set<UInt32>()
+        for (index, step) in record.enumerated() {
+            cost += Int(step.cost)
+            if let group = Self.group(in: step.command) {
+                precondition(!group.members.isEmpty, "empty group at \(index)")
+            }
+            precondition(serials.insert(step.serial).inserted, "serial repeated at \(index)")
+        }
+        precondition(cost == totalCost, "running cost \(totalCost) differs from the steps' \(cost)")
+        if let countLimit { precondition(record.count <= max(countLimit, 1), "over the count limit") }
+    }
+}
