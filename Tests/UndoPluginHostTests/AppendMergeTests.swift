@@ -75,18 +75,20 @@ import UndoPluginABI
         check(host)
     }
 
-    @Test func stepsWhoseOtherArgumentsDifferAreKeptApartAsARun() throws {
+    @Test func stepsWhoseOtherArgumentsDifferAreKeptApart() throws {
         let host = try loaded()
         let type = try host.actionType("appender.type")
         try host.perform(type, [.i32(0), .string("a")])
         try host.perform(type, [.i32(1), .string("b")])
         try host.perform(type, [.i32(1), .string("c")])
-        // One coalesced step (the history's run), in which the last two merged.
-        #expect(steps(host).count == 1 && steps(host)[0].memberCount == 2)
+        // Two steps: the append rule refused the first pair (separate steps), the last two merged.
+        #expect(steps(host).count == 2 && steps(host).allSatisfy { $0.memberCount == 0 })
         #expect(try state(host) == "a|bc||performs=3")
         try host.undo()
+        #expect(try state(host) == "a|||performs=3")
+        try host.undo()
         #expect(try state(host) == "|||performs=3")
-        try host.redo()
+        try host.redo(count: 2)
         #expect(try state(host) == "a|bc||performs=3")
         check(host)
     }
@@ -209,16 +211,16 @@ import UndoPluginABI
     }
 
     /// A 1.0-sized action type: merge_mode lies past its struct_size and is not read, so the
-    /// type loads as before (no append; its steps coalesce as a run).
+    /// type loads as before (no append, no merge function: its steps stay separate).
     @Test func anOldDescriptorLoadsAndDoesNotAppend() throws {
         let host = try loaded(["OLD_SIZE"])
         let type = try host.actionType("appender.type")
         #expect(!type.appendsOnMerge && !type.canMerge)
         try host.perform(type, [.i32(0), .string("a")])
         try host.perform(type, [.i32(0), .string("b")])
-        #expect(steps(host).count == 1 && steps(host)[0].memberCount == 2)
+        #expect(steps(host).count == 2)
         try host.undo()
-        #expect(try state(host) == "|||performs=2")
+        #expect(try state(host) == "a|||performs=2")
         check(host)
     }
 
