@@ -88,21 +88,22 @@ final class LoadedPlugin: @unchecked Sendable {
     /// (see ``serialized(_:)``).
     func withFrame<R, E: Error>(_ phase: CallFrame.Phase, action: ActionType, context: UndoContext,
                                 _ body: (CallFrame) throws(E) -> R) throws(E) -> R {
-        try serialized { () throws(E) -> R in
-            let frame: CallFrame
-            if let spare = spareFrame {
-                spareFrame = nil
-                spare.reuse(phase: phase, action: action, context: context)
-                frame = spare
-            } else {
-                frame = CallFrame(plugin: self, phase: phase, action: action, context: context)
-            }
-            defer {
-                frame.clear()
-                if state != .unloaded { spareFrame = frame }
-            }
-            return try body(frame)
+        let mustLock = !callLock.isHeldByCurrentThread
+        if mustLock { callLock.lock() }
+        defer { if mustLock { callLock.unlock() } }
+        let frame: CallFrame
+        if let spare = spareFrame {
+            spareFrame = nil
+            spare.reuse(phase: phase, action: action, context: context)
+            frame = spare
+        } else {
+            frame = CallFrame(plugin: self, phase: phase, action: action, context: context)
         }
+        defer {
+            frame.clear()
+            if state != .unloaded { spareFrame = frame }
+        }
+        return try body(frame)
     }
 
     func writeLog(_ level: PluginLogMessage.Level, _ message: String) {

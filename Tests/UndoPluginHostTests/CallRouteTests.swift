@@ -220,6 +220,15 @@ import UndoPluginABI
             // Nothing changed: the step is still there to undo, the plugin's state is as it was.
             #expect(host.history.withStack { $0.undoCount } == 1)
             #expect(try log(host) == before)
+            // Through the history itself: the plugin's error is thrown, and travels inside the
+            // history's error as its underlying error.
+            do {
+                try host.history.withStack { try $0.undo() }
+                Issue.record("expected the inverse to fail (\(route))")
+            } catch let error as UndoError {
+                let underlying = try #require(error.underlying as? PluginActionError)
+                #expect(underlying == failure)
+            }
         }
     }
 }
