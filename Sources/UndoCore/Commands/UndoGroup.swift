@@ -32,7 +32,7 @@ public final class UndoGroup: UndoCommand {
         if let memberContexts { return memberContexts }
         var contexts: Set<UndoContext> = []
         for member in members {
-            if let group = UndoStack.group(in: member) { contexts.formUnion(group.allContexts) }
+            if let group = HistoryRecord.group(in: member) { contexts.formUnion(group.allContexts) }
             contexts.insert(member.context)
         }
         memberContexts = contexts

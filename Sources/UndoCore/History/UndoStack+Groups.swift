@@ -7,14 +7,14 @@ extension UndoStack {
     /// - Throws: ``UndoError/groupTooDeep(limit:)``, ``UndoError/reentrantCall(_:)``.
     public func beginGroup(named name: String? = nil, context: UndoContext? = nil) throws {
         try refuseReentry("beginGroup")
-        guard openGroups.count < Self.maximumGroupDepth else {
+        guard record.openGroups.count < Self.maximumGroupDepth else {
             throw UndoError.groupTooDeep(limit: Self.maximumGroupDepth)
         }
         try Self.checkLength(of: name, "group name")
         try Self.checkLength(of: context?.name, "context name")
-        openGroups.append(UndoGroup(name: name, context: context ?? .global))
-        coalescingOpen = false
-        notifyIfChanged()  // nothing can be undone or redone while it is open
+        record.openGroups.append(UndoGroup(name: name, context: context ?? .global))
+        record.coalescingOpen = false
+        notifyIfObserved()  // nothing can be undone or redone while it is open
     }
 
     /// Closes the innermost open group. An empty group leaves no step (and, like any change
@@ -22,14 +22,14 @@ extension UndoStack {
     /// - Throws: ``UndoError/noOpenGroup`` when no group is open.
     public func endGroup() throws {
         try refuseReentry("endGroup")
-        guard let group = openGroups.popLast() else { throw UndoError.noOpenGroup }
-        coalescingOpen = false
-        defer { notifyIfChanged() }  // the titles come back when the last group ends
+        guard let group = record.openGroups.popLast() else { throw UndoError.noOpenGroup }
+        record.coalescingOpen = false
+        defer { notifyIfObserved() }  // the titles come back when the last group ends
         guard !group.members.isEmpty else { return }
-        if let parent = openGroups.last {
+        if let parent = record.openGroups.last {
             parent.append(group)
         } else {
-            appendFinishedStep(group)
+            record.appendFinished(group)
         }
     }
 
@@ -44,7 +44,7 @@ extension UndoStack {
 
     /// Renames the innermost open group (used by the UndoManager-style `setActionName`).
     func renameOpenGroup(_ name: String?) -> Bool {
-        guard let group = openGroups.first else { return false }
+        guard let group = record.openGroups.first else { return false }
         group.name = name
         return true
     }
@@ -52,9 +52,9 @@ extension UndoStack {
     /// Renames the newest done step if it is a group (a name given after the fact).
     func renameNewestStep(_ name: String?) {
         guard position > 0 else { return }
-        let command = record[position - 1].command
+        let command = record.steps[position - 1].command
         if let group = command as? UndoGroup { group.name = name }
         if let registered = command as? RegisteredActions { registered.name = name }
-        notifyIfChanged()
+        notifyIfObserved()
     }
 }

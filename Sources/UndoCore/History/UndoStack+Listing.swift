@@ -5,11 +5,11 @@ extension UndoStack {
     /// history panel shows.
     /// - Complexity: O(count)
     public var steps: [UndoStepInfo] {
-        record.enumerated().map { index, step in
+        record.steps.enumerated().map { index, step in
             let command = step.command
             return UndoStepInfo(index: index, serial: step.serial, name: command.name, context: command.context,
                                 isApplied: index < position,
-                                isSavePoint: saveStates[command.context]?.saved.contains(step.serial) ?? false,
+                                isSavePoint: record.saveStates[command.context]?.saved.contains(step.serial) ?? false,
                                 isDiscardable: command.isDiscardable,
                                 memberCount: (command as? UndoGroup)?.members.count ?? 0)
         }
@@ -18,11 +18,11 @@ extension UndoStack {
     /// The command of the step at `index` (0 is the oldest), for a history panel that shows
     /// more than ``steps`` does.
     /// - Precondition: `index` is in `0..<count`.
-    public func command(at index: Int) -> any UndoCommand { record[index].command }
+    public func command(at index: Int) -> any UndoCommand { record.steps[index].command }
 
     /// Whether the state before any step of `context` is its saved state.
     public func isSavedAtStart(_ context: UndoContext = .global) -> Bool {
-        let state = saveStates[context] ?? SaveState()
+        let state = record.saveStates[context] ?? SaveState()
         return state.saved.contains(state.baseline)
     }
 
@@ -32,22 +32,34 @@ extension UndoStack {
     @discardableResult
     public func removeAll(in context: UndoContext) throws -> Int {
         let removed = try removeAll { $0.context == context }
-        saveStates[context] = nil
-        notifyIfChanged()
+        record.saveStates[context] = nil
+        notifyIfObserved()
         return removed
     }
 
     /// Removes every step and group member that `predicate` picks (groups themselves are not
     /// offered to it: a group goes when it is left empty). The save states of other contexts are kept.
+    /// `predicate` runs while the record is being changed: it must not touch the history.
     /// - Returns: how many were removed.
     /// - Complexity: O(count)
     @discardableResult
     public func removeAll(where predicate: (any UndoCommand) -> Bool) throws -> Int {
         try refuseReentry("removeAll")
+        let removed = record.removeAll(where: predicate)
+        notifyIfObserved()
+        return removed
+    }
+}
+
+extension HistoryRecord {
+    /// Removes every step and group member that `predicate` picks (see
+    /// ``UndoStack/removeAll(where:)``).
+    /// - Returns: how many were removed.
+    mutating func removeAll(where predicate: (any UndoCommand) -> Bool) -> Int {
         var kept = Deque<Step>()
         var removed = 0
         var keptDone = 0
-        for (index, step) in record.enumerated() {
+        for (index, step) in steps.enumerated() {
             // A group is a container: its members are judged, and it goes only when left empty.
             if let group = Self.group(in: step.command) {
                 let before = Self.leafCount(group)
@@ -65,12 +77,11 @@ extension UndoStack {
             }
             if index < position { keptDone += 1 }
         }
-        record = kept
+        steps = kept
         position = keptDone
-        totalCost = record.reduce(0) { $0 + Int($1.cost) }
+        totalCost = steps.reduce(0) { $0 + Int($1.cost) }
         for group in openGroups { _ = group.removeMembers(where: predicate) }
         coalescingOpen = false
-        notifyIfChanged()
         return removed
     }
 
@@ -80,16 +91,18 @@ extension UndoStack {
             count + ((member as? UndoGroup).map(leafCount) ?? 1)
         }
     }
+}
 
+extension UndoStack {
     /// Removes every step and every save state.
     public func removeAll() throws {
         try refuseReentry("removeAll")
-        record.removeAll()
-        position = 0
-        totalCost = 0
-        saveStates.removeAll()
-        coalescingOpen = false
-        notifyIfChanged()
+        record.steps.removeAll()
+        record.position = 0
+        record.totalCost = 0
+        record.saveStates.removeAll()
+        record.coalescingOpen = false
+        notifyIfObserved()
     }
 }
 
@@ -98,18 +111,19 @@ extension UndoStack {
     /// equal to the steps' costs, serials unique, no action running, no empty group, and within
     /// the count limit. Tests call it after every operation.
     public func checkInvariants() {
-        precondition(position >= 0 && position <= record.count, "position \(position) outside 0...\(record.count)")
-        precondition(!runningAction, "an action is still marked as running")
+        let record = self.record
+        precondition(position >= 0 && position <= record.steps.count, "position \(position) outside 0...\(record.steps.count)")
+        precondition(!record.runningAction, "an action is still marked as running")
         var cost = 0
         var serials = Set<UInt32>()
-        for (index, step) in record.enumerated() {
+        for (index, step) in record.steps.enumerated() {
             cost += Int(step.cost)
-            if let group = Self.group(in: step.command) {
+            if let group = HistoryRecord.group(in: step.command) {
                 precondition(!group.members.isEmpty, "empty group at \(index)")
             }
             precondition(serials.insert(step.serial).inserted, "serial repeated at \(index)")
         }
         precondition(cost == totalCost, "running cost \(totalCost) differs from the steps' \(cost)")
-        if let countLimit { precondition(record.count <= max(countLimit, 1), "over the count limit") }
+        if let countLimit { precondition(record.steps.count <= max(countLimit, 1), "over the count limit") }
     }
 }

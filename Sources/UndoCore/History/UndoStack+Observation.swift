@@ -26,7 +26,7 @@ public final class UndoObservation {
     private let id: Int
     init(stack: UndoStack, id: Int) { self.stack = stack; self.id = id }
     /// Removes the observer. Safe to call more than once.
-    public func cancel() { stack?.observers.removeAll { $0.id == id }; stack = nil }
+    public func cancel() { stack?.record.observers.removeAll { $0.id == id }; stack = nil }
     deinit { cancel() }
 }
 
@@ -37,27 +37,52 @@ extension UndoStack {
     }
 
     /// The values observers see, for the current context.
-    public var state: UndoState {
-        UndoState(canUndo: canUndo, canRedo: canRedo, undoTitle: undoMenuTitle, redoTitle: redoMenuTitle,
-                  isDirty: isDirty(), position: position, count: count)
-    }
+    public var state: UndoState { record.makeState() }
 
     /// Calls `handler` after every change that alters a value of ``state`` (never when nothing
     /// it shows changed), on the thread that made the change, after the change is complete.
     /// - Returns: the observation; keep it, since releasing it removes the observer.
     public func observe(_ handler: @escaping (UndoState, UndoStateChanges) -> Void) -> UndoObservation {
-        if observers.isEmpty { lastState = state }
-        nextObserverID += 1
-        observers.append(Observer(id: nextObserverID, handler: handler))
-        return UndoObservation(stack: self, id: nextObserverID)
+        let id = record.addObserver(handler)
+        return UndoObservation(stack: self, id: id)
+    }
+
+    /// Tells observers what changed, if anyone observes.
+    func notifyIfObserved() {
+        if !record.observers.isEmpty { notifyObservers() }
     }
 
     /// Tells observers what changed since they last heard, if anything did: the end of every
-    /// call that can change what they see, once per call.
-    func notifyIfChanged() {
-        guard !observers.isEmpty else { return }
-        let now = state
-        guard let before = lastState else { lastState = now; return }
+    /// call that can change what they see, once per call, outside the record.
+    func notifyObservers() {
+        guard let (state, changes, handlers) = record.observation() else { return }
+        for handler in handlers { handler(state, changes) }
+    }
+}
+
+extension HistoryRecord {
+    /// The values observers see, for the current context.
+    mutating func makeState() -> UndoState {
+        let titles = menuTitles(in: currentContext)
+        return UndoState(canUndo: newestDone(in: currentContext) != nil, canRedo: oldestRedoable(in: currentContext) != nil,
+                         undoTitle: titles.undo, redoTitle: titles.redo, isDirty: isDirty(currentContext ?? .global),
+                         position: position, count: steps.count)
+    }
+
+    /// Registers an observer; the state it is told changes from is the present one.
+    /// - Returns: its id.
+    mutating func addObserver(_ handler: @escaping (UndoState, UndoStateChanges) -> Void) -> Int {
+        if observers.isEmpty { lastState = makeState() }
+        nextObserverID += 1
+        observers.append(UndoStack.Observer(id: nextObserverID, handler: handler))
+        return nextObserverID
+    }
+
+    /// The state, what changed in it since the observers last heard, and the observers to
+    /// tell; `nil` when nothing they can see changed.
+    mutating func observation() -> (UndoState, UndoStateChanges, [(UndoState, UndoStateChanges) -> Void])? {
+        let now = makeState()
+        guard let before = lastState else { lastState = now; return nil }
         var changes: UndoStateChanges = []
         if now.canUndo != before.canUndo { changes.insert(.canUndo) }
         if now.canRedo != before.canRedo { changes.insert(.canRedo) }
@@ -65,7 +90,7 @@ extension UndoStack {
         if now.isDirty != before.isDirty { changes.insert(.dirty) }
         if now.position != before.position || now.count != before.count { changes.insert(.position) }
         lastState = now
-        guard !changes.isEmpty else { return }
-        for observer in observers { observer.handler(now, changes) }
+        guard !changes.isEmpty else { return nil }
+        return (now, changes, observers.map(\.handler))
     }
 }

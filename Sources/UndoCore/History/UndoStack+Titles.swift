@@ -6,13 +6,13 @@ extension UndoStack {
     public var redoName: String?? { redoName(in: currentContext) }
 
     public func undoName(in scope: UndoContext?) -> String?? {
-        guard let index = newestDone(in: scope) else { return nil }
-        return .some(record[index].command.name)
+        guard let index = record.newestDone(in: scope) else { return nil }
+        return .some(record.steps[index].command.name)
     }
 
     public func redoName(in scope: UndoContext?) -> String?? {
-        guard let index = oldestRedoable(in: scope) else { return nil }
-        return .some(record[index].command.name)
+        guard let index = record.oldestRedoable(in: scope) else { return nil }
+        return .some(record.steps[index].command.name)
     }
 
     /// The Undo menu item's title for the current context: "Undo Typing", plain "Undo" for an
@@ -26,20 +26,25 @@ extension UndoStack {
     /// The Redo menu item's title for the current context ("Redo Bold").
     public var redoMenuTitle: String { redoMenuTitle(in: currentContext) }
 
-    public func undoMenuTitle(in scope: UndoContext?) -> String {
-        // Nothing to undo shows the same plain "Undo" as an unnamed step.
-        titles.titles(of: newestDone(in: scope).flatMap { record[$0].command.name }, formatter).undo
-    }
+    public func undoMenuTitle(in scope: UndoContext?) -> String { record.menuTitles(in: scope).undo }
 
-    public func redoMenuTitle(in scope: UndoContext?) -> String {
-        titles.titles(of: oldestRedoable(in: scope).flatMap { record[$0].command.name }, formatter).redo
-    }
+    public func redoMenuTitle(in scope: UndoContext?) -> String { record.menuTitles(in: scope).redo }
 
     /// What a shake-to-undo alert offers now in the current context: Undo X, Redo Y, Cancel.
     public var alert: UndoAlert { alert(in: currentContext) }
 
     public func alert(in scope: UndoContext?) -> UndoAlert {
         formatter.alert(undoName: undoName(in: scope), redoName: redoName(in: scope))
+    }
+}
+
+extension HistoryRecord {
+    /// The Undo and Redo titles in `scope`: of the step each would move over, or the plain
+    /// disabled ones ("Undo", as for an unnamed step) when there is none.
+    mutating func menuTitles(in scope: UndoContext?) -> (undo: String, redo: String) {
+        let undoName = newestDone(in: scope).flatMap { steps[$0].command.name }
+        let redoName = oldestRedoable(in: scope).flatMap { steps[$0].command.name }
+        return (titles.titles(of: undoName, formatter).undo, titles.titles(of: redoName, formatter).redo)
     }
 }
 

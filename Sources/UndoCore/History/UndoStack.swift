@@ -1,13 +1,12 @@
-import DequeModule
-
 /// The undo history: steps, a position between the done and the redoable ones, save points,
 /// limits, groups, coalescing, contexts and observers.
 ///
 /// A small record in the spirit of Qt's `QUndoStack` and the Rust crate `undo`: the steps
-/// (oldest first), the position (how many are done), a save state per context and the limits.
-/// A change enters the record in one place (``add(_:)``: merge, coalesce, append, evict), and
-/// the position moves in one place (``apply(_:at:_:)``); observers hear of a change only when a
-/// value they can see changed, once per call.
+/// (oldest first), the position (how many are done), a save state per context and the limits,
+/// kept in one value (``HistoryRecord``). A change enters the record in one place
+/// (``HistoryRecord/add(_:)``: merge, coalesce, append, evict), and the position moves in one
+/// place (``HistoryRecord/complete(_:_:)``); observers hear of a change only when a value they
+/// can see changed, once per call.
 ///
 /// **Contexts.** Every step belongs to a context (a document). Plain `undo()` takes back the
 /// newest step of any context; `undo(in:)` the newest step of one context, even if steps of
@@ -23,56 +22,19 @@ import DequeModule
 /// the main thread), or share it through ``SharedUndoHistory``. Actions and observers run on
 /// the calling thread, synchronously.
 ///
+/// **Re-entry.** A command's perform and undo run while the history is between two changes of
+/// its record, so a call they make back into the history is refused with
+/// ``UndoError/reentrantCall(_:)``. A command's other members (its name, context, cost, key and
+/// merge) are read while the record is being changed, and must not touch the history at all:
+/// Swift's exclusivity checks stop the program if they do.
+///
 /// **Cost.** A step costs one ``Step`` (48 bytes: the command, inline when it is at most three
 /// words, its serial and its cost) in a `Deque`; push, undo and redo are O(1) amortized,
 /// trimming to a limit included.
 public final class UndoStack {
-    // MARK: Configuration
-
-    /// The most steps kept; the oldest go first (never the step just done). `nil`: unlimited.
-    public var countLimit: Int? { didSet { limitsChanged() } }
-    /// The most bytes (the sum of the steps' ``UndoCommand/cost``) kept. `nil`: unlimited.
-    public var memoryLimit: Int? { didSet { limitsChanged() } }
-    /// How long after the previous change a change with the same coalescing key still joins
-    /// its step. `nil`: no time limit (runs end only on a break). Default 500 ms.
-    public var coalescingWindow: Duration? {
-        didSet { coalescingWindowNanoseconds = coalescingWindow.map(Self.nanoseconds) }
-    }
-    /// Formats names into menu titles; changing it (say, the locale) updates the titles.
-    public var formatter: UndoTitleFormatter { didSet { titles.removeAll(); notifyIfChanged() } }
-    /// The context the person is looking at: the default of ``undo(in:)``, ``canUndo``, the
-    /// titles, ``isDirty(_:)`` and what observers see. `nil`: the whole history.
-    public var currentContext: UndoContext? { didSet { notifyIfChanged() } }
-    /// The deepest nesting of groups accepted.
-    public static let maximumGroupDepth = 64
-
-    let clock: any UndoClock
-    var coalescingWindowNanoseconds: UInt64?
-
-    // MARK: The record
-
-    /// Every step, oldest first: `record[0..<position]` are done, the rest can be redone.
-    var record = Deque<Step>()
-    /// How many steps are done.
-    public internal(set) var position = 0
-    /// The sum of the steps' costs (as measured when each went in or last merged).
-    public internal(set) var totalCost = 0
-    var nextSerial: UInt32 = 1
-    /// The save state of every context that was saved or lost steps to a limit.
-    var saveStates: [UndoContext: SaveState] = [:]
-    /// The groups being recorded, outermost first.
-    var openGroups: [UndoGroup] = []
-    /// Set while an action runs, to refuse calls from inside it.
-    var runningAction = false
-    var recordingPauses = 0
-    /// Whether the next change with the same key may join the newest step, and when the last
-    /// change of the run was made.
-    var coalescingOpen = false
-    var lastCoalescingTime: UInt64 = 0
-    var titles = TitleCache()
-    var observers: [Observer] = []
-    var nextObserverID = 0
-    var lastState: UndoState?
+    /// Everything the history keeps: the one stored property, so that a call pays for one
+    /// run-time exclusivity check, not one per field.
+    var record: HistoryRecord
 
     /// Creates an empty history.
     /// - Parameters:
@@ -85,35 +47,70 @@ public final class UndoStack {
                 coalescingWindow: Duration? = .milliseconds(500),
                 clock: any UndoClock = SystemUndoClock(),
                 formatter: UndoTitleFormatter = UndoTitleFormatter()) {
-        self.countLimit = countLimit
-        self.memoryLimit = memoryLimit
-        self.coalescingWindow = coalescingWindow
-        self.coalescingWindowNanoseconds = coalescingWindow.map(Self.nanoseconds)
-        self.clock = clock
-        self.formatter = formatter
+        record = HistoryRecord(countLimit: countLimit, memoryLimit: memoryLimit, coalescingWindow: coalescingWindow,
+                               clock: clock, formatter: formatter)
     }
 
-    static func nanoseconds(_ duration: Duration) -> UInt64 {
-        let (seconds, attoseconds) = duration.components
-        return UInt64(max(0, seconds)) &* 1_000_000_000 &+ UInt64(max(0, attoseconds) / 1_000_000_000)
+    // MARK: Configuration
+
+    /// The most steps kept; the oldest go first (never the step just done). `nil`: unlimited.
+    public var countLimit: Int? {
+        get { record.countLimit }
+        set { record.countLimit = newValue; limitsChanged() }
     }
+    /// The most bytes (the sum of the steps' ``UndoCommand/cost``) kept. `nil`: unlimited.
+    public var memoryLimit: Int? {
+        get { record.memoryLimit }
+        set { record.memoryLimit = newValue; limitsChanged() }
+    }
+    /// How long after the previous change a change with the same coalescing key still joins
+    /// its step. `nil`: no time limit (runs end only on a break). Default 500 ms.
+    public var coalescingWindow: Duration? {
+        get { record.coalescingWindow }
+        set { record.coalescingWindow = newValue }
+    }
+    /// Formats names into menu titles; changing it (say, the locale) updates the titles.
+    public var formatter: UndoTitleFormatter {
+        get { record.formatter }
+        set {
+            record.formatter = newValue
+            notifyIfObserved()
+        }
+    }
+    /// The context the person is looking at: the default of ``undo(in:)``, ``canUndo``, the
+    /// titles, ``isDirty(_:)`` and what observers see. `nil`: the whole history.
+    public var currentContext: UndoContext? {
+        get { record.currentContext }
+        set {
+            record.currentContext = newValue
+            notifyIfObserved()
+        }
+    }
+    /// The deepest nesting of groups accepted.
+    public static let maximumGroupDepth = 64
 
     // MARK: Counts
 
     /// All steps, done and redoable.
-    public var count: Int { record.count }
+    public var count: Int { record.steps.count }
+    /// How many steps are done.
+    public var position: Int { record.position }
+    /// The sum of the steps' costs (each measured when it went in or last merged).
+    public var totalCost: Int { record.totalCost }
     /// Steps that can be undone (in the whole history).
-    public var undoCount: Int { position }
+    public var undoCount: Int { record.position }
     /// Steps that can be redone (in the whole history).
-    public var redoCount: Int { record.count - position }
+    public var redoCount: Int { record.steps.count - record.position }
     /// How deep groups are open now (0 when none is).
-    public var groupDepth: Int { openGroups.count }
+    public var groupDepth: Int { record.openGroups.count }
+    /// The groups being recorded, outermost first.
+    var openGroups: [UndoGroup] { record.openGroups }
     /// Whether changes are performed without being recorded.
-    public var isRecordingPaused: Bool { recordingPauses > 0 }
+    public var isRecordingPaused: Bool { record.recordingPauses > 0 }
     /// Whether an action is running (its perform or undo is on the stack of the calling
     /// thread, when read through ``SharedUndoHistory``): code that the action calls can refuse
     /// what must not happen meanwhile, as the plugin host refuses loading and unloading.
-    public var isRunningAction: Bool { runningAction }
+    public var isRunningAction: Bool { record.runningAction }
 
     /// Whether there is something to undo in the current context (never while a group is open).
     public var canUndo: Bool { canUndo(in: currentContext) }
@@ -122,9 +119,9 @@ public final class UndoStack {
 
     /// Whether there is something to undo in `context` (`nil`: in the whole history).
     /// - Complexity: O(1) for the whole history; O(steps since that context's newest) otherwise.
-    public func canUndo(in context: UndoContext?) -> Bool { newestDone(in: context) != nil }
+    public func canUndo(in context: UndoContext?) -> Bool { record.newestDone(in: context) != nil }
     /// Whether there is something to redo in `context` (`nil`: in the whole history).
-    public func canRedo(in context: UndoContext?) -> Bool { oldestRedoable(in: context) != nil }
+    public func canRedo(in context: UndoContext?) -> Bool { record.oldestRedoable(in: context) != nil }
 
     // MARK: Recording
 
@@ -135,67 +132,58 @@ public final class UndoStack {
     ///   error (as ``UndoError/actionFailed(step:underlying:)``) if it fails, with nothing recorded.
     /// - Complexity: O(1) amortized (plus the redo steps discarded).
     public func perform<C: UndoCommand>(_ command: C) throws {
-        try refuseReentry("perform")
+        try record.beginAction("perform")
         var command = command
         var changes = UndoChanges()
-        runningAction = true
-        defer { runningAction = false }
         do {
             try command.perform(&changes)
         } catch {
+            record.endAction()
             throw UndoError.wrap(error, step: command.name)
         }
-        runningAction = false
         add(command)
-        notifyIfChanged()
     }
 
     /// Records a change that was already made (the UndoManager style, or a plugin with its own
     /// user interface): the history will undo it, and redo it with ``UndoCommand/perform(_:)``.
     /// - Throws: ``UndoError/reentrantCall(_:)`` from inside an action.
     public func record<C: UndoCommand>(_ command: C) throws {
-        try refuseReentry("record")
+        try record.beginAction("record")
         add(command)
-        notifyIfChanged()
+    }
+
+    /// Adds a change made under ``HistoryRecord/beginAction(_:)``, merging it outside the
+    /// record when it joins the newest step, and ends the action.
+    private func add<C: UndoCommand>(_ command: C) {
+        var notify: Bool
+        switch record.add(command) {
+        case .added(let observed):
+            notify = observed
+        case .offered(var newest, let key):
+            let outcome = HistoryRecord.merge(command, key: key, into: &newest)
+            notify = record.completeMerge(newest, outcome, command)
+        }
+        if notify { notifyObservers() }
     }
 
     /// Ends the current run of coalescing changes: the next change starts a new step.
-    public func breakCoalescing() { coalescingOpen = false }
+    public func breakCoalescing() { record.coalescingOpen = false }
 
     /// Pauses recording: changes are performed but not recorded until ``resumeRecording()`` is
     /// called as often as this was.
-    public func pauseRecording() { recordingPauses += 1 }
+    public func pauseRecording() { record.recordingPauses += 1 }
     /// Resumes recording paused with ``pauseRecording()``.
-    public func resumeRecording() { if recordingPauses > 0 { recordingPauses -= 1 } }
+    public func resumeRecording() { if record.recordingPauses > 0 { record.recordingPauses -= 1 } }
 
     func refuseReentry(_ call: String) throws(UndoError) {
-        if runningAction { throw UndoError.reentrantCall(call) }
-    }
-}
-
-/// One step of the record: the command, the serial that names it while it stays, and its cost
-/// as measured when it went in (or last merged), so the running total never drifts when a
-/// command's own estimate would change later.
-struct Step {
-    var command: any UndoCommand
-    let serial: UInt32
-    /// Bytes, at most `Int32.max` (a larger estimate counts as that much).
-    var cost: Int32
-
-    init(_ command: any UndoCommand, serial: UInt32) {
-        self.command = command
-        self.serial = serial
-        self.cost = Step.measure(command)
+        if record.runningAction { throw UndoError.reentrantCall(call) }
     }
 
-    static func measure(_ command: any UndoCommand) -> Int32 { Int32(clamping: max(0, command.cost)) }
-}
-
-/// The save state of one context: the markers (serials of its newest done, non-discardable
-/// step) at which its content is the saved one, and what stands for "none of its steps done"
-/// (0, or the newest step trimmed away). A revert adds its own step's serial: the state after
-/// it is the saved content too.
-struct SaveState {
-    var saved: Set<UInt32> = [0]
-    var baseline: UInt32 = 0
+    /// A limit changed: trims to it now or, from inside an action (whose step must stay where
+    /// it is while it runs), at the next change.
+    func limitsChanged() {
+        guard !record.runningAction else { return }
+        record.trimToLimits()
+        notifyIfObserved()
+    }
 }
