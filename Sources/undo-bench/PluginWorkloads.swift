@@ -79,8 +79,8 @@ enum PluginWorkloads {
 
     /// typing: as CoreWorkloads.typing, each keystroke a bench.type call with one character
     /// in the "typing" context; the host joins a run into one step by appending (the action
-    /// type declares UNDO_MERGE_BY_APPEND): the first keystroke of a run is a step, the others
-    /// are appended to it in place (perform is still called for every keystroke). The history
+    /// type declares UNDO_MERGE_BY_APPEND): every keystroke is made a step and performed, and
+    /// the ordinary merge appends its text to the run's step. The history
     /// has no coalescing window (runs end on the explicit break every 100 characters).
     static func typing(_ n: Int) throws -> BenchResult {
         var result = BenchResult(workload: "plugin-typing", n: n, ops: 3 * n)
