@@ -504,6 +504,13 @@ import UndoPluginABI
         try host.undo()
         #expect(try host.show("", AppendMergeTests.id) == "|||performs=2")
     }
+
+    /// One representation of a plugin step: the action type and the step's copy-on-write
+    /// storage, small enough for an existential's inline buffer (three words).
+    @Test func aCommandIsTwoWords() {
+        #expect(MemoryLayout<PluginCommand>.size == 2 * MemoryLayout<Int>.size)
+        #expect(MemoryLayout<PluginCommand>.size <= 3 * MemoryLayout<Int>.size)
+    }
 }
 
 extension PluginHost {
