@@ -191,7 +191,7 @@ import UndoPluginABI
     @Test func theRouteComesFromTheEnvironmentByName() {
         #expect(PluginCallRoute.environmentVariable == "UNDOHOST_PLUGIN_CALLS")
         #expect(PluginCallRoute.parse("direct") == (.direct, nil))
-        #expect(PluginCallRoute.parse("registers") == (.direct, nil))  // the former name
+        #expect(PluginCallRoute.allCases == [.direct, .libffi])
         #expect(PluginCallRoute.parse("libffi") == (.libffi, nil))
         #expect(PluginCallRoute.parse(nil) == (.direct, nil))
         #expect(PluginCallRoute.parse("") == (.direct, nil))
@@ -199,6 +199,7 @@ import UndoPluginABI
         let (route, problem) = PluginCallRoute.parse("ffi")
         #expect(route == .direct)
         #expect(problem == "UNDOHOST_PLUGIN_CALLS=ffi is not direct or libffi; plugin calls go direct where they can")
+        #expect(PluginCallRoute.parse("registers").problem != nil)  // the register route is gone
         // A host takes the route of its time; changing it affects plugins loaded later only.
         let (host, _) = makeHost()
         host.callRoute = .libffi

@@ -15,10 +15,6 @@ public enum PluginCallRoute: String, Sendable, CaseIterable {
     /// environment, or ``PluginHost/callRoute``.
     case libffi
 
-    /// The former name of ``direct``.
-    @available(*, deprecated, renamed: "direct")
-    public static var registers: PluginCallRoute { .direct }
-
     /// The environment variable that chooses the route of new hosts.
     public static let environmentVariable = "UNDOHOST_PLUGIN_CALLS"
 
@@ -29,11 +25,9 @@ public enum PluginCallRoute: String, Sendable, CaseIterable {
 
     /// The route a value of `UNDOHOST_PLUGIN_CALLS` asks for, and what is wrong with a value that
     /// names neither route (the host then calls directly where it can, and logs it).
-    /// `registers`, the former name of ``direct``, is still understood.
     static func parse(_ value: String?) -> (route: PluginCallRoute, problem: String?) {
         guard let value, !value.isEmpty else { return (.direct, nil) }
         if let route = PluginCallRoute(rawValue: value) { return (route, nil) }
-        if value == "registers" { return (.direct, nil) }
         let names = allCases.map(\.rawValue).joined(separator: " or ")
         return (.direct, "\(environmentVariable)=\(value) is not \(names); plugin calls go direct where they can")
     }
