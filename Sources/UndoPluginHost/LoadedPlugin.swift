@@ -4,8 +4,9 @@ import UndoCore
 import UndoPluginABI
 
 /// One plugin instance in one host: its library, descriptor copy, host table, plugin data and
-/// action types. All calls into its code go through ``serialized(_:)``, so the plugin never
-/// runs on two threads at once.
+/// action types. All calls into its code hold its call lock, the host's history lock
+/// (``serialized(_:)``, ``withFrame(_:action:context:_:)``), so the plugin never runs on two
+/// threads at once.
 final class LoadedPlugin: @unchecked Sendable {
     enum State: UInt8 { case initializing, loaded, unloading, unloaded }
 
