@@ -27,7 +27,7 @@ extension ActionType {
         let result = try plugin.withFrame(redo ? .redo : .perform, action: self, context: step.context) {
             (frame) throws(PluginActionError) -> (inverse: [ActionValue]?, key: String??, changes: UndoChanges) in
             if let inverseCount { frame.inverseOutput = Array(repeating: nil, count: inverseCount) }
-            let status = frame.run { performFunction.call($0, arguments) }
+            let status = frame.call(performFunction, arguments)
             guard status == UNDO_OK else { throw failure(status, frame, errorPhase) }
             var inverse: [ActionValue]?
             if let output = frame.inverseOutput {
@@ -53,7 +53,7 @@ extension ActionType {
         }
         let reported = try plugin.withFrame(.inverse, action: self, context: step.context) {
             (frame) throws(PluginActionError) -> UndoChanges in
-            let status = frame.run { inverseFunction.call($0, arguments) }
+            let status = frame.call(inverseFunction, arguments)
             guard status == UNDO_OK else { throw failure(status, frame, .undo) }
             return frame.changes
         }

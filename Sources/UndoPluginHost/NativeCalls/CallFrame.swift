@@ -90,15 +90,32 @@ final class CallFrame {
     /// Runs `body` (which calls into the plugin) with this frame as the thread's current one
     /// and an `undo_call` describing it, valid only inside.
     func run<R>(_ body: (UnsafeMutablePointer<undo_call>) throws -> R) rethrows -> R {
+        let (pointer, previous) = begin()
+        defer { end(previous) }
+        return try body(pointer)
+    }
+
+    /// Calls a perform or inverse function with `arguments` in this frame, as ``run(_:)`` does.
+    func call(_ function: FFIFunction, _ arguments: [ActionValue]) -> Int32 {
+        let (pointer, previous) = begin()
+        defer { end(previous) }
+        return function.call(pointer, arguments)
+    }
+
+    /// Makes this frame the thread's current one, with its `undo_call` up to date.
+    /// - Returns: the call, and the frame that was current before (for ``end(_:)``).
+    private func begin() -> (UnsafeMutablePointer<undo_call>, CallFrame?) {
         let pointer = record.prepared(pluginData: plugin.pluginData)
         let previous = CurrentFrame.get()
         CurrentFrame.set(self)
         callPointer = pointer
-        defer {
-            callPointer = nil
-            CurrentFrame.set(previous)
-        }
-        return try body(pointer)
+        return (pointer, previous)
+    }
+
+    /// Ends a call begun with ``begin()``: `previous` is the thread's current frame again.
+    private func end(_ previous: CallFrame?) {
+        callPointer = nil
+        CurrentFrame.set(previous)
     }
 
     /// The frame a callback may act on: the current one, if `call` is its own pointer.
