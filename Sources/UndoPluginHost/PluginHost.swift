@@ -211,9 +211,10 @@ public final class PluginHost: @unchecked Sendable {
     /// The error of a failed history call: the plugin's own error when a plugin failed.
     static func hostError(_ error: any Error) -> PluginHostError {
         if let undoError = error as? UndoError {
-            if case .actionFailed(_, let underlying) = undoError, let pluginError = underlying as? PluginActionError {
-                return .actionFailed(pluginError)
-            }
+            // The action's own error, through any history error it travelled in (a group's).
+            var underlying = undoError.underlying
+            while let inner = underlying as? UndoError { underlying = inner.underlying }
+            if let pluginError = underlying as? PluginActionError { return .actionFailed(pluginError) }
             return .history(undoError)
         }
         if let pluginError = error as? PluginActionError { return .actionFailed(pluginError) }
