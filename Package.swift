@@ -37,8 +37,9 @@ let package = Package(
         .target(name: "UndoPluginABI", path: "Include", publicHeadersPath: "."),
         .systemLibrary(name: "CLibFFI", path: "Sources/CLibFFI", pkgConfig: "libffi",
                        providers: [.apt(["libffi-dev"])]),
-        // The host's per-thread block in a C thread-local (internal to UndoPluginHost).
-        .target(name: "CUndoHostSupport", path: "Sources/CUndoHostSupport"),
+        // The direct call prototypes and the conversions of type-erased plugin functions, in C
+        // (internal to UndoPluginHost).
+        .target(name: "CUndoHostSupport", dependencies: ["UndoPluginABI"], path: "Sources/CUndoHostSupport"),
         .target(name: "UndoPluginHost", dependencies: ["UndoCore", "UndoPluginABI", "CLibFFI", "CUndoHostSupport"],
                 path: "Sources/UndoPluginHost"),
         .target(name: "UndoPluginTextEditor", dependencies: ["UndoPluginABI"],

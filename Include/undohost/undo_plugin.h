@@ -22,8 +22,9 @@
  *   3. It calls init() with a host callback table; init registers the action types.
  *   4. The host calls the actions' perform and inverse functions with their declared C types as
  *      steps are done, undone and redone (libffi prepares each call at registration; a function
- *      whose arguments all fit in registers is then called directly with them, any other
- *      through ffi_call). The plugin may record changes it made on its own.
+ *      whose declared parameters match one of the host's fixed prototypes exactly is called
+ *      through that prototype, any other through ffi_call). The plugin may record changes it
+ *      made on its own.
  *   5. On unload the host removes the plugin's steps from the history, then calls deinit().
  *
  * Threads: the host never calls into one plugin instance from two threads at once (every call
@@ -120,7 +121,7 @@ typedef struct undo_param {
 #define UNDO_ACTION_DISCARDABLE 0x1u
 
 /** merge's results (besides a negative error, which counts as REFUSED and is logged). */
-#define UNDO_MERGE_REFUSED 0  /**< Keep both steps (they still coalesce into one step). */
+#define UNDO_MERGE_REFUSED 0  /**< Keep them as two separate steps. */
 #define UNDO_MERGE_MERGED 1   /**< The previous step now does both; next is dropped. */
 #define UNDO_MERGE_ANNULLED 2 /**< Together they change nothing: both steps vanish. */
 
@@ -148,7 +149,8 @@ typedef struct undo_param {
  * otherwise the same values perform got (an insert's inverse deletes the inserted text).
  *
  * merge (optional) is called when a step of this type follows one of the same type with the
- * same coalescing key and context:
+ * same coalescing key (the action type's, or the step's own: undo_host.set_coalescing_key) and
+ * context:
  *     int32_t merge(undo_call *call, const undo_value *prev_args,
  *                   const undo_value *prev_inverse_args, const undo_value *next_args,
  *                   const undo_value *next_inverse_args)
@@ -330,12 +332,29 @@ struct undo_host {
      */
     int32_t (*set_close_handler)(const undo_host *host,
                                  void (*handler)(void *plugin_data, const char *context));
+
+    /* ---- Added in ABI 1.3: check UNDO_STRUCT_HAS(host, undo_host, set_coalescing_key) ---- */
+
+    /**
+     * From perform only: sets the coalescing key of the step being performed, in place of its
+     * action type's coalescing_key, so steps of one type coalesce only with steps of the same
+     * key ("rename/2": renaming task 2 twice is one step, renaming task 2 then task 3 is two).
+     * key: NUL-terminated UTF-8 of at most UNDO_MAX_NAME_LENGTH bytes, copied by the host; NULL:
+     * this step never coalesces. A later call in the same perform replaces the key. On redo the
+     * step keeps the key it got when first performed (the call is accepted and ignored).
+     * Thread: the call's. Errors: UNDO_ESTATE outside perform (or for a stale call);
+     * UNDO_EUTF8 for a key that is not UTF-8, UNDO_ELIMIT for one that is too long, UNDO_EINVAL
+     * for an empty one.
+     */
+    int32_t (*set_coalescing_key)(undo_call *call, const char *key);
 };
 
 /** The size of a 1.0 undo_host. */
 #define UNDO_HOST_SIZE_V1 (offsetof(undo_host, reserved) + 8 * sizeof(void *))
 /** The size of a 1.1 undo_host (with set_close_handler). */
 #define UNDO_HOST_SIZE_V1_1 (offsetof(undo_host, set_close_handler) + sizeof(void (*)(void)))
+/** The size of a 1.3 undo_host (with set_coalescing_key). */
+#define UNDO_HOST_SIZE_V1_3 (offsetof(undo_host, set_coalescing_key) + sizeof(void (*)(void)))
 
 /* ---- The plugin descriptor ---------------------------------------------------------------- */
 

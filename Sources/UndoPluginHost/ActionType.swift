@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import CUndoHostSupport
 import UndoCore
 import UndoPluginABI
 
@@ -44,18 +45,9 @@ public final class ActionType: @unchecked Sendable, CustomStringConvertible {
     let fixedStepCost: Int?
     /// `localID` as a C string for `undo_call.action_id`, made once (freed in deinit).
     let cLocalID: UnsafeMutablePointer<CChar>
-    /// Whether a step of this type is kept inside its ``PluginCommand`` with no heap block of
-    /// its own: one number parameter, and an inverse that takes perform's arguments.
-    let storesInline: Bool
-    /// Whether a change of this type can be appended to a typing run in place
-    /// (``PluginCommand/appendInPlace(_:of:in:)``): it appends on merge and coalesces, its one
-    /// parameter is a string, and its inverse takes perform's arguments.
-    let appendsInPlace: Bool
 
-    typealias MergeFunction = @convention(c) (
-        UnsafeMutablePointer<undo_call>?, UnsafePointer<undo_value>?, UnsafePointer<undo_value>?,
-        UnsafePointer<undo_value>?, UnsafePointer<undo_value>?
-    ) -> Int32
+    /// The merge function, converted back to its documented type (``undo__merge_fn``).
+    typealias MergeFunction = undo__merge_fn
 
     init(plugin: LoadedPlugin, localID: String, name: String, signature: ActionSignature,
          inverseSignature: ActionSignature?, coalescingKey: String?, isDiscardable: Bool,
@@ -79,10 +71,6 @@ public final class ActionType: @unchecked Sendable, CustomStringConvertible {
         self.inverseFunction = inverseFunction
         self.mergeFunction = mergeFunction
         self.historyCoalescingKey = coalescingKey.map { UndoCoalescingKey(plugin.id + "/" + $0) }
-        self.storesInline = inverseSignature == nil && signature.parameters.count == 1
-            && signature.parameters[0].type.isNumber
-        self.appendsInPlace = appendsOnMerge && coalescingKey != nil && inverseSignature == nil
-            && onlyParameterType == .string
     }
 
     deinit { free(cLocalID) }

@@ -1,3 +1,4 @@
+import CUndoHostSupport
 import UndoPluginABI
 
 /// A registration the host refused: the code returned to the plugin and why.
@@ -73,7 +74,7 @@ enum ActionTypeReader {
         if type.coalescing_key != nil {
             coalescingKey = try string(type.coalescing_key, "coalescing_key", limit: Int(UNDO_MAX_NAME_LENGTH), action: id)
         }
-        let merge = type.merge.map { unsafeBitCast($0, to: ActionType.MergeFunction.self) }
+        let merge = type.merge.flatMap { undo__merge_fn_of($0) }
         let appends: Bool
         switch type.merge_mode {
         case UInt32(UNDO_MERGE_BY_FUNCTION):
@@ -101,10 +102,8 @@ enum ActionTypeReader {
         let performFunction: FFIFunction
         let inverseFunction: FFIFunction
         do {
-            performFunction = try FFIFunction(address: unsafeBitCast(perform, to: UnsafeRawPointer.self),
-                                              parameters: signature.types, route: plugin.callRoute)
-            inverseFunction = try FFIFunction(address: unsafeBitCast(inverse, to: UnsafeRawPointer.self),
-                                              parameters: (inverseSignature ?? signature).types,
+            performFunction = try FFIFunction(function: perform, parameters: signature.types, route: plugin.callRoute)
+            inverseFunction = try FFIFunction(function: inverse, parameters: (inverseSignature ?? signature).types,
                                               route: plugin.callRoute)
         } catch {
             throw refuse(Int32(UNDO_EINVAL), "libffi cannot prepare the call (status \(error.status))", id)

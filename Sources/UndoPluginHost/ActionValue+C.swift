@@ -34,7 +34,7 @@ extension ActionValue {
     /// Runs `body` with these values as C `undo_value`s; strings are NUL-terminated copies.
     /// The pointers are valid only inside `body`.
     /// - Complexity: O(bytes of the string and bytes values); the array and the copies are on
-    ///   the stack when small.
+    ///   the stack when small (``CValueScratch``).
     static func withCValues<Values: Collection, R>(_ values: Values, _ body: (UnsafePointer<undo_value>) -> R) -> R
         where Values.Element == ActionValue
     {
@@ -47,22 +47,9 @@ extension ActionValue {
             }
         }
         let count = max(values.count, 1) // never hand out a NULL array
-        let arrayBytes = count * MemoryLayout<undo_value>.stride
-        return withUnsafeTemporaryAllocation(byteCount: arrayBytes + copyBytes,
-                                             alignment: MemoryLayout<undo_value>.alignment) { scratch in
-            let cValues = scratch.baseAddress!.bindMemory(to: undo_value.self, capacity: count)
-            var copies = scratch.baseAddress! + arrayBytes
-            func copy(_ source: UnsafeRawBufferPointer) -> UnsafeMutableRawPointer {
-                let destination = copies
-                if let from = source.baseAddress, source.count > 0 {
-                    destination.copyMemory(from: from, byteCount: source.count)
-                }
-                destination.storeBytes(of: 0, toByteOffset: source.count, as: UInt8.self)
-                copies += source.count + 1
-                return destination
-            }
-            cValues.initialize(to: undo_value())
-            var index = 0
+        let size = CValueScratch.byteCount(values: count, copies: copyBytes)
+        return withUnsafeTemporaryAllocation(byteCount: size, alignment: MemoryLayout<undo_value>.alignment) { buffer in
+            var scratch = CValueScratch(buffer, values: count)
             for value in values {
                 var c = undo_value()
                 c.type = value.type.rawValue
@@ -74,18 +61,75 @@ extension ActionValue {
                 case .f64(let v): c.as.f64 = v
                 case .string(var s):
                     let size = s.utf8.count
-                    let pointer = s.withUTF8 { copy(UnsafeRawBufferPointer($0)) }
-                    c.as.string.data = UnsafePointer(pointer.assumingMemoryBound(to: CChar.self))
+                    c.as.string.data = s.withUTF8 { scratch.copyString(UnsafeRawBufferPointer($0)) }
                     c.as.string.size = UInt64(size)
                 case .bytes(let b):
-                    c.as.bytes.data = UnsafeRawPointer(b.withUnsafeBytes { copy($0) })
+                    c.as.bytes.data = b.withUnsafeBytes { scratch.copyBytes($0) }
                     c.as.bytes.size = UInt64(b.count)
                 }
-                (cValues + index).initialize(to: c)
-                index += 1
+                scratch.append(c)
             }
-            return body(UnsafePointer(cValues))
+            return body(scratch.values)
         }
+    }
+}
+
+/// The storage of C values handed to a plugin (the argument arrays of a merge call): the only
+/// place their memory is handled.
+///
+/// Layout of the buffer (``byteCount(values:copies:)`` bytes, aligned for `undo_value`): the
+/// array of `values` `undo_value`s (all initialized: zero values until appended), then the
+/// copies of string and bytes values, each followed by a NUL.
+///
+/// Invariants (checked with preconditions): at most `values` values are appended; the copies
+/// stay inside the buffer. The buffer must outlive every use of the pointers (a
+/// `withUnsafeTemporaryAllocation` around the call).
+struct CValueScratch {
+    private let base: UnsafeMutableRawPointer
+    private let size: Int
+    private let capacity: Int
+    private var count = 0
+    private var copyOffset: Int
+    /// The array (valid while the buffer is).
+    let values: UnsafePointer<undo_value>
+
+    static func byteCount(values: Int, copies: Int) -> Int { values * MemoryLayout<undo_value>.stride + copies }
+
+    init(_ buffer: UnsafeMutableRawBufferPointer, values: Int) {
+        base = buffer.baseAddress!
+        size = buffer.count
+        capacity = values
+        copyOffset = Self.byteCount(values: values, copies: 0)
+        precondition(copyOffset <= size, "the scratch is too small")
+        let array = base.bindMemory(to: undo_value.self, capacity: values)
+        array.initialize(repeating: undo_value(), count: values)
+        self.values = UnsafePointer(array)
+    }
+
+    /// Stores the next value in the array.
+    mutating func append(_ value: undo_value) {
+        precondition(count < capacity, "more values than the array holds")
+        UnsafeMutablePointer(mutating: values)[count] = value
+        count += 1
+    }
+
+    /// Copies `bytes` and a NUL after them into the scratch, as C characters.
+    mutating func copyString(_ bytes: UnsafeRawBufferPointer) -> UnsafePointer<CChar> {
+        UnsafePointer(copy(bytes).bindMemory(to: CChar.self, capacity: bytes.count + 1))
+    }
+
+    /// Copies `bytes` and a NUL after them into the scratch.
+    mutating func copyBytes(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawPointer { UnsafeRawPointer(copy(bytes)) }
+
+    private mutating func copy(_ bytes: UnsafeRawBufferPointer) -> UnsafeMutableRawPointer {
+        precondition(copyOffset + bytes.count + 1 <= size, "the copies overrun the scratch")
+        let destination = base + copyOffset
+        if let source = bytes.baseAddress, bytes.count > 0 {
+            destination.copyMemory(from: source, byteCount: bytes.count)
+        }
+        destination.storeBytes(of: 0, toByteOffset: bytes.count, as: UInt8.self)
+        copyOffset += bytes.count + 1
+        return destination
     }
 }
 

@@ -119,33 +119,3 @@ public struct ActionSignature: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "(" + parameters.map(\.description).joined(separator: ", ") + ")" }
     public var types: [ActionValueType] { parameters.map(\.type) }
 }
-
-extension ActionValue {
-    /// A number as the 64 bits of its C argument slot: 32-bit integers sign- or zero-extended
-    /// (as a register holds them), f64 by its bit pattern; `nil` for a string or bytes.
-    @inline(__always)
-    var numberBits: UInt64? {
-        switch self {
-        case .i32(let v): UInt64(bitPattern: Int64(v))
-        case .u32(let v): UInt64(v)
-        case .i64(let v): UInt64(bitPattern: v)
-        case .u64(let v): v
-        case .f64(let v): v.bitPattern
-        case .string, .bytes: nil
-        }
-    }
-
-    /// The number of type `type` whose slot bits (``numberBits``) are `bits`.
-    /// - Precondition: `type` is a number type.
-    @inline(__always)
-    init(numberBits bits: UInt64, type: ActionValueType) {
-        switch type {
-        case .i32: self = .i32(Int32(truncatingIfNeeded: Int64(bitPattern: bits)))
-        case .u32: self = .u32(UInt32(truncatingIfNeeded: bits))
-        case .i64: self = .i64(Int64(bitPattern: bits))
-        case .u64: self = .u64(bits)
-        case .f64: self = .f64(Double(bitPattern: bits))
-        case .string, .bytes: preconditionFailure("not a number type")
-        }
-    }
-}

@@ -39,6 +39,7 @@ enum HostTables {
             HostCallbacks.record(host, context, action, args, count, inverseArgs, inverseCount)
         }
         host.set_close_handler = { host, handler in HostCallbacks.setCloseHandler(host, handler) }
+        host.set_coalescing_key = { call, key in HostCallbacks.setCoalescingKey(call, key) }
         table.initialize(to: host)
         return table
     }
@@ -143,17 +144,39 @@ enum HostCallbacks {
             let failure = ActionArgumentError(error, index: Int(index), parameter: parameter.name)
             return refuse(failure.code, failure.reason)
         }
-        let bit = UInt32(1) << index
         if inverse {
-            guard let output = frame.inverseOutput else { return refuse(Int32(UNDO_ESTATE), "not allowed in this call") }
-            if frame.inverseSet & bit != 0 { output[Int(index)] = converted } else { (output + Int(index)).initialize(to: converted) }
-            frame.inverseSet |= bit
+            guard frame.inverseOutput != nil else { return refuse(Int32(UNDO_ESTATE), "not allowed in this call") }
+            frame.inverseOutput![Int(index)] = converted
         } else {
-            guard let output = frame.argumentOutput else { return refuse(Int32(UNDO_ESTATE), "not allowed in this call") }
-            if frame.argumentSet & bit != 0 { output[Int(index)] = converted } else { (output + Int(index)).initialize(to: converted) }
-            frame.argumentSet |= bit
+            guard frame.argumentOutput != nil else { return refuse(Int32(UNDO_ESTATE), "not allowed in this call") }
+            frame.argumentOutput![Int(index)] = converted
         }
         return ok
+    }
+
+    /// set_coalescing_key (ABI 1.3), from perform: this step's own coalescing key, or none
+    /// (NULL). On redo the step keeps the key it had: accepted and ignored.
+    static func setCoalescingKey(_ call: UnsafeMutablePointer<undo_call>?, _ key: UnsafePointer<CChar>?) -> Int32 {
+        guard let frame = CallFrame.accepting(call) else { return Int32(UNDO_ESTATE) }
+        guard frame.phase == .perform || frame.phase == .redo else {
+            frame.refusal = "set_coalescing_key: only allowed in perform"
+            return Int32(UNDO_ESTATE)
+        }
+        guard let key else {
+            frame.coalescingKey = .some(nil)
+            return ok
+        }
+        do throws(CStrings.Failure) {
+            frame.coalescingKey = .some(try CStrings.read(key, limit: Int(UNDO_MAX_NAME_LENGTH)))
+            return ok
+        } catch {
+            frame.refusal = "set_coalescing_key: " + CStrings.describe(error, "the key")
+            return switch error {
+            case .tooLong: Int32(UNDO_ELIMIT)
+            case .invalidUTF8: Int32(UNDO_EUTF8)
+            default: Int32(UNDO_EINVAL)
+            }
+        }
     }
 
     static func record(_ table: UnsafePointer<undo_host>?, _ context: UnsafePointer<CChar>?,

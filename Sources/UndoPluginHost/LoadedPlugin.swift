@@ -4,8 +4,9 @@ import UndoCore
 import UndoPluginABI
 
 /// One plugin instance in one host: its library, descriptor copy, host table, plugin data and
-/// action types. All calls into its code go through ``serialized(_:)``, so the plugin never
-/// runs on two threads at once.
+/// action types. All calls into its code hold its call lock, the host's history lock
+/// (``serialized(_:)``, ``withFrame(_:action:context:_:)``), so the plugin never runs on two
+/// threads at once.
 final class LoadedPlugin: @unchecked Sendable {
     enum State: UInt8 { case initializing, loaded, unloading, unloaded }
 
@@ -31,9 +32,9 @@ final class LoadedPlugin: @unchecked Sendable {
 
     private let lock = NSLock()
     /// The lock every call into the plugin holds: the lock of the host's history, so the
-    /// calls the history makes while it works (perform, inverse, merge) take it again for
-    /// next to nothing, and calls from elsewhere (init, describe, deinit, a closed document)
-    /// wait for the history like every other user of it.
+    /// calls the history makes while it works (perform, inverse, merge) already hold it, and
+    /// calls from elsewhere (init, describe, deinit, a closed document) wait for the history
+    /// like every other user of it.
     private let callLock: RecursiveMutex
     /// Changed under `lock`; every change is published to `publishedState`.
     private var _state = State.initializing {
@@ -63,72 +64,47 @@ final class LoadedPlugin: @unchecked Sendable {
 
     var state: State { State(rawValue: publishedState.load(ordering: .acquiring))! }
     /// `state == .loaded`, compared as the raw value (every call into the plugin asks).
-    @inline(__always)
     var isLoaded: Bool { publishedState.load(ordering: .acquiring) == State.loaded.rawValue }
     var actions: [ActionType] { lock.withLock { _actions } }
     var canDescribe: Bool { descriptor.describe != nil }
 
-    /// Runs plugin code with the plugin's call lock held.
-    func serialized<R>(_ body: () throws -> R) rethrows -> R {
+    /// Runs plugin code with the plugin's call lock (its host's history lock) held: taken here
+    /// only when this thread does not hold it yet. A call the history makes while it works
+    /// (perform, inverse, merge) holds it already and does not take it again; the calls from
+    /// outside the history (init, describe, deinit, close handlers) take it here.
+    func serialized<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+        if callLock.isHeldByCurrentThread { return try body() }
         callLock.lock()
         defer { callLock.unlock() }
         return try body()
     }
 
-    /// The frame of perform, inverse and merge calls, made once and reused (a call costs no
+    /// The frame of perform, inverse and merge calls, kept for the next call (a call costs no
     /// allocation for its frame). Only touched with the call lock held, so by one thread at a
-    /// time; a nested call on the same thread (the lock is recursive) finds it in use and makes
-    /// its own. Released on unload (it refers back to this object).
-    @exclusivity(unchecked) private var reusableFrame: CallFrame? {
-        didSet { reusableFrameRef = reusableFrame.map { Unmanaged.passUnretained($0) } }
-    }
-    /// `reusableFrame` without reference counting, for the calls (kept alive by `reusableFrame`).
-    @exclusivity(unchecked) private var reusableFrameRef: Unmanaged<CallFrame>?
-    @exclusivity(unchecked) private var reusableFrameInUse = false
+    /// time; a nested call finds it taken and makes its own. Released on unload (it refers back
+    /// to this object).
+    private var spareFrame: CallFrame?
 
-    /// Takes the call lock and a frame for a call of `action`. Every
-    /// ``beginCall(_:action:context:)`` is paired with an ``endCall(_:)`` on the same thread.
-    /// The frame is handed out unmanaged (no reference counting per call): the plugin keeps its
-    /// reusable frame, and a frame made for a nested call is retained until ``endCall(_:)``.
-    ///
-    /// `historyLockHeld`: the caller holds its host's history lock, which is this plugin's
-    /// call lock (see `init`), so it is not taken again (a keystroke joined in place).
-    @inline(__always)
-    func beginCall(_ phase: CallFrame.Phase, action: ActionType, context: UndoContext,
-                   historyLockHeld: Bool = false) -> Unmanaged<CallFrame> {
-        if historyLockHeld {
-            assert(callLock.isHeldByCurrentThread, "the history lock is not held")
+    /// Runs `body` with a frame for a call of `action` in `context`, with the call lock held
+    /// (see ``serialized(_:)``).
+    func withFrame<R, E: Error>(_ phase: CallFrame.Phase, action: ActionType, context: UndoContext,
+                                _ body: (CallFrame) throws(E) -> R) throws(E) -> R {
+        let mustLock = !callLock.isHeldByCurrentThread
+        if mustLock { callLock.lock() }
+        defer { if mustLock { callLock.unlock() } }
+        let frame: CallFrame
+        if let spare = spareFrame {
+            spareFrame = nil
+            spare.reuse(phase: phase, action: action, context: context)
+            frame = spare
         } else {
-            callLock.lock()
+            frame = CallFrame(plugin: self, phase: phase, action: action, context: context)
         }
-        if !reusableFrameInUse, let frame = reusableFrameRef {
-            reusableFrameInUse = true
-            frame._withUnsafeGuaranteedRef { $0.reuse(phase: phase, action: action, context: context) }
-            return frame
+        defer {
+            frame.clear()
+            if state != .unloaded { spareFrame = frame }
         }
-        return makeFrame(phase, action: action, context: context)
-    }
-
-    private func makeFrame(_ phase: CallFrame.Phase, action: ActionType, context: UndoContext) -> Unmanaged<CallFrame> {
-        let frame = CallFrame(plugin: self, phase: phase, action: action, context: context)
-        if reusableFrame == nil && state != .unloaded {
-            reusableFrame = frame
-            reusableFrameInUse = true
-            return Unmanaged.passUnretained(frame)
-        }
-        return Unmanaged.passRetained(frame)
-    }
-
-    /// Ends a call begun with ``beginCall(_:action:context:)`` and releases the call lock.
-    @inline(__always)
-    func endCall(_ frame: Unmanaged<CallFrame>, historyLockHeld: Bool = false) {
-        frame._withUnsafeGuaranteedRef { $0.clear() }
-        if frame.toOpaque() == reusableFrameRef?.toOpaque() {
-            reusableFrameInUse = false
-        } else {
-            frame.release()
-        }
-        if !historyLockHeld { callLock.unlock() }
+        return try body(frame)
     }
 
     func writeLog(_ level: PluginLogMessage.Level, _ message: String) {
@@ -144,7 +120,7 @@ final class LoadedPlugin: @unchecked Sendable {
         let frame = CallFrame(plugin: self, phase: .initialize)
         var data: UnsafeMutableRawPointer?
         let status = serialized {
-            frame.run { descriptor.`init`!(UnsafePointer(hostTable), &data) }
+            frame.run { _ in descriptor.`init`!(UnsafePointer(hostTable), &data) }
         }
         guard status == UNDO_OK else {
             lock.withLock { _state = .unloaded }
@@ -174,8 +150,8 @@ final class LoadedPlugin: @unchecked Sendable {
     func deinitialize() {
         let frame = CallFrame(plugin: self, phase: .deinitialize)
         serialized {
-            frame.run { descriptor.deinit!(pluginData) }
-            reusableFrame = nil  // it refers back to this object
+            frame.run { _ in descriptor.deinit!(pluginData) }
+            spareFrame = nil  // it refers back to this object
         }
         lock.withLock {
             _state = .unloaded
@@ -221,7 +197,7 @@ final class LoadedPlugin: @unchecked Sendable {
         while true {
             var buffer = [CChar](repeating: 0, count: capacity)
             let length = serialized {
-                frame.run {
+                frame.run { _ in
                     context.name.withCString { name in
                         buffer.withUnsafeMutableBufferPointer { describe(pluginData, name, $0.baseAddress, UInt32(capacity)) }
                     }

@@ -1,3 +1,4 @@
+import CUndoHostSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -37,7 +38,7 @@ extension PluginHost {
             folders.append((executable as NSString).deletingLastPathComponent)
         }
         let marker: @convention(c) () -> Void = {}
-        if let image = DynamicLibrary.imagePath(containing: unsafeBitCast(marker, to: UnsafeRawPointer.self)),
+        if let address = undo__address_of(marker), let image = DynamicLibrary.imagePath(containing: address),
            let resolved = realpath(image, nil) {
             folders.append((String(cString: resolved) as NSString).deletingLastPathComponent)
             free(resolved)

@@ -48,7 +48,7 @@ extension LoadedPlugin {
         guard let close = CloseHandlers.handler(for: self), isLoaded else { return }
         let frame = CallFrame(plugin: self, phase: .describe, context: context)
         serialized {
-            frame.run { context.name.withCString { close(pluginData, $0) } }
+            frame.run { _ in context.name.withCString { close(pluginData, $0) } }
         }
     }
 }

@@ -41,39 +41,15 @@ extension PluginHost {
 
 extension PluginHost {
     /// Performs a resolved action type that takes one argument, as
-    /// ``perform(_:_:in:)-(ActionType,_,_)`` with `[argument]` but without making an array (a
-    /// program that performs one action many times, a keystroke say, allocates nothing for its
-    /// arguments). The argument is checked against the signature the same way: an action type
-    /// with another number of parameters gets ``ActionArgumentError/Kind/wrongCount(expected:given:)``.
-    ///
-    /// A keystroke of a typing run (a string of up to 15 bytes for an action type that merges
-    /// by appending, ``ActionType/appendsOnMerge``, joining the newest step) is appended to that
-    /// step in place (``UndoCore/UndoStack/extendNewest(_:key:context:_:)``) rather than made a
-    /// step, performed and merged: the same outcome, for a fraction of the work. A longer text
-    /// is made a step, performed and merged.
+    /// ``perform(_:_:in:)-(ActionType,_,_)`` with `[argument]`. The argument is checked against
+    /// the signature the same way: an action type with another number of parameters gets
+    /// ``ActionArgumentError/Kind/wrongCount(expected:given:)``. The step is made and performed
+    /// like any other; a keystroke joins a typing run through the ordinary merge.
     /// - Throws: as ``perform(_:_:in:)-(ActionType,_,_)``, before anything is performed.
     public func perform(_ action: ActionType, argument: ActionValue, in context: UndoContext = .global)
         throws(PluginHostError)
     {
-        if action.appendsInPlace, case .string(let string) = argument, action.plugin.hostID == ObjectIdentifier(self),
-           let text = AppendedText(string) {
-            if try appendInPlace(action, text, in: context) { return }
-            // Not joined (the first keystroke of a run): the text is already checked, a string
-            // free of NUL for the action type's one string parameter.
-            return try perform(command(action, checked: argument, in: context))
-        }
-        let checked = try checkedArgument(action, argument)
-        try perform(command(action, checked: checked, in: context))
-    }
-
-    /// Appends `text` to the typing run of `action` in `context` if the newest step is one,
-    /// performing it.
-    /// - Returns: whether it was appended; `false` with nothing done otherwise.
-    @inline(__always)
-    private func appendInPlace(_ action: ActionType, _ text: AppendedText, in context: UndoContext)
-        throws(PluginHostError) -> Bool
-    {
-        false  // (being replaced: typing joins through the ordinary merge)
+        try perform(makeCommand(action, argument: argument, in: context))
     }
 
     /// Checks one argument against a resolved action type's signature and makes the step,
@@ -81,24 +57,12 @@ extension PluginHost {
     public func makeCommand(_ action: ActionType, argument: ActionValue, in context: UndoContext = .global)
         throws(PluginHostError) -> PluginCommand
     {
-        command(action, checked: try checkedArgument(action, argument), in: context)
-    }
-
-    /// The step of `action` with one argument already checked.
-    @inline(__always)
-    private func command(_ action: ActionType, checked: ActionValue, in context: UndoContext) -> PluginCommand {
-        if action.storesInline, let bits = checked.numberBits {
-            return PluginCommand(action: action, numberBits: bits, context: context)
-        }
-        return PluginCommand(step: PluginStep.make(action: action, context: context, argumentCount: 1) {
-            $0.initialize(to: checked)
-        })
+        PluginCommand(action: action, arguments: [try checkedArgument(action, argument)], context: context)
     }
 
     /// `argument` converted to the one parameter of `action`, a resolved action type of this host.
     /// - Throws: ``PluginHostError/unknownAction(_:suggestion:)`` for an action type of another
     ///   host; ``PluginHostError/invalidArguments(action:signature:_:)``.
-    @inline(__always)
     private func checkedArgument(_ action: ActionType, _ argument: ActionValue) throws(PluginHostError) -> ActionValue {
         guard action.plugin.hostID == ObjectIdentifier(self) else {
             throw .unknownAction(action.fullID, suggestion: nil)

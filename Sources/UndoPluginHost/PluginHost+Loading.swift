@@ -1,3 +1,4 @@
+import CUndoHostSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -94,8 +95,8 @@ extension PluginHost {
             throw .cannotOpen(error.message)
         }
         guard let entryAddress = library.symbol(named: "undo_plugin_entry") else { throw .missingEntry }
-        typealias Entry = @convention(c) () -> UnsafePointer<undo_plugin_descriptor>?
-        let entry = unsafeBitCast(entryAddress, to: Entry.self)
+        // Converted to the entry's documented type in C (undo_host_support.h).
+        guard let entry = undo__entry_fn_of(entryAddress) else { throw .missingEntry }
         guard let raw = entry() else { throw .entryReturnedNull }
         let descriptor = try PluginDescriptor(reading: raw)
         if let allowed = policy.allowedPluginIDs, !allowed.contains(descriptor.id) {

@@ -66,10 +66,11 @@ public final class PluginHost: @unchecked Sendable {
         FileHandle.standardError.write(Data((message.description + "\n").utf8))
     }
 
-    /// How the action functions of plugins loaded from now on are called: in registers where
-    /// the arguments allow it (the default), or always through libffi's `ffi_call`. Both pass
-    /// the same values; the second is slower and there for comparison. The default comes from
-    /// the environment variable `UNDOHOST_PLUGIN_CALLS` (`registers` or `libffi`).
+    /// How the action functions of plugins loaded from now on are called: directly through a
+    /// prototype matching their declared parameters exactly where there is one (the default),
+    /// or always through libffi's `ffi_call`. Both pass the same values; the second is slower
+    /// and there for comparison. The default comes from the environment variable
+    /// `UNDOHOST_PLUGIN_CALLS` (`direct` or `libffi`).
     public var callRoute: PluginCallRoute {
         get { lock.withLock { _callRoute } }
         set { lock.withLock { _callRoute = newValue } }
@@ -152,20 +153,13 @@ public final class PluginHost: @unchecked Sendable {
     }
 
     /// Performs a step made by ``makeCommand(_:arguments:in:)``.
-    @inline(__always)  // into the fast path's perform (PluginHost+FastPath)
-    public func perform(_ command: consuming PluginCommand) throws(PluginHostError) {
-        // Moved on into the history (not copied), so the step's storage stays uniquely
-        // referenced and its first perform does not copy it.
-        var pending: PluginCommand? = consume command
-        try throughHistory("perform") { try $0.perform(pending.take()!) }
+    public func perform(_ command: PluginCommand) throws(PluginHostError) {
+        try throughHistory("perform") { try $0.perform(command) }
     }
 
     /// Undoes the newest step (of the current context), with plugin failures as
     /// ``PluginHostError/actionFailed(_:)``.
-    ///
-    /// Inlinable, so that a caller who ignores the result does not pay for reading the step's
-    /// name and context into it.
-    @inlinable @inline(__always) @discardableResult
+    @discardableResult
     public func undo() throws(PluginHostError) -> UndoResult? {
         try throughHistory("undo") { try $0.undo() }
     }
@@ -177,7 +171,7 @@ public final class PluginHost: @unchecked Sendable {
     }
 
     /// Redoes, like ``undo()``.
-    @inlinable @inline(__always) @discardableResult
+    @discardableResult
     public func redo() throws(PluginHostError) -> UndoResult? {
         try throughHistory("redo") { try $0.redo() }
     }
@@ -200,52 +194,32 @@ public final class PluginHost: @unchecked Sendable {
         }
     }
 
-    /// Runs a history call, turning its errors into ``PluginHostError`` with the plugin's own
-    /// error when a plugin failed. Inlinable with undo and redo, and with nothing to call after
-    /// the history on success, so a result nobody reads is not made (the failure sink is read
-    /// only on failure, by ``failHostCall(_:_:)``).
-    @inlinable @inline(__always)
+    /// Runs a history call, turning its errors into ``PluginHostError``: a plugin's failure
+    /// arrives thrown, as the underlying error of ``UndoCore/UndoError/actionFailed(step:underlying:)``,
+    /// and becomes ``PluginHostError/actionFailed(_:)``. The history lock is taken once, by
+    /// `withStack`; the plugin calls the history makes inside do not take it again.
+    /// - Throws: ``PluginHostError/reentrantCall(_:)`` from inside a plugin call on this thread.
     func throughHistory<R>(_ what: String, _ body: (UndoStack) throws -> R) throws(PluginHostError) -> R {
-        let call = try beginHostCall(what)
+        guard CallFrame.current == nil else { throw .reentrantCall(what) }
         do {
             return try history.withStack(body)
         } catch {
-            throw failHostCall(call, error)
+            throw Self.hostError(error)
         }
-    }
-
-    /// Marks the beginning of a host call on this thread (see ``ThreadCalls``).
-    /// - Returns: what ``failHostCall(_:_:)`` needs.
-    /// - Throws: ``PluginHostError/reentrantCall(_:)`` from inside a plugin call.
-    @inlinable @inline(__always)
-    func beginHostCall(_ what: String) throws(PluginHostError) -> HostCall {
-        let (mark, insideCall) = FailureSink.begin()
-        guard !insideCall else { throw .reentrantCall(what) }
-        return HostCall(mark: mark)
-    }
-
-    /// The error to throw for a host call begun with ``beginHostCall(_:)`` that failed with
-    /// `error`: the plugin's own when a plugin failed.
-    @usableFromInline
-    func failHostCall(_ call: HostCall, _ error: any Error) -> PluginHostError {
-        Self.hostError(error, call.mark.error)
-    }
-
-    /// A host call under way (``beginHostCall(_:)``).
-    @usableFromInline
-    struct HostCall {
-        @usableFromInline let mark: FailureSink.Mark
-        @inlinable init(mark: FailureSink.Mark) { self.mark = mark }
     }
 
     /// The error of a failed history call: the plugin's own error when a plugin failed.
-    private static func hostError(_ error: any Error, _ pluginError: PluginActionError?) -> PluginHostError {
+    static func hostError(_ error: any Error) -> PluginHostError {
         if let undoError = error as? UndoError {
-            if case .actionFailed = undoError, let pluginError { return .actionFailed(pluginError) }
+            // The action's own error, through any history error it travelled in (a group's).
+            var underlying = undoError.underlying
+            while let inner = underlying as? UndoError { underlying = inner.underlying }
+            if let pluginError = underlying as? PluginActionError { return .actionFailed(pluginError) }
             return .history(undoError)
         }
-        if let pluginError { return .actionFailed(pluginError) }
-        return .history(.actionFailed(step: nil, message: String(describing: error)))
+        if let pluginError = error as? PluginActionError { return .actionFailed(pluginError) }
+        if let hostError = error as? PluginHostError { return hostError }
+        return .history(.actionFailed(step: nil, underlying: error))
     }
 
     // MARK: Unloading

@@ -1,4 +1,5 @@
 import CLibFFI
+import CUndoBenchSupport
 import Glibc
 
 /// `undo-bench floors`: the two costs below every workload's figure that no undo framework
@@ -6,9 +7,10 @@ import Glibc
 ///
 /// - the first write to a page of freshly allocated memory (the kernel maps it: a page fault),
 ///   which a push phase pays for every byte of heap it grows by;
-/// - one call of a plugin-shaped C function as the plugin host makes it, in registers through
-///   the shim's fixed prototype (`undo__call_in_registers`) and through `ffi_call`, against the
-///   same call made directly through a typed function pointer.
+/// - one call of a plugin-shaped C function through `ffi_call` (as the plugin host calls a
+///   function with no direct prototype, or every function with UNDOHOST_PLUGIN_CALLS=libffi),
+///   against the same call made directly through a pointer of the function's own type (as the
+///   host's direct calls make it).
 ///
 /// Each is the median of `repetitions` runs.
 enum Floors {
@@ -35,10 +37,9 @@ enum Floors {
             }
         }
         let direct = time(.direct)
-        let registers = undo__register_call_gp() >= 2 ? time(.registers) : 0
         let ffi = time(.ffi)
         print("floor=call calls=\(calls) direct_ns_per_call=\(fixed(direct, 2))"
-            + " registers_ns_per_call=\(fixed(registers, 2)) ffi_ns_per_call=\(fixed(ffi, 2))"
+            + " ffi_ns_per_call=\(fixed(ffi, 2))"
             + " check=\(callsOK ? "ok" : "FAIL")")
         return touchOK && callsOK
     }
@@ -63,48 +64,24 @@ enum Floors {
     }
 
     /// The shape of the benchmark plugin's perform function: a call handle and one int64
-    /// argument, an int32 status back.
+    /// argument, an int32 status back (`undo_bench_floor_action`, in C).
     typealias Action = @convention(c) (UnsafeMutablePointer<Int64>?, Int64) -> Int32
 
     /// Read through an opaque function, so the direct call is a real call through a pointer.
     @inline(never)
-    static func action() -> Action {
-        { counter, amount in
-            counter!.pointee &+= amount
-            return 0
-        }
-    }
+    static func action() -> Action { undo_bench_floor_action }
 
-    enum CallRoute { case direct, registers, ffi }
+    enum CallRoute { case direct, ffi }
 
     /// Nanoseconds per call and the sum the calls added up, or `nil` if libffi refused the
     /// signature or a call failed.
     static func callNanoseconds(calls: Int, route: CallRoute) -> (Double, Int64)? {
-        let function = action()
         var counter: Int64 = 0
         var clock = Stopwatch()
         if route == .direct {
+            let function = action()
             for index in 0..<calls where function(&counter, Int64(index % 7 + 1)) != 0 { return nil }
             return (clock.lap() * 1e6 / Double(calls), counter)
-        }
-        if route == .registers {
-            // As the plugin host's FFIFunction calls a function whose arguments fit in registers.
-            let entry = unsafeBitCast(function, to: UnsafeRawPointer.self)
-            let general = Int(undo__register_call_gp()), float = Int(undo__register_call_fp())
-            let nanoseconds: Double? = withUnsafeMutablePointer(to: &counter) { counterPointer in
-                let file = UnsafeMutablePointer<UInt64>.allocate(capacity: general + float)
-                defer { file.deallocate() }
-                file.initialize(repeating: 0, count: general + float)
-                file[0] = UInt64(UInt(bitPattern: counterPointer))
-                let floats = UnsafeMutableRawPointer(file + general).assumingMemoryBound(to: Double.self)
-                clock = Stopwatch()
-                for index in 0..<calls {
-                    file[1] = UInt64(index % 7 + 1)
-                    if undo__call_in_registers(entry, file, floats) != 0 { return nil }
-                }
-                return clock.lap() * 1e6 / Double(calls)
-            }
-            return nanoseconds.map { ($0, counter) }
         }
         var cif = ffi_cif()
         var parameterTypes: [UnsafeMutablePointer<ffi_type>?] = [undo__ffi_type_pointer(), undo__ffi_type_sint64()]
@@ -112,7 +89,7 @@ enum Floors {
             ffi_prep_cif(&cif, undo__ffi_default_abi(), 2, undo__ffi_type_sint32(), $0.baseAddress)
         }
         guard prepared == FFI_OK else { return nil }
-        let entry = unsafeBitCast(function, to: UnsafeMutableRawPointer.self)
+        let entry = undo_bench_floor_action_erased()
         let nanoseconds: Double? = withUnsafeMutablePointer(to: &counter) { counterPointer in
             var handle: UnsafeMutablePointer<Int64>? = counterPointer
             var amount: Int64 = 0
@@ -125,7 +102,7 @@ enum Floors {
                         clock = Stopwatch()
                         for index in 0..<calls {
                             amountSlot.pointee = Int64(index % 7 + 1)
-                            ffi_call(&cif, unsafeBitCast(entry, to: (@convention(c) () -> Void).self), &status, values.baseAddress)
+                            ffi_call(&cif, entry, &status, values.baseAddress)
                             if Int32(truncatingIfNeeded: status) != 0 { return nil }
                         }
                         return clock.lap() * 1e6 / Double(calls)

@@ -4,7 +4,7 @@ import UndoPluginHost
 
 // The four anchor workloads through the plugin path: every change is an action of a real
 // shared object (libUndoBenchCounterPlugin.so, Plugins/BenchCounter) that the PluginHost loads
-// with its loader and calls as it calls every plugin (in registers, or through ffi_call with
+// with its loader and calls as it calls every plugin (direct, or through ffi_call with
 // UNDOHOST_PLUGIN_CALLS=libffi), recorded as PluginCommand steps in the host's shared
 // history. Same definitions, checks and `ops` as CoreWorkloads; the model (the counter, the
 // typed document) lives in the plugin and is read back with describe() for the checks.
@@ -79,8 +79,8 @@ enum PluginWorkloads {
 
     /// typing: as CoreWorkloads.typing, each keystroke a bench.type call with one character
     /// in the "typing" context; the host joins a run into one step by appending (the action
-    /// type declares UNDO_MERGE_BY_APPEND): the first keystroke of a run is a step, the others
-    /// are appended to it in place (perform is still called for every keystroke). The history
+    /// type declares UNDO_MERGE_BY_APPEND): every keystroke is made a step and performed, and
+    /// the ordinary merge appends its text to the run's step. The history
     /// has no coalescing window (runs end on the explicit break every 100 characters).
     static func typing(_ n: Int) throws -> BenchResult {
         var result = BenchResult(workload: "plugin-typing", n: n, ops: 3 * n)
@@ -231,7 +231,7 @@ enum PluginWorkloads {
 }
 
 extension BenchResult {
-    /// Records how the host calls the plugin: `calls=registers` or `calls=libffi` after the
+    /// Records how the host calls the plugin: `calls=direct` or `calls=libffi` after the
     /// line, and `impl=undohost-libffi` for the second (UNDOHOST_PLUGIN_CALLS=libffi).
     mutating func noteRoute(of host: PluginHost) {
         let route = host.callRoute

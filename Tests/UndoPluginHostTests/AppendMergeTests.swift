@@ -75,18 +75,20 @@ import UndoPluginABI
         check(host)
     }
 
-    @Test func stepsWhoseOtherArgumentsDifferAreKeptApartAsARun() throws {
+    @Test func stepsWhoseOtherArgumentsDifferAreKeptApart() throws {
         let host = try loaded()
         let type = try host.actionType("appender.type")
         try host.perform(type, [.i32(0), .string("a")])
         try host.perform(type, [.i32(1), .string("b")])
         try host.perform(type, [.i32(1), .string("c")])
-        // One coalesced step (the history's run), in which the last two merged.
-        #expect(steps(host).count == 1 && steps(host)[0].memberCount == 2)
+        // Two steps: the append rule refused the first pair (separate steps), the last two merged.
+        #expect(steps(host).count == 2 && steps(host).allSatisfy { $0.memberCount == 0 })
         #expect(try state(host) == "a|bc||performs=3")
         try host.undo()
+        #expect(try state(host) == "a|||performs=3")
+        try host.undo()
         #expect(try state(host) == "|||performs=3")
-        try host.redo()
+        try host.redo(count: 2)
         #expect(try state(host) == "a|bc||performs=3")
         check(host)
     }
@@ -197,27 +199,28 @@ import UndoPluginABI
     @Test func aRunIsNotJoinedPastTheValueLimit() throws {
         let host = try loaded()
         let command = try host.makeCommand("appender.write", arguments: [.bytes([1])])
-        let big = PluginStep.make(action: command.action, context: .global,
-                                  arguments: [.bytes(Array(repeating: 0, count: ActionArguments.maximumValueSize))],
-                                  inverseArguments: [.i32(7), .bytes([])], performed: true)
-        let small = PluginStep.make(action: command.action, context: .global, arguments: [.bytes([1])],
-                                    inverseArguments: [.i32(7), .bytes([1])], performed: true)
+        #expect(command.action.appendsOnMerge)
+        let big = PluginStep(context: .global,
+                             arguments: [.bytes(Array(repeating: 0, count: ActionArguments.maximumValueSize))],
+                             inverseArguments: [.i32(7), .bytes([])], performed: true)
+        let small = PluginStep(context: .global, arguments: [.bytes([1])],
+                               inverseArguments: [.i32(7), .bytes([1])], performed: true)
         #expect(big.append(small) == nil)
         #expect(big.arguments[0] == .bytes(Array(repeating: 0, count: ActionArguments.maximumValueSize)))
-        #expect(big.inverseArguments[1] == .bytes([]))  // neither value changed
+        #expect(big.inverseArguments?[1] == .bytes([]))  // neither value changed
     }
 
     /// A 1.0-sized action type: merge_mode lies past its struct_size and is not read, so the
-    /// type loads as before (no append; its steps coalesce as a run).
+    /// type loads as before (no append, no merge function: its steps stay separate).
     @Test func anOldDescriptorLoadsAndDoesNotAppend() throws {
         let host = try loaded(["OLD_SIZE"])
         let type = try host.actionType("appender.type")
         #expect(!type.appendsOnMerge && !type.canMerge)
         try host.perform(type, [.i32(0), .string("a")])
         try host.perform(type, [.i32(0), .string("b")])
-        #expect(steps(host).count == 1 && steps(host)[0].memberCount == 2)
+        #expect(steps(host).count == 2)
         try host.undo()
-        #expect(try state(host) == "|||performs=2")
+        #expect(try state(host) == "a|||performs=2")
         check(host)
     }
 
@@ -241,10 +244,10 @@ import UndoPluginABI
     }
 }
 
-/// A keystroke of a typing run through the one-argument perform of a resolved action type: the
-/// host appends it to the run's step in place (UndoStack.extendNewest) instead of making a step
-/// and merging it; the outcome must be the same.
-@Suite struct InPlaceAppendTests {
+/// A keystroke of a typing run through the one-argument perform of a resolved action type: made a
+/// step, performed and joined to the run through the ordinary merge (the append rule), exactly as
+/// the same keystroke performed by id with an array of arguments.
+@Suite struct KeystrokeMergeTests {
     let notes = UndoContext("notes")
 
     func loaded() throws -> PluginHost {
@@ -257,41 +260,41 @@ import UndoPluginABI
     func totalCost(_ host: PluginHost) -> Int { host.history.withStack { $0.totalCost } }
 
     @Test func aKeystrokeJoinsItsRunAsAMergeWould() throws {
-        let inPlace = try loaded()
+        let oneArgument = try loaded()
         let merged = try loaded()
-        let note = try inPlace.actionType("appender.note")
+        let note = try oneArgument.actionType("appender.note")
         for letter in ["H", "e", "l", "l", "o"] {
-            try inPlace.perform(note, argument: .string(letter), in: notes)  // joins the run in place
+            try oneArgument.perform(note, argument: .string(letter), in: notes)  // one argument, resolved
             try merged.perform("appender.note", [.string(letter)], in: notes)  // a step, performed, merged
-            inPlace.history.withStack { $0.checkInvariants() }
+            oneArgument.history.withStack { $0.checkInvariants() }
         }
-        #expect(try notesText(inPlace) == "Hello|performs=5")  // perform ran for every keystroke
+        #expect(try notesText(oneArgument) == "Hello|performs=5")  // perform ran for every keystroke
         #expect(try notesText(merged) == "Hello|performs=5")
-        let (a, b) = (try #require(inPlace.newestPluginCommand), try #require(merged.newestPluginCommand))
+        let (a, b) = (try #require(oneArgument.newestPluginCommand), try #require(merged.newestPluginCommand))
         #expect(a.arguments == [.string("Hello")] && a.arguments == b.arguments)
         #expect(a.inverseArguments == a.arguments && a.context == notes)
-        #expect(a.cost == b.cost && totalCost(inPlace) == totalCost(merged))
-        #expect(inPlace.history.withStack { $0.steps.map(\.name) } == ["Note"])
+        #expect(a.cost == b.cost && totalCost(oneArgument) == totalCost(merged))
+        #expect(oneArgument.history.withStack { $0.steps.map(\.name) } == ["Note"])
         #expect(merged.history.withStack { $0.steps.map(\.name) } == ["Note"])
 
-        try inPlace.undo()
-        #expect(try notesText(inPlace) == "|performs=5")
-        try inPlace.redo()
-        #expect(try notesText(inPlace) == "Hello|performs=5")
+        try oneArgument.undo()
+        #expect(try notesText(oneArgument) == "|performs=5")
+        try oneArgument.redo()
+        #expect(try notesText(oneArgument) == "Hello|performs=5")
         // After the redo the run is closed: the next keystroke starts a new step, as does one
         // after a break.
-        try inPlace.perform(note, argument: .string(","), in: notes)
-        inPlace.history.withStack { $0.breakCoalescing() }
-        try inPlace.perform(note, argument: .string(" you"), in: notes)
-        try inPlace.perform(note, argument: .string("!?"), in: notes)
-        #expect(inPlace.history.withStack { $0.count } == 3)
-        try inPlace.undo()
-        #expect(try notesText(inPlace) == "Hello,|performs=8")
-        inPlace.history.withStack { $0.checkInvariants() }
+        try oneArgument.perform(note, argument: .string(","), in: notes)
+        oneArgument.history.withStack { $0.breakCoalescing() }
+        try oneArgument.perform(note, argument: .string(" you"), in: notes)
+        try oneArgument.perform(note, argument: .string("!?"), in: notes)
+        #expect(oneArgument.history.withStack { $0.count } == 3)
+        try oneArgument.undo()
+        #expect(try notesText(oneArgument) == "Hello,|performs=8")
+        oneArgument.history.withStack { $0.checkInvariants() }
     }
 
-    /// The keystrokes joined in place wait in the step as bytes until it changes another way; a
-    /// copy of the command taken meanwhile reads the whole value, and keeps it as the run goes on.
+    /// A copy of the command taken during a run reads the whole value, and keeps it as the run
+    /// goes on (the step is copied on write).
     @Test func aCopyTakenDuringARunKeepsItsValue() throws {
         let host = try loaded()
         let note = try host.actionType("appender.note")
@@ -311,9 +314,9 @@ import UndoPluginABI
         host.history.withStack { $0.checkInvariants() }
     }
 
-    /// Under a memory limit the history counts every keystroke joined in place, and trims the
-    /// oldest runs as the newest grows, as it does for merges.
-    @Test func keystrokesJoinedInPlaceCountAgainstTheMemoryLimit() throws {
+    /// Under a memory limit the history counts every keystroke joined to a run, and trims the
+    /// oldest runs as the newest grows.
+    @Test func keystrokesJoinedToARunCountAgainstTheMemoryLimit() throws {
         let (host, _) = makeHost()
         host.history.withStack { $0.memoryLimit = 1000 }
         try host.load(file: try Fixtures.buildPlugin("appender.c"))
@@ -358,40 +361,39 @@ import UndoPluginABI
         host.history.withStack { $0.checkInvariants() }
     }
 
-    /// Keystrokes of every size the in-place path keeps (up to 15 bytes of UTF-8, the C string
-    /// built in the value), texts beyond it (joined by a merge instead) and an empty one: on
-    /// both call routes the run ends as merged steps would, byte for byte.
-    @Test(arguments: [PluginCallRoute.registers, .libffi])
+    /// Keystrokes of every size, pastes and an empty one: on both call routes the run made with
+    /// the one-argument perform ends as the one made by id, byte for byte.
+    @Test(arguments: [PluginCallRoute.direct, .libffi])
     func keystrokesOfEverySizeJoinAsMergesWould(route: PluginCallRoute) throws {
-        let inPlace = try loaded()
+        let oneArgument = try loaded()
         let merged = try loaded()
-        inPlace.callRoute = route
+        oneArgument.callRoute = route
         merged.callRoute = route
-        let note = try inPlace.actionType("appender.note")
+        let note = try oneArgument.actionType("appender.note")
         let texts = ["a", "é", "🙂", "", "fifteen bytes!!", "sixteen bytes!!!", "ü" + String(repeating: "x", count: 13),
                      "ü" + String(repeating: "x", count: 14), String(repeating: "paste ", count: 8), "z"]
         #expect(texts.map(\.utf8.count) == [1, 2, 4, 0, 15, 16, 15, 16, 48, 1])
         for text in texts {
-            try inPlace.perform(note, argument: .string(text), in: notes)
+            try oneArgument.perform(note, argument: .string(text), in: notes)
             try merged.perform("appender.note", [.string(text)], in: notes)
-            inPlace.history.withStack { $0.checkInvariants() }
+            oneArgument.history.withStack { $0.checkInvariants() }
         }
         let typed = texts.joined()
-        #expect(try notesText(inPlace) == typed + "|performs=\(texts.count)")
+        #expect(try notesText(oneArgument) == typed + "|performs=\(texts.count)")
         #expect(try notesText(merged) == typed + "|performs=\(texts.count)")
-        let (a, b) = (try #require(inPlace.newestPluginCommand), try #require(merged.newestPluginCommand))
+        let (a, b) = (try #require(oneArgument.newestPluginCommand), try #require(merged.newestPluginCommand))
         #expect(a.arguments == [.string(typed)] && a.arguments == b.arguments)
-        #expect(a.cost == b.cost && totalCost(inPlace) == totalCost(merged))
-        #expect(inPlace.history.withStack { $0.count } == 1)
-        try inPlace.undo()
-        #expect(try notesText(inPlace) == "|performs=\(texts.count)")
-        try inPlace.redo()
-        #expect(try notesText(inPlace) == typed + "|performs=\(texts.count)")
+        #expect(a.cost == b.cost && totalCost(oneArgument) == totalCost(merged))
+        #expect(oneArgument.history.withStack { $0.count } == 1)
+        try oneArgument.undo()
+        #expect(try notesText(oneArgument) == "|performs=\(texts.count)")
+        try oneArgument.redo()
+        #expect(try notesText(oneArgument) == typed + "|performs=\(texts.count)")
     }
 
     /// Threads typing into one history at once: every keystroke lands once, whether it joins a
-    /// run in place (inside the history's lock, which the plugin call then does not take
-    /// again) or starts a step; the runs undo back to nothing.
+    /// run or starts a step (the plugin call inside the history's lock, which it does not take
+    /// again); the runs undo back to nothing.
     @Test func threadsTypingAtOnceLoseNothing() throws {
         let host = try loaded()
         let note = try host.actionType("appender.note")
@@ -501,6 +503,13 @@ import UndoPluginABI
         #expect(command.arguments == [.bytes([5])] && command.inverseArguments.isEmpty)
         try host.undo()
         #expect(try host.show("", AppendMergeTests.id) == "|||performs=2")
+    }
+
+    /// One representation of a plugin step: the action type and the step's copy-on-write
+    /// storage, small enough for an existential's inline buffer (three words).
+    @Test func aCommandIsTwoWords() {
+        #expect(MemoryLayout<PluginCommand>.size == 2 * MemoryLayout<Int>.size)
+        #expect(MemoryLayout<PluginCommand>.size <= 3 * MemoryLayout<Int>.size)
     }
 }
 

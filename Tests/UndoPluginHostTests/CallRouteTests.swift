@@ -3,9 +3,9 @@ import Testing
 import UndoPluginABI
 @testable import UndoPluginHost
 
-/// The two ways the host calls plugin functions (FFIFunction): in registers, with the calling
-/// convention's classification made once at registration, or through libffi's `ffi_call`.
-/// Both must hand every parameter type over intact, to perform, to the inverse and on redo.
+/// The two ways the host calls plugin functions (FFIFunction): directly, through a C prototype of
+/// exactly the declared parameters (DirectCall), or through libffi's `ffi_call`. Both must hand
+/// every parameter type over intact, to perform, to the inverse and on redo.
 @Suite struct CallRouteTests {
     let doc = UndoContext("doc")
 
@@ -33,10 +33,14 @@ import UndoPluginABI
         try host.perform("calls.wide", (1...6).map { .i64(Int64($0) * -1_000_000_007) }, in: doc)
         try host.perform("calls.set", [.i64(5)], in: doc)
         try host.perform("calls.set", [.i64(-9)], in: doc)
+        try host.perform("calls.nothing", [], in: doc)
+        try host.perform("calls.one_string", [.string("héllo wörld")], in: doc)
+        try host.perform("calls.pair", [.i64(.min), .i64(.max)], in: doc)
+        try host.perform("calls.at", [.i64(-3), .string("")], in: doc)
         seen.append(try log(host))
-        try host.undo(count: 10)
+        try host.undo(count: 14)
         seen.append(try log(host))
-        try host.redo(count: 10)
+        try host.redo(count: 14)
         seen.append(try log(host))
         try host.undo(count: 3)
         seen.append(try log(host))
@@ -44,9 +48,9 @@ import UndoPluginABI
     }
 
     @Test func bothRoutesPassTheSameValues() throws {
-        let registers = try run(try host(.registers))
+        let direct = try run(try host(.direct))
         let libffi = try run(try host(.libffi))
-        #expect(registers == libffi)
+        #expect(direct == libffi)
         let all = """
             value=-9
             ints -2147483648 4294967295 -9223372036854775808 18446744073709551615
@@ -57,19 +61,22 @@ import UndoPluginABI
             doubles -0 1e+308 -9.9999999999999991e-309 0.10000000000000001 2 3 4 -5.5
             mixed -7 2.5 "s" 42 -0.125
             wide -1000000007 -2000000014 -3000000021 -4000000028 -5000000035 -6000000042
+            nothing
+            one_string "héllo wörld"
+            pair -9223372036854775808 9223372036854775807
+            at -3 ""
 
             """
-        #expect(registers.first == all)
-        #expect(registers[1] == "value=0\n")
-        #expect(registers[2] == all)
-        #expect(registers[3].hasPrefix("value=0\nints"))
-        #expect(registers[3].hasSuffix("mixed -7 2.5 \"s\" 42 -0.125\n"))
+        #expect(direct.first == all)
+        #expect(direct[1] == "value=0\n")
+        #expect(direct[2] == all)
+        #expect(direct[3].hasPrefix("value=-9\nints"))
+        #expect(direct[3].hasSuffix("wide -1000000007 -2000000014 -3000000021 -4000000028 -5000000035 -6000000042\nnothing\n"))
     }
 
-    /// Steps of one number are kept inside their command (no heap block) and called with the
-    /// number in one register: every number type at its edges, in the global context and in
-    /// another one, performed, undone and redone on both routes.
-    @Test func numbersStoredInlineReachThePluginIntact() throws {
+    /// Steps of one number (direct prototypes of one number): every number type at its edges, in
+    /// the global context and in another one, performed, undone and redone on both routes.
+    @Test func numbersReachThePluginIntact() throws {
         let values: [(String, ActionValue)] = [
             ("one_i32", .i32(.min)), ("one_i32", .i32(-1)), ("one_i32", .i32(.max)),
             ("one_u32", .u32(.max)), ("one_u32", .u32(0)),
@@ -109,7 +116,6 @@ import UndoPluginABI
                     (0..<stack.count).compactMap { stack.command(at: $0) as? PluginCommand }
                 }
                 #expect(steps.count == values.count)
-                #expect(steps.allSatisfy { $0.isStoredInline })
                 #expect(steps.map { $0.arguments } == values.map { [$0.1] })
                 #expect(steps.allSatisfy { $0.context == context && $0.cost == $0.action.fixedStepCost })
                 try host.undo(count: values.count)
@@ -120,43 +126,80 @@ import UndoPluginABI
         }
     }
 
-    @Test func eachFunctionTakesTheRouteItsArgumentsAllow() throws {
-        let registers = try host(.registers)
+    /// A function goes direct only when its declared parameters are exactly a direct prototype's;
+    /// with the libffi route, none does.
+    @Test func onlyFunctionsDeclaredWithADirectPrototypeGoDirect() throws {
+        let direct = try host(.direct)
         let libffi = try host(.libffi)
-        func route(_ host: PluginHost, _ id: String) throws -> (perform: Bool, inverse: Bool) {
-            let action = try host.actionType(id)
-            return (action.performFunction.callsInRegisters, action.inverseFunction.callsInRegisters)
-        }
-        // How many integer and floating-point argument registers this platform's convention has
-        // (x86-64: 6 and 8, AArch64: 8 and 8; 0 where register calls are not made).
-        let general = FFIFunction.generalRegisters
-        let float = FFIFunction.floatRegisters
-        let expected: [(String, Int, Int)] = [  // id, integer and floating-point C arguments
-            ("calls.ints", 5, 0), ("calls.texts", 5, 0), ("calls.doubles", 1, 8), ("calls.mixed", 4, 2),
-            ("calls.wide", 7, 0), ("calls.set", 2, 0), ("calls.one_i32", 2, 0), ("calls.one_u64", 2, 0),
-            ("calls.one_f64", 1, 1),
+        let expected: [(String, Bool)] = [
+            ("calls.ints", false), ("calls.texts", false), ("calls.doubles", false), ("calls.mixed", false),
+            ("calls.wide", false), ("calls.set", true), ("calls.one_i32", true), ("calls.one_u32", true),
+            ("calls.one_i64", true), ("calls.one_u64", true), ("calls.one_f64", true), ("calls.nothing", true),
+            ("calls.one_string", true), ("calls.pair", true), ("calls.at", true),
         ]
-        for (id, integers, doubles) in expected {
-            let fits = integers <= general && doubles <= float
-            #expect(try route(registers, id) == (fits, fits), "\(id)")
-            #expect(try route(libffi, id) == (false, false), "\(id)")
+        for (id, goesDirect) in expected {
+            let action = try direct.actionType(id)
+            #expect(action.performFunction.callsDirectly == goesDirect, "\(id)")
+            #expect(action.inverseFunction.callsDirectly == goesDirect, "\(id)")
+            if let prototype = action.performFunction.direct {
+                #expect(prototype.parameterTypes == action.signature.types, "\(id)")
+            }
+            let viaLibffi = try libffi.actionType(id)
+            #expect(!viaLibffi.performFunction.callsDirectly && !viaLibffi.inverseFunction.callsDirectly, "\(id)")
         }
-        #if arch(x86_64)
-        #expect(general == 6 && float == 8)
-        #expect(try route(registers, "calls.wide") == (false, false))
-        #endif
+    }
+
+    /// Each direct prototype against the libffi call of the same function with the same values:
+    /// the plugin writes the same line for both, and the inverse removes it through either.
+    @Test func everyDirectPrototypeMatchesTheLibffiCall() throws {
+        let host = try host(.direct)
+        let cases: [(String, [ActionValue])] = [
+            ("calls.nothing", []), ("calls.one_i32", [.i32(.min)]), ("calls.one_u32", [.u32(.max)]),
+            ("calls.one_i64", [.i64(.min)]), ("calls.one_u64", [.u64(.max)]), ("calls.one_f64", [.f64(-.pi)]),
+            ("calls.one_string", [.string("héllo wörld")]), ("calls.pair", [.i64(-1), .i64(.max)]),
+            ("calls.at", [.i64(42), .string("")]),
+        ]
+        var prototypes = Set<String>()
+        for (id, values) in cases {
+            let action = try host.actionType(id)
+            let function = action.performFunction
+            let prototype = try #require(function.direct, "\(id)")
+            prototypes.insert("\(prototype.parameterTypes)")
+            var call = undo_call()
+            call.struct_size = UInt32(MemoryLayout<undo_call>.size)
+            call.phase = UInt32(UNDO_PHASE_PERFORM)
+            call.host = UnsafePointer(action.plugin.hostTable)
+            call.plugin_data = action.plugin.pluginData
+            let before = try log(host)
+            let directStatus = withUnsafeMutablePointer(to: &call) { function.call($0, values) }
+            let afterDirect = try log(host)
+            let ffiStatus = withUnsafeMutablePointer(to: &call) { function.callThroughFFI($0, values) }
+            let afterFFI = try log(host)
+            #expect(directStatus == UNDO_OK && ffiStatus == UNDO_OK, "\(id)")
+            let line = String(afterDirect.dropFirst(before.count))
+            #expect(!line.isEmpty && afterFFI == afterDirect + line, "\(id)")
+            // The inverse, through each, removes one of the two lines.
+            let inverse = action.inverseFunction
+            #expect(withUnsafeMutablePointer(to: &call) { inverse.callThroughFFI($0, values) } == UNDO_OK)
+            #expect(try log(host) == afterDirect, "\(id)")
+            #expect(withUnsafeMutablePointer(to: &call) { inverse.call($0, values) } == UNDO_OK)
+            #expect(try log(host) == before, "\(id)")
+        }
+        #expect(prototypes.count == 9)  // every direct prototype
     }
 
     @Test func theRouteComesFromTheEnvironmentByName() {
         #expect(PluginCallRoute.environmentVariable == "UNDOHOST_PLUGIN_CALLS")
-        #expect(PluginCallRoute.parse("registers") == (.registers, nil))
+        #expect(PluginCallRoute.parse("direct") == (.direct, nil))
+        #expect(PluginCallRoute.allCases == [.direct, .libffi])
         #expect(PluginCallRoute.parse("libffi") == (.libffi, nil))
-        #expect(PluginCallRoute.parse(nil) == (.registers, nil))
-        #expect(PluginCallRoute.parse("") == (.registers, nil))
+        #expect(PluginCallRoute.parse(nil) == (.direct, nil))
+        #expect(PluginCallRoute.parse("") == (.direct, nil))
         // A value naming neither route is not silently taken: the host logs what is wrong.
         let (route, problem) = PluginCallRoute.parse("ffi")
-        #expect(route == .registers)
-        #expect(problem == "UNDOHOST_PLUGIN_CALLS=ffi is not registers or libffi; plugin calls go in registers")
+        #expect(route == .direct)
+        #expect(problem == "UNDOHOST_PLUGIN_CALLS=ffi is not direct or libffi; plugin calls go direct where they can")
+        #expect(PluginCallRoute.parse("registers").problem != nil)  // the register route is gone
         // A host takes the route of its time; changing it affects plugins loaded later only.
         let (host, _) = makeHost()
         host.callRoute = .libffi
@@ -178,6 +221,15 @@ import UndoPluginABI
             // Nothing changed: the step is still there to undo, the plugin's state is as it was.
             #expect(host.history.withStack { $0.undoCount } == 1)
             #expect(try log(host) == before)
+            // Through the history itself: the plugin's error is thrown, and travels inside the
+            // history's error as its underlying error.
+            do {
+                try host.history.withStack { try $0.undo() }
+                Issue.record("expected the inverse to fail (\(route))")
+            } catch let error as UndoError {
+                let underlying = try #require(error.underlying as? PluginActionError)
+                #expect(underlying == failure)
+            }
         }
     }
 }

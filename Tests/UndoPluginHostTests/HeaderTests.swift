@@ -27,6 +27,8 @@ import UndoPluginABI
             value.type = UNDO_TYPE_BYTES;
             value.as.bytes.size = 0;
             printf("action_1_2=%u append=%d\\n", (unsigned)UNDO_ACTION_TYPE_SIZE_V1_2, UNDO_MERGE_BY_APPEND);
+            printf("host_1_1=%u host_1_3=%u has_key=%d\\n", (unsigned)UNDO_HOST_SIZE_V1_1, (unsigned)UNDO_HOST_SIZE_V1_3,
+                   (int)UNDO_STRUCT_HAS(&host, undo_host, set_coalescing_key));
             printf("descriptor=%u action=%u host=%u call=%u value=%u has_record=%d version=%d\\n",
                    (unsigned)UNDO_PLUGIN_DESCRIPTOR_SIZE_V1, (unsigned)UNDO_ACTION_TYPE_SIZE_V1,
                    (unsigned)UNDO_HOST_SIZE_V1, (unsigned)UNDO_CALL_SIZE_V1, (unsigned)sizeof value,
@@ -52,9 +54,10 @@ import UndoPluginABI
 
     var expectedOutput: String {
         "action_1_2=\(MemoryLayout<undo_action_type>.size) append=1\n"
+            + "host_1_1=\(MemoryLayout<undo_host>.offset(of: \.set_coalescing_key)!) host_1_3=\(MemoryLayout<undo_host>.size) has_key=0\n"
             + "descriptor=\(PluginDescriptor.minimumSize) action=\(ActionTypeReader.minimumSize) "
             + "host=\(MemoryLayout<undo_host>.offset(of: \.set_close_handler)!) call=\(MemoryLayout<undo_call>.size) "
-            + "value=\(MemoryLayout<undo_value>.size) has_record=1 version=1002\n"
+            + "value=\(MemoryLayout<undo_value>.size) has_record=1 version=1003\n"
             + "UNDO_EUTF8 invalid UTF-8 or embedded NUL in string UNDO_EUNKNOWN\n"
     }
 
@@ -77,6 +80,9 @@ import UndoPluginABI
         #expect(MemoryLayout<undo_value>.size == 24)
         // 1.1 appended set_close_handler to the host table, after the 1.0 reserved slots.
         #expect(MemoryLayout<undo_host>.offset(of: \.set_close_handler)! == MemoryLayout<undo_host>.offset(of: \.reserved)! + 8 * 8)
+        // 1.3 appended set_coalescing_key after it: the end of today's table.
+        #expect(MemoryLayout<undo_host>.offset(of: \.set_coalescing_key)! == MemoryLayout<undo_host>.offset(of: \.set_close_handler)! + 8)
+        #expect(MemoryLayout<undo_host>.offset(of: \.set_coalescing_key)! + 8 == MemoryLayout<undo_host>.size)
         #expect(MemoryLayout<undo_param>.size == 16)
     }
 

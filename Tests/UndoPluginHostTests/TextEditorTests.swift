@@ -55,15 +55,36 @@ import UndoPluginABI
         #expect(try text() == "Hello wörld")
     }
 
-    @Test func typingElsewhereStillCoalescesIntoOneStep() throws {
+    /// The editor's merge joins only adjacent typing (insert at p, then at p + the length of the
+    /// text before): typing elsewhere is a separate step, undone on its own.
+    @Test func typingElsewhereIsASeparateStep() throws {
         try host.perform("text.insert", [.i64(0), .string("ac")], in: doc)
         try host.perform("text.insert", [.i64(1), .string("b")], in: doc) // not adjacent: not merged
         #expect(try text() == "abc")
-        #expect(host.stepCount == 1)
+        #expect(host.stepCount == 2)
+        try host.undo()
+        #expect(try text() == "ac")
         try host.undo()
         #expect(try text() == "")
-        try host.redo()
+        try host.redo(count: 2)
         #expect(try text() == "abc")
+    }
+
+    /// Inserting at 0 and again at 0 is two steps; at p and then right after the text is one.
+    @Test func onlyAdjacentTypingIsOneStep() throws {
+        try host.perform("text.insert", [.i64(0), .string("b")], in: doc)
+        try host.perform("text.insert", [.i64(0), .string("a")], in: doc)
+        #expect(try text() == "ab")
+        #expect(host.stepCount == 2)
+        try host.perform("text.insert", [.i64(0), .string("é")], in: doc)
+        try host.perform("text.insert", [.i64(1), .string("té")], in: doc)  // after the one character before
+        #expect(try text() == "étéab")
+        #expect(host.stepCount == 3)
+        #expect(try #require(host.newestPluginCommand).arguments == [.i64(0), .string("été")])
+        try host.undo()
+        #expect(try text() == "ab")
+        try host.undo()
+        #expect(try text() == "b")
     }
 
     @Test func deleteHandsBackTextAndStylesForItsInverse() throws {

@@ -117,8 +117,11 @@ import UndoPluginHost
         host.history.withStack { $0.breakCoalescing() }
         try host.perform("notes.type", [.u32(0), .string(" now")], in: list)
         try host.perform("notes.type", [.u32(1), .string(" cup")], in: list)
+        // Typing into another note is not appended (the other arguments differ): a separate step.
         newest = try #require(host.history.withStack { $0.steps.last })
-        #expect(host.stepCount == 4 && newest.memberCount == 2)
+        #expect(host.stepCount == 5 && newest.memberCount == 0)
+        try host.undo()
+        #expect(try notes() == "#0 [2] Milk and honey! now\n#1 [1] Tea")
         try host.undo()
         #expect(try notes() == "#0 [2] Milk and honey!\n#1 [1] Tea")
     }
@@ -133,13 +136,16 @@ import UndoPluginHost
         #expect(host.undoTitle == "Undo New Note")
     }
 
-    @Test func priorityChangesOfDifferentNotesCoalesceWithoutMerging() throws {
+    /// The merge refuses priority changes of two notes: they stay two separate steps.
+    @Test func priorityChangesOfDifferentNotesStaySeparate() throws {
         try host.perform("notes.write", [.string("Milk"), .i32(2)], in: list)
         try host.perform("notes.write", [.string("Tea"), .i32(1)], in: list)
         host.history.withStack { $0.breakCoalescing() }
         try host.perform("notes.prioritize", [.u32(0), .i32(5)], in: list)
         try host.perform("notes.prioritize", [.u32(1), .i32(6)], in: list)
-        #expect(host.stepCount == 3)
+        #expect(host.stepCount == 4)
+        try host.undo()
+        #expect(try notes() == "#0 [5] Milk\n#1 [1] Tea")
         try host.undo()
         #expect(try notes() == "#0 [2] Milk\n#1 [1] Tea")
     }

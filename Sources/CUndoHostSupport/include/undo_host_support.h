@@ -1,21 +1,54 @@
 /*
  * Internal to the plugin host (UndoPluginHost): not part of the C ABI, and not installed.
  *
- * The host's per-thread block (ThreadCalls) lives in a C thread-local, which Swift cannot
- * declare: a read is one or two instructions, where pthread_getspecific is a library call
- * (every host call and every plugin call reads it). Initial-exec model: the pointer takes 8
- * bytes of the static TLS block, also when libundohost.so is loaded with dlopen (glibc keeps
- * spare room for such small blocks).
+ * The direct call prototypes. A plugin's perform and inverse functions are stored type-erased
+ * (undo_fn) and declared by their action type's parameters. Most calls go through libffi
+ * (FFIFunction), which builds the call from the declared types. A function whose declared
+ * parameters are EXACTLY one of the prototypes below (same count, same types, `undo_call *`
+ * first) may instead be called through that prototype: the conversion back to the function's
+ * own type is made here, in C, where converting between function pointer types is defined, and
+ * the call through the converted pointer is then a call through the function's own type.
+ * NativeCalls/DirectCalls.swift chooses the prototype from the declared types and nothing else;
+ * nothing is ever called through a prototype it was not declared with.
+ *
+ * The other conversions of type-erased plugin functions are here too (merge, the entry point).
  */
 #ifndef UNDO_HOST_SUPPORT_H
 #define UNDO_HOST_SUPPORT_H
 
-extern __thread void *undo__thread_calls __attribute__((tls_model("initial-exec")));
+#include "undohost/undo_plugin.h"
 
-/* This thread's block, or NULL before its first host call. */
-static inline void *undo__thread_calls_get(void) { return undo__thread_calls; }
+/* int32_t f(undo_call *call, ...): the direct prototypes, one per declared signature. */
+typedef int32_t (*undo__direct_none)(undo_call *call);
+typedef int32_t (*undo__direct_i32)(undo_call *call, int32_t a);
+typedef int32_t (*undo__direct_u32)(undo_call *call, uint32_t a);
+typedef int32_t (*undo__direct_i64)(undo_call *call, int64_t a);
+typedef int32_t (*undo__direct_u64)(undo_call *call, uint64_t a);
+typedef int32_t (*undo__direct_f64)(undo_call *call, double a);
+typedef int32_t (*undo__direct_string)(undo_call *call, const char *a);
+typedef int32_t (*undo__direct_i64_i64)(undo_call *call, int64_t a, int64_t b);
+typedef int32_t (*undo__direct_i64_string)(undo_call *call, int64_t a, const char *b);
 
-/* Sets this thread's block (made on first use, cleared when the thread exits). */
-static inline void undo__thread_calls_set(void *block) { undo__thread_calls = block; }
+static inline undo__direct_none undo__direct_none_of(undo_fn f) { return (undo__direct_none)f; }
+static inline undo__direct_i32 undo__direct_i32_of(undo_fn f) { return (undo__direct_i32)f; }
+static inline undo__direct_u32 undo__direct_u32_of(undo_fn f) { return (undo__direct_u32)f; }
+static inline undo__direct_i64 undo__direct_i64_of(undo_fn f) { return (undo__direct_i64)f; }
+static inline undo__direct_u64 undo__direct_u64_of(undo_fn f) { return (undo__direct_u64)f; }
+static inline undo__direct_f64 undo__direct_f64_of(undo_fn f) { return (undo__direct_f64)f; }
+static inline undo__direct_string undo__direct_string_of(undo_fn f) { return (undo__direct_string)f; }
+static inline undo__direct_i64_i64 undo__direct_i64_i64_of(undo_fn f) { return (undo__direct_i64_i64)f; }
+static inline undo__direct_i64_string undo__direct_i64_string_of(undo_fn f) { return (undo__direct_i64_string)f; }
+
+/* An action type's merge function, as undo_action_type documents it. */
+typedef int32_t (*undo__merge_fn)(undo_call *call, const undo_value *prev_args,
+                                  const undo_value *prev_inverse_args, const undo_value *next_args,
+                                  const undo_value *next_inverse_args);
+static inline undo__merge_fn undo__merge_fn_of(undo_fn f) { return (undo__merge_fn)f; }
+
+/* The plugin entry point found with dlsym (POSIX: a data pointer that holds a function's address). */
+static inline undo_plugin_entry_fn undo__entry_fn_of(void *symbol) { return (undo_plugin_entry_fn)symbol; }
+
+/* The address of a function, for dladdr. */
+static inline const void *undo__address_of(undo_fn f) { return (const void *)f; }
 
 #endif

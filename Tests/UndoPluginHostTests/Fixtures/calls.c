@@ -1,5 +1,6 @@
 /*
- * Test plugin for the host's two call routes (FFIFunction: in registers, or through ffi_call).
+ * Test plugin for the host's two call routes (FFIFunction: direct through a prototype of exactly
+ * the declared parameters, or through ffi_call).
  * Each action writes its arguments as a line of its log; its inverse removes that line after
  * checking it is the same, so an undo proves the inverse got the same values as perform.
  *
@@ -11,8 +12,9 @@
  *   calls.wide(a1 .. a6: i64)                                   7 integer: one too many for
  *                                                               registers on x86-64
  *   calls.set(value: i64) inverse (old: i64)                    inverse arguments handed back
- *   calls.one_i32(a: i32), one_u32, one_i64, one_u64, one_f64   one number: stored inline in
- *                                                               the step, called in one register
+ *   calls.one_i32(a: i32), one_u32, one_i64, one_u64, one_f64   one number (direct prototypes)
+ *   calls.nothing(), one_string(s: string), pair(a: i64, b: i64), at(a: i64, s: string)
+ *                                                               the other direct prototypes
  */
 #include <undohost/undo_plugin.h>
 
@@ -143,6 +145,48 @@ ONE_NUMBER(one_i64, int64_t, "%lld", long long)
 ONE_NUMBER(one_u64, uint64_t, "%llu", unsigned long long)
 ONE_NUMBER(one_f64, double, "%.17g", double)
 
+static int32_t nothing(undo_call *call) { return add_line(call, "nothing\n"); }
+static int32_t nothing_inverse(undo_call *call) { return remove_line(call, "nothing\n"); }
+
+static int32_t one_string(undo_call *call, const char *s) {
+    char line[512];
+    snprintf(line, sizeof line, "one_string \"%s\"\n", s);
+    return add_line(call, line);
+}
+static int32_t one_string_inverse(undo_call *call, const char *s) {
+    char line[512];
+    snprintf(line, sizeof line, "one_string \"%s\"\n", s);
+    return remove_line(call, line);
+}
+
+#define LINE_PAIR "pair %lld %lld\n", (long long)a, (long long)b
+static int32_t pair(undo_call *call, int64_t a, int64_t b) {
+    char line[128];
+    snprintf(line, sizeof line, LINE_PAIR);
+    return add_line(call, line);
+}
+static int32_t pair_inverse(undo_call *call, int64_t a, int64_t b) {
+    char line[128];
+    snprintf(line, sizeof line, LINE_PAIR);
+    return remove_line(call, line);
+}
+
+#define LINE_AT "at %lld \"%s\"\n", (long long)a, s
+static int32_t at(undo_call *call, int64_t a, const char *s) {
+    char line[512];
+    snprintf(line, sizeof line, LINE_AT);
+    return add_line(call, line);
+}
+static int32_t at_inverse(undo_call *call, int64_t a, const char *s) {
+    char line[512];
+    snprintf(line, sizeof line, LINE_AT);
+    return remove_line(call, line);
+}
+
+static const undo_param one_string_param[] = {{UNDO_TYPE_STRING, 0, "s"}};
+static const undo_param pair_params[] = {{UNDO_TYPE_I64, 0, "a"}, {UNDO_TYPE_I64, 0, "b"}};
+static const undo_param at_params[] = {{UNDO_TYPE_I64, 0, "a"}, {UNDO_TYPE_STRING, 0, "s"}};
+
 static const undo_param one_i32_param[] = {{UNDO_TYPE_I32, 0, "a"}};
 static const undo_param one_u32_param[] = {{UNDO_TYPE_U32, 0, "a"}};
 static const undo_param one_i64_param[] = {{UNDO_TYPE_I64, 0, "a"}};
@@ -207,6 +251,10 @@ static int32_t calls_init(const undo_host *host, void **plugin_data) {
     if (rc == UNDO_OK) rc = reg(host, "one_i64", one_i64_param, 1, NULL, 0, UNDO_FN(one_i64), UNDO_FN(one_i64_inverse));
     if (rc == UNDO_OK) rc = reg(host, "one_u64", one_u64_param, 1, NULL, 0, UNDO_FN(one_u64), UNDO_FN(one_u64_inverse));
     if (rc == UNDO_OK) rc = reg(host, "one_f64", one_f64_param, 1, NULL, 0, UNDO_FN(one_f64), UNDO_FN(one_f64_inverse));
+    if (rc == UNDO_OK) rc = reg(host, "nothing", NULL, 0, NULL, 0, UNDO_FN(nothing), UNDO_FN(nothing_inverse));
+    if (rc == UNDO_OK) rc = reg(host, "one_string", one_string_param, 1, NULL, 0, UNDO_FN(one_string), UNDO_FN(one_string_inverse));
+    if (rc == UNDO_OK) rc = reg(host, "pair", pair_params, 2, NULL, 0, UNDO_FN(pair), UNDO_FN(pair_inverse));
+    if (rc == UNDO_OK) rc = reg(host, "at", at_params, 2, NULL, 0, UNDO_FN(at), UNDO_FN(at_inverse));
     if (rc != UNDO_OK) {
         free(st);
         return rc;
