@@ -89,7 +89,7 @@ struct ScriptOutputTests {
               2  Add Shape  sketch
               3  Move       sketch
             > 4  Move       sketch
-            Undo 2 steps (last Move)
+            Undo 2 steps (newest Move)
             sketch (Canvas)
               #1 rect x=0 y=0 w=10 h=10 color=#ff0000
               [#2 circle x=50 y=50 w=4 h=4 color=#00ff00]
@@ -97,7 +97,7 @@ struct ScriptOutputTests {
             sketch (Canvas)
               #1 rect x=0 y=0 w=10 h=10 color=#ff0000
               [#2 circle x=52 y=50 w=4 h=4 color=#00ff00]
-            Undo to step 1 (2 steps, last Add Shape)
+            Undo to step 1 (2 steps, newest Move)
             sketch (Canvas)
               #1 rect x=0 y=0 w=10 h=10 color=#ff0000
               (changed and no longer there: #2)

@@ -330,7 +330,7 @@ public final class HostSession {
                                    hint: "the \(verb.capitalized) item is disabled; type history to see every step")
             }
             let formatter = withStack(\.formatter)
-            let last = result.name.flatMap(formatter.displayName).map { " (last \($0))" } ?? ""
+            let last = result.name.flatMap(formatter.displayName).map { " (newest \($0))" } ?? ""
             let shown = result.stepCount > 1 ? "\(verb.capitalized) \(result.stepCount) steps" + last : title
             return try moved(shown, result)
         case .to(let target):
@@ -354,7 +354,7 @@ public final class HostSession {
             let formatter = withStack(\.formatter)
             let name = result.name.flatMap(formatter.displayName)
             let steps = "\(result.stepCount) step\(result.stepCount == 1 ? "" : "s")"
-            return try moved("\(verb.capitalized) to step \(target) (\(steps)" + (name.map { ", last \($0)" } ?? "") + ")", result)
+            return try moved("\(verb.capitalized) to step \(target) (\(steps)" + (name.map { ", newest \($0)" } ?? "") + ")", result)
         }
     }
 
