@@ -20,6 +20,8 @@ let package = Package(
         .library(name: "UndoPluginSwiftNotes", type: .dynamic, targets: ["UndoPluginSwiftNotes"]),
         // For plugin authors writing Swift: compiled into their plugin, never into a host.
         .library(name: "UndoPluginKit", targets: ["UndoPluginKit"]),
+        // The C ABI's types (undo_call, undo_value, …), which a Swift plugin imports beside the kit.
+        .library(name: "UndoPluginABI", targets: ["UndoPluginABI"]),
         // The C API for programs not written in Swift (Include/undohost/undo_host.h).
         .library(name: "undohost", type: .dynamic, targets: ["UndoHostC"]),
         // The host program: sessions at a terminal, scripts, the demo (README "Running undo-host").
@@ -49,7 +51,7 @@ let package = Package(
         // Plugins in Swift: the kit depends on the C header module only (only C types cross the
         // boundary, and a Swift module shared by host and plugin would be duplicated).
         .target(name: "UndoPluginKit", dependencies: ["UndoPluginABI"], path: "Sources/UndoPluginKit"),
-        .target(name: "UndoPluginSwiftNotes", dependencies: ["UndoPluginKit"],
+        .target(name: "UndoPluginSwiftNotes", dependencies: ["UndoPluginKit", "UndoPluginABI"],
                 path: "Plugins/SwiftNotes"),
         // Not on UndoPluginKit: the tests load the Swift plugin the way a host does.
         .testTarget(name: "UndoPluginKitTests", dependencies: ["UndoPluginHost", "UndoCore"],

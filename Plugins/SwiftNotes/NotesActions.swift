@@ -1,3 +1,4 @@
+import UndoPluginABI
 import UndoPluginKit
 
 // The functions the host calls: C functions whose parameters match the

@@ -1,3 +1,4 @@
+import UndoPluginABI
 import UndoPluginKit
 
 /// One plugin instance's documents: a list of notes per context.

@@ -8,6 +8,7 @@
 // describe() shows one line per note: "#0 [2] Buy milk" (index, priority, text). Built by `swift build` as
 // libUndoPluginSwiftNotes.so and loaded by the same loader as the C plugins: its one entry point
 // is `undo_plugin_entry`, and only C types cross to the host.
+import UndoPluginABI
 import UndoPluginKit
 
 let notesPlugin = UndoPlugin(
@@ -34,7 +35,7 @@ let notesPlugin = UndoPlugin(
     describe: { book, context in book.text(of: context) },
     closeDocument: { book, context in book.close(context) })
 
-@_cdecl("undo_plugin_entry")
+@c(undo_plugin_entry)
 public func undoPluginEntry() -> UnsafePointer<undo_plugin_descriptor>? {
     notesPlugin.descriptor
 }

@@ -1,7 +1,7 @@
 import Synchronization
-// Re-exported: a plugin's functions take and return the ABI's C types (undo_call,
-// undo_value, undo_plugin_descriptor), so `import UndoPluginKit` is all a plugin needs.
-@_exported import UndoPluginABI
+// A plugin's functions take and return the ABI's C types (undo_call, undo_value,
+// undo_plugin_descriptor): a plugin imports UndoPluginABI beside UndoPluginKit.
+public import UndoPluginABI
 
 /// A plugin written in Swift: its descriptor, its action types and its per-instance state.
 ///
@@ -11,7 +11,7 @@ import Synchronization
 ///                             actions: [...], makeState: { _ in NotesBook() },
 ///                             describe: { book, context in book.text(of: context) })
 ///
-///     @_cdecl("undo_plugin_entry")
+///     @c(undo_plugin_entry)
 ///     public func undoPluginEntry() -> UnsafePointer<undo_plugin_descriptor>? { plugin.descriptor }
 ///
 /// The kit supplies the descriptor's init, deinit and describe functions: init makes a state

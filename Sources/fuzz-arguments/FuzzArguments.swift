@@ -4,7 +4,7 @@ import UndoFuzzTargets
 // it is a libFuzzer target; otherwise it replays saved inputs given on the command line. Not
 // main.swift: a fuzzer build compiles executables as libraries, so libFuzzer's main is used.
 #if UNDO_LIBFUZZER
-@_cdecl("LLVMFuzzerTestOneInput")
+@c(LLVMFuzzerTestOneInput)
 public func fuzzArgumentsOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     FuzzTarget.arguments.runOrTrap(data, size)
 }
