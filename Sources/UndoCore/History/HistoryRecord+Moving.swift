@@ -58,8 +58,7 @@ extension HistoryRecord {
 
     /// The name and context of the step at `index`, read in place (no copy of the command).
     mutating func nameAndContext(at index: Int) -> (name: String?, context: UndoContext) {
-        func read<T: UndoCommand>(_ command: inout T) -> (String?, UndoContext) { (command.name, command.context) }
-        return read(&steps[index].command)
+        steps[index].nameAndContext()
     }
 
     // MARK: The one place the position moves

@@ -17,7 +17,7 @@ import DequeModule
 struct HistoryRecord {
     /// Every step, oldest first: `steps[0..<position]` are done, the rest can be redone.
     @usableFromInline
-    var steps = [Step]()
+    var steps = Deque<Step>()
     /// How many steps are done.
     @usableFromInline
     var position = 0
@@ -216,7 +216,7 @@ struct HistoryRecord {
     /// - Complexity: O(redo steps × contexts they touch).
     private mutating func discardRedoSteps(of command: any UndoCommand) {
         var contexts = Self.contexts(of: command)
-        var kept = [Step]()
+        var kept = Deque<Step>()
         for index in position..<steps.count {
             let step = steps[index]
             let touched = Self.contexts(of: step.command)
@@ -317,6 +317,12 @@ struct Step {
 
     @usableFromInline
     static func measure(_ command: any UndoCommand) -> Int32 { Int32(clamping: max(0, command.cost)) }
+
+    /// The command's name and context, read in place (the existential opened, not copied).
+    mutating func nameAndContext() -> (name: String?, context: UndoContext) {
+        func read<T: UndoCommand>(_ command: inout T) -> (String?, UndoContext) { (command.name, command.context) }
+        return read(&command)
+    }
 }
 
 /// The save state of one context: the markers (serials of its newest done, non-discardable

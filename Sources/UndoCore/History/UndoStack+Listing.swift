@@ -59,7 +59,7 @@ extension HistoryRecord {
     /// ``UndoStack/removeAll(where:)``).
     /// - Returns: how many were removed.
     mutating func removeAll(where predicate: (any UndoCommand) -> Bool) -> Int {
-        var kept = [Step]()
+        var kept = Deque<Step>()
         var removed = 0
         var keptDone = 0
         for (index, step) in steps.enumerated() {
