@@ -27,13 +27,8 @@ let package = Package(
         // The host program: sessions at a terminal, scripts, the demo (README "Running undo-host").
         .executable(name: "undo-host", targets: ["UndoHostTool"]),
     ],
-    dependencies: [
-        // Deque: the history's steps, whose oldest go first when a limit trims them.
-        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
-    ],
     targets: [
-        .target(name: "UndoCore", dependencies: [.product(name: "DequeModule", package: "swift-collections")],
-                path: "Sources/UndoCore"),
+        .target(name: "UndoCore", path: "Sources/UndoCore"),
         .testTarget(name: "UndoCoreTests", dependencies: ["UndoCore"], path: "Tests/UndoCoreTests"),
         // The plugin C ABI (Include/undohost/*.h, module map in Include/), header-only.
         .target(name: "UndoPluginABI", path: "Include", publicHeadersPath: "."),

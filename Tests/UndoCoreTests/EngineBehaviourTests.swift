@@ -213,3 +213,37 @@ struct Counted: UndoCommand {
     mutating func perform(_ changes: inout UndoChanges) throws { calls.performs += 1 }
     mutating func undo(_ changes: inout UndoChanges) throws { calls.undos += 1 }
 }
+
+/// The count limit drops the oldest step on every push once the history is full: the dropped
+/// slots are compacted away in bulk, so the steps' array never holds more than about twice the
+/// steps kept (and each push moves O(1) steps, amortized).
+@Suite struct StepListBounds {
+    @Test func aFullHistoryKeepsItsSlackBounded() throws {
+        let counter = Counter()
+        let stack = UndoStack.testing(countLimit: 100)
+        var largest = 0
+        for _ in 0..<20_000 {
+            try stack.perform(Add(counter: counter, amount: 1))
+            stack.breakCoalescing()
+            largest = max(largest, stack.access { $0.steps.elements.count })
+        }
+        #expect(stack.count == 100 && counter.value == 20_000)
+        #expect(largest <= 2 * 100 + 16)
+        try stack.undo(count: 100)
+        #expect(counter.value == 19_900)
+        stack.checkInvariants()
+    }
+
+    @Test func droppingAndRemovingKeepTheOrder() throws {
+        var list = StepList()
+        for serial in 1...40 { list.append(Step(Vacancy(), serial: UInt32(serial))) }
+        for _ in 0..<25 { _ = list.removeFirst() }
+        #expect(list.map(\.serial) == Array(26...40).map(UInt32.init))
+        _ = list.remove(at: 3)
+        list.swapAt(0, 1)
+        #expect(list.map(\.serial).prefix(4) == [27, 26, 28, 30])
+        _ = list.removeLast()
+        #expect(list.count == 13 && list.last?.serial == 39)
+        list.checkInvariants()
+    }
+}

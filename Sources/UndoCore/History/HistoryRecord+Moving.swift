@@ -58,7 +58,7 @@ extension HistoryRecord {
 
     /// The name and context of the step at `index`, read in place (no copy of the command).
     mutating func nameAndContext(at index: Int) -> (name: String?, context: UndoContext) {
-        steps[index].nameAndContext()
+        steps.withStep(at: index) { $0.nameAndContext() }
     }
 
     // MARK: The one place the position moves
@@ -72,9 +72,11 @@ extension HistoryRecord {
     ///   context's way).
     mutating func apply(_ direction: UndoResult.Direction, at index: Int, _ changes: inout UndoChanges) throws {
         do {
-            switch direction {
-            case .undo: try steps[index].command.undo(&changes)
-            case .redo: try steps[index].command.perform(&changes)
+            try steps.withStep(at: index) { step in
+                switch direction {
+                case .undo: try step.command.undo(&changes)
+                case .redo: try step.command.perform(&changes)
+                }
             }
         } catch {
             let failure = UndoError.wrap(error, step: nameAndContext(at: index).name)

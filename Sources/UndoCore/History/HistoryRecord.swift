@@ -1,5 +1,3 @@
-import DequeModule
-
 /// The record of an ``UndoStack``: the steps, the position, the save states, the open groups,
 /// the coalescing run and the limits, with the one place a change enters it (``add(_:)``) and
 /// the one place its position moves (``apply(_:at:_:)``).
@@ -17,7 +15,7 @@ import DequeModule
 struct HistoryRecord {
     /// Every step, oldest first: `steps[0..<position]` are done, the rest can be redone.
     @usableFromInline
-    var steps = Deque<Step>()
+    var steps = StepList()
     /// How many steps are done.
     @usableFromInline
     var position = 0
@@ -127,11 +125,10 @@ struct HistoryRecord {
         if let group = openGroups.last { return Self.merge(command, key: key, intoNewestOf: group) }
         guard position > 0 else { return .refused }
         let index = position - 1
-        switch Self.merge(command, key: key, into: &steps[index].command) {
+        let (outcome, grown) = steps.merge(command, key: key, intoStepAt: index)
+        switch outcome {
         case .merged?:
-            let cost = Step.measure(steps[index].command)
-            totalCost += Int(cost) - Int(steps[index].cost)
-            steps[index].cost = cost
+            totalCost += grown
             return .merged
         case .annulled?:
             // Both vanish; the redo steps survive, as after any change that changes nothing.
@@ -216,7 +213,7 @@ struct HistoryRecord {
     /// - Complexity: O(redo steps × contexts they touch).
     private mutating func discardRedoSteps(of command: any UndoCommand) {
         var contexts = Self.contexts(of: command)
-        var kept = Deque<Step>()
+        var kept: [Step] = []
         for index in position..<steps.count {
             let step = steps[index]
             let touched = Self.contexts(of: step.command)
@@ -227,7 +224,7 @@ struct HistoryRecord {
                 kept.append(step)
             }
         }
-        steps.removeSubrange(position...)
+        steps.removeSuffix(from: position)
         steps.append(contentsOf: kept)
     }
 
@@ -317,6 +314,18 @@ struct Step {
 
     @usableFromInline
     static func measure(_ command: any UndoCommand) -> Int32 { Int32(clamping: max(0, command.cost)) }
+
+    /// Offers `next` to this step's command (see ``HistoryRecord/merge(_:key:into:)``) and
+    /// measures it again after a merge.
+    /// - Returns: the outcome, and by how much the cost grew.
+    @inlinable
+    mutating func merge<C: UndoCommand>(_ next: borrowing C, key: UndoCoalescingKey) -> (UndoMerge?, Int) {
+        let outcome = HistoryRecord.merge(next, key: key, into: &command)
+        guard outcome == .merged else { return (outcome, 0) }
+        let measured = Step.measure(command)
+        defer { cost = measured }
+        return (outcome, Int(measured) - Int(cost))
+    }
 
     /// The command's name and context, read in place (the existential opened, not copied).
     mutating func nameAndContext() -> (name: String?, context: UndoContext) {

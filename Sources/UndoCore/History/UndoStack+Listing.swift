@@ -1,5 +1,3 @@
-import DequeModule
-
 extension UndoStack {
     /// Every step, oldest first, with its name, whether it is done, and the save points: what a
     /// history panel shows.
@@ -59,7 +57,7 @@ extension HistoryRecord {
     /// ``UndoStack/removeAll(where:)``).
     /// - Returns: how many were removed.
     mutating func removeAll(where predicate: (any UndoCommand) -> Bool) -> Int {
-        var kept = Deque<Step>()
+        var kept = StepList()
         var removed = 0
         var keptDone = 0
         for (index, step) in steps.enumerated() {
@@ -118,6 +116,7 @@ extension UndoStack {
     public func checkInvariants() {
         precondition(!isRunningAction, "an action is still marked as running")
         access { record in
+            record.steps.checkInvariants()
             precondition(record.position >= 0 && record.position <= record.steps.count,
                          "position \(record.position) outside 0...\(record.steps.count)")
             var cost = 0

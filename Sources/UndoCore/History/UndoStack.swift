@@ -29,7 +29,7 @@
 /// does. Observers are told after the change, and may use the history freely.
 ///
 /// **Cost.** A step costs one ``Step`` (48 bytes: the command, inline when it is at most three
-/// words, its serial and its cost) in a `Deque`; push, undo and redo are O(1) amortized,
+/// words, its serial and its cost) in an array (``StepList``); push, undo and redo are O(1) amortized,
 /// trimming to a limit included.
 public final class UndoStack {
     /// Everything the history keeps, and whether a call is using it (see ``RecordStorage``).
