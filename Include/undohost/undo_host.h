@@ -439,6 +439,9 @@ int32_t undo_history_alert_choice(undo_history *h, uint32_t index, uint32_t *kin
  * one step. Groups nest (a nested group is a member of its parent).
  * name: the group's name in the titles ("Paste Style"; copied), or NULL for an unnamed step
  * (titled plain "Undo"). context: the group's context, or NULL for that of its first member.
+ * While a group is open nothing is offered to undo or redo (undo_state.can_undo and can_redo are
+ * 0, the titles the plain "Undo" and "Redo"), and undo, redo, mark_saved and revert return
+ * UNDO_ESTATE.
  * Errors: UNDO_ELIMIT (nested too deep, or name or context longer than 4096 bytes), UNDO_EUTF8,
  * UNDO_EREENTRANT, UNDO_EHANDLE. Thread: any.
  */
@@ -464,8 +467,8 @@ int32_t undo_history_break_coalescing(undo_history *h);
  */
 
 /**
- * Marks the context's present state as saved. Errors: UNDO_EREENTRANT, UNDO_EHANDLE.
- * Thread: any.
+ * Marks the context's present state as saved. Errors: UNDO_ESTATE (a group is open: the state
+ * before it is not the document's), UNDO_EREENTRANT, UNDO_EHANDLE. Thread: any.
  */
 int32_t undo_history_mark_saved(undo_history *h, const char *context);
 
@@ -476,8 +479,9 @@ int32_t undo_history_mark_saved(undo_history *h, const char *context);
 int32_t undo_history_is_dirty(undo_history *h, const char *context);
 
 /**
- * Takes the context back (or forward) to its saved state in one step named "Revert to Saved",
- * which can itself be undone. *result (may be NULL) as for undo_history_undo.
+ * Takes the context back (or forward) to its saved state in one new step named "Revert to
+ * Saved", whose undo gives back exactly the state before it; the steps since the save stay steps
+ * of their own below it. *result (may be NULL) as for undo_history_undo.
  * Returns UNDO_OK; UNDO_EEMPTY when the context is not dirty; UNDO_ESTATE when the saved state
  * can no longer be reached or a group is open; UNDO_EPLUGIN when an action failed (nothing
  * changed; its message in undo_history_last_error); UNDO_EREENTRANT; UNDO_EHANDLE. Thread: any.

@@ -276,6 +276,8 @@ static void check_groups_and_coalescing(undo_history *h) {
     insert(h, NULL, 1, "c");
     undo_history_perform_text(h, "text.bold", NULL, "0 2");
     expect_code(h, undo_history_undo(h, 1, NULL), UNDO_ESTATE, "undo while a group is open");
+    expect_text(undo_title(h), "Undo", "an open group offers no undo");
+    expect_code(h, undo_history_mark_saved(h, NULL), UNDO_ESTATE, "mark_saved while a group is open");
     expect_code(h, undo_history_end_group(h), UNDO_OK, "end_group");
     expect_code(h, undo_history_end_group(h), UNDO_ESTATE, "end_group with none open");
     expect_text(undo_title(h), "Undo Paste Style", "the group's name in the title");
@@ -301,6 +303,13 @@ static void check_save_point_and_contexts(undo_history *h) {
     expect_text(buffer, "Revert to Saved", "the revert's name");
     expect_text(describe(h, "org.undohost.text", "s"), "saved", "revert brought the saved text back");
     expect_code(h, undo_history_revert(h, "s", NULL), UNDO_EEMPTY, "reverting a clean document");
+    undo_history_set_context(h, "s");
+    expect_code(h, undo_history_undo(h, 1, NULL), UNDO_OK, "undo the revert");
+    expect_text(describe(h, "org.undohost.text", "s"), "saved!", "undoing the revert gives back the state before it");
+    expect_text(undo_title(h), "Undo Typing", "the step before the revert is still a step of its own");
+    expect_code(h, undo_history_redo(h, 1, NULL), UNDO_OK, "redo the revert");
+    expect_code(h, undo_history_is_dirty(h, "s"), 0, "clean again after redoing the revert");
+    undo_history_set_context(h, NULL);
 
     insert(h, "t", 0, "other");
     expect_code(h, undo_history_get_context(h, buffer, sizeof buffer), UNDO_ENOTFOUND, "no current context");
