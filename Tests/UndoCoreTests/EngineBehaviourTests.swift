@@ -110,23 +110,6 @@ import Testing
         stack.checkInvariants()
     }
 
-    /// The three outcomes of a merge, each from the command's own `merge(with:)`.
-    @Test func mergedAnnulledAndRefused() throws {
-        let counter = Counter()
-        let stack = UndoStack.testing()
-        try stack.perform(Add(counter: counter, amount: 2))
-        try stack.perform(Add(counter: counter, amount: 3))
-        #expect(stack.count == 1 && counter.value == 5)        // merged
-        try stack.perform(Add(counter: counter, amount: -5))
-        #expect(stack.count == 0 && counter.value == 0)        // annulled: both gone
-        try stack.perform(Nudge(counter: counter))
-        try stack.perform(Nudge(counter: counter))
-        #expect(stack.count == 2)                              // refused: two steps
-        try stack.undo()
-        #expect(counter.value == 1)
-        stack.checkInvariants()
-    }
-
     /// A coalescing key belongs to each step, not to its type: renaming task 2 and then task 3
     /// are two steps; renaming task 2 twice is one.
     @Test func aCoalescingKeyPerStep() throws {
