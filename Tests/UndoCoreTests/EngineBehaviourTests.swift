@@ -230,3 +230,21 @@ struct Counted: UndoCommand {
         list.checkInvariants()
     }
 }
+
+/// A command that reads its own history while the history runs it.
+struct ReadsItsHistory: UndoCommand {
+    let stack: UndoStack
+    mutating func perform(_ changes: inout UndoChanges) throws { _ = stack.canUndo }
+    mutating func undo(_ changes: inout UndoChanges) throws {}
+}
+
+@Suite struct ReadingFromInsideAnAction {
+    /// A read from inside an action would see the record in the middle of a change: the
+    /// history stops the program with a message (a change is refused with an error instead).
+    @Test func stopsTheProgram() async {
+        await #expect(processExitsWith: .failure) {
+            let stack = UndoStack()
+            try stack.perform(ReadsItsHistory(stack: stack))
+        }
+    }
+}
