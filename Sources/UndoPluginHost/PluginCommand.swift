@@ -67,21 +67,30 @@ public struct PluginCommand: UndoCommand, Sendable, CustomStringConvertible {
         return arguments.isEmpty ? action.shortID : action.shortID + " " + ActionArguments.format(arguments)
     }
 
-    /// The step, made this command's own first (copy on write).
-    private mutating func uniqueStep() -> PluginStep {
+    /// Makes the step this command's own (copy on write): from here until the command is
+    /// copied, no other reference to it exists.
+    private mutating func makeStepUnique() {
         if !isKnownUniquelyReferenced(&step) { step = step.copy() }
-        return step
     }
 
     public mutating func perform(_ changes: inout UndoChanges) throws {
-        let step = uniqueStep()
-        let wasPerformed = step.performed
-        try actionType.invokePerform(step, changes: &changes)
-        if !wasPerformed { step.measuredCost = step.currentCost }
+        makeStepUnique()
+        let action = actionType
+        let context = step.context
+        try step.withState { (state: inout PluginStep.State) throws(PluginActionError) in
+            let wasPerformed = state.performed
+            try action.invokePerform(&state, context: context, changes: &changes)
+            if !wasPerformed && action.fixedStepCost == nil { state.measuredCost = state.currentCost }
+        }
     }
 
     public mutating func undo(_ changes: inout UndoChanges) throws {
-        try actionType.invokeInverse(uniqueStep(), changes: &changes)
+        makeStepUnique()
+        let action = actionType
+        let context = step.context
+        try step.withState { (state: inout PluginStep.State) throws(PluginActionError) in
+            try action.invokeInverse(state, context: context, changes: &changes)
+        }
     }
 
     /// Offers `next` to this step: through the action type's merge function, or the append rule
@@ -89,12 +98,15 @@ public struct PluginCommand: UndoCommand, Sendable, CustomStringConvertible {
     public mutating func merge(with next: PluginCommand) -> UndoMerge {
         guard next.actionType === actionType, next.step.context == step.context else { return .refused }
         if actionType.appendsOnMerge {
-            let step = uniqueStep()
-            let before = step.measuredCost >= 0 ? step.measuredCost : step.currentCost
-            guard let appended = step.append(next.step) else { return .refused }
-            // The history measures a merged step again: it grew by the bytes appended.
-            step.measuredCost = before + appended
-            return .merged
+            makeStepUnique()
+            let nextState = next.step.withState { $0 }
+            return step.withState { state in
+                let before = state.measuredCost >= 0 ? state.measuredCost : state.currentCost
+                guard let appended = PluginStep.append(nextState, to: &state) else { return .refused }
+                // The history measures a merged step again: it grew by the bytes appended.
+                state.measuredCost = before + appended
+                return .merged
+            }
         }
         guard let merged = actionType.invokeMerge(previous: step, next: next.step) else { return .refused }
         switch merged {
@@ -112,6 +124,9 @@ public struct PluginCommand: UndoCommand, Sendable, CustomStringConvertible {
 /// The state of one ``PluginCommand``: changed only through the command that holds the one
 /// reference to it (``PluginCommand`` copies it first otherwise), so a step another command
 /// or thread can see is never changed. (`@unchecked Sendable` for that reason.)
+///
+/// The mutable fields are one stored value (``State``), so a perform, undo or redo reads and
+/// changes them in one access (``withState(_:)``).
 final class PluginStep: @unchecked Sendable {
     /// Which coalescing key a step has.
     enum Coalescing: Equatable {
@@ -123,40 +138,61 @@ final class PluginStep: @unchecked Sendable {
         case key(UndoCoalescingKey)
     }
 
+    /// The mutable fields of a step.
+    struct State {
+        var arguments: [ActionValue]
+        /// The inverse's own arguments, handed back by perform; `nil` when the inverse takes
+        /// perform's arguments, or before perform ran.
+        var inverseArguments: [ActionValue]?
+        /// Whether perform ran (or the plugin recorded the step): the next perform is a redo.
+        var performed: Bool
+        var coalescing = Coalescing.actionType
+        /// The cost as the history measured it, or -1 before it went in.
+        var measuredCost = -1
+
+        /// The bytes this step keeps alive, for the memory limit.
+        var currentCost: Int {
+            var cost = 96
+            for value in arguments { cost += value.storageSize }
+            for value in inverseArguments ?? [] { cost += value.storageSize }
+            return cost
+        }
+    }
+
     let context: UndoContext
-    var arguments: [ActionValue]
-    /// The inverse's own arguments, handed back by perform; `nil` when the inverse takes
-    /// perform's arguments, or before perform ran.
-    var inverseArguments: [ActionValue]?
-    /// Whether perform ran (or the plugin recorded the step): the next perform is a redo.
-    var performed: Bool
-    var coalescing = Coalescing.actionType
-    /// The cost as the history measured it, or -1 before it went in.
-    var measuredCost = -1
+    private var state: State
 
     init(context: UndoContext, arguments: [ActionValue], inverseArguments: [ActionValue]?, performed: Bool) {
         self.context = context
-        self.arguments = arguments
-        self.inverseArguments = inverseArguments
-        self.performed = performed
+        self.state = State(arguments: arguments, inverseArguments: inverseArguments, performed: performed)
+    }
+
+    private init(context: UndoContext, state: State) {
+        self.context = context
+        self.state = state
+    }
+
+    /// Runs `body` with the step's mutable fields: one access for everything a call reads and
+    /// changes.
+    func withState<R, E: Error>(_ body: (inout State) throws(E) -> R) throws(E) -> R { try body(&state) }
+
+    var arguments: [ActionValue] { state.arguments }
+    var inverseArguments: [ActionValue]? { state.inverseArguments }
+    var performed: Bool { state.performed }
+    var coalescing: Coalescing {
+        get { state.coalescing }
+        set { state.coalescing = newValue }
+    }
+    var measuredCost: Int {
+        get { state.measuredCost }
+        set { state.measuredCost = newValue }
     }
 
     /// An independent copy (copy on write).
-    func copy() -> PluginStep {
-        let copy = PluginStep(context: context, arguments: arguments, inverseArguments: inverseArguments,
-                              performed: performed)
-        copy.coalescing = coalescing
-        copy.measuredCost = measuredCost
-        return copy
-    }
+    func copy() -> PluginStep { PluginStep(context: context, state: state) }
 
     /// The bytes this step keeps alive, for the memory limit.
-    var currentCost: Int {
-        var cost = 96
-        for value in arguments { cost += value.storageSize }
-        for value in inverseArguments ?? [] { cost += value.storageSize }
-        return cost
-    }
+    var currentCost: Int { state.currentCost }
 
     /// The host-side append merge (``ActionType/appendsOnMerge``, `UNDO_MERGE_BY_APPEND`):
     /// appends `next`'s last argument to this step's last argument, and likewise the last inverse
@@ -165,30 +201,44 @@ final class PluginStep: @unchecked Sendable {
     ///   `nil` (nothing changed) unless every other argument of the two is equal and the joined
     ///   values stay within ``ActionArguments/maximumValueSize``.
     func append(_ next: PluginStep) -> Int? {
-        let count = arguments.count
+        let nextState = next.withState { $0 }
+        return withState { Self.append(nextState, to: &$0) }
+    }
+
+    /// ``append(_:)`` on the fields (in place: the values grow in their own buffers).
+    static func append(_ next: State, to state: inout State) -> Int? {
+        let count = state.arguments.count
         guard count > 0, next.arguments.count == count,
-              (inverseArguments == nil) == (next.inverseArguments == nil),
-              arguments.dropLast() == next.arguments.dropLast(),
-              let argumentBytes = Self.appendableSize(next.arguments[count - 1], to: arguments[count - 1]) else {
+              (state.inverseArguments == nil) == (next.inverseArguments == nil),
+              state.arguments.dropLast() == next.arguments.dropLast(),
+              let argumentBytes = appendableSize(next.arguments[count - 1], to: state.arguments[count - 1]) else {
             return nil
         }
         var appended = argumentBytes
-        if let inverse = inverseArguments, let nextInverse = next.inverseArguments {
-            guard let last = inverse.last, inverse.count == nextInverse.count,
-                  inverse.dropLast() == nextInverse.dropLast(),
-                  let inverseBytes = Self.appendableSize(nextInverse[inverse.count - 1], to: last) else {
-                return nil
-            }
+        if let nextInverse = next.inverseArguments {
+            // Checked without keeping a second reference to the inverse arguments, so they grow
+            // in place below.
+            let index = nextInverse.count - 1
+            guard let inverseBytes = inverseAppendableSize(nextInverse, to: state.inverseArguments!) else { return nil }
             appended += inverseBytes
-            Self.append(nextInverse[inverse.count - 1], to: &inverseArguments!, at: inverse.count - 1)
+            append(nextInverse[index], to: &state.inverseArguments!, at: index)
         }
-        Self.append(next.arguments[count - 1], to: &arguments, at: count - 1)
+        append(next.arguments[count - 1], to: &state.arguments, at: count - 1)
         return appended
+    }
+
+    /// The size of `next`'s last value when it can be appended to `inverse`'s last value, the
+    /// others being equal, else `nil`.
+    private static func inverseAppendableSize(_ next: [ActionValue], to inverse: [ActionValue]) -> Int? {
+        guard let last = inverse.last, inverse.count == next.count, inverse.dropLast() == next.dropLast() else {
+            return nil
+        }
+        return appendableSize(next[inverse.count - 1], to: last)
     }
 
     /// The size of `value` when it is a string or bytes value that can be appended to `target`,
     /// else `nil`.
-    private static func appendableSize(_ value: ActionValue, to target: ActionValue) -> Int? {
+    static func appendableSize(_ value: ActionValue, to target: ActionValue) -> Int? {
         switch (target, value) {
         case (.string(let text), .string(let tail)):
             let size = tail.utf8.count
@@ -203,7 +253,7 @@ final class PluginStep: @unchecked Sendable {
     /// Appends `value` to `values[index]` (see ``appendableSize(_:to:)``): the value is taken
     /// out of the array while it grows, so its buffer is uniquely referenced and grows in
     /// amortized O(1).
-    private static func append(_ value: ActionValue, to values: inout [ActionValue], at index: Int) {
+    static func append(_ value: ActionValue, to values: inout [ActionValue], at index: Int) {
         switch (values[index], value) {
         case (.string(var text), .string(let tail)):
             values[index] = .i64(0)  // drops the array's reference: `text` grows in place

@@ -153,8 +153,11 @@ public final class PluginHost: @unchecked Sendable {
     }
 
     /// Performs a step made by ``makeCommand(_:arguments:in:)``.
-    public func perform(_ command: PluginCommand) throws(PluginHostError) {
-        try throughHistory("perform") { try $0.perform(command) }
+    public func perform(_ command: consuming PluginCommand) throws(PluginHostError) {
+        // Moved into the history (not copied): its step stays uniquely referenced, so performing
+        // it does not copy the step.
+        var pending = Optional(command)
+        try throughHistory("perform") { try $0.perform(pending.take()!) }
     }
 
     /// Undoes the newest step (of the current context), with plugin failures as
