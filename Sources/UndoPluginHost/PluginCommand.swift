@@ -40,6 +40,16 @@ public struct PluginCommand: UndoCommand, Sendable, CustomStringConvertible {
     public var context: UndoContext { step.context }
     public func belongs(to context: UndoContext) -> Bool { step.context == context }
 
+    /// Whether `command` is a plugin step of `plugin`: its type compared first, so the other
+    /// steps of a history cost no cast.
+    static func isStep(_ command: any UndoCommand, of plugin: LoadedPlugin) -> Bool {
+        func check<C: UndoCommand>(_ command: C) -> Bool {
+            guard C.self == PluginCommand.self, let pluginCommand = command as? PluginCommand else { return false }
+            return pluginCommand.actionType.plugin === plugin
+        }
+        return check(command)
+    }
+
     /// Whether perform ran (the next perform is a redo).
     var isPerformed: Bool { step.performed }
 

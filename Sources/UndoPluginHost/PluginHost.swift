@@ -242,7 +242,7 @@ public final class PluginHost: @unchecked Sendable {
             // ("not loaded"), as the thread stress test showed.
             _ = try history.withStack { stack in
                 plugin.beginUnloading()
-                return try stack.removeAll { ($0 as? PluginCommand)?.action.plugin === plugin }
+                return try stack.removeAll { PluginCommand.isStep($0, of: plugin) }
             }
         } catch {
             plugin.cancelUnloading()

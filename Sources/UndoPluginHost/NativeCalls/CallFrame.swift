@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import CUndoHostSupport
 import UndoCore
 import UndoPluginABI
 
@@ -311,24 +312,18 @@ struct CallFrameStorage {
     }
 }
 
-/// The frame of the plugin call under way on each thread, kept with `pthread_getspecific`.
+/// The frame of the plugin call under way on each thread, kept in a C thread-local variable
+/// (`undo__current_frame`, CUndoHostSupport).
 ///
 /// Invariants: a thread's value is set only by ``CallFrame/run(_:)`` and ``CallFrame/call(_:_:)``,
 /// to a frame that the running call keeps alive, and put back to the previous value before they
 /// return; so a value read on its own thread is always a live frame (held unretained).
 private enum CurrentFrame {
-    static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        let status = pthread_key_create(&key, nil)
-        precondition(status == 0, "pthread_key_create failed")
-        return key
-    }()
-
     static func get() -> CallFrame? {
-        pthread_getspecific(key).map { Unmanaged<CallFrame>.fromOpaque($0).takeUnretainedValue() }
+        undo__current_frame().map { Unmanaged<CallFrame>.fromOpaque($0).takeUnretainedValue() }
     }
 
     static func set(_ frame: CallFrame?) {
-        pthread_setspecific(key, frame.map { Unmanaged.passUnretained($0).toOpaque() })
+        undo__set_current_frame(frame.map { Unmanaged.passUnretained($0).toOpaque() })
     }
 }
