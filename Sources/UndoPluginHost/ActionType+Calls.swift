@@ -46,12 +46,12 @@ extension ActionType {
         step.performed = true
     }
 
-    /// Runs the inverse with the step's inverse arguments.
-    func invokeInverse(_ step: borrowing PluginStep.State, context: UndoContext, changes: inout UndoChanges)
+    /// Runs the inverse with a step's inverse arguments (`nil`: the step was never performed).
+    func invokeInverse(_ inverseArguments: [ActionValue]?, context: UndoContext, changes: inout UndoChanges)
         throws(PluginActionError)
     {
         guard plugin.isLoaded else { throw plugin.unloadedError(action: self, phase: .undo) }
-        guard let arguments = inverseSignature == nil ? step.arguments : step.inverseArguments else {
+        guard let arguments = inverseArguments else {
             throw PluginActionError(pluginID: pluginID, actionID: shortID, phase: .undo, code: Int32(UNDO_ESTATE),
                                     message: "the step was never performed, so it has no inverse arguments")
         }
@@ -66,7 +66,8 @@ extension ActionType {
     }
 
     /// Offers two steps of this type in one context to the plugin's merge function.
-    /// - Returns: the outcome (a merged step is a new one), or `nil` when refused (a failing
+    /// - Returns: the outcome (a merged step is a new one, with the previous step's coalescing
+    ///   key, measured), or `nil` when refused (a failing
     ///   merge is logged and refused): the steps stay two separate steps.
     func invokeMerge(previous: PluginStep, next: PluginStep) -> MergeOutcome? {
         guard let mergeFunction, plugin.isLoaded else { return nil }
@@ -94,8 +95,11 @@ extension ActionType {
                 let arguments = zip(outputs.arguments!, previous.arguments).map { $0 ?? $1 }
                 var inverse: [ActionValue]?
                 if let output = outputs.inverse { inverse = zip(output, previousInverse).map { $0 ?? $1 } }
-                return .merged(PluginStep(context: previous.context, arguments: arguments, inverseArguments: inverse,
-                                          performed: previous.performed))
+                var merged = PluginStep(context: previous.context, arguments: arguments, inverseArguments: inverse,
+                                        performed: previous.performed)
+                merged.coalescing = previous.coalescing
+                merged.measuredCost = merged.currentCost
+                return .merged(merged)
             case Int32(UNDO_MERGE_REFUSED):
                 return nil
             case Int32(UNDO_MERGE_ANNULLED):

@@ -147,6 +147,7 @@ final class LoadedPlugin: @unchecked Sendable {
         serialized {
             frame.run { _ in descriptor.deinit!(pluginData) }
             keptFrame.setPluginData(nil)
+            keptFrame.forgetAction()  // it refers back to this object
         }
         lock.withLock {
             _state = .unloaded

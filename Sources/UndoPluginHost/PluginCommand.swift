@@ -26,7 +26,7 @@ public struct PluginCommand: UndoCommand, Sendable, CustomStringConvertible {
     init(action: ActionType, step: PluginStep) {
         self.actionType = action
         self.step = step
-        if step.performed { step.measuredCost = step.currentCost }
+        if self.step.performed { self.step.measuredCost = self.step.currentCost }
     }
 
     public var action: ActionType { actionType }
@@ -77,17 +77,10 @@ public struct PluginCommand: UndoCommand, Sendable, CustomStringConvertible {
         return arguments.isEmpty ? action.shortID : action.shortID + " " + ActionArguments.format(arguments)
     }
 
-    /// Makes the step this command's own (copy on write): from here until the command is
-    /// copied, no other reference to it exists.
-    private mutating func makeStepUnique() {
-        if !isKnownUniquelyReferenced(&step) { step = step.copy() }
-    }
-
     public mutating func perform(_ changes: inout UndoChanges) throws {
-        makeStepUnique()
         let action = actionType
         let context = step.context
-        try step.withState { (state: inout PluginStep.State) throws(PluginActionError) in
+        try step.modify { (state: inout PluginStep.State) in
             let wasPerformed = state.performed
             try action.invokePerform(&state, context: context, changes: &changes)
             if !wasPerformed && action.fixedStepCost == nil { state.measuredCost = state.currentCost }
@@ -95,12 +88,10 @@ public struct PluginCommand: UndoCommand, Sendable, CustomStringConvertible {
     }
 
     public mutating func undo(_ changes: inout UndoChanges) throws {
-        makeStepUnique()
-        let action = actionType
-        let context = step.context
-        try step.withState { (state: inout PluginStep.State) throws(PluginActionError) in
-            try action.invokeInverse(state, context: context, changes: &changes)
-        }
+        // The inverse only reads the step's inverse arguments: no copy of a shared step.
+        let takesArguments = actionType.inverseSignature == nil
+        let arguments = step.read { takesArguments ? $0.arguments : $0.inverseArguments }
+        try actionType.invokeInverse(arguments, context: step.context, changes: &changes)
     }
 
     /// Offers `next` to this step: through the action type's merge function, or the append rule
@@ -108,9 +99,8 @@ public struct PluginCommand: UndoCommand, Sendable, CustomStringConvertible {
     public mutating func merge(with next: PluginCommand) -> UndoMerge {
         guard next.actionType === actionType, next.step.context == step.context else { return .refused }
         if actionType.appendsOnMerge {
-            makeStepUnique()
-            let nextState = next.step.withState { $0 }
-            return step.withState { state in
+            let nextState = next.step.read { copy $0 }
+            return step.modify { state in
                 let before = state.measuredCost >= 0 ? state.measuredCost : state.currentCost
                 guard let appended = PluginStep.append(nextState, to: &state) else { return .refused }
                 // The history measures a merged step again: it grew by the bytes appended.
@@ -123,21 +113,21 @@ public struct PluginCommand: UndoCommand, Sendable, CustomStringConvertible {
         case .annulled:
             return .annulled
         case .merged(let newStep):
-            newStep.coalescing = step.coalescing
-            newStep.measuredCost = newStep.currentCost
+            // Made with the previous step's coalescing key and measured (invokeMerge).
             step = newStep
             return .merged
         }
     }
 }
 
-/// The state of one ``PluginCommand``: changed only through the command that holds the one
-/// reference to it (``PluginCommand`` copies it first otherwise), so a step another command
-/// or thread can see is never changed. (`@unchecked Sendable` for that reason.)
+/// The state of one ``PluginCommand``, a value: its storage is changed only through the step
+/// that holds the one reference to it (``modify(_:)`` copies it first otherwise), so a step
+/// another command or thread can see is never changed (`@unchecked Sendable` for that
+/// reason: its storage, a `ManagedBuffer`, cannot be `Sendable` itself).
 ///
-/// The mutable fields are one stored value (``State``), so a perform, undo or redo reads and
-/// changes them in one access (``withState(_:)``).
-final class PluginStep: @unchecked Sendable {
+/// One word: a reference to its ``StepStorage``, which holds the context and the mutable fields
+/// (``State``), read or changed in one checked access per call (``read(_:)``, ``modify(_:)``).
+struct PluginStep: @unchecked Sendable {
     /// Which coalescing key a step has.
     enum Coalescing: Equatable {
         /// The action type's (perform set none).
@@ -169,40 +159,53 @@ final class PluginStep: @unchecked Sendable {
         }
     }
 
-    let context: UndoContext
-    private var state: State
+    private var storage: StepStorage
 
     init(context: UndoContext, arguments: [ActionValue], inverseArguments: [ActionValue]?, performed: Bool) {
-        self.context = context
-        self.state = State(arguments: arguments, inverseArguments: inverseArguments, performed: performed)
+        storage = StepStorage.make(context: context, state: State(arguments: arguments,
+                                                                  inverseArguments: inverseArguments,
+                                                                  performed: performed))
     }
 
-    private init(context: UndoContext, state: State) {
-        self.context = context
-        self.state = state
+    private init(storage: StepStorage) { self.storage = storage }
+
+    /// Makes the storage this step's own (copy on write): from here until the step is copied,
+    /// no other reference to it exists.
+    private mutating func makeUnique() {
+        if !isKnownUniquelyReferenced(&storage) { self = copy() }
     }
 
-    /// Runs `body` with the step's mutable fields: one access for everything a call reads and
-    /// changes.
-    func withState<R, E: Error>(_ body: (inout State) throws(E) -> R) throws(E) -> R { try body(&state) }
+    /// Runs `body` with the step's fields to read them: one access for everything a call reads.
+    func read<R>(_ body: (borrowing State) throws -> R) rethrows -> R { try storage.read(body) }
 
-    var arguments: [ActionValue] { state.arguments }
-    var inverseArguments: [ActionValue]? { state.inverseArguments }
-    var performed: Bool { state.performed }
+    /// Runs `body` with the step's fields to change them: one access for everything a call reads
+    /// and changes. The storage is made this step's own first (copy on write), so a copy of the
+    /// step never changes with it.
+    mutating func modify<R>(_ body: (inout State) throws -> R) rethrows -> R {
+        makeUnique()
+        return try storage.modify(body)
+    }
+
+    var context: UndoContext { storage.context }
+    var arguments: [ActionValue] { read { $0.arguments } }
+    var inverseArguments: [ActionValue]? { read { $0.inverseArguments } }
+    var performed: Bool { read { $0.performed } }
     var coalescing: Coalescing {
-        get { state.coalescing }
-        set { state.coalescing = newValue }
+        get { read { $0.coalescing } }
+        set { modify { $0.coalescing = newValue } }
     }
     var measuredCost: Int {
-        get { state.measuredCost }
-        set { state.measuredCost = newValue }
+        get { read { $0.measuredCost } }
+        set { modify { $0.measuredCost = newValue } }
     }
 
     /// An independent copy (copy on write).
-    func copy() -> PluginStep { PluginStep(context: context, state: state) }
+    func copy() -> PluginStep {
+        PluginStep(storage: StepStorage.make(context: context, state: read { copy $0 }))
+    }
 
     /// The bytes this step keeps alive, for the memory limit.
-    var currentCost: Int { state.currentCost }
+    var currentCost: Int { read { $0.currentCost } }
 
     /// The host-side append merge (``ActionType/appendsOnMerge``, `UNDO_MERGE_BY_APPEND`):
     /// appends `next`'s last argument to this step's last argument, and likewise the last inverse
@@ -210,9 +213,12 @@ final class PluginStep: @unchecked Sendable {
     /// - Returns: the bytes appended (to the argument and the inverse argument together), or
     ///   `nil` (nothing changed) unless every other argument of the two is equal and the joined
     ///   values stay within ``ActionArguments/maximumValueSize``.
+    /// In place, in the storage even when another step shares it (as a reference would): only
+    /// for a step nothing else holds. (``PluginCommand`` appends with
+    /// ``append(_:to:)`` inside ``modify(_:)``).
     func append(_ next: PluginStep) -> Int? {
-        let nextState = next.withState { $0 }
-        return withState { Self.append(nextState, to: &$0) }
+        let nextState = next.read { copy $0 }
+        return storage.modify { Self.append(nextState, to: &$0) }
     }
 
     /// ``append(_:)`` on the fields (in place: the values grow in their own buffers).
@@ -275,6 +281,56 @@ final class PluginStep: @unchecked Sendable {
             values[index] = .bytes(bytes)
         default:
             preconditionFailure("appendableSize was not checked")
+        }
+    }
+}
+
+/// Where a ``PluginStep`` keeps its context and its mutable fields: one object (a
+/// `ManagedBuffer` whose header holds them, no elements), the only place they are reached
+/// through a pointer.
+///
+/// **Invariants** (checked on every access, in every build): a change is the only access under
+/// way. ``modify(_:)`` marks the step busy while it runs, and it and ``read(_:)`` stop the
+/// program when the step is busy (a read or change from inside a change of the same step), so
+/// the fields are never seen half changed. Steps are changed only when uniquely referenced
+/// (``PluginStep/modify(_:)`` copies a shared one first), so no other thread holds a step being changed, and
+/// the reads of other threads only ever see steps that nothing changes. The context never
+/// changes.
+final class StepStorage: ManagedBuffer<StepStorage.Header, Void> {
+    struct Header {
+        /// Whether an access is under way.
+        var busy: Bool
+        let context: UndoContext
+        var state: PluginStep.State
+    }
+
+    static func make(context: UndoContext, state: PluginStep.State) -> StepStorage {
+        let buffer = create(minimumCapacity: 0) { _ in Header(busy: false, context: context, state: state) }
+        // `create` called on this class makes an instance of it.
+        return buffer as! StepStorage
+    }
+
+    var context: UndoContext { withUnsafeMutablePointerToHeader { $0.pointee.context } }
+
+    /// Runs `body` with the fields to read them (several threads may read a shared step at once:
+    /// a read writes nothing).
+    /// - Precondition: no change of this step is under way.
+    func read<R>(_ body: (borrowing PluginStep.State) throws -> R) rethrows -> R {
+        try withUnsafeMutablePointerToHeader { header in
+            precondition(!header.pointee.busy, "a plugin step was read while it was being changed")
+            return try body(header.pointee.state)
+        }
+    }
+
+    /// Runs `body` with the fields to change them, which no other access uses meanwhile.
+    /// - Precondition: no other access to this step is under way; only the one holder of the
+    ///   step calls it (``PluginStep/modify(_:)`` checks that the step is uniquely referenced).
+    func modify<R>(_ body: (inout PluginStep.State) throws -> R) rethrows -> R {
+        try withUnsafeMutablePointerToHeader { header in
+            precondition(!header.pointee.busy, "a plugin step was changed from inside another use of it")
+            header.pointee.busy = true
+            defer { header.pointee.busy = false }
+            return try body(&header.pointee.state)
         }
     }
 }

@@ -85,6 +85,10 @@ final class CallFrame {
     /// The plugin's data, handed to its calls in `undo_call.plugin_data`.
     func setPluginData(_ data: UnsafeMutableRawPointer?) { storage.access { $0.pluginData = data } }
 
+    /// Forgets the action type of the last call (which refers to the plugin that keeps this
+    /// frame: done on unload, so the two do not keep each other alive).
+    func forgetAction() { storage.access { $0.action = nil } }
+
     // MARK: The call's fields
 
     var phase: Phase { storage.access { $0.phase } }
@@ -170,14 +174,13 @@ final class CallFrame {
         return function.call(storage.call, arguments)
     }
 
-    /// Makes this frame the thread's current one, its `undo_call` valid for callbacks.
+    /// Makes this frame the thread's current one, its `undo_call` valid for callbacks: a frame
+    /// is the thread's current one exactly while its call is under way (a nested call's frame
+    /// is current during the nested call, then this one again).
     /// - Returns: the frame that was current before (for ``end(_:)``).
     private func begin() -> CallFrame? {
-        storage.access { state in
-            precondition(!state.running, "a frame's call began twice")
-            state.running = true
-        }
         let previous = CurrentFrame.get()
+        precondition(previous !== self, "a frame's call began inside its own call")
         CurrentFrame.set(self)
         return previous
     }
@@ -185,14 +188,12 @@ final class CallFrame {
     /// Ends a call begun with ``begin()``: `previous` is the thread's current frame again.
     private func end(_ previous: CallFrame?) {
         CurrentFrame.set(previous)
-        storage.access { $0.running = false }
     }
 
-    /// The frame a callback may act on: the current one, if `call` is its own pointer and its
-    /// call is under way.
+    /// The frame a callback may act on: this thread's current one (whose call is under way), if
+    /// `call` is its own pointer.
     static func accepting(_ call: UnsafeMutablePointer<undo_call>?) -> CallFrame? {
-        guard let call, let frame = current, frame.storage.call == call,
-              frame.storage.access({ $0.running }) else { return nil }
+        guard let call, let frame = current, frame.storage.call == call else { return nil }
         return frame
     }
 }
@@ -222,8 +223,6 @@ struct CallState {
     var pluginData: UnsafeMutableRawPointer?
     /// Whether a call has taken the frame (see ``CallFrame/take(phase:action:context:)``).
     var taken = false
-    /// Whether the frame's call is under way (its `undo_call` is valid for callbacks).
-    var running = false
     /// Whether anything was stored in `outputs` since they were last emptied.
     var hasOutputs = false
     var outputs = CallOutputs()
@@ -237,8 +236,10 @@ struct CallState {
     mutating func prepare(phase: CallFrame.Phase, action: ActionType?, context: UndoContext,
                           call: UnsafeMutablePointer<undo_call>) {
         self.phase = phase
-        self.action = action
-        self.context = context
+        // Stored only when they change (the same action type in the same context, call after
+        // call, costs no reference counting).
+        if self.action !== action { self.action = action }
+        if self.context != context { self.context = context }
         call.pointee.phase = phase.cPhase
         call.pointee.action_id = UnsafePointer(action?.cLocalID ?? noActionID)
         call.pointee.plugin_data = pluginData
@@ -292,7 +293,6 @@ struct CallFrameStorage {
     /// Frees everything. Only from the frame's deinit.
     func deallocate() {
         precondition(!busy.pointee, "a call frame was freed while it was being accessed")
-        precondition(!state.pointee.running, "a call frame was freed while its call was under way")
         free(state.pointee.cContext)
         free(state.pointee.noActionID)
         state.deinitialize(count: 1)
