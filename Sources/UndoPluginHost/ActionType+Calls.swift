@@ -47,8 +47,9 @@ extension ActionType {
     }
 
     /// Runs the inverse with a step's inverse arguments (`nil`: the step was never performed).
-    func invokeInverse(_ inverseArguments: [ActionValue]?, context: UndoContext, changes: inout UndoChanges)
-        throws(PluginActionError)
+    func invokeInverse<Values: RandomAccessCollection>(_ inverseArguments: Values?, context: UndoContext,
+                                                       changes: inout UndoChanges) throws(PluginActionError)
+        where Values.Element == ActionValue, Values.Index == Int
     {
         guard plugin.isLoaded else { throw plugin.unloadedError(action: self, phase: .undo) }
         guard let arguments = inverseArguments else {

@@ -18,8 +18,14 @@ public struct PluginCommand: UndoCommand, Sendable, CustomStringConvertible {
 
     init(action: ActionType, arguments: [ActionValue], inverseArguments: [ActionValue]? = nil,
          context: UndoContext, performed: Bool = false) {
+        self.init(action: action, arguments: ActionValueList(arguments), inverseArguments: inverseArguments,
+                  context: context, performed: performed)
+    }
+
+    init(action: ActionType, arguments: ActionValueList, inverseArguments: [ActionValue]? = nil,
+         context: UndoContext, performed: Bool = false) {
         let inverse = action.inverseSignature == nil ? nil : inverseArguments
-        self.init(action: action, step: PluginStep(context: context, arguments: arguments, inverseArguments: inverse,
+        self.init(action: action, step: PluginStep(context: context, values: arguments, inverseArguments: inverse,
                                                    performed: performed))
     }
 
@@ -90,8 +96,13 @@ public struct PluginCommand: UndoCommand, Sendable, CustomStringConvertible {
     public mutating func undo(_ changes: inout UndoChanges) throws {
         // The inverse only reads the step's inverse arguments: no copy of a shared step.
         let takesArguments = actionType.inverseSignature == nil
-        let arguments = step.read { takesArguments ? $0.arguments : $0.inverseArguments }
-        try actionType.invokeInverse(arguments, context: step.context, changes: &changes)
+        if takesArguments {
+            let arguments = step.read { $0.arguments }
+            try actionType.invokeInverse(arguments, context: step.context, changes: &changes)
+        } else {
+            let arguments = step.read { $0.inverseArguments }
+            try actionType.invokeInverse(arguments, context: step.context, changes: &changes)
+        }
     }
 
     /// Offers `next` to this step: through the action type's merge function, or the append rule
@@ -99,10 +110,10 @@ public struct PluginCommand: UndoCommand, Sendable, CustomStringConvertible {
     public mutating func merge(with next: PluginCommand) -> UndoMerge {
         guard next.actionType === actionType, next.step.context == step.context else { return .refused }
         if actionType.appendsOnMerge {
-            let nextState = next.step.read { copy $0 }
+            let nextValues = next.step.read { ($0.arguments, $0.inverseArguments) }
             return step.modify { state in
                 let before = state.measuredCost >= 0 ? state.measuredCost : state.currentCost
-                guard let appended = PluginStep.append(nextState, to: &state) else { return .refused }
+                guard let appended = PluginStep.append(nextValues, to: &state) else { return .refused }
                 // The history measures a merged step again: it grew by the bytes appended.
                 state.measuredCost = before + appended
                 return .merged
@@ -140,7 +151,7 @@ struct PluginStep: @unchecked Sendable {
 
     /// The mutable fields of a step.
     struct State {
-        var arguments: [ActionValue]
+        var arguments: ActionValueList
         /// The inverse's own arguments, handed back by perform; `nil` when the inverse takes
         /// perform's arguments, or before perform ran.
         var inverseArguments: [ActionValue]?
@@ -162,7 +173,12 @@ struct PluginStep: @unchecked Sendable {
     private var storage: StepStorage
 
     init(context: UndoContext, arguments: [ActionValue], inverseArguments: [ActionValue]?, performed: Bool) {
-        storage = StepStorage.make(context: context, state: State(arguments: arguments,
+        self.init(context: context, values: ActionValueList(arguments), inverseArguments: inverseArguments,
+                  performed: performed)
+    }
+
+    init(context: UndoContext, values: ActionValueList, inverseArguments: [ActionValue]?, performed: Bool) {
+        storage = StepStorage.make(context: context, state: State(arguments: values,
                                                                   inverseArguments: inverseArguments,
                                                                   performed: performed))
     }
@@ -187,7 +203,7 @@ struct PluginStep: @unchecked Sendable {
     }
 
     var context: UndoContext { storage.context }
-    var arguments: [ActionValue] { read { $0.arguments } }
+    var arguments: [ActionValue] { read { $0.arguments.array } }
     var inverseArguments: [ActionValue]? { read { $0.inverseArguments } }
     var performed: Bool { read { $0.performed } }
     var coalescing: Coalescing {
@@ -217,17 +233,20 @@ struct PluginStep: @unchecked Sendable {
     /// for a step nothing else holds. (``PluginCommand`` appends with
     /// ``append(_:to:)`` inside ``modify(_:)``).
     func append(_ next: PluginStep) -> Int? {
-        let nextState = next.read { copy $0 }
-        return storage.modify { Self.append(nextState, to: &$0) }
+        let nextValues = next.read { ($0.arguments, $0.inverseArguments) }
+        return storage.modify { Self.append(nextValues, to: &$0) }
     }
 
     /// ``append(_:)`` on the fields (in place: the values grow in their own buffers).
-    static func append(_ next: State, to state: inout State) -> Int? {
+    static func append(_ next: (arguments: ActionValueList, inverseArguments: [ActionValue]?),
+                       to state: inout State) -> Int? {
         let count = state.arguments.count
         guard count > 0, next.arguments.count == count,
-              (state.inverseArguments == nil) == (next.inverseArguments == nil),
-              state.arguments.dropLast() == next.arguments.dropLast(),
-              let argumentBytes = appendableSize(next.arguments[count - 1], to: state.arguments[count - 1]) else {
+              (state.inverseArguments == nil) == (next.inverseArguments == nil) else {
+            return nil
+        }
+        for index in 0..<count - 1 where state.arguments[index] != next.arguments[index] { return nil }
+        guard let argumentBytes = appendableSize(next.arguments[count - 1], to: state.arguments[count - 1]) else {
             return nil
         }
         var appended = argumentBytes
@@ -237,9 +256,10 @@ struct PluginStep: @unchecked Sendable {
             let index = nextInverse.count - 1
             guard let inverseBytes = inverseAppendableSize(nextInverse, to: state.inverseArguments!) else { return nil }
             appended += inverseBytes
-            append(nextInverse[index], to: &state.inverseArguments!, at: index)
+            append(nextInverse[index], to: &state.inverseArguments![index])
         }
-        append(next.arguments[count - 1], to: &state.arguments, at: count - 1)
+        let tail = next.arguments[count - 1]
+        state.arguments.update(at: count - 1) { append(tail, to: &$0) }
         return appended
     }
 
@@ -266,19 +286,20 @@ struct PluginStep: @unchecked Sendable {
         }
     }
 
-    /// Appends `value` to `values[index]` (see ``appendableSize(_:to:)``): the value is taken
-    /// out of the array while it grows, so its buffer is uniquely referenced and grows in
-    /// amortized O(1).
-    static func append(_ value: ActionValue, to values: inout [ActionValue], at index: Int) {
-        switch (values[index], value) {
+    /// Appends `value` to `target` (see ``appendableSize(_:to:)``), changed in place (an array
+    /// element through its subscript, a list's through ``ActionValueList/update(at:_:)``): the
+    /// text or bytes are taken out of `target` while they grow, so their buffer is uniquely
+    /// referenced and grows in amortized O(1).
+    static func append(_ value: ActionValue, to target: inout ActionValue) {
+        switch (target, value) {
         case (.string(var text), .string(let tail)):
-            values[index] = .i64(0)  // drops the array's reference: `text` grows in place
+            target = .i64(0)  // drops the value's reference: `text` grows in place
             text.append(tail)
-            values[index] = .string(text)
+            target = .string(text)
         case (.bytes(var bytes), .bytes(let tail)):
-            values[index] = .i64(0)
+            target = .i64(0)
             bytes.append(contentsOf: tail)
-            values[index] = .bytes(bytes)
+            target = .bytes(bytes)
         default:
             preconditionFailure("appendableSize was not checked")
         }

@@ -168,7 +168,9 @@ final class CallFrame {
     }
 
     /// Calls a perform or inverse function with `arguments` in this frame, as ``run(_:)`` does.
-    func call(_ function: FFIFunction, _ arguments: [ActionValue]) -> Int32 {
+    func call<Values: RandomAccessCollection>(_ function: FFIFunction, _ arguments: Values) -> Int32
+        where Values.Element == ActionValue, Values.Index == Int
+    {
         let previous = begin()
         defer { end(previous) }
         return function.call(storage.call, arguments)

@@ -69,7 +69,9 @@ enum DirectCall {
 
     /// Calls the function with `values`, which have exactly the declared types (checked when
     /// the step was made: ``ActionArguments``; strings free of NUL bytes).
-    func call(_ call: UnsafeMutablePointer<undo_call>, _ values: [ActionValue]) -> Int32 {
+    func call<Values: RandomAccessCollection>(_ call: UnsafeMutablePointer<undo_call>, _ values: Values) -> Int32
+        where Values.Element == ActionValue, Values.Index == Int
+    {
         precondition(values.count == parameterCount, "arguments were not checked")
         switch self {
         case .noArguments(let function):
