@@ -228,8 +228,7 @@ struct CallState {
     /// Whether anything was stored in `outputs` since they were last emptied.
     var hasOutputs = false
     var outputs = CallOutputs()
-    /// The context's name as the `undo_call` points to it (`cContext`, owned here).
-    var contextName = ""
+    /// The context's name as the `undo_call` points to it (owned here).
     var cContext: UnsafeMutablePointer<CChar>
     /// The empty `action_id` of calls about no action (init, describe, deinit), owned here.
     let noActionID: UnsafeMutablePointer<CChar>
@@ -241,15 +240,14 @@ struct CallState {
         // Stored only when they change (the same action type in the same context, call after
         // call, costs no reference counting).
         if self.action !== action { self.action = action }
-        if self.context != context { self.context = context }
         call.pointee.phase = phase.cPhase
         call.pointee.action_id = UnsafePointer(action?.cLocalID ?? noActionID)
         call.pointee.plugin_data = pluginData
-        if context.name != contextName {
+        if self.context != context {
+            self.context = context
             let copy = strdup(context.name)!
             free(cContext)
             cContext = copy
-            contextName = context.name
             call.pointee.context = UnsafePointer(copy)
         }
     }
