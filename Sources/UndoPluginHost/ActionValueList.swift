@@ -34,6 +34,15 @@ struct ActionValueList: RandomAccessCollection, Equatable, Sendable {
         }
     }
 
+    /// The bytes the values keep alive (the sum of their ``ActionValue/storageSize``), read in
+    /// place.
+    var storageSize: Int {
+        switch storage {
+        case .one(let value): value.storageSize
+        case .many(let values): values.reduce(0) { $0 + $1.storageSize }
+        }
+    }
+
     /// The values as an array.
     var array: [ActionValue] {
         switch storage {

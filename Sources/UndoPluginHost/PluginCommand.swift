@@ -163,9 +163,8 @@ struct PluginStep: @unchecked Sendable {
 
         /// The bytes this step keeps alive, for the memory limit.
         var currentCost: Int {
-            var cost = 96
-            for value in arguments { cost += value.storageSize }
-            for value in inverseArguments ?? [] { cost += value.storageSize }
+            var cost = 96 + arguments.storageSize
+            if let inverseArguments { cost += inverseArguments.reduce(0) { $0 + $1.storageSize } }
             return cost
         }
     }
