@@ -5,8 +5,4 @@
 __attribute__((visibility("hidden"))) int undo__host_support_version(void) { return 1; }
 
 /* The plugin call frame under way on this thread (see undo_host_support.h). */
-static __thread void *undo__current_frame_value;
-
-__attribute__((visibility("hidden"))) void *undo__current_frame(void) { return undo__current_frame_value; }
-
-__attribute__((visibility("hidden"))) void undo__set_current_frame(void *frame) { undo__current_frame_value = frame; }
+__attribute__((visibility("hidden"))) __thread void *undo__current_frame_value;
