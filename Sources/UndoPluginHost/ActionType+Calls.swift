@@ -47,12 +47,12 @@ extension ActionType {
     }
 
     /// Runs the inverse with a step's inverse arguments (`nil`: the step was never performed).
-    func invokeInverse<Values: RandomAccessCollection>(_ inverseArguments: Values?, context: UndoContext,
+    func invokeInverse<Values: RandomAccessCollection>(_ inverseArguments: consuming Values?, context: UndoContext,
                                                        changes: inout UndoChanges) throws(PluginActionError)
         where Values.Element == ActionValue, Values.Index == Int
     {
         guard plugin.isLoaded else { throw plugin.unloadedError(action: self, phase: .undo) }
-        guard let arguments = inverseArguments else {
+        guard let arguments = consume inverseArguments else {
             throw PluginActionError(pluginID: pluginID, actionID: shortID, phase: .undo, code: Int32(UNDO_ESTATE),
                                     message: "the step was never performed, so it has no inverse arguments")
         }

@@ -25,14 +25,10 @@ public struct PluginCommand: UndoCommand, Sendable, CustomStringConvertible {
     init(action: ActionType, arguments: ActionValueList, inverseArguments: [ActionValue]? = nil,
          context: UndoContext, performed: Bool = false) {
         let inverse = action.inverseSignature == nil ? nil : inverseArguments
-        self.init(action: action, step: PluginStep(context: context, values: arguments, inverseArguments: inverse,
-                                                   performed: performed))
-    }
-
-    init(action: ActionType, step: PluginStep) {
         self.actionType = action
-        self.step = step
-        if self.step.performed { self.step.measuredCost = self.step.currentCost }
+        self.step = PluginStep(context: context, values: arguments, inverseArguments: inverse, performed: performed)
+        // A step recorded as performed is measured now; one to perform, when it is performed.
+        if performed { self.step.measuredCost = self.step.currentCost }
     }
 
     public var action: ActionType { actionType }
