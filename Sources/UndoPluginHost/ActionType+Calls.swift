@@ -24,11 +24,10 @@ extension ActionType {
         let redo = step.performed
         let errorPhase: PluginActionError.Phase = redo ? .redo : .perform
         guard plugin.isLoaded else { throw plugin.unloadedError(action: self, phase: errorPhase) }
-        let arguments = step.arguments
         let outputs = try plugin.withFrame(redo ? .redo : .perform, action: self, context: context) {
             (frame) throws(PluginActionError) -> CallOutputs? in
             frame.expectOutputs(inverse: inverseSignature?.parameters.count)
-            let status = frame.call(performFunction, arguments)
+            let status = frame.call(performFunction, step.arguments)
             let outputs = frame.takeOutputs()
             guard status == UNDO_OK else { throw failure(status, outputs, errorPhase) }
             if let missing = outputs?.inverse?.firstIndex(where: { $0 == nil }) {
