@@ -1,5 +1,8 @@
-/* CUndoHostSupport is header-only (static inline conversions); SwiftPM needs one source file.
- * Hidden: nothing of it is exported from libundohost.so. */
+/* CUndoHostSupport is mostly header-only (static inline conversions); this file holds the one
+ * thread-local variable below. Hidden: nothing of it is exported from libundohost.so. */
 #include "undo_host_support.h"
 
 __attribute__((visibility("hidden"))) int undo__host_support_version(void) { return 1; }
+
+/* The plugin call frame under way on this thread (see undo_host_support.h). */
+__attribute__((visibility("hidden"))) __thread void *undo__current_frame_value;

@@ -18,50 +18,56 @@ extension ActionType {
     /// perform hands back.
     /// - Throws: the plugin's failure, or a broken contract (an inverse argument not set); the
     ///   step is unchanged then.
-    func invokePerform(_ step: PluginStep, changes: inout UndoChanges) throws(PluginActionError) {
+    func invokePerform(_ step: inout PluginStep.State, context: UndoContext, changes: inout UndoChanges)
+        throws(PluginActionError)
+    {
         let redo = step.performed
         let errorPhase: PluginActionError.Phase = redo ? .redo : .perform
         guard plugin.isLoaded else { throw plugin.unloadedError(action: self, phase: errorPhase) }
-        let inverseCount = inverseSignature?.parameters.count
-        let arguments = step.arguments
-        let result = try plugin.withFrame(redo ? .redo : .perform, action: self, context: step.context) {
-            (frame) throws(PluginActionError) -> (inverse: [ActionValue]?, key: String??, changes: UndoChanges) in
-            if let inverseCount { frame.inverseOutput = Array(repeating: nil, count: inverseCount) }
-            let status = frame.call(performFunction, arguments)
-            guard status == UNDO_OK else { throw failure(status, frame, errorPhase) }
-            var inverse: [ActionValue]?
-            if let output = frame.inverseOutput {
-                if let missing = output.firstIndex(where: { $0 == nil }) { throw missingInverse(missing, errorPhase) }
-                inverse = output.map { $0! }
+        let outputs = try plugin.withFrame(redo ? .redo : .perform, action: self, context: context) {
+            (frame) throws(PluginActionError) -> CallOutputs? in
+            frame.expectOutputs(inverse: inverseSignature?.parameters.count)
+            let status = frame.call(performFunction, step.arguments)
+            let outputs = frame.takeOutputs()
+            guard status == UNDO_OK else { throw failure(status, outputs, errorPhase) }
+            if let missing = outputs?.inverse?.firstIndex(where: { $0 == nil }) {
+                throw missingInverse(missing, errorPhase)
             }
-            return (inverse, frame.coalescingKey, frame.changes)
+            return outputs
         }
-        if let inverse = result.inverse { step.inverseArguments = inverse }
-        if !redo, let key = result.key {
-            step.coalescing = key.map { .key(UndoCoalescingKey(pluginID + "/" + $0)) } ?? .never
+        if let outputs {
+            if let inverse = outputs.inverse { step.inverseArguments = inverse.map { $0! } }
+            if !redo, let key = outputs.coalescingKey {
+                step.coalescing = key.map { .key(UndoCoalescingKey(pluginID + "/" + $0)) } ?? .never
+            }
+            if !outputs.changes.isEmpty { changes.append(contentsOf: outputs.changes) }
         }
         step.performed = true
-        if !result.changes.isEmpty { changes.append(contentsOf: result.changes) }
     }
 
-    /// Runs the inverse with the step's inverse arguments.
-    func invokeInverse(_ step: PluginStep, changes: inout UndoChanges) throws(PluginActionError) {
+    /// Runs the inverse with a step's inverse arguments (`nil`: the step was never performed).
+    func invokeInverse<Values: RandomAccessCollection>(_ inverseArguments: consuming Values?, context: UndoContext,
+                                                       changes: inout UndoChanges) throws(PluginActionError)
+        where Values.Element == ActionValue, Values.Index == Int
+    {
         guard plugin.isLoaded else { throw plugin.unloadedError(action: self, phase: .undo) }
-        guard let arguments = inverseSignature == nil ? step.arguments : step.inverseArguments else {
+        guard let arguments = consume inverseArguments else {
             throw PluginActionError(pluginID: pluginID, actionID: shortID, phase: .undo, code: Int32(UNDO_ESTATE),
                                     message: "the step was never performed, so it has no inverse arguments")
         }
-        let reported = try plugin.withFrame(.inverse, action: self, context: step.context) {
-            (frame) throws(PluginActionError) -> UndoChanges in
+        let reported = try plugin.withFrame(.inverse, action: self, context: context) {
+            (frame) throws(PluginActionError) -> UndoChanges? in
             let status = frame.call(inverseFunction, arguments)
-            guard status == UNDO_OK else { throw failure(status, frame, .undo) }
-            return frame.changes
+            let outputs = frame.takeOutputs()
+            guard status == UNDO_OK else { throw failure(status, outputs, .undo) }
+            return outputs?.changes
         }
-        if !reported.isEmpty { changes.append(contentsOf: reported) }
+        if let reported, !reported.isEmpty { changes.append(contentsOf: reported) }
     }
 
     /// Offers two steps of this type in one context to the plugin's merge function.
-    /// - Returns: the outcome (a merged step is a new one), or `nil` when refused (a failing
+    /// - Returns: the outcome (a merged step is a new one, with the previous step's coalescing
+    ///   key, measured), or `nil` when refused (a failing
     ///   merge is logged and refused): the steps stay two separate steps.
     func invokeMerge(previous: PluginStep, next: PluginStep) -> MergeOutcome? {
         guard let mergeFunction, plugin.isLoaded else { return nil }
@@ -69,8 +75,7 @@ extension ActionType {
         let nextInverse = inverseSignature == nil ? next.arguments : next.inverseArguments
         guard let previousInverse, let nextInverse else { return nil }
         return plugin.withFrame(.merge, action: self, context: previous.context) { frame -> MergeOutcome? in
-            frame.argumentOutput = Array(repeating: nil, count: signature.parameters.count)
-            if let inverseSignature { frame.inverseOutput = Array(repeating: nil, count: inverseSignature.parameters.count) }
+            frame.expectOutputs(inverse: inverseSignature?.parameters.count, arguments: signature.parameters.count)
             let status = ActionValue.withCValues(previous.arguments) { previousArguments in
                 ActionValue.withCValues(previousInverse) { previousInverseArguments in
                     ActionValue.withCValues(next.arguments) { nextArguments in
@@ -83,20 +88,24 @@ extension ActionType {
                     }
                 }
             }
+            let outputs = frame.takeOutputs() ?? CallOutputs()
             switch status {
             case Int32(UNDO_MERGE_MERGED):
                 // Values not set keep the previous step's.
-                let arguments = zip(frame.argumentOutput!, previous.arguments).map { $0 ?? $1 }
+                let arguments = zip(outputs.arguments!, previous.arguments).map { $0 ?? $1 }
                 var inverse: [ActionValue]?
-                if let output = frame.inverseOutput { inverse = zip(output, previousInverse).map { $0 ?? $1 } }
-                return .merged(PluginStep(context: previous.context, arguments: arguments, inverseArguments: inverse,
-                                          performed: previous.performed))
+                if let output = outputs.inverse { inverse = zip(output, previousInverse).map { $0 ?? $1 } }
+                var merged = PluginStep(context: previous.context, arguments: arguments, inverseArguments: inverse,
+                                        performed: previous.performed)
+                merged.coalescing = previous.coalescing
+                merged.measuredCost = merged.currentCost
+                return .merged(merged)
             case Int32(UNDO_MERGE_REFUSED):
                 return nil
             case Int32(UNDO_MERGE_ANNULLED):
                 return .annulled
             default:
-                let reason = frame.reportedError?.message ?? frame.refusal ?? ErrorCode.message(status)
+                let reason = outputs.reportedError?.message ?? outputs.refusal ?? ErrorCode.message(status)
                 plugin.writeLog(.warning, "\(shortID) merge returned \(status) (\(reason)); the steps are kept apart")
                 return nil
             }
@@ -115,8 +124,8 @@ extension ActionType {
 
     /// The error for a failed call: the plugin's own message, or why a callback refused, or the
     /// code's meaning.
-    private func failure(_ status: Int32, _ frame: CallFrame, _ phase: PluginActionError.Phase) -> PluginActionError {
-        var message = frame.reportedError?.message ?? frame.refusal ?? ErrorCode.message(status)
+    private func failure(_ status: Int32, _ outputs: CallOutputs?, _ phase: PluginActionError.Phase) -> PluginActionError {
+        var message = outputs?.reportedError?.message ?? outputs?.refusal ?? ErrorCode.message(status)
         var code = status
         if status > 0 {
             message = "returned \(status), which is not an error code" + (message.isEmpty ? "" : ": \(message)")

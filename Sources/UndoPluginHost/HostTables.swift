@@ -66,10 +66,10 @@ enum HostCallbacks {
 
     static func registerAction(_ table: UnsafePointer<undo_host>?, _ type: UnsafePointer<undo_action_type>?) -> Int32 {
         guard let plugin = HostTables.plugin(for: table) else { return Int32(UNDO_ESTATE) }
-        guard let frame = CallFrame.current, frame.plugin === plugin, frame.phase == .initialize else {
+        guard let frame = CallFrame.current, frame.belongs(to: plugin.hostTable), frame.phase == .initialize else {
             plugin.writeLog(.warning, "register_action was called outside init; refused")
-            if let frame = CallFrame.current, frame.plugin === plugin {
-                frame.refusal = "register_action is only allowed during init"
+            if let frame = CallFrame.current, frame.belongs(to: plugin.hostTable) {
+                frame.setRefusal("register_action is only allowed during init")
             }
             return Int32(UNDO_ESTATE)
         }
@@ -85,8 +85,8 @@ enum HostCallbacks {
     static func reportError(_ table: UnsafePointer<undo_host>?, _ code: Int32, _ message: UnsafePointer<CChar>?) -> Int32 {
         guard let plugin = HostTables.plugin(for: table) else { return code }
         let text = CStrings.message(message, limit: Int(UNDO_MAX_MESSAGE_LENGTH))
-        if let frame = CallFrame.current, frame.plugin === plugin {
-            frame.reportedError = (code, text)
+        if let frame = CallFrame.current, frame.belongs(to: plugin.hostTable) {
+            frame.setReportedError(code, text)
         } else {
             plugin.writeLog(.error, "\(text) [\(ErrorCode.name(code))]")
         }
@@ -102,12 +102,12 @@ enum HostCallbacks {
             do throws(CStrings.Failure) {
                 changed = UndoContext(try CStrings.read(context, limit: Int(UNDO_MAX_CONTEXT_LENGTH), allowEmpty: true))
             } catch {
-                frame.refusal = "report_change: " + CStrings.describe(error, "the context")
+                frame.setRefusal("report_change: " + CStrings.describe(error, "the context"))
                 return error == .invalidUTF8 ? Int32(UNDO_EUTF8) : Int32(UNDO_ELIMIT)
             }
         }
-        frame.changes.report(context: changed, location: location >= 0 ? location : nil,
-                             length: length >= 0 ? length : nil)
+        frame.reportChange(context: changed, location: location >= 0 ? location : nil,
+                           length: length >= 0 ? length : nil)
         return ok
     }
 
@@ -117,7 +117,7 @@ enum HostCallbacks {
         let function = inverse ? "set_inverse_arg" : "set_arg"
         guard let frame = CallFrame.accepting(call), let action = frame.action else { return Int32(UNDO_ESTATE) }
         func refuse(_ code: Int32, _ message: String) -> Int32 {
-            frame.refusal = "\(function)(\(index)): \(message)"
+            frame.setRefusal("\(function)(\(index)): \(message)")
             return code
         }
         let signature: ActionSignature
@@ -144,12 +144,8 @@ enum HostCallbacks {
             let failure = ActionArgumentError(error, index: Int(index), parameter: parameter.name)
             return refuse(failure.code, failure.reason)
         }
-        if inverse {
-            guard frame.inverseOutput != nil else { return refuse(Int32(UNDO_ESTATE), "not allowed in this call") }
-            frame.inverseOutput![Int(index)] = converted
-        } else {
-            guard frame.argumentOutput != nil else { return refuse(Int32(UNDO_ESTATE), "not allowed in this call") }
-            frame.argumentOutput![Int(index)] = converted
+        guard frame.setOutput(converted, at: Int(index), inverse: inverse) else {
+            return refuse(Int32(UNDO_ESTATE), "not allowed in this call")
         }
         return ok
     }
@@ -159,18 +155,18 @@ enum HostCallbacks {
     static func setCoalescingKey(_ call: UnsafeMutablePointer<undo_call>?, _ key: UnsafePointer<CChar>?) -> Int32 {
         guard let frame = CallFrame.accepting(call) else { return Int32(UNDO_ESTATE) }
         guard frame.phase == .perform || frame.phase == .redo else {
-            frame.refusal = "set_coalescing_key: only allowed in perform"
+            frame.setRefusal("set_coalescing_key: only allowed in perform")
             return Int32(UNDO_ESTATE)
         }
         guard let key else {
-            frame.coalescingKey = .some(nil)
+            frame.setCoalescingKey(nil)
             return ok
         }
         do throws(CStrings.Failure) {
-            frame.coalescingKey = .some(try CStrings.read(key, limit: Int(UNDO_MAX_NAME_LENGTH)))
+            frame.setCoalescingKey(try CStrings.read(key, limit: Int(UNDO_MAX_NAME_LENGTH)))
             return ok
         } catch {
-            frame.refusal = "set_coalescing_key: " + CStrings.describe(error, "the key")
+            frame.setRefusal("set_coalescing_key: " + CStrings.describe(error, "the key"))
             return switch error {
             case .tooLong: Int32(UNDO_ELIMIT)
             case .invalidUTF8: Int32(UNDO_EUTF8)

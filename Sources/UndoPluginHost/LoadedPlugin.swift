@@ -59,6 +59,7 @@ final class LoadedPlugin: @unchecked Sendable {
         self.callRoute = host.callRoute
         self.callLock = host.history.mutex
         hostTable = HostTables.makeTable(hostName: host.hostName, hostVersion: host.hostVersion)
+        keptFrame = CallFrame(hostTable: hostTable, pluginData: nil, phase: .perform)
         HostTables.register(hostTable, for: self)
     }
 
@@ -80,10 +81,10 @@ final class LoadedPlugin: @unchecked Sendable {
     }
 
     /// The frame of perform, inverse and merge calls, kept for the next call (a call costs no
-    /// allocation for its frame). Only touched with the call lock held, so by one thread at a
-    /// time; a nested call finds it taken and makes its own. Released on unload (it refers back
-    /// to this object).
-    private var spareFrame: CallFrame?
+    /// allocation for its frame). Only taken with the call lock held, so by one thread at a
+    /// time; a nested call finds it taken and makes its own. It refers to this plugin by its
+    /// table, so keeping it makes no cycle.
+    private let keptFrame: CallFrame
 
     /// Runs `body` with a frame for a call of `action` in `context`, with the call lock held
     /// (see ``serialized(_:)``).
@@ -92,19 +93,12 @@ final class LoadedPlugin: @unchecked Sendable {
         let mustLock = !callLock.isHeldByCurrentThread
         if mustLock { callLock.lock() }
         defer { if mustLock { callLock.unlock() } }
-        let frame: CallFrame
-        if let spare = spareFrame {
-            spareFrame = nil
-            spare.reuse(phase: phase, action: action, context: context)
-            frame = spare
-        } else {
-            frame = CallFrame(plugin: self, phase: phase, action: action, context: context)
+        if keptFrame.take(phase: phase, action: action, context: context) {
+            defer { keptFrame.release() }
+            return try body(keptFrame)
         }
-        defer {
-            frame.clear()
-            if state != .unloaded { spareFrame = frame }
-        }
-        return try body(frame)
+        return try body(CallFrame(hostTable: hostTable, pluginData: pluginData, phase: phase, action: action,
+                                  context: context))
     }
 
     func writeLog(_ level: PluginLogMessage.Level, _ message: String) {
@@ -117,7 +111,7 @@ final class LoadedPlugin: @unchecked Sendable {
     /// - Throws: init's failure (deinit not called), or the first refused registration
     ///   (deinit called).
     func initialize() throws(PluginLoadError.Reason) {
-        let frame = CallFrame(plugin: self, phase: .initialize)
+        let frame = CallFrame(hostTable: hostTable, pluginData: nil, phase: .initialize)
         var data: UnsafeMutableRawPointer?
         let status = serialized {
             frame.run { _ in descriptor.`init`!(UnsafePointer(hostTable), &data) }
@@ -135,6 +129,7 @@ final class LoadedPlugin: @unchecked Sendable {
             throw failure
         }
         pluginData = data
+        serialized { keptFrame.setPluginData(data) }
         lock.withLock {
             _actions = frame.registrations
             _state = .loaded
@@ -148,10 +143,11 @@ final class LoadedPlugin: @unchecked Sendable {
 
     /// Calls deinit and forgets the action types (breaking their cycle to this object).
     func deinitialize() {
-        let frame = CallFrame(plugin: self, phase: .deinitialize)
+        let frame = CallFrame(hostTable: hostTable, pluginData: pluginData, phase: .deinitialize)
         serialized {
             frame.run { _ in descriptor.deinit!(pluginData) }
-            spareFrame = nil  // it refers back to this object
+            keptFrame.setPluginData(nil)
+            keptFrame.forgetAction()  // it refers back to this object
         }
         lock.withLock {
             _state = .unloaded
@@ -178,7 +174,7 @@ final class LoadedPlugin: @unchecked Sendable {
                 frame.registrationFailure = .actionRefused(action: error.action ?? "?", code: error.code,
                                                            message: error.message)
             }
-            frame.refusal = "register_action: \(error.message)"
+            frame.setRefusal("register_action: \(error.message)")
             return error.code
         }
     }
@@ -192,7 +188,7 @@ final class LoadedPlugin: @unchecked Sendable {
                                     message: "the plugin cannot show its documents")
         }
         guard isLoaded else { throw unloadedError(action: nil, phase: .describe) }
-        let frame = CallFrame(plugin: self, phase: .describe, context: context)
+        let frame = CallFrame(hostTable: hostTable, pluginData: pluginData, phase: .describe, context: context)
         var capacity = 4096
         while true {
             var buffer = [CChar](repeating: 0, count: capacity)

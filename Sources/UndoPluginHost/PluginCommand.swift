@@ -18,15 +18,17 @@ public struct PluginCommand: UndoCommand, Sendable, CustomStringConvertible {
 
     init(action: ActionType, arguments: [ActionValue], inverseArguments: [ActionValue]? = nil,
          context: UndoContext, performed: Bool = false) {
-        let inverse = action.inverseSignature == nil ? nil : inverseArguments
-        self.init(action: action, step: PluginStep(context: context, arguments: arguments, inverseArguments: inverse,
-                                                   performed: performed))
+        self.init(action: action, arguments: ActionValueList(arguments), inverseArguments: inverseArguments,
+                  context: context, performed: performed)
     }
 
-    init(action: ActionType, step: PluginStep) {
+    init(action: ActionType, arguments: ActionValueList, inverseArguments: [ActionValue]? = nil,
+         context: UndoContext, performed: Bool = false) {
+        let inverse = action.inverseSignature == nil ? nil : inverseArguments
         self.actionType = action
-        self.step = step
-        if step.performed { step.measuredCost = step.currentCost }
+        self.step = PluginStep(context: context, values: arguments, inverseArguments: inverse, performed: performed)
+        // A step recorded as performed is measured now; one to perform, when it is performed.
+        if performed { self.step.measuredCost = self.step.currentCost }
     }
 
     public var action: ActionType { actionType }
@@ -39,6 +41,16 @@ public struct PluginCommand: UndoCommand, Sendable, CustomStringConvertible {
     }
     public var context: UndoContext { step.context }
     public func belongs(to context: UndoContext) -> Bool { step.context == context }
+
+    /// Whether `command` is a plugin step of `plugin`: its type compared first, so the other
+    /// steps of a history cost no cast.
+    static func isStep(_ command: any UndoCommand, of plugin: LoadedPlugin) -> Bool {
+        func check<C: UndoCommand>(_ command: C) -> Bool {
+            guard C.self == PluginCommand.self, let pluginCommand = command as? PluginCommand else { return false }
+            return pluginCommand.actionType.plugin === plugin
+        }
+        return check(command)
+    }
 
     /// Whether perform ran (the next perform is a redo).
     var isPerformed: Bool { step.performed }
@@ -67,21 +79,26 @@ public struct PluginCommand: UndoCommand, Sendable, CustomStringConvertible {
         return arguments.isEmpty ? action.shortID : action.shortID + " " + ActionArguments.format(arguments)
     }
 
-    /// The step, made this command's own first (copy on write).
-    private mutating func uniqueStep() -> PluginStep {
-        if !isKnownUniquelyReferenced(&step) { step = step.copy() }
-        return step
-    }
-
     public mutating func perform(_ changes: inout UndoChanges) throws {
-        let step = uniqueStep()
-        let wasPerformed = step.performed
-        try actionType.invokePerform(step, changes: &changes)
-        if !wasPerformed { step.measuredCost = step.currentCost }
+        let action = actionType
+        let context = step.context
+        try step.modify { (state: inout PluginStep.State) in
+            let wasPerformed = state.performed
+            try action.invokePerform(&state, context: context, changes: &changes)
+            if !wasPerformed && action.fixedStepCost == nil { state.measuredCost = state.currentCost }
+        }
     }
 
     public mutating func undo(_ changes: inout UndoChanges) throws {
-        try actionType.invokeInverse(uniqueStep(), changes: &changes)
+        // The inverse only reads the step's inverse arguments: no copy of a shared step.
+        let takesArguments = actionType.inverseSignature == nil
+        if takesArguments {
+            let arguments = step.read { $0.arguments }
+            try actionType.invokeInverse(arguments, context: step.context, changes: &changes)
+        } else {
+            let arguments = step.read { $0.inverseArguments }
+            try actionType.invokeInverse(arguments, context: step.context, changes: &changes)
+        }
     }
 
     /// Offers `next` to this step: through the action type's merge function, or the append rule
@@ -89,30 +106,35 @@ public struct PluginCommand: UndoCommand, Sendable, CustomStringConvertible {
     public mutating func merge(with next: PluginCommand) -> UndoMerge {
         guard next.actionType === actionType, next.step.context == step.context else { return .refused }
         if actionType.appendsOnMerge {
-            let step = uniqueStep()
-            let before = step.measuredCost >= 0 ? step.measuredCost : step.currentCost
-            guard let appended = step.append(next.step) else { return .refused }
-            // The history measures a merged step again: it grew by the bytes appended.
-            step.measuredCost = before + appended
-            return .merged
+            let nextValues = next.step.read { ($0.arguments, $0.inverseArguments) }
+            return step.modify { state in
+                let before = state.measuredCost >= 0 ? state.measuredCost : state.currentCost
+                guard let appended = PluginStep.append(nextValues, to: &state) else { return .refused }
+                // The history measures a merged step again: it grew by the bytes appended.
+                state.measuredCost = before + appended
+                return .merged
+            }
         }
         guard let merged = actionType.invokeMerge(previous: step, next: next.step) else { return .refused }
         switch merged {
         case .annulled:
             return .annulled
         case .merged(let newStep):
-            newStep.coalescing = step.coalescing
-            newStep.measuredCost = newStep.currentCost
+            // Made with the previous step's coalescing key and measured (invokeMerge).
             step = newStep
             return .merged
         }
     }
 }
 
-/// The state of one ``PluginCommand``: changed only through the command that holds the one
-/// reference to it (``PluginCommand`` copies it first otherwise), so a step another command
-/// or thread can see is never changed. (`@unchecked Sendable` for that reason.)
-final class PluginStep: @unchecked Sendable {
+/// The state of one ``PluginCommand``, a value: its storage is changed only through the step
+/// that holds the one reference to it (``modify(_:)`` copies it first otherwise), so a step
+/// another command or thread can see is never changed (`@unchecked Sendable` for that
+/// reason: its storage, a `ManagedBuffer`, cannot be `Sendable` itself).
+///
+/// One word: a reference to its ``StepStorage``, which holds the context and the mutable fields
+/// (``State``), read or changed in one checked access per call (``read(_:)``, ``modify(_:)``).
+struct PluginStep: @unchecked Sendable {
     /// Which coalescing key a step has.
     enum Coalescing: Equatable {
         /// The action type's (perform set none).
@@ -123,40 +145,78 @@ final class PluginStep: @unchecked Sendable {
         case key(UndoCoalescingKey)
     }
 
-    let context: UndoContext
-    var arguments: [ActionValue]
-    /// The inverse's own arguments, handed back by perform; `nil` when the inverse takes
-    /// perform's arguments, or before perform ran.
-    var inverseArguments: [ActionValue]?
-    /// Whether perform ran (or the plugin recorded the step): the next perform is a redo.
-    var performed: Bool
-    var coalescing = Coalescing.actionType
-    /// The cost as the history measured it, or -1 before it went in.
-    var measuredCost = -1
+    /// The mutable fields of a step.
+    struct State {
+        var arguments: ActionValueList
+        /// The inverse's own arguments, handed back by perform; `nil` when the inverse takes
+        /// perform's arguments, or before perform ran.
+        var inverseArguments: [ActionValue]?
+        /// Whether perform ran (or the plugin recorded the step): the next perform is a redo.
+        var performed: Bool
+        var coalescing = Coalescing.actionType
+        /// The cost as the history measured it, or -1 before it went in.
+        var measuredCost = -1
+
+        /// The bytes this step keeps alive, for the memory limit.
+        var currentCost: Int {
+            var cost = 96 + arguments.storageSize
+            if let inverseArguments { cost += inverseArguments.reduce(0) { $0 + $1.storageSize } }
+            return cost
+        }
+    }
+
+    private var storage: StepStorage
 
     init(context: UndoContext, arguments: [ActionValue], inverseArguments: [ActionValue]?, performed: Bool) {
-        self.context = context
-        self.arguments = arguments
-        self.inverseArguments = inverseArguments
-        self.performed = performed
+        self.init(context: context, values: ActionValueList(arguments), inverseArguments: inverseArguments,
+                  performed: performed)
+    }
+
+    init(context: UndoContext, values: ActionValueList, inverseArguments: [ActionValue]?, performed: Bool) {
+        storage = StepStorage.make(context: context, state: State(arguments: values,
+                                                                  inverseArguments: inverseArguments,
+                                                                  performed: performed))
+    }
+
+    private init(storage: StepStorage) { self.storage = storage }
+
+    /// Makes the storage this step's own (copy on write): from here until the step is copied,
+    /// no other reference to it exists.
+    private mutating func makeUnique() {
+        if !isKnownUniquelyReferenced(&storage) { self = copy() }
+    }
+
+    /// Runs `body` with the step's fields to read them: one access for everything a call reads.
+    func read<R>(_ body: (borrowing State) throws -> R) rethrows -> R { try storage.read(body) }
+
+    /// Runs `body` with the step's fields to change them: one access for everything a call reads
+    /// and changes. The storage is made this step's own first (copy on write), so a copy of the
+    /// step never changes with it.
+    mutating func modify<R>(_ body: (inout State) throws -> R) rethrows -> R {
+        makeUnique()
+        return try storage.modify(body)
+    }
+
+    var context: UndoContext { storage.context }
+    var arguments: [ActionValue] { read { $0.arguments.array } }
+    var inverseArguments: [ActionValue]? { read { $0.inverseArguments } }
+    var performed: Bool { read { $0.performed } }
+    var coalescing: Coalescing {
+        get { read { $0.coalescing } }
+        set { modify { $0.coalescing = newValue } }
+    }
+    var measuredCost: Int {
+        get { read { $0.measuredCost } }
+        set { modify { $0.measuredCost = newValue } }
     }
 
     /// An independent copy (copy on write).
     func copy() -> PluginStep {
-        let copy = PluginStep(context: context, arguments: arguments, inverseArguments: inverseArguments,
-                              performed: performed)
-        copy.coalescing = coalescing
-        copy.measuredCost = measuredCost
-        return copy
+        PluginStep(storage: StepStorage.make(context: context, state: read { copy $0 }))
     }
 
     /// The bytes this step keeps alive, for the memory limit.
-    var currentCost: Int {
-        var cost = 96
-        for value in arguments { cost += value.storageSize }
-        for value in inverseArguments ?? [] { cost += value.storageSize }
-        return cost
-    }
+    var currentCost: Int { read { $0.currentCost } }
 
     /// The host-side append merge (``ActionType/appendsOnMerge``, `UNDO_MERGE_BY_APPEND`):
     /// appends `next`'s last argument to this step's last argument, and likewise the last inverse
@@ -164,31 +224,52 @@ final class PluginStep: @unchecked Sendable {
     /// - Returns: the bytes appended (to the argument and the inverse argument together), or
     ///   `nil` (nothing changed) unless every other argument of the two is equal and the joined
     ///   values stay within ``ActionArguments/maximumValueSize``.
+    /// In place, in the storage even when another step shares it (as a reference would): only
+    /// for a step nothing else holds. (``PluginCommand`` appends with
+    /// ``append(_:to:)`` inside ``modify(_:)``).
     func append(_ next: PluginStep) -> Int? {
-        let count = arguments.count
+        let nextValues = next.read { ($0.arguments, $0.inverseArguments) }
+        return storage.modify { Self.append(nextValues, to: &$0) }
+    }
+
+    /// ``append(_:)`` on the fields (in place: the values grow in their own buffers).
+    static func append(_ next: (arguments: ActionValueList, inverseArguments: [ActionValue]?),
+                       to state: inout State) -> Int? {
+        let count = state.arguments.count
         guard count > 0, next.arguments.count == count,
-              (inverseArguments == nil) == (next.inverseArguments == nil),
-              arguments.dropLast() == next.arguments.dropLast(),
-              let argumentBytes = Self.appendableSize(next.arguments[count - 1], to: arguments[count - 1]) else {
+              (state.inverseArguments == nil) == (next.inverseArguments == nil) else {
+            return nil
+        }
+        for index in 0..<count - 1 where state.arguments[index] != next.arguments[index] { return nil }
+        guard let argumentBytes = appendableSize(next.arguments[count - 1], to: state.arguments[count - 1]) else {
             return nil
         }
         var appended = argumentBytes
-        if let inverse = inverseArguments, let nextInverse = next.inverseArguments {
-            guard let last = inverse.last, inverse.count == nextInverse.count,
-                  inverse.dropLast() == nextInverse.dropLast(),
-                  let inverseBytes = Self.appendableSize(nextInverse[inverse.count - 1], to: last) else {
-                return nil
-            }
+        if let nextInverse = next.inverseArguments {
+            // Checked without keeping a second reference to the inverse arguments, so they grow
+            // in place below.
+            let index = nextInverse.count - 1
+            guard let inverseBytes = inverseAppendableSize(nextInverse, to: state.inverseArguments!) else { return nil }
             appended += inverseBytes
-            Self.append(nextInverse[inverse.count - 1], to: &inverseArguments!, at: inverse.count - 1)
+            append(nextInverse[index], to: &state.inverseArguments![index])
         }
-        Self.append(next.arguments[count - 1], to: &arguments, at: count - 1)
+        let tail = next.arguments[count - 1]
+        state.arguments.update(at: count - 1) { append(tail, to: &$0) }
         return appended
+    }
+
+    /// The size of `next`'s last value when it can be appended to `inverse`'s last value, the
+    /// others being equal, else `nil`.
+    private static func inverseAppendableSize(_ next: [ActionValue], to inverse: [ActionValue]) -> Int? {
+        guard let last = inverse.last, inverse.count == next.count, inverse.dropLast() == next.dropLast() else {
+            return nil
+        }
+        return appendableSize(next[inverse.count - 1], to: last)
     }
 
     /// The size of `value` when it is a string or bytes value that can be appended to `target`,
     /// else `nil`.
-    private static func appendableSize(_ value: ActionValue, to target: ActionValue) -> Int? {
+    static func appendableSize(_ value: ActionValue, to target: ActionValue) -> Int? {
         switch (target, value) {
         case (.string(let text), .string(let tail)):
             let size = tail.utf8.count
@@ -200,21 +281,72 @@ final class PluginStep: @unchecked Sendable {
         }
     }
 
-    /// Appends `value` to `values[index]` (see ``appendableSize(_:to:)``): the value is taken
-    /// out of the array while it grows, so its buffer is uniquely referenced and grows in
-    /// amortized O(1).
-    private static func append(_ value: ActionValue, to values: inout [ActionValue], at index: Int) {
-        switch (values[index], value) {
+    /// Appends `value` to `target` (see ``appendableSize(_:to:)``), changed in place (an array
+    /// element through its subscript, a list's through ``ActionValueList/update(at:_:)``): the
+    /// text or bytes are taken out of `target` while they grow, so their buffer is uniquely
+    /// referenced and grows in amortized O(1).
+    static func append(_ value: ActionValue, to target: inout ActionValue) {
+        switch (target, value) {
         case (.string(var text), .string(let tail)):
-            values[index] = .i64(0)  // drops the array's reference: `text` grows in place
+            target = .i64(0)  // drops the value's reference: `text` grows in place
             text.append(tail)
-            values[index] = .string(text)
+            target = .string(text)
         case (.bytes(var bytes), .bytes(let tail)):
-            values[index] = .i64(0)
+            target = .i64(0)
             bytes.append(contentsOf: tail)
-            values[index] = .bytes(bytes)
+            target = .bytes(bytes)
         default:
             preconditionFailure("appendableSize was not checked")
+        }
+    }
+}
+
+/// Where a ``PluginStep`` keeps its context and its mutable fields: one object (a
+/// `ManagedBuffer` whose header holds them, no elements), the only place they are reached
+/// through a pointer.
+///
+/// **Invariants** (checked on every access, in every build): a change is the only access under
+/// way. ``modify(_:)`` marks the step busy while it runs, and it and ``read(_:)`` stop the
+/// program when the step is busy (a read or change from inside a change of the same step), so
+/// the fields are never seen half changed. Steps are changed only when uniquely referenced
+/// (``PluginStep/modify(_:)`` copies a shared one first), so no other thread holds a step being changed, and
+/// the reads of other threads only ever see steps that nothing changes. The context never
+/// changes.
+final class StepStorage: ManagedBuffer<StepStorage.Header, Void> {
+    struct Header {
+        /// Whether an access is under way.
+        var busy: Bool
+        let context: UndoContext
+        var state: PluginStep.State
+    }
+
+    static func make(context: UndoContext, state: PluginStep.State) -> StepStorage {
+        let buffer = create(minimumCapacity: 0) { _ in Header(busy: false, context: context, state: state) }
+        // `create` called on this class makes an instance of it.
+        return buffer as! StepStorage
+    }
+
+    var context: UndoContext { withUnsafeMutablePointerToHeader { $0.pointee.context } }
+
+    /// Runs `body` with the fields to read them (several threads may read a shared step at once:
+    /// a read writes nothing).
+    /// - Precondition: no change of this step is under way.
+    func read<R>(_ body: (borrowing PluginStep.State) throws -> R) rethrows -> R {
+        try withUnsafeMutablePointerToHeader { header in
+            precondition(!header.pointee.busy, "a plugin step was read while it was being changed")
+            return try body(header.pointee.state)
+        }
+    }
+
+    /// Runs `body` with the fields to change them, which no other access uses meanwhile.
+    /// - Precondition: no other access to this step is under way; only the one holder of the
+    ///   step calls it (``PluginStep/modify(_:)`` checks that the step is uniquely referenced).
+    func modify<R>(_ body: (inout PluginStep.State) throws -> R) rethrows -> R {
+        try withUnsafeMutablePointerToHeader { header in
+            precondition(!header.pointee.busy, "a plugin step was changed from inside another use of it")
+            header.pointee.busy = true
+            defer { header.pointee.busy = false }
+            return try body(&header.pointee.state)
         }
     }
 }

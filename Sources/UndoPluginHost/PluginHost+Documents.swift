@@ -46,7 +46,7 @@ extension LoadedPlugin {
     /// Tells the plugin a document closed, if it asked to be told.
     func closeContext(_ context: UndoContext) {
         guard let close = CloseHandlers.handler(for: self), isLoaded else { return }
-        let frame = CallFrame(plugin: self, phase: .describe, context: context)
+        let frame = CallFrame(hostTable: hostTable, pluginData: pluginData, phase: .describe, context: context)
         serialized {
             frame.run { _ in context.name.withCString { close(pluginData, $0) } }
         }
@@ -56,7 +56,7 @@ extension LoadedPlugin {
 extension HostCallbacks {
     static func setCloseHandler(_ table: UnsafePointer<undo_host>?, _ handler: CloseHandlers.Handler?) -> Int32 {
         guard let plugin = HostTables.plugin(for: table) else { return Int32(UNDO_ESTATE) }
-        guard let frame = CallFrame.current, frame.plugin === plugin, frame.phase == .initialize else {
+        guard let frame = CallFrame.current, frame.belongs(to: plugin.hostTable), frame.phase == .initialize else {
             plugin.writeLog(.warning, "set_close_handler was called outside init; refused")
             return Int32(UNDO_ESTATE)
         }

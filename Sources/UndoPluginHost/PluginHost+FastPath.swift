@@ -57,7 +57,8 @@ extension PluginHost {
     public func makeCommand(_ action: ActionType, argument: ActionValue, in context: UndoContext = .global)
         throws(PluginHostError) -> PluginCommand
     {
-        PluginCommand(action: action, arguments: [try checkedArgument(action, argument)], context: context)
+        PluginCommand(action: action, arguments: ActionValueList(one: try checkedArgument(action, argument)),
+                      context: context)
     }
 
     /// `argument` converted to the one parameter of `action`, a resolved action type of this host.

@@ -153,8 +153,11 @@ public final class PluginHost: @unchecked Sendable {
     }
 
     /// Performs a step made by ``makeCommand(_:arguments:in:)``.
-    public func perform(_ command: PluginCommand) throws(PluginHostError) {
-        try throughHistory("perform") { try $0.perform(command) }
+    public func perform(_ command: consuming PluginCommand) throws(PluginHostError) {
+        // Moved into the history (not copied): its step stays uniquely referenced, so performing
+        // it does not copy the step.
+        var pending = Optional(command)
+        try throughHistory("perform") { try $0.perform(pending.take()!) }
     }
 
     /// Undoes the newest step (of the current context), with plugin failures as
@@ -239,7 +242,7 @@ public final class PluginHost: @unchecked Sendable {
             // ("not loaded"), as the thread stress test showed.
             _ = try history.withStack { stack in
                 plugin.beginUnloading()
-                return try stack.removeAll { ($0 as? PluginCommand)?.action.plugin === plugin }
+                return try stack.removeAll { PluginCommand.isStep($0, of: plugin) }
             }
         } catch {
             plugin.cancelUnloading()

@@ -51,4 +51,11 @@ static inline undo_plugin_entry_fn undo__entry_fn_of(void *symbol) { return (und
 /* The address of a function, for dladdr. */
 static inline const void *undo__address_of(undo_fn f) { return (const void *)f; }
 
+/* The plugin call frame under way on the calling thread (an unretained CallFrame, or NULL): one
+ * C thread-local variable, which costs less to read and write than pthread_getspecific and
+ * pthread_setspecific. Only NativeCalls/CallFrame.swift (CurrentFrame) uses it. */
+extern __attribute__((visibility("hidden"))) __thread void *undo__current_frame_value;
+static inline void *undo__current_frame(void) { return undo__current_frame_value; }
+static inline void undo__set_current_frame(void *frame) { undo__current_frame_value = frame; }
+
 #endif

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import CUndoHostSupport
 import UndoCore
 import UndoPluginABI
 
@@ -11,9 +12,16 @@ import UndoPluginABI
 /// callbacks read.
 ///
 /// Callbacks find the frame through ``current`` (this thread's frame under way) and only accept
-/// an `undo_call *` equal to the frame's own pointer, so a stale or foreign pointer is refused
-/// before it is read. A frame is used by one thread at a time: the calling thread, holding the
-/// plugin's call lock (``LoadedPlugin/withFrame(_:action:context:_:)``).
+/// an `undo_call *` equal to the frame's own pointer while its call is under way, so a stale or
+/// foreign pointer is refused before it is read. A frame is used by one thread at a time: the
+/// calling thread, holding the plugin's call lock (``LoadedPlugin/withFrame(_:action:context:_:)``).
+///
+/// Each plugin keeps one frame for its perform, inverse and merge calls (taken with
+/// ``take(phase:action:context:)`` and given back with ``release()``), so a call allocates
+/// nothing for its frame; a nested call finds it taken and makes its own.
+///
+/// The frame refers to its plugin by the plugin's `undo_host` table (one per plugin instance,
+/// never freed), not by a reference, so the plugin can own its frame without a cycle.
 final class CallFrame {
     enum Phase: Equatable {
         case initialize, deinitialize, perform, redo, inverse, merge, describe
@@ -29,60 +37,124 @@ final class CallFrame {
         }
     }
 
-    let plugin: LoadedPlugin
-    private(set) var phase: Phase
-    private(set) var action: ActionType?
-    private(set) var context: UndoContext
-    /// The `undo_call` given to the plugin, while a call is under way (see ``run(_:)``).
-    private(set) var callPointer: UnsafeMutablePointer<undo_call>?
-
-    /// Where set_inverse_arg puts inverse arguments (perform, merge): one entry per inverse
-    /// parameter, `nil` until set; `nil` itself in calls that take none.
-    var inverseOutput: [ActionValue?]?
-    /// Where set_arg puts a merged step's arguments (merge), likewise.
-    var argumentOutput: [ActionValue?]?
-    /// The coalescing key perform set with set_coalescing_key (ABI 1.3): `.some(nil)` for
-    /// "never coalesces", `nil` when perform did not set one.
-    var coalescingKey: String??
-    var changes = UndoChanges()
-    /// The plugin's explanation of a failure (report_error), if any.
-    var reportedError: (code: Int32, message: String)?
-    /// Why a host callback refused something during the call, for the error shown when the
-    /// plugin then fails without a message of its own.
-    var refusal: String?
-    /// Action types registered during init, and the first registration refused.
+    /// The table of the plugin this frame calls: which plugin it belongs to.
+    let hostTable: UnsafeMutablePointer<undo_host>
+    /// Every mutable field of the frame and its `undo_call` (see ``CallFrameStorage``).
+    private let storage: CallFrameStorage
+    /// Action types registered during init, and the first registration refused (init frames only).
     var registrations: [ActionType] = []
     var registrationFailure: PluginLoadError.Reason?
-    /// The storage of the `undo_call` handed to the plugin and of the context's C name (see
-    /// ``CallRecord``).
-    private let record: CallRecord
 
-    init(plugin: LoadedPlugin, phase: Phase, action: ActionType? = nil, context: UndoContext = .global) {
-        self.plugin = plugin
-        self.phase = phase
-        self.action = action
-        self.context = context
-        record = CallRecord(host: UnsafePointer(plugin.hostTable))
-        record.update(phase: phase.cPhase, actionID: action?.cLocalID, context: context.name)
+    /// A frame for one call of the plugin with table `hostTable` and data `pluginData`.
+    init(hostTable: UnsafeMutablePointer<undo_host>, pluginData: UnsafeMutableRawPointer?, phase: Phase,
+         action: ActionType? = nil, context: UndoContext = .global) {
+        self.hostTable = hostTable
+        storage = CallFrameStorage(host: UnsafePointer(hostTable), phase: phase)
+        storage.access { state in
+            state.pluginData = pluginData
+            state.prepare(phase: phase, action: action, context: context, call: storage.call)
+        }
     }
 
-    /// Makes a finished frame ready for another call (see ``LoadedPlugin/withFrame(_:action:context:_:)``).
-    func reuse(phase: Phase, action: ActionType?, context: UndoContext) {
-        self.phase = phase
-        self.action = action
-        self.context = context
-        record.update(phase: phase.cPhase, actionID: action?.cLocalID, context: context.name)
+    deinit { storage.deallocate() }
+
+    /// Whether the frame calls the plugin with table `table`.
+    func belongs(to table: UnsafePointer<undo_host>) -> Bool { UnsafePointer(hostTable) == table }
+
+    // MARK: Taking a kept frame
+
+    /// Takes this (kept) frame for a call: `false`, and nothing changed, when it is taken already.
+    func take(phase: Phase, action: ActionType, context: UndoContext) -> Bool {
+        storage.access { state in
+            if state.taken { return false }
+            state.taken = true
+            state.prepare(phase: phase, action: action, context: context, call: storage.call)
+            return true
+        }
     }
 
-    /// Forgets what the last call left.
-    func clear() {
-        inverseOutput = nil
-        argumentOutput = nil
-        coalescingKey = nil
-        if !changes.isEmpty { changes = UndoChanges() }
-        reportedError = nil
-        refusal = nil
+    /// Gives back a frame taken with ``take(phase:action:context:)``, forgetting what the call left.
+    func release() {
+        storage.access { state in
+            state.taken = false
+            if state.hasOutputs { state.outputs = CallOutputs() }
+            state.hasOutputs = false
+        }
     }
+
+    /// The plugin's data, handed to its calls in `undo_call.plugin_data`.
+    func setPluginData(_ data: UnsafeMutableRawPointer?) { storage.access { $0.pluginData = data } }
+
+    /// Forgets the action type of the last call (which refers to the plugin that keeps this
+    /// frame: done on unload, so the two do not keep each other alive).
+    func forgetAction() { storage.access { $0.action = nil } }
+
+    // MARK: The call's fields
+
+    var phase: Phase { storage.access { $0.phase } }
+    var action: ActionType? { storage.access { $0.action } }
+    var context: UndoContext { storage.access { $0.context } }
+
+    /// The plugin's explanation of a failure (report_error), if any.
+    var reportedError: (code: Int32, message: String)? { storage.access { $0.outputs.reportedError } }
+    /// Why a host callback refused something during the call, for the error shown when the
+    /// plugin then fails without a message of its own.
+    var refusal: String? { storage.access { $0.outputs.refusal } }
+
+    func setReportedError(_ code: Int32, _ message: String) {
+        storage.access { $0.setOutputs { $0.reportedError = (code, message) } }
+    }
+
+    func setRefusal(_ reason: String) { storage.access { $0.setOutputs { $0.refusal = reason } } }
+
+    /// Makes room for the inverse arguments perform or merge hands back (`count` of them, unset),
+    /// and for a merged step's arguments when `arguments` is given.
+    func expectOutputs(inverse: Int?, arguments: Int? = nil) {
+        guard inverse != nil || arguments != nil else { return }
+        storage.access { state in
+            state.setOutputs { outputs in
+                if let inverse { outputs.inverse = Array(repeating: nil, count: inverse) }
+                if let arguments { outputs.arguments = Array(repeating: nil, count: arguments) }
+            }
+        }
+    }
+
+    /// Stores an inverse argument (set_inverse_arg) or a merged step's argument (set_arg).
+    /// - Returns: `false` when the call expects none.
+    func setOutput(_ value: ActionValue, at index: Int, inverse: Bool) -> Bool {
+        storage.access { state in
+            if inverse {
+                guard state.outputs.inverse != nil else { return false }
+                state.outputs.inverse![index] = value
+            } else {
+                guard state.outputs.arguments != nil else { return false }
+                state.outputs.arguments![index] = value
+            }
+            return true
+        }
+    }
+
+    /// The coalescing key perform set with set_coalescing_key (ABI 1.3); `nil` for none.
+    func setCoalescingKey(_ key: String?) { storage.access { $0.setOutputs { $0.coalescingKey = .some(key) } } }
+
+    /// A changed place reported with report_change.
+    func reportChange(context: UndoContext, location: Int64?, length: Int64?) {
+        storage.access { $0.setOutputs { $0.changes.report(context: context, location: location, length: length) } }
+    }
+
+    /// Takes what the call handed back (inverse and merged arguments, key, changes, errors):
+    /// `nil` when it handed back nothing (the common case, which copies nothing).
+    func takeOutputs() -> CallOutputs? {
+        storage.access { state in
+            guard state.hasOutputs else { return nil }
+            state.hasOutputs = false
+            var taken = CallOutputs()
+            swap(&taken, &state.outputs)
+            return taken
+        }
+    }
+
+    // MARK: Calling
 
     /// The frame of the plugin call under way on this thread, if any.
     static var current: CallFrame? { CurrentFrame.get() }
@@ -90,110 +162,168 @@ final class CallFrame {
     /// Runs `body` (which calls into the plugin) with this frame as the thread's current one
     /// and an `undo_call` describing it, valid only inside.
     func run<R>(_ body: (UnsafeMutablePointer<undo_call>) throws -> R) rethrows -> R {
-        let (pointer, previous) = begin()
+        let previous = begin()
         defer { end(previous) }
-        return try body(pointer)
+        return try body(storage.call)
     }
 
     /// Calls a perform or inverse function with `arguments` in this frame, as ``run(_:)`` does.
-    func call(_ function: FFIFunction, _ arguments: [ActionValue]) -> Int32 {
-        let (pointer, previous) = begin()
+    func call<Values: RandomAccessCollection>(_ function: FFIFunction, _ arguments: Values) -> Int32
+        where Values.Element == ActionValue, Values.Index == Int
+    {
+        let previous = begin()
         defer { end(previous) }
-        return function.call(pointer, arguments)
+        return function.call(storage.call, arguments)
     }
 
-    /// Makes this frame the thread's current one, with its `undo_call` up to date.
-    /// - Returns: the call, and the frame that was current before (for ``end(_:)``).
-    private func begin() -> (UnsafeMutablePointer<undo_call>, CallFrame?) {
-        let pointer = record.prepared(pluginData: plugin.pluginData)
+    /// Makes this frame the thread's current one, its `undo_call` valid for callbacks: a frame
+    /// is the thread's current one exactly while its call is under way (a nested call's frame
+    /// is current during the nested call, then this one again).
+    /// - Returns: the frame that was current before (for ``end(_:)``).
+    private func begin() -> CallFrame? {
         let previous = CurrentFrame.get()
+        precondition(previous !== self, "a frame's call began inside its own call")
         CurrentFrame.set(self)
-        callPointer = pointer
-        return (pointer, previous)
+        return previous
     }
 
     /// Ends a call begun with ``begin()``: `previous` is the thread's current frame again.
     private func end(_ previous: CallFrame?) {
-        callPointer = nil
         CurrentFrame.set(previous)
     }
 
-    /// The frame a callback may act on: the current one, if `call` is its own pointer.
+    /// The frame a callback may act on: this thread's current one (whose call is under way), if
+    /// `call` is its own pointer.
     static func accepting(_ call: UnsafeMutablePointer<undo_call>?) -> CallFrame? {
-        guard let call, let frame = current, frame.callPointer == call else { return nil }
+        guard let call, let frame = current, frame.storage.call == call else { return nil }
         return frame
     }
 }
 
-/// The `undo_call` of a frame and the C strings it points to: the only place they are handled.
-///
-/// Invariants: `call` is allocated and initialized in init and freed in deinit; its `context`
-/// field points to `cContext` (owned here, replaced only when the context changes) and its
-/// `action_id` to a string owned by the action type (alive while a step or the frame holds the
-/// action type) or to `noActionID` (owned here); the plugin reads the record only during a call.
-private final class CallRecord {
-    let call: UnsafeMutablePointer<undo_call>
-    private var cContext: UnsafeMutablePointer<CChar>
-    private var contextName: String
-    /// The empty `action_id` of calls about no action (init, describe, deinit).
-    private let noActionID: UnsafeMutablePointer<CChar>
+/// What a plugin call hands back through the callbacks.
+struct CallOutputs {
+    /// Where set_inverse_arg puts inverse arguments (perform, merge): one entry per inverse
+    /// parameter, `nil` until set; `nil` itself in calls that take none.
+    var inverse: [ActionValue?]?
+    /// Where set_arg puts a merged step's arguments (merge), likewise.
+    var arguments: [ActionValue?]?
+    /// The coalescing key perform set with set_coalescing_key (ABI 1.3): `.some(nil)` for
+    /// "never coalesces", `nil` when perform did not set one.
+    var coalescingKey: String??
+    var changes = UndoChanges()
+    /// The plugin's explanation of a failure (report_error), if any.
+    var reportedError: (code: Int32, message: String)?
+    /// Why a host callback refused something during the call.
+    var refusal: String?
+}
 
-    init(host: UnsafePointer<undo_host>) {
-        call = .allocate(capacity: 1)
-        call.initialize(to: undo_call())
-        call.pointee.struct_size = UInt32(MemoryLayout<undo_call>.size)
-        call.pointee.host = host
-        contextName = ""
-        cContext = strdup("")!
-        noActionID = strdup("")!
-        call.pointee.context = UnsafePointer(cContext)
-        call.pointee.action_id = UnsafePointer(noActionID)
-    }
+/// The mutable fields of a ``CallFrame``.
+struct CallState {
+    var phase: CallFrame.Phase
+    var action: ActionType?
+    var context: UndoContext
+    var pluginData: UnsafeMutableRawPointer?
+    /// Whether a call has taken the frame (see ``CallFrame/take(phase:action:context:)``).
+    var taken = false
+    /// Whether anything was stored in `outputs` since they were last emptied.
+    var hasOutputs = false
+    var outputs = CallOutputs()
+    /// The context's name as the `undo_call` points to it (owned here).
+    var cContext: UnsafeMutablePointer<CChar>
+    /// The empty `action_id` of calls about no action (init, describe, deinit), owned here.
+    let noActionID: UnsafeMutablePointer<CChar>
 
-    deinit {
-        free(cContext)
-        free(noActionID)
-        call.deallocate()
-    }
-
-    func update(phase: UInt32, actionID: UnsafeMutablePointer<CChar>?, context: String) {
-        call.pointee.phase = phase
-        call.pointee.action_id = UnsafePointer(actionID ?? noActionID)
-        if context != contextName {
-            let copy = strdup(context)!
+    /// Describes a call of `phase` in the state and in `call`.
+    mutating func prepare(phase: CallFrame.Phase, action: ActionType?, context: UndoContext,
+                          call: UnsafeMutablePointer<undo_call>) {
+        self.phase = phase
+        // Stored only when they change (the same action type in the same context, call after
+        // call, costs no reference counting).
+        if self.action !== action { self.action = action }
+        call.pointee.phase = phase.cPhase
+        call.pointee.action_id = UnsafePointer(action?.cLocalID ?? noActionID)
+        call.pointee.plugin_data = pluginData
+        if self.context != context {
+            self.context = context
+            let copy = strdup(context.name)!
             free(cContext)
             cContext = copy
-            contextName = context
             call.pointee.context = UnsafePointer(copy)
         }
     }
 
-    /// The record with the plugin's data as it is now.
-    func prepared(pluginData: UnsafeMutableRawPointer?) -> UnsafeMutablePointer<undo_call> {
-        call.pointee.plugin_data = pluginData
-        assert(call.pointee.context != nil && call.pointee.action_id != nil, "an undo_call without its strings")
-        return call
+    /// Changes the outputs, remembering that there are some.
+    mutating func setOutputs(_ change: (inout CallOutputs) -> Void) {
+        hasOutputs = true
+        change(&outputs)
     }
 }
 
-/// The frame of the plugin call under way on each thread, kept with `pthread_getspecific`.
+/// Where a ``CallFrame`` keeps its mutable fields (``CallState``) and the `undo_call` handed to
+/// the plugin: the only place they are handled through pointers.
 ///
-/// Invariants: a thread's value is set only by ``CallFrame/run(_:)``, to a frame that the
-/// running call keeps alive, and put back to the previous value before `run` returns; so a
-/// value read on its own thread is always a live frame (held unretained).
-private enum CurrentFrame {
-    static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        let status = pthread_key_create(&key, nil)
-        precondition(status == 0, "pthread_key_create failed")
-        return key
-    }()
+/// **Invariants** (checked on every access, in every build):
+/// - one access at a time: ``access(_:)`` stops the program when called from inside another
+///   access to the same frame (the frame's fields are never seen half changed). No access is
+///   held while plugin code runs, so the callbacks a plugin makes during a call can use them.
+/// - `call` is allocated and initialized in init and freed only by ``free()`` (the frame's
+///   deinit); its `context` points to the state's `cContext` and its `action_id` to a string
+///   owned by the action type (alive while the frame holds the action type) or to the state's
+///   `noActionID`; the plugin reads it only during a call.
+struct CallFrameStorage {
+    let call: UnsafeMutablePointer<undo_call>
+    private let state: UnsafeMutablePointer<CallState>
+    private let busy: UnsafeMutablePointer<Bool>
 
+    init(host: UnsafePointer<undo_host>, phase: CallFrame.Phase) {
+        call = .allocate(capacity: 1)
+        call.initialize(to: undo_call())
+        call.pointee.struct_size = UInt32(MemoryLayout<undo_call>.size)
+        call.pointee.host = host
+        let context = strdup("")!
+        let noActionID = strdup("")!
+        call.pointee.context = UnsafePointer(context)
+        call.pointee.action_id = UnsafePointer(noActionID)
+        state = .allocate(capacity: 1)
+        state.initialize(to: CallState(phase: phase, context: .global, cContext: context, noActionID: noActionID))
+        busy = .allocate(capacity: 1)
+        busy.initialize(to: false)
+    }
+
+    /// Frees everything. Only from the frame's deinit.
+    func deallocate() {
+        precondition(!busy.pointee, "a call frame was freed while it was being accessed")
+        free(state.pointee.cContext)
+        free(state.pointee.noActionID)
+        state.deinitialize(count: 1)
+        state.deallocate()
+        busy.deallocate()
+        call.deinitialize(count: 1)
+        call.deallocate()
+    }
+
+    /// Runs `body` with the state, which no other access uses meanwhile.
+    /// - Precondition: no other access to this frame's state is under way.
+    func access<R>(_ body: (inout CallState) throws -> R) rethrows -> R {
+        precondition(!busy.pointee, "a call frame's state was used from inside another use of it")
+        busy.pointee = true
+        defer { busy.pointee = false }
+        return try body(&state.pointee)
+    }
+}
+
+/// The frame of the plugin call under way on each thread, kept in a C thread-local variable
+/// (`undo__current_frame`, CUndoHostSupport).
+///
+/// Invariants: a thread's value is set only by ``CallFrame/run(_:)`` and ``CallFrame/call(_:_:)``,
+/// to a frame that the running call keeps alive, and put back to the previous value before they
+/// return; so a value read on its own thread is always a live frame (held unretained).
+private enum CurrentFrame {
     static func get() -> CallFrame? {
-        pthread_getspecific(key).map { Unmanaged<CallFrame>.fromOpaque($0).takeUnretainedValue() }
+        undo__current_frame().map { Unmanaged<CallFrame>.fromOpaque($0).takeUnretainedValue() }
     }
 
     static func set(_ frame: CallFrame?) {
-        pthread_setspecific(key, frame.map { Unmanaged.passUnretained($0).toOpaque() })
+        undo__set_current_frame(frame.map { Unmanaged.passUnretained($0).toOpaque() })
     }
 }

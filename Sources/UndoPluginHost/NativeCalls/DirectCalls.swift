@@ -58,10 +58,21 @@ enum DirectCall {
         }
     }
 
+    /// How many parameters the prototype has (without making the array of ``parameterTypes``).
+    var parameterCount: Int {
+        switch self {
+        case .noArguments: 0
+        case .i32, .u32, .i64, .u64, .f64, .string: 1
+        case .i64I64, .i64String: 2
+        }
+    }
+
     /// Calls the function with `values`, which have exactly the declared types (checked when
     /// the step was made: ``ActionArguments``; strings free of NUL bytes).
-    func call(_ call: UnsafeMutablePointer<undo_call>, _ values: [ActionValue]) -> Int32 {
-        precondition(values.count == parameterTypes.count, "arguments were not checked")
+    func call<Values: RandomAccessCollection>(_ call: UnsafeMutablePointer<undo_call>, _ values: Values) -> Int32
+        where Values.Element == ActionValue, Values.Index == Int
+    {
+        precondition(values.count == parameterCount, "arguments were not checked")
         switch self {
         case .noArguments(let function):
             return function(call)

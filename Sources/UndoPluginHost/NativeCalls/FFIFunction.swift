@@ -67,13 +67,17 @@ final class FFIFunction: @unchecked Sendable {
     /// Calls the function with `call` first and `values`, which must already have exactly the
     /// parameter types (``ActionArguments`` checks them).
     /// - Returns: the function's `int32_t` result.
-    func call(_ call: UnsafeMutablePointer<undo_call>, _ values: [ActionValue]) -> Int32 {
+    func call<Values: RandomAccessCollection>(_ call: UnsafeMutablePointer<undo_call>, _ values: Values) -> Int32
+        where Values.Element == ActionValue, Values.Index == Int
+    {
         if let direct { return direct.call(call, values) }
         return callThroughFFI(call, values)
     }
 
     /// The same call through `ffi_call`, whatever the route (the tests compare the two).
-    func callThroughFFI(_ call: UnsafeMutablePointer<undo_call>, _ values: [ActionValue]) -> Int32 {
+    func callThroughFFI<Values: RandomAccessCollection>(_ call: UnsafeMutablePointer<undo_call>, _ values: Values) -> Int32
+        where Values.Element == ActionValue, Values.Index == Int
+    {
         interface.call(function, call, values)
     }
 }
@@ -126,7 +130,10 @@ final class FFICallInterface {
     /// all in one scratch on the stack (``FFIScratch``) that lives until the call returns.
     /// - Complexity: O(bytes of the string and bytes values); no heap allocation when those are
     ///   small.
-    func call(_ function: undo_fn, _ call: UnsafeMutablePointer<undo_call>, _ values: [ActionValue]) -> Int32 {
+    func call<Values: RandomAccessCollection>(_ function: undo_fn, _ call: UnsafeMutablePointer<undo_call>,
+                                              _ values: Values) -> Int32
+        where Values.Element == ActionValue, Values.Index == Int
+    {
         precondition(values.count == parameterTypes.count, "arguments were not checked")
         var copyBytes = 0
         for value in values {
