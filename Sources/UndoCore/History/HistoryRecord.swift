@@ -243,8 +243,12 @@ struct HistoryRecord {
                 totalCost -= Int(removed.cost)
                 if !removed.command.isDiscardable {
                     // Undoing everything left no longer reaches the state before this step.
-                    for context in Self.contexts(of: removed.command) {
-                        saveStates[context, default: SaveState()].baseline = removed.serial
+                    if let group = Self.group(in: removed.command) {
+                        for context in group.allContexts.union([removed.command.context]) {
+                            saveStates[context, default: SaveState()].baseline = removed.serial
+                        }
+                    } else {
+                        saveStates[removed.command.context, default: SaveState()].baseline = removed.serial
                     }
                 }
             } else if steps.count > position {

@@ -23,7 +23,7 @@ public final class PluginHost: @unchecked Sendable {
 
     private let lock = NSLock()
     private var loaded: [LoadedPlugin] = []
-    /// Action ids already resolved (see PluginHost+FastPath).
+    /// Action ids already resolved (see PluginHost+ResolvedActions).
     let resolvedActions = ResolvedActions()
     private var _trustPolicy: PluginTrustPolicy
     private var _callRoute: PluginCallRoute

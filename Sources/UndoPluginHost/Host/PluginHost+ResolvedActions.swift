@@ -1,8 +1,8 @@
 import Foundation
 import UndoCore
 
-// The plugin host's fast path: performing an action type already resolved (no lookup by
-// name), and the memo of resolved ids that makes the lookup by name cheap the second time.
+// Performing an action type already resolved (no lookup by name), and the memo of resolved ids
+// that makes the lookup by name cheap the second time.
 
 extension PluginHost {
     /// Performs an action type of a plugin loaded in this host, already resolved (with
