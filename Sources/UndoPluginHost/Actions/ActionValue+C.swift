@@ -124,13 +124,19 @@ struct CValueScratch {
     private mutating func copy(_ bytes: UnsafeRawBufferPointer) -> UnsafeMutableRawPointer {
         precondition(copyOffset + bytes.count + 1 <= size, "the copies overrun the scratch")
         let destination = base + copyOffset
-        if let source = bytes.baseAddress, bytes.count > 0 {
-            destination.copyMemory(from: source, byteCount: bytes.count)
-        }
-        destination.storeBytes(of: 0, toByteOffset: bytes.count, as: UInt8.self)
+        copyTerminated(bytes, to: destination)
         copyOffset += bytes.count + 1
         return destination
     }
+}
+
+/// Copies `bytes` to `destination` with a NUL after them (a C string's or a bytes value's copy
+/// for a call); `destination` has room for `bytes.count + 1` bytes.
+func copyTerminated(_ bytes: UnsafeRawBufferPointer, to destination: UnsafeMutableRawPointer) {
+    if let source = bytes.baseAddress, bytes.count > 0 {
+        destination.copyMemory(from: source, byteCount: bytes.count)
+    }
+    destination.storeBytes(of: 0, toByteOffset: bytes.count, as: UInt8.self)
 }
 
 extension ActionArguments {

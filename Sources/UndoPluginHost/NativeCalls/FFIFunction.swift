@@ -221,10 +221,7 @@ struct FFIScratch {
     mutating func appendCopy(_ bytes: UnsafeRawBufferPointer) -> UnsafeMutableRawPointer {
         precondition(copyOffset + bytes.count + 1 <= size, "the copies overrun the scratch")
         let destination = base + copyOffset
-        if let source = bytes.baseAddress, bytes.count > 0 {
-            destination.copyMemory(from: source, byteCount: bytes.count)
-        }
-        destination.storeBytes(of: 0, toByteOffset: bytes.count, as: UInt8.self)
+        copyTerminated(bytes, to: destination)
         copyOffset += bytes.count + 1
         return destination
     }
