@@ -224,7 +224,7 @@ import UndoPluginABI
             // Through the history itself: the plugin's error is thrown, and travels inside the
             // history's error as its underlying error.
             do {
-                try host.history.withStack { try $0.undo() }
+                _ = try host.history.withStack { try $0.undo() }
                 Issue.record("expected the inverse to fail (\(route))")
             } catch let error as UndoError {
                 let underlying = try #require(error.underlying as? PluginActionError)
