@@ -205,9 +205,10 @@ import UndoPluginABI
                              inverseArguments: [.i32(7), .bytes([])], performed: true)
         let small = PluginStep(context: .global, arguments: [.bytes([1])],
                                inverseArguments: [.i32(7), .bytes([1])], performed: true)
-        #expect(big.append(small) == nil)
-        #expect(big.arguments[0] == .bytes(Array(repeating: 0, count: ActionArguments.maximumValueSize)))
-        #expect(big.inverseArguments?[1] == .bytes([]))  // neither value changed
+        var state = big.read { $0 }
+        #expect(PluginStep.append(small.read { ($0.arguments, $0.inverseArguments) }, to: &state) == nil)
+        #expect(state.arguments[0] == .bytes(Array(repeating: 0, count: ActionArguments.maximumValueSize)))
+        #expect(state.inverseArguments?[1] == .bytes([]))  // neither value changed
     }
 
     /// A 1.0-sized action type: merge_mode lies past its struct_size and is not read, so the

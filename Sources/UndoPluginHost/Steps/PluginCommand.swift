@@ -224,15 +224,7 @@ struct PluginStep: @unchecked Sendable {
     /// - Returns: the bytes appended (to the argument and the inverse argument together), or
     ///   `nil` (nothing changed) unless every other argument of the two is equal and the joined
     ///   values stay within ``ActionArguments/maximumValueSize``.
-    /// In place, in the storage even when another step shares it (as a reference would): only
-    /// for a step nothing else holds. (``PluginCommand`` appends with
-    /// ``append(_:to:)`` inside ``modify(_:)``).
-    func append(_ next: PluginStep) -> Int? {
-        let nextValues = next.read { ($0.arguments, $0.inverseArguments) }
-        return storage.modify { Self.append(nextValues, to: &$0) }
-    }
-
-    /// ``append(_:)`` on the fields (in place: the values grow in their own buffers).
+    /// Appends `next`'s values to `state`'s in place (the values grow in their own buffers).
     static func append(_ next: (arguments: ActionValueList, inverseArguments: [ActionValue]?),
                        to state: inout State) -> Int? {
         let count = state.arguments.count
