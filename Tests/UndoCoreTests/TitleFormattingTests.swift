@@ -164,6 +164,27 @@ struct TitleFormattingTests {
         #expect(shown.dropLast().allSatisfy { $0 == Character(syllable) })
     }
 
+    @Test("A prepended mark at the cut does not swallow the ellipsis")
+    func prependedMarkAtCut() throws {
+        // U+0601 joins the Character after it: "h\u{601}" + "…" would be the last Character.
+        let shown = try #require(UndoTitleFormatter(maximumNameLength: 10).displayName("abcdefgh\u{0601}\u{10}ijklmnop"))
+        #expect(shown.last == "…")
+        #expect(shown.count <= 10)
+        #expect(shown == "Abcdefgh…")
+    }
+
+    @Test("Whitespace joined to a prepended mark is collapsed like any other",
+          arguments: ["sel\u{604}\u{2000}ed", "sel\u{604}\u{2000}\u{2000}ed", "sel\u{604}\u{2000}"])
+    func whitespaceAfterPrependedMark(_ raw: String) throws {
+        // U+0604 is a prepended mark: "\u{604}\u{2000}" is one Character whose first scalar is
+        // not whitespace, so Character.isWhitespace does not see the space inside it.
+        let formatter = UndoTitleFormatter(maximumNameLength: .max)
+        let shown = try #require(formatter.displayName(raw))
+        #expect(!shown.unicodeScalars.contains("\u{2000}"))
+        #expect(shown.unicodeScalars.last != " ")
+        #expect(formatter.displayName(shown) == shown)
+    }
+
     @Test("Unnamed and blank steps get the plain titles", arguments: [nil, "", "   ", "\t\n", ". . ."])
     func plainTitles(_ name: String?) {
         let formatter = UndoTitleFormatter()

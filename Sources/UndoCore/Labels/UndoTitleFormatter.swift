@@ -102,10 +102,17 @@ public struct UndoTitleFormatter: Sendable {
         }
         let keepEnd = name.index(name.startIndex, offsetBy: limit - 1)
         var kept = String(name[..<keepEnd])
-        // "Paste, Match…" reads better than "Paste, …" or "Paste,…".
-        Self.dropTrailingPunctuation(&kept)
-        kept.append(Self.ellipsis)
-        return kept
+        while true {
+            // "Paste, Match…" reads better than "Paste, …" or "Paste,…".
+            Self.dropTrailingPunctuation(&kept)
+            var shown = kept
+            shown.append(Self.ellipsis)
+            // A prepended mark (U+0600 and kin) at the cut would join the ellipsis into one
+            // Character, and the name would not visibly end in "…": cut before it (found by
+            // fuzzing). The loop ends: an empty name followed by "…" is just "…".
+            if shown.last == Self.ellipsis { return shown }
+            kept.removeLast()
+        }
     }
 
     private static let ellipsis: Character = "…"
@@ -116,21 +123,39 @@ public struct UndoTitleFormatter: Sendable {
         var name = ""
         name.reserveCapacity(raw.utf8.count)
         var spacePending = false
-        for character in raw {
-            if character.isWhitespace {
-                // Only a space between two visible Characters survives.
-                spacePending = !name.isEmpty
-                continue
-            }
+        func appendVisible(_ character: Character) {
             if spacePending {
                 // A combining mark whose base was collapsed whitespace would join the space into
                 // one whitespace Character, which shaping again would remove: drop the mark with
                 // its base, so a shaped name stays as it is (found by fuzzing).
-                if joinsPrecedingSpace(character) { continue }
+                if joinsPrecedingSpace(character) { return }
                 name.append(" ")
                 spacePending = false
             }
             name.append(character)
+        }
+        for character in raw {
+            if character.isWhitespace {
+                // Only a space between two visible Characters survives.
+                spacePending = !name.isEmpty
+            } else if character.unicodeScalars.contains(where: \.properties.isWhitespace) {
+                // A prepended mark (U+0600 and kin) joins the whitespace after it into one
+                // Character that does not count as whitespace; split it so the whitespace is
+                // collapsed like any other (found by fuzzing).
+                var piece = String.UnicodeScalarView()
+                for scalar in character.unicodeScalars {
+                    if scalar.properties.isWhitespace {
+                        String(piece).forEach(appendVisible)
+                        piece = String.UnicodeScalarView()
+                        spacePending = !name.isEmpty
+                    } else {
+                        piece.append(scalar)
+                    }
+                }
+                String(piece).forEach(appendVisible)
+            } else {
+                appendVisible(character)
+            }
         }
         dropTrailingPunctuation(&name)
         return name
