@@ -203,7 +203,13 @@ public struct UndoTitleFormatter: Sendable {
 
     /// Removes trailing sentence punctuation and the spaces before it, repeatedly ("Save As ...").
     private static func dropTrailingPunctuation(_ name: inout String) {
-        while let last = name.last, last == " " || trailingPunctuation.contains(last) {
+        while true {
+            // By scalar: a space can sit inside the Character of a prepended mark before it
+            // ("\u{604} " is one Character), and must go as well (found by fuzzing).
+            while let last = name.unicodeScalars.last, last.properties.isWhitespace {
+                name.unicodeScalars.removeLast()
+            }
+            guard let last = name.last, trailingPunctuation.contains(last) else { return }
             name.removeLast()
         }
     }
