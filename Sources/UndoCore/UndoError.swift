@@ -29,7 +29,9 @@ public enum UndoError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `PluginActionError`, say). The history is unchanged.
     case actionFailed(step: String?, underlying: any Error)
     /// An action failed and so did putting back the steps already changed: the affected step was
-    /// removed from the history so that what remains still matches the document.
+    /// removed from the history so that what remains still matches the document, and the
+    /// documents it changed count as edited (dirty) until their next save, since they may keep
+    /// part of its change.
     case rollbackFailed(step: String?, message: String)
 
     public var description: String {
@@ -52,7 +54,7 @@ public enum UndoError: Error, Sendable, Equatable, CustomStringConvertible {
             let message = String(describing: underlying)
             return "\(step.map { "\"\($0)\" " } ?? "")failed: \(message)"
         case .rollbackFailed(let step, let message):
-            return "\(step.map { "\"\($0)\" " } ?? "")failed and could not be put back (removed from the history): \(message)"
+            return "\(step.map { "\"\($0)\" " } ?? "")failed and could not be put back (removed from the history; its documents are marked edited): \(message)"
         }
     }
 }

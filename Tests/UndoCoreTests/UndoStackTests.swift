@@ -191,6 +191,34 @@ import Testing
         #expect(store[.global] == "" && stack.position == 0)
     }
 
+    @Test func aGroupThatCannotBePutBackLeavesItsDocumentEdited() throws {
+        // The second member undoes, the first fails to undo, and redoing the second to put the
+        // group back fails too: the document keeps part of the paste, which no state of the
+        // history describes. It must not report itself saved, or closing it would lose work.
+        let store = TextStore()
+        let doc = UndoContext("doc")
+        let stack = UndoStack.testing()
+        try stack.perform(Append(store: store, text: "x", context: doc))
+        try stack.markSaved(doc)
+        try stack.beginGroup(named: "Paste", context: doc)
+        try stack.perform(Append(store: store, text: "a", context: doc))
+        try stack.perform(Append(store: store, text: "b", context: doc))
+        try stack.endGroup()
+        #expect(stack.isDirty(doc))
+        store.failOn = "a"
+        // Putting "b" back fails: make every perform of "b" fail once "b" is undone.
+        store.failOnRedo = "b"
+        let error = try #require(throws: UndoError.self) { try stack.undo(in: doc) }
+        guard case .rollbackFailed = error else { Issue.record("expected rollbackFailed, got \(error)"); return }
+        #expect(store[doc] == "xa")
+        #expect(stack.count == 1)
+        #expect(stack.isDirty(doc))
+        #expect("\(error)".contains("marked edited"))
+        // Saving again makes it clean, as always.
+        try stack.markSaved(doc)
+        #expect(!stack.isDirty(doc))
+    }
+
     @Test func aJumpIsAllOrNothing() throws {
         let store = TextStore()
         let stack = UndoStack.testing()

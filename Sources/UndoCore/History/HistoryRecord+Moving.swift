@@ -67,7 +67,8 @@ extension HistoryRecord {
     /// position's edge: an undone step becomes the first redo step, a redone one the newest
     /// done step. An action that fails leaves the record as it was, unless the step could not
     /// even be put back (``UndoError/rollbackFailed(step:message:)``): then it is removed, so
-    /// that what remains still matches the document.
+    /// that what remains still matches the document, and the documents it changed count as
+    /// edited until their next save.
     /// - Complexity: O(1) plus the steps it moves past (none unless `index` is in another
     ///   context's way).
     mutating func apply(_ direction: UndoResult.Direction, at index: Int, _ changes: inout UndoChanges) throws {
@@ -81,6 +82,12 @@ extension HistoryRecord {
         } catch {
             let failure = UndoError.wrap(error, step: nameAndContext(at: index).name)
             if case .rollbackFailed = failure {
+                // The documents hold part of the step's change, which no state of the history
+                // describes any more: none of their states is the saved one until the next save,
+                // so they report themselves edited and a close warns instead of losing work.
+                for context in Self.contexts(of: steps[index].command) {
+                    saveStates[context, default: SaveState()].saved = []
+                }
                 totalCost -= Int(steps.remove(at: index).cost)
                 if index < position { position -= 1 }
             }

@@ -6,6 +6,8 @@ final class TextStore {
     var texts: [UndoContext: String] = [:]
     /// When set, the next perform/undo of a command with this text fails.
     var failOn: String?
+    /// When set, every perform (but not undo) of a command with this text fails.
+    var failOnRedo: String?
     subscript(context: UndoContext) -> String {
         get { texts[context, default: ""] }
         set { texts[context] = newValue }
@@ -31,7 +33,7 @@ struct Append: UndoCommand {
     var cost: Int { 32 + text.utf8.count }
 
     mutating func perform(_ changes: inout UndoChanges) throws {
-        if store.failOn == text { throw TestFailure(description: "cannot insert \(text)") }
+        if store.failOn == text || store.failOnRedo == text { throw TestFailure(description: "cannot insert \(text)") }
         let start = store[context].count
         store[context] += text
         changes.report(context: context, location: Int64(start), length: Int64(text.count))
