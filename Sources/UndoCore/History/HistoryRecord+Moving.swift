@@ -88,6 +88,7 @@ extension HistoryRecord {
                 for context in Self.contexts(of: steps[index].command) {
                     saveStates[context, default: SaveState()].saved = []
                 }
+                count(steps[index].command, -1, done: index < position)
                 totalCost -= Int(steps.remove(at: index).cost)
                 if index < position { position -= 1 }
             }
@@ -98,6 +99,9 @@ extension HistoryRecord {
         while from < to { steps.swapAt(from, from + 1); from += 1 }
         while from > to { steps.swapAt(from, from - 1); from -= 1 }
         position += direction == .undo ? -1 : 1
+        let moved = steps[from].command
+        count(moved, -1, done: direction == .undo)
+        count(moved, 1, done: direction == .redo)
     }
 
     /// Moves the redo step at `index` back among the done steps without running it (a revert
@@ -106,6 +110,9 @@ extension HistoryRecord {
         var from = index
         while from > position { steps.swapAt(from, from - 1); from -= 1 }
         position += 1
+        let moved = steps[from].command
+        count(moved, -1, done: false)
+        count(moved, 1, done: true)
     }
 
     // MARK: Finding steps
@@ -117,6 +124,7 @@ extension HistoryRecord {
     func newestDone(in context: UndoContext?) -> Int? {
         guard openGroups.isEmpty, position > 0 else { return nil }
         guard let context else { return position - 1 }
+        guard contextCounts[context].done > 0 else { return nil }
         var index = position - 1
         while index >= 0 {
             if step(at: index, touches: context) {
@@ -132,6 +140,7 @@ extension HistoryRecord {
     func oldestRedoable(in context: UndoContext?) -> Int? {
         guard openGroups.isEmpty, position < steps.count else { return nil }
         guard let context else { return position }
+        guard contextCounts[context].redo > 0 else { return nil }
         for index in position..<steps.count where step(at: index, touches: context) {
             return isFree(index, among: position..<index) ? index : nil
         }
@@ -163,7 +172,8 @@ extension HistoryRecord {
     /// The serial of the newest done, non-discardable step of `context`, or the context's
     /// baseline when none is done: what stands for its present content.
     func savedMarker(in context: UndoContext) -> UInt32 {
-        newestNonDiscardableSerial(in: context, below: position) ?? (saveStates[context] ?? SaveState()).baseline
+        let newest = contextCounts[context].done == 0 ? nil : newestNonDiscardableSerial(in: context, below: position)
+        return newest ?? (saveStates[context] ?? SaveState()).baseline
     }
 
     func newestNonDiscardableSerial(in context: UndoContext, below end: Int) -> UInt32? {
@@ -234,6 +244,7 @@ extension HistoryRecord {
         } else {
             // Out of the done steps, into the revert, which does them again on redo.
             for index in indices.sorted(by: >) {
+                self.count(steps[index].command, -1, done: true)
                 totalCost -= Int(steps.remove(at: index).cost)
                 position -= 1
             }

@@ -24,6 +24,9 @@ struct HistoryRecord {
     var totalCost = 0
     @usableFromInline
     var nextSerial: UInt32 = 1
+    /// How many done and redo steps touch each context.
+    @usableFromInline
+    var contextCounts = ContextCounts()
     /// The save state of every context that was saved or lost steps to a limit.
     var saveStates: [UndoContext: SaveState] = [:]
     /// The groups being recorded, outermost first.
@@ -132,6 +135,7 @@ struct HistoryRecord {
             return .merged
         case .annulled?:
             // Both vanish; the redo steps survive, as after any change that changes nothing.
+            count(steps[index].command, -1, done: true)
             totalCost -= Int(steps.remove(at: index).cost)
             position -= 1
             return .annulled
@@ -155,7 +159,9 @@ struct HistoryRecord {
     @inlinable
     mutating func append<C: UndoCommand>(_ command: consuming C) {
         if openGroups.isEmpty && position == steps.count {
-            // The common case: a new step on top, made an existential in place.
+            // The common case: a new step on top, made an existential in place. A command added
+            // by a program is never a group (groups are made here and come in through insert).
+            contextCounts.add(1, done: true, to: command.context)
             steps.append(Step(typed: command, serial: takeSerial()))
             totalCost += Int(steps[position].cost)
             position += 1
@@ -189,6 +195,7 @@ struct HistoryRecord {
         }
         if position < steps.count { discardRedoSteps(of: command) }
         steps.insert(Step(command, serial: takeSerial()), at: position)
+        count(steps[position].command, 1, done: true)
         totalCost += Int(steps[position].cost)
         position += 1
     }
@@ -220,6 +227,7 @@ struct HistoryRecord {
             if !touched.isDisjoint(with: contexts) {
                 contexts.formUnion(touched)
                 totalCost -= Int(step.cost)
+                count(step.command, -1, done: false)
             } else {
                 kept.append(step)
             }
@@ -239,6 +247,7 @@ struct HistoryRecord {
         while steps.count > 1 && overLimits {
             if position >= 2 {
                 let removed = steps.removeFirst()
+                count(removed.command, -1, done: true)
                 position -= 1
                 totalCost -= Int(removed.cost)
                 if !removed.command.isDiscardable {
@@ -252,7 +261,9 @@ struct HistoryRecord {
                     }
                 }
             } else if steps.count > position {
-                totalCost -= Int(steps.removeLast().cost)
+                let removed = steps.removeLast()
+                count(removed.command, -1, done: false)
+                totalCost -= Int(removed.cost)
             } else {
                 break
             }

@@ -81,6 +81,7 @@ extension HistoryRecord {
         steps = kept
         position = keptDone
         totalCost = steps.reduce(0) { $0 + Int($1.cost) }
+        contextCounts = recountedContexts()
         for group in openGroups { _ = group.removeMembers(where: predicate) }
         coalescingOpen = false
         return removed
@@ -102,6 +103,7 @@ extension UndoStack {
             record.steps.removeAll()
             record.position = 0
             record.totalCost = 0
+            record.contextCounts = ContextCounts()
             record.saveStates.removeAll()
             record.coalescingOpen = false
         }
@@ -129,6 +131,7 @@ extension UndoStack {
                 precondition(serials.insert(step.serial).inserted, "serial repeated at \(index)")
             }
             precondition(cost == record.totalCost, "running cost \(record.totalCost) differs from the steps' \(cost)")
+            precondition(record.contextCounts == record.recountedContexts(), "the per-context step counts differ from the steps")
             if let countLimit = record.countLimit {
                 precondition(record.steps.count <= max(countLimit, 1), "over the count limit")
             }
