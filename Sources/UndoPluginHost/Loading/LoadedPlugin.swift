@@ -190,6 +190,7 @@ final class LoadedPlugin: @unchecked Sendable {
         guard isLoaded else { throw unloadedError(action: nil, phase: .describe) }
         let frame = CallFrame(hostTable: hostTable, pluginData: pluginData, phase: .describe, context: context)
         var capacity = 4096
+        var retried = false
         while true {
             var buffer = [CChar](repeating: 0, count: capacity)
             let length = serialized {
@@ -200,6 +201,10 @@ final class LoadedPlugin: @unchecked Sendable {
                 }
             }
             if length < 0 {
+                guard ErrorCode.isFailure(length) else {
+                    throw PluginActionError(pluginID: id, actionID: nil, phase: .describe, code: Int32(UNDO_EPLUGIN),
+                                            message: "returned \(length), which is not an error code")
+                }
                 throw PluginActionError(pluginID: id, actionID: nil, phase: .describe, code: length,
                                         message: frame.reportedError?.message ?? ErrorCode.message(length))
             }
@@ -211,7 +216,14 @@ final class LoadedPlugin: @unchecked Sendable {
                 throw PluginActionError(pluginID: id, actionID: nil, phase: .describe, code: Int32(UNDO_ELIMIT),
                                         message: "the description is \(length) bytes, over the limit")
             }
+            // One retry with the size the plugin asked for: a plugin that then asks again
+            // would keep the history's lock through a loop with no end.
+            guard !retried else {
+                throw PluginActionError(pluginID: id, actionID: nil, phase: .describe, code: Int32(UNDO_EPLUGIN),
+                                        message: "asked for a \(length)-byte buffer after being given the \(capacity - 1) bytes it asked for")
+            }
             capacity = Int(length) + 1
+            retried = true
         }
     }
 

@@ -98,4 +98,6 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
 enum ErrorCode {
     static func name(_ code: Int32) -> String { String(cString: undo_error_name(code)) }
     static func message(_ code: Int32) -> String { String(cString: undo_error_message(code)) }
+    /// Whether `code` is one of the table's error codes (negative, and named).
+    static func isFailure(_ code: Int32) -> Bool { code < 0 && name(code) != "UNDO_EUNKNOWN" }
 }

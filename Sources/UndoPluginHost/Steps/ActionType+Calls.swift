@@ -127,7 +127,9 @@ extension ActionType {
     private func failure(_ status: Int32, _ outputs: CallOutputs?, _ phase: PluginActionError.Phase) -> PluginActionError {
         var message = outputs?.reportedError?.message ?? outputs?.refusal ?? ErrorCode.message(status)
         var code = status
-        if status > 0 {
+        if !ErrorCode.isFailure(status) {
+            // A code outside the table means nothing to the caller: it gets UNDO_EPLUGIN, and
+            // the message keeps what the plugin returned.
             message = "returned \(status), which is not an error code" + (message.isEmpty ? "" : ": \(message)")
             code = Int32(UNDO_EPLUGIN)
         }

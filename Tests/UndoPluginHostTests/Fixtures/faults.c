@@ -46,6 +46,10 @@ typedef struct faults_state {
 } faults_state;
 
 static int64_t calls, fail_at, fired;
+/* The code the injected fault returns (faults_fail_with), and whether describe always asks for a
+ * larger buffer than it was given (faults_describe_keeps_asking). */
+static int32_t fail_code = UNDO_EPLUGIN;
+static int describe_keeps_asking;
 
 /* Counts the call; true when it is the one to fail. */
 static int fault_now(void) {
@@ -60,6 +64,7 @@ static int fault_now(void) {
 static int32_t injected(undo_call *call) {
     char message[96];
     snprintf(message, sizeof message, "injected fault at call %lld", (long long)calls);
+    if (fail_code != UNDO_EPLUGIN) return fail_code; /* a bare code, maybe not one of the table */
     return call->host->report_error(call->host, UNDO_EPLUGIN, message);
 }
 
@@ -204,6 +209,7 @@ static int32_t mark_inverse(undo_call *call, const char *tag) {
 
 static int32_t faults_describe(void *plugin_data, const char *context, char *buffer, uint32_t capacity) {
     document *doc = document_named((faults_state *)plugin_data, context);
+    if (describe_keeps_asking) return (int32_t)capacity + 1;
     if (doc == NULL) return UNDO_ELIMIT;
     return (int32_t)snprintf(buffer, capacity, "%s|%lld|%s", doc->text, (long long)doc->number, doc->marks);
 }
@@ -270,6 +276,12 @@ UNDO_PLUGIN_EXPORT void faults_fail_at(int64_t n) {
     fired = 0;
     fail_at = n;
 }
+
+/* The code the next injected fault returns, without a report_error message. */
+UNDO_PLUGIN_EXPORT void faults_fail_with(int32_t code) { fail_code = code; }
+
+/* Whether describe answers every buffer with "one byte more, please". */
+UNDO_PLUGIN_EXPORT void faults_describe_keeps_asking(int32_t on) { describe_keeps_asking = on; }
 
 /* Calls counted since the last faults_fail_at (or init), and whether the fault fired. */
 UNDO_PLUGIN_EXPORT int64_t faults_calls(void) { return calls; }
