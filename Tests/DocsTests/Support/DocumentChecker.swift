@@ -3,7 +3,7 @@ import Foundation
 /// Checks every fenced code block of one Markdown document, in order, in one workspace; see
 /// docs/checked-examples.md for the marks. Collects problems instead of stopping at the first,
 /// and in update mode (UNDOHOST_UPDATE_DOC_SAMPLES=1) rewrites the sample outputs it finds
-/// stale with what the programs print.
+/// stale with what the programs print, and copies of source files with the sources.
 final class DocumentChecker {
     let name: String
     let text: String
@@ -79,11 +79,17 @@ final class DocumentChecker {
         case "same-as":
             let expected = try SourceRegion.text(argument)
             if block.text != expected {
-                throw DocsCheckError("differs from \(argument):\n" + Difference.describe(expected: block.text, actual: expected))
+                replacements.append((block, lines(of: expected)))
+                if !update {
+                    throw DocsCheckError("differs from \(argument):\n" + Difference.describe(expected: block.text, actual: expected))
+                }
             }
         case "swift-example":
             let expected = try SourceRegion.text("Tests/DocsTests/Examples#" + argument)
             if block.text != expected {
+                replacements.append((block, lines(of: expected)))
+            }
+            if block.text != expected && !update {
                 throw DocsCheckError("differs from the example \(argument) in Tests/DocsTests/Examples:\n"
                                      + Difference.describe(expected: block.text, actual: expected))
             }

@@ -19,9 +19,11 @@ final class DocumentWorkspace {
         try manager.createSymbolicLink(atPath: folder + "/bin/undo-host", withDestinationPath: Repository.products + "/undo-host")
         if Repository.isAddressSanitized {
             // A program linking the sanitized libundohost.so needs the runtime the Swift code was
-            // instrumented for: the toolchain's clang with -fsanitize=address stands in for cc.
-            try write("bin/cc", "#!/bin/sh\nexec clang -fsanitize=address \"$@\"\n")
-            chmod(folder + "/bin/cc", 0o755)
+            // instrumented for: the toolchain's clang with -fsanitize=address stands in for cc and c++.
+            for (name, compiler) in [("cc", "clang"), ("c++", "clang++")] {
+                try write("bin/" + name, "#!/bin/sh\nexec \(compiler) -fsanitize=address \"$@\"\n")
+                chmod(folder + "/bin/" + name, 0o755)
+            }
         }
     }
 
