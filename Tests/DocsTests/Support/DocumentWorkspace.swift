@@ -49,7 +49,8 @@ final class DocumentWorkspace {
         let separator = "\u{1E}docs-next-command\u{1E}"
         var script = "exec 2>&1\nunset UNDOHOST_PLUGIN_PATH UNDOHOST_PLUGIN_CALLS\n"
         for command in commands {
-            script += command + "\nprintf '\\n%s\\n' '\(separator)'\n"
+            // The separator keeps the command's status, so a later `echo $?` shows it.
+            script += command + "\ndocs_status=$?; printf '\\n%s\\n' '\(separator)'; (exit $docs_status)\n"
         }
         let result = try run("bash", ["-c", script])
         var outputs = result.output.components(separatedBy: "\n" + separator + "\n")
