@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Layout (see README "Architecture"):
+// Layout (see docs/architecture.md):
 //   UndoCore         pure-Swift shared history: no C, no dlopen, no libffi
 //   (plugin host, C shims, plugins, executables are added by their own targets below)
 let package = Package(
@@ -15,7 +15,7 @@ let package = Package(
         // The benchmark's plugin (Plugins/BenchCounter), loaded by undo-bench's plugin-* workloads; its name
         // keeps it out of the bundled plugins (libUndoPlugin*.so) that undo-host loads.
         .library(name: "UndoBenchCounterPlugin", type: .dynamic, targets: ["UndoBenchCounterPlugin"]),
-        // The benchmark against the anchors (README "Performance").
+        // The benchmark against the reference benchmarks (docs/performance.md).
         .executable(name: "undo-bench", targets: ["undo-bench"]),
         .library(name: "UndoPluginSwiftNotes", type: .dynamic, targets: ["UndoPluginSwiftNotes"]),
         // For plugin authors writing Swift: compiled into their plugin, never into a host.
@@ -24,8 +24,15 @@ let package = Package(
         .library(name: "UndoPluginABI", targets: ["UndoPluginABI"]),
         // The C API for programs not written in Swift (Include/undohost/undo_host.h).
         .library(name: "undohost", type: .dynamic, targets: ["UndoHostC"]),
-        // The host program: sessions at a terminal, scripts, the demo (README "Running undo-host").
+        // The host program: sessions at a terminal, scripts, the demo (docs/undo-host.md).
         .executable(name: "undo-host", targets: ["UndoHostTool"]),
+        // The Swift plugin of docs/writing-a-plugin-in-swift.md, built so the guide's code is compiled;
+        // its name keeps it out of the bundled plugins (libUndoPlugin*.so).
+        .library(name: "UndoExampleSwiftCounter", type: .dynamic, targets: ["UndoExampleSwiftCounter"]),
+    ],
+    dependencies: [
+        // `swift package generate-documentation` (scripts/docs.sh): the DocC catalogs of UndoCore and UndoPluginKit.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .target(name: "UndoCore", path: "Sources/UndoCore"),
@@ -73,7 +80,7 @@ let package = Package(
                           path: "Sources/undo-bench"),
         // Runs the built undo-bench at small sizes: its checks and its output line, not its speed.
         .testTarget(name: "UndoBenchTests", path: "Tests/UndoBenchTests"),
-        // Fuzzing and the thread stress test (README "Reliability"). The fuzz logic is a library,
+        // Fuzzing and the thread stress test (docs/reliability.md). The fuzz logic is a library,
         // so the regression tests replay saved inputs through the same code; each fuzz-* program is a
         // libFuzzer target when built with -DUNDO_LIBFUZZER (scripts/fuzz.sh), else it replays files.
         .target(name: "UndoFuzzTargets", dependencies: ["UndoCore", "UndoPluginHost", "UndoPluginABI", "UndoHostC"],
@@ -82,6 +89,12 @@ let package = Package(
         .executableTarget(name: "fuzz-titles", dependencies: ["UndoFuzzTargets"], path: "Sources/fuzz-titles"),
         .executableTarget(name: "fuzz-c-api", dependencies: ["UndoFuzzTargets"], path: "Sources/fuzz-c-api"),
         .testTarget(name: "UndoFuzzTargetsTests", dependencies: ["UndoFuzzTargets"], path: "Tests/UndoFuzzTargetsTests"),
+        .target(name: "UndoExampleSwiftCounter", dependencies: ["UndoPluginKit", "UndoPluginABI"],
+                path: "examples/swift-plugin"),
+        // Every code block of README.md and docs/*.md compiled, run or compared (docs/checked-examples.md).
+        // Not on UndoPluginKit: the tests load Swift plugins the way a host does.
+        .testTarget(name: "DocsTests", dependencies: ["UndoCore", "UndoPluginHost"],
+                    path: "Tests/DocsTests"),
         .testTarget(name: "UndoThreadStressTests", dependencies: ["UndoPluginHost", "UndoCore", "UndoPluginABI", "UndoHostC"],
                     path: "Tests/UndoThreadStressTests"),
     ],

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The benchmark (README "Performance"): UndoCore, the plugin path, Qt's QUndoStack and the
+# The benchmark (docs/performance.md): UndoCore, the plugin path, Qt's QUndoStack and the
 # plain-C limit on the anchors' workloads, side by side in one run_all.sh run, then the
 # scaling run and the floors (first touch of memory, a libffi call).
 #

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzzing with libFuzzer and AddressSanitizer (README "Reliability").
+# Fuzzing with libFuzzer and AddressSanitizer (docs/reliability.md).
 #
 #   bash scripts/fuzz.sh TARGET [SECONDS] [libFuzzer flags...]   fuzz one target (default 180 s)
 #   bash scripts/fuzz.sh all [SECONDS]                           fuzz every target in turn

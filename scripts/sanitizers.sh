@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The sanitizer jobs (README "Reliability"), each in its own scratch path:
+# The sanitizer jobs (docs/reliability.md), each in its own scratch path:
 #
 #   bash scripts/sanitizers.sh asan [swift test flags...]   the whole test suite under AddressSanitizer
 #   bash scripts/sanitizers.sh tsan [swift test flags...]   the thread stress tests under ThreadSanitizer

@@ -26,7 +26,11 @@ public struct UndoHostCallbacks: @unchecked Sendable {
     /// Records a step the plugin already did on its own (its own UI): the host adds it to the
     /// shared history without calling perform; undo calls the inverse. Not from inside a call
     /// the host made into this plugin.
-    /// - Parameter inverseArguments: nil when the inverse takes the perform arguments.
+    /// - Parameters:
+    ///   - actionID: the local id of one of this plugin's action types ("add").
+    ///   - context: the document (context) the step belongs to.
+    ///   - arguments: the perform arguments, as the action type declares them.
+    ///   - inverseArguments: nil when the inverse takes the perform arguments.
     public func record(_ actionID: String, in context: String = "", arguments: [UndoValue],
                        inverseArguments: [UndoValue]? = nil) throws(UndoPluginError) {
         let status = context.withCString { context in

@@ -37,6 +37,9 @@ public final class UndoPlugin: @unchecked Sendable {
     /// - Parameters:
     ///   - id: reverse-DNS, unique among loaded plugins ("org.example.notes"); its last label
     ///     prefixes the short action ids ("notes.add").
+    ///   - name: the name people see ("Notes").
+    ///   - version: the plugin's own version ("1.0.0").
+    ///   - actions: the action types the plugin registers when a host loads it.
     ///   - makeState: makes one instance's state, once per host that loads the plugin; throw to
     ///     refuse loading (with your message).
     ///   - describe: the text of one document (context) for display and tests; nil: none.

@@ -5,7 +5,9 @@ public struct UndoPluginParameter: Sendable, Hashable {
     public var name: String
     public var type: UndoValueType
 
-    /// - Parameter name: ASCII letters, digits and '_' (shown in signatures and errors).
+    /// - Parameters:
+    ///   - name: ASCII letters, digits and '_' (shown in signatures and errors).
+    ///   - type: the value's C type.
     public init(_ name: String, _ type: UndoValueType) {
         self.name = name
         self.type = type

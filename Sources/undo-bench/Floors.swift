@@ -3,7 +3,7 @@ import CUndoBenchSupport
 import Glibc
 
 /// `undo-bench floors`: the two costs below every workload's figure that no undo framework
-/// can remove, measured on this machine (README "Performance", "Where the time goes"):
+/// can remove, measured on this machine (docs/performance.md):
 ///
 /// - the first write to a page of freshly allocated memory (the kernel maps it: a page fault),
 ///   which a push phase pays for every byte of heap it grows by;

@@ -69,16 +69,17 @@ import UndoPluginABI
         #expect(hostError { try host.perform("counter.add", argumentText: "2147483648", in: doc) }?.code == UNDO_ERANGE)
     }
 
-    /// The README's "Writing a plugin" example, as written there.
-    @Test func theReadmeExampleWorks() throws {
+    /// A third-party plugin built with the system compiler, as docs/writing-a-plugin-in-c.md builds
+    /// it, and loaded by a path a person typed, made absolute on purpose.
+    @Test func aPluginBuiltByItsAuthorLoadsFromARelativePathMadeAbsolute() throws {
         let folder = Fixtures.temporaryFolder()
         let build = try Fixtures.run("cc", ["-std=c99", "-Wall", "-Wextra", "-shared", "-fPIC", "-fvisibility=hidden",
                                             "-I", Fixtures.include, "-o", folder + "/libcounter.so",
                                             Fixtures.sources + "/thirdparty_counter.c"])
         #expect(build.status == 0)
         let host = PluginHost(log: { _ in })
-        // The README names the file relative to the current folder (tests run concurrently, so
-        // this one does not change folders: it names the file relative to where it is).
+        // Relative to the current folder (tests run concurrently, so this one does not change
+        // folders: it names the file relative to where it is).
         let up = FileManager.default.currentDirectoryPath.split(separator: "/").map { _ in ".." }.joined(separator: "/")
         try host.load(file: PluginHost.absolutePath(fromCurrentDirectory: up + folder + "/libcounter.so"))
         try host.perform("counter.add", argumentText: "5", in: UndoContext("notes"))

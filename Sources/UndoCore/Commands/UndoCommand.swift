@@ -7,7 +7,7 @@
 /// every redo, and ``undo(_:)`` to take it back.
 ///
 /// Actions run on the thread that called the history (see ``UndoStack``); they must not call
-/// back into the same history (that is refused with ``UndoError/reentrantCall``), and neither
+/// back into the same history (that is refused with ``UndoError/reentrantCall(_:)``), and neither
 /// may the command's properties, which the history reads while it works on its steps.
 /// Reading a property must change nothing: the history reads them as often as it needs them,
 /// and not at all when their value would go unused (an ignored ``UndoResult``, say).

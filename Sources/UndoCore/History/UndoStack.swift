@@ -3,9 +3,9 @@
 ///
 /// A small record in the spirit of Qt's `QUndoStack` and the Rust crate `undo`: the steps
 /// (oldest first), the position (how many are done), a save state per context and the limits,
-/// kept in one value (``HistoryRecord``). A change enters the record in one place
-/// (``HistoryRecord/add(_:)``: merge, coalesce, append, evict), and the position moves in one
-/// place (``HistoryRecord/complete(_:_:)``); observers hear of a change only when a value they
+/// kept in one value (`HistoryRecord`). A change enters the record in one place
+/// (`HistoryRecord/add(_:)`: merge, coalesce, append, evict), and the position moves in one
+/// place (`HistoryRecord/complete(_:_:)`); observers hear of a change only when a value they
 /// can see changed, once per call.
 ///
 /// **Contexts.** Every step belongs to a context (a document). Plain `undo()` takes back the
@@ -28,8 +28,8 @@
 /// context, cost, key and merge included): Swift's exclusivity checks stop the program if it
 /// does. Observers are told after the change, and may use the history freely.
 ///
-/// **Cost.** A step costs one ``Step`` (48 bytes: the command, inline when it is at most three
-/// words, its serial and its cost) in an array (``StepList``); push, undo and redo are O(1) amortized,
+/// **Cost.** A step costs one `Step` (48 bytes: the command, inline when it is at most three
+/// words, its serial and its cost) in an array (`StepList`); push, undo and redo are O(1) amortized,
 /// trimming to a limit included.
 public final class UndoStack {
     /// Everything the history keeps, and whether a call is using it (see ``RecordStorage``).

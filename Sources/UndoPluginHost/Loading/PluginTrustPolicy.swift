@@ -3,7 +3,7 @@
 /// A plugin runs with the host's rights, inside the host's process: whoever can change a plugin
 /// file, or the folder it is in, can run code as the host's user. So by default the host loads
 /// only files that no one but this user (or root) can change, and only by absolute path. See
-/// the README's "Reliability" section for the whole trust model and what it cannot protect against.
+/// docs/trust-model.md for the whole trust model and what it cannot protect against.
 ///
 /// Checked on every load, in this order, each refusal naming the file and the reason:
 /// 1. the path is absolute (always; make a path typed by a person absolute on purpose, with
