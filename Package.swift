@@ -34,6 +34,10 @@ let package = Package(
         // `swift package generate-documentation` (scripts/docs.sh): the DocC catalogs of UndoCore and UndoPluginKit.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
+    dependencies: [
+        // undo-host's own command line (modes, options, help, typo suggestions).
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
     targets: [
         .target(name: "UndoCore", path: "Sources/UndoCore"),
         .testTarget(name: "UndoCoreTests", dependencies: ["UndoCore"], path: "Tests/UndoCoreTests"),
@@ -68,10 +72,11 @@ let package = Package(
                     path: "Tests/UndoPluginHostTests",
                     exclude: ["Fixtures"]), // C sources the tests compile with cc
         // undo-host: the session logic is a library so tests can also drive it in-process.
-        .target(name: "UndoHostSession", dependencies: ["UndoCore", "UndoPluginHost", "UndoPluginABI"],
+        .target(name: "UndoHostSession", dependencies: ["UndoCore", "UndoPluginHost", "UndoPluginABI",
+                                                  .product(name: "ArgumentParser", package: "swift-argument-parser")],
                 path: "Sources/UndoHostSession"),
         .executableTarget(name: "UndoHostTool", dependencies: ["UndoHostSession"], path: "Sources/undo-host"),
-        .testTarget(name: "UndoHostToolTests", dependencies: ["UndoHostSession", "UndoCore"],
+        .testTarget(name: "UndoHostToolTests", dependencies: ["UndoHostSession", "UndoCore", "UndoPluginHost"],
                     path: "Tests/UndoHostToolTests"),
         .target(name: "UndoBenchCounterPlugin", dependencies: ["UndoPluginABI"],
                 path: "Plugins/BenchCounter", publicHeadersPath: "include"),

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import ArgumentParser
 import UndoCore
 import UndoPluginABI
 import UndoPluginHost
@@ -21,160 +22,120 @@ public enum UndoHostTool {
         public static let usageError: Int32 = 2
     }
 
-    static let usage = """
-        usage: undo-host [--plugins PATH]... [--allow-writable-plugins] [--json] [--locale en|ko|FILE] [MODE]
+    /// The mode asked for, with the options that apply to every mode.
+    enum Mode: Equatable { case session, run(String), demo, plugins }
 
-        Modes:
-          (none)       an interactive session on a terminal; otherwise commands from standard input
-          run FILE     run the commands in FILE (- for standard input); stop at the first error
-          demo         play a short session with the bundled plugins
-          plugins      list the plugins and their actions
-          help         show this help and the session commands
-
-        Options:
-          --plugins PATH   load the plugin PATH, or every plugin in the folder PATH (repeatable);
-                           default: the bundled plugins next to the program, or the folders in
-                           $UNDOHOST_PLUGIN_PATH (separated by ':'); a relative PATH is taken
-                           from the current folder
-          --allow-writable-plugins
-                           also load plugin files or folders that group or others may change
-                           (refused by default: anyone who can change them runs code here)
-          --json           print one JSON object per command, one per line
-          --locale ID      menu titles in English (en, the default), Korean (ko), or a locale file
-          --version        print the version
-          -h, --help       print this help
-
-        Exit status: 0 success, 1 script error, 2 usage error.
-        """
-
-    /// What the command line asks for.
-    struct Invocation: Equatable {
-        enum Mode: Equatable { case session, run(String), demo, plugins, help, version }
-        var mode: Mode = .session
-        var pluginPaths: [String] = []
-        var allowWritablePlugins = false
-        var json = false
-        var locale = "en"
-    }
-
+    /// A mistake on the command line that the parser does not see (an unknown locale).
     struct UsageError: Error {
         var message: String
     }
 
-    static let options = ["--plugins", "--allow-writable-plugins", "--json", "--locale", "--version", "--help"]
+    /// The modes, for "did you mean" when a mode is mistyped.
     static let modes = ["run", "demo", "plugins", "help"]
-
-    static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
-        var invocation = Invocation()
-        var positionals: [String] = []
-        var index = 0
-        func value(for option: String, inline: String?) throws(UsageError) -> String {
-            if let inline { return inline }
-            index += 1
-            guard index < arguments.count else { throw UsageError(message: "\(option) needs a value") }
-            return arguments[index]
-        }
-        while index < arguments.count {
-            let argument = arguments[index]
-            let (name, inline): (String, String?) = {
-                guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
-                return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
-            }()
-            switch name {
-            case "--plugins": invocation.pluginPaths.append(try value(for: name, inline: inline))
-            case "--allow-writable-plugins": invocation.allowWritablePlugins = true
-            case "--json": invocation.json = true
-            case "--locale": invocation.locale = try value(for: name, inline: inline)
-            case "--version": invocation.mode = .version
-            case "-h", "--help": invocation.mode = .help
-            case "-": positionals.append(argument)
-            default:
-                if argument.hasPrefix("-") {
-                    let hint = Suggestion.closest(to: name, among: options).map { " (did you mean \($0)?)" } ?? ""
-                    throw UsageError(message: "unknown option \(name)" + hint)
-                }
-                positionals.append(argument)
-            }
-            index += 1
-        }
-        if invocation.mode == .version || invocation.mode == .help { return invocation }
-        guard let mode = positionals.first else { return invocation }
-        switch mode {
-        case "run":
-            guard positionals.count == 2 else {
-                throw UsageError(message: positionals.count < 2 ? "run needs a FILE" : "run takes one FILE")
-            }
-            invocation.mode = .run(positionals[1])
-        case "demo", "plugins", "help":
-            guard positionals.count == 1 else { throw UsageError(message: "\(mode) takes no arguments") }
-            invocation.mode = mode == "demo" ? .demo : mode == "plugins" ? .plugins : .help
-        default:
-            let hint = Suggestion.closest(to: mode, among: modes).map { " (did you mean \($0)?)" } ?? ""
-            throw UsageError(message: "unknown mode \(mode)" + hint)
-        }
-        return invocation
-    }
 
     /// Runs the program. - Returns: the exit status.
     public static func main(_ arguments: [String], output: ToolOutput = StandardStreams()) -> Int32 {
-        let invocation: Invocation
+        let options: UndoHostCommand
+        let mode: Mode
         do {
-            invocation = try parse(arguments)
+            switch try UndoHostCommand.parseAsRoot(arguments) {
+            case let run as RunMode: (options, mode) = (run.options, .run(run.file))
+            case let demo as DemoMode: (options, mode) = (demo.options, .demo)
+            case let plugins as PluginsMode: (options, mode) = (plugins.options, .plugins)
+            case let root as UndoHostCommand: (options, mode) = (root, .session)
+            case var parserCommand:
+                // The parser's own (help): running it gives the help as a "clean exit".
+                try parserCommand.run()
+                return ExitStatus.success
+            }
         } catch {
-            return usageFailure(error.message, output: output)
-        }
-        switch invocation.mode {
-        case .version:
-            output.write("undo-host \(version) (plugin ABI \(UNDO_ABI_VERSION_MAJOR).\(UNDO_ABI_VERSION_MINOR))\n", error: false)
-            return ExitStatus.success
-        case .help:
-            output.write(usage + "\n\n" + HostSession.commandReference + "\n", error: false)
-            return ExitStatus.success
-        default:
-            break
+            return commandLineFailure(error, arguments: arguments, output: output)
         }
 
         let locale: UndoLocale
-        switch loadLocale(invocation.locale) {
+        switch loadLocale(options.locale) {
         case .success(let loaded): locale = loaded
         case .failure(let error): return usageFailure(error.message, output: output)
         }
         let host = HostSession.makeHost(locale: locale)
-        if invocation.allowWritablePlugins { host.trustPolicy.allowWritable = true }
-        if let failure = loadPlugins(invocation.pluginPaths, into: host, output: output) {
+        if options.allowWritablePlugins { host.trustPolicy.allowWritable = true }
+        if let failure = loadPlugins(options.pluginPaths, into: host, output: output) {
             return usageFailure(failure, output: output)
         }
         let session = HostSession(host: host)
+        session.layout = .current
         let style: TextStyle = isatty(STDOUT_FILENO) == 1 && getenv("NO_COLOR") == nil ? .terminal : .plain
-        let presenter = OutcomePresenter(output: output, json: invocation.json, style: style)
+        let presenter = OutcomePresenter(output: output, json: options.json, style: style, layout: .current)
+        let runner = ScriptRunner(session: session, presenter: presenter, keepGoing: options.keepGoing)
 
-        switch invocation.mode {
+        switch mode {
         case .plugins:
             presenter.present(session.run(.plugins), at: .prompt)
             return ExitStatus.success
         case .demo:
-            let status = ScriptRunner(session: session, presenter: presenter, echo: true).run(named: "demo", text: DemoScript.text)
-            if status == ExitStatus.success && !invocation.json {
+            var demo = runner
+            demo.echo = true
+            let status = demo.run(named: "demo", text: DemoScript.text)
+            if status == ExitStatus.success && !options.json {
                 presenter.note("\nThat was the demo. Try your own session: undo-host (help lists the commands).")
             }
             return status
         case .run(let file):
-            let runner = ScriptRunner(session: session, presenter: presenter)
             if file == "-" { return runner.run(named: "<stdin>") { Swift.readLine(strippingNewline: true) } }
             switch FileSystem.readText(file) {
+            // Not a mistake in the arguments, so no advice about --help.
             case .success(let text): return runner.run(named: file, text: text)
-            case .failure(let error): return usageFailure("cannot read \(file): \(error.reason)", output: output)
+            case .failure(let error): return usageFailure("cannot read \(file): \(error.reason)", output: output, adviseHelp: false)
             }
-        default:
+        case .session:
             if RawTerminal.isInteractive {
-                return InteractiveSession(session: session, presenter: presenter).run()
+                return InteractiveSession(session: session, presenter: presenter, askBeforeDiscarding: !options.yes).run()
             }
-            return ScriptRunner(session: session, presenter: presenter).run(named: "<stdin>") { Swift.readLine(strippingNewline: true) }
+            return runner.run(named: "<stdin>") { Swift.readLine(strippingNewline: true) }
         }
     }
 
-    private static func usageFailure(_ message: String, output: ToolOutput) -> Int32 {
-        output.write("undo-host: \(message)\nRun undo-host --help for the usage.\n", error: true)
+    /// The parser's answer when it did not give a command: the help or the version (status 0),
+    /// or a usage error (status 2) with the parser's message, or "unknown mode" with the
+    /// closest mode.
+    private static func commandLineFailure(_ error: any Error, arguments: [String], output: ToolOutput) -> Int32 {
+        let width = TextLayout.current.width
+        if UndoHostCommand.exitCode(for: error) == .success {
+            var text = UndoHostCommand.fullMessage(for: error, columns: width)
+            // The whole program's help ends with the session's commands.
+            if text == UndoHostCommand.helpMessage(columns: width) {
+                text += "\n\n" + HostSession.commandReference(width: width)
+            }
+            output.write(text + "\n", error: false)
+            return ExitStatus.success
+        }
+        if let mode = unknownMode(in: arguments) {
+            let hint = Suggestion.closest(to: mode, among: modes).map { " (did you mean \($0)?)" } ?? ""
+            return usageFailure("unknown mode \(mode)" + hint, output: output)
+        }
+        return usageFailure(UndoHostCommand.message(for: error), output: output)
+    }
+
+    /// The first word that is neither an option nor an option's value, when it is not a mode.
+    static func unknownMode(in arguments: [String]) -> String? {
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            if argument == "--plugins" || argument == "--locale" {
+                index += 2
+                continue
+            }
+            if argument.hasPrefix("-") && argument != "-" {
+                index += 1
+                continue
+            }
+            return modes.contains(argument) ? nil : argument
+        }
+        return nil
+    }
+
+    private static func usageFailure(_ message: String, output: ToolOutput, adviseHelp: Bool = true) -> Int32 {
+        output.write("undo-host: \(message)\n" + (adviseHelp ? "Run undo-host --help for the usage.\n" : ""), error: true)
         return ExitStatus.usageError
     }
 
@@ -214,8 +175,9 @@ public enum UndoHostTool {
             }
         }
         for failure in failures {
+            let hint = HostSession.hint(for: failure).map { $0 + "; " } ?? ""
             output.write("undo-host: warning: cannot load \(failure.path): \(failure.explanation)\n"
-                         + "  hint: \(HostSession.hint(for: failure)); the other plugins are loaded\n", error: true)
+                         + "  hint: \(hint)the other plugins are loaded\n", error: true)
         }
         return nil
     }

@@ -12,9 +12,9 @@ struct DemoAndPluginListingTests {
         let output = run.standardOutput
         for expected in [
             "undo-host> text.insert 0 \"Dear Ann,\"",
-            "  Undo Typing          Ctrl+Z",
+            "  Undo Typing    Ctrl+Z",
             "  Dear Ann, <b>thank you</b> for the sketch.",
-            "  Undo Move          Ctrl+Z",
+            "  Undo Move    Ctrl+Z",
             "Undo Move\nsketch (Canvas)\n  #1 rect x=10 y=10 w=40 h=30 color=#ff0000\n  [#2 circle x=80 y=20 w=16 h=16 color=#0000ff]",
             "Redo Move\nsketch (Canvas)\n  #1 rect x=10 y=10 w=40 h=30 color=#ff0000\n  [#2 circle x=95 y=25 w=16 h=16 color=#0000ff]",
             "Revert to Saved\nletter.txt (Text Editor)\n  Dear Ann, [thank you] for the sketch.",
@@ -72,9 +72,9 @@ struct DemoAndPluginListingTests {
             Unloaded org.undohost.canvas: 1 step left the history
             History (1 of 1 done)
                  Start
-            > 1  Typing  untitled
+            > 2  Typing  untitled
 
             """)
-        #expect(run.standardError.hasPrefix("<stdin>:6: unknown action canvas.add\n"))
+        #expect(run.standardError.hasPrefix("<stdin>:6: UNDO_ENOTFOUND: unknown action canvas.add\n"))
     }
 }

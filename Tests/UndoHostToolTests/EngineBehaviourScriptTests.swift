@@ -18,11 +18,11 @@ struct EngineBehaviourScriptTests {
         #expect(run.status == 0)
         #expect(run.standardOutput == """
             Edit (untitled)
-              Undo          Ctrl+Z  (disabled)
-              Redo    Shift+Ctrl+Z  (disabled)
+              Undo    Ctrl+Z  (disabled)
+              Redo    Ctrl+Y  (disabled)
             Edit (untitled)
-              Undo Paste          Ctrl+Z
-              Redo          Shift+Ctrl+Z  (disabled)
+              Undo Paste    Ctrl+Z
+              Redo          Ctrl+Y  (disabled)
 
             """)
         let json = try UndoHostProcess.run(["--json"], input: "text.insert 0 \"Hi\"\ngroup begin \"Paste\"\nmenu\ngroup end\n")
@@ -78,14 +78,14 @@ struct EngineBehaviourScriptTests {
             letter.txt (Text Editor)
               [y]
             Edit (letter.txt)
-              Undo Delete                   Ctrl+Z
-              Redo Revert to Saved    Shift+Ctrl+Z
+              Undo Delete             Ctrl+Z
+              Redo Revert to Saved    Ctrl+Y
             Undo Delete
             letter.txt (Text Editor)
               <b>[x]</b>y
             Edit (letter.txt)
-              Undo Typing          Ctrl+Z
-              Redo Delete    Shift+Ctrl+Z
+              Undo Typing    Ctrl+Z
+              Redo Delete    Ctrl+Y
 
             """)
     }

@@ -41,7 +41,7 @@ struct JSONOutputTests {
         let menu = try #require(objects[3]["menu"] as? [String: Any])
         let items = try #require(menu["items"] as? [[String: Any]])
         #expect(items.map { $0["title"] as? String } == ["Undo Bold", "Redo"])
-        #expect(items.map { $0["shortcut"] as? String } == ["Ctrl+Z", "Shift+Ctrl+Z"])
+        #expect(items.map { $0["shortcut"] as? String } == ["Ctrl+Z", "Ctrl+Y"])
         #expect(items.map { $0["enabled"] as? Bool } == [true, false])
     }
 

@@ -75,7 +75,31 @@ struct LineEditorTests {
         type("문서x", into: &editor)
         _ = editor.apply(.left)
         _ = editor.apply(.left)
-        #expect(editor.rendering(prompt: "> ") == "\r> 문서x\u{1B}[K\u{1B}[3D")
+        var renderer = LineRenderer()
+        #expect(renderer.render(prompt: "> ", editor: editor, width: 80) == "\r\u{1B}[J> 문서x\r\u{1B}[4C")
+    }
+
+    @Test("A line wider than the terminal: the redraw goes back up to the prompt's row, and a wide character that does not fit moves to the next row")
+    func renderingAcrossRows() {
+        var editor = LineEditor()
+        type("abcdefghij", into: &editor)  // "> " + 10 = 12 columns on 5-column rows: 3 rows
+        var renderer = LineRenderer()
+        #expect(renderer.render(prompt: "> ", editor: editor, width: 5) == "\r\u{1B}[J> abcdefghij\r\u{1B}[2C")
+        #expect(renderer.cursorRow == 2)
+        _ = editor.apply(.home)
+        // Up two rows to the prompt, then from the end (row 2) up to the cursor (row 0).
+        #expect(renderer.render(prompt: "> ", editor: editor, width: 5) == "\u{1B}[2A\r\u{1B}[J> abcdefghij\u{1B}[2A\r\u{1B}[2C")
+        #expect(renderer.leave() == "\u{1B}[2B\r\n")
+
+        // Ending exactly at the last column: the cursor is put on the next row.
+        var exact = LineEditor()
+        type("abc", into: &exact)
+        var renderer2 = LineRenderer()
+        #expect(renderer2.render(prompt: "> ", editor: exact, width: 5) == "\r\u{1B}[J> abc\r\n\r")
+        #expect(renderer2.cursorRow == 1)
+
+        // "> 문" is 4 columns; "서" (2) does not fit in the last one and starts row 1.
+        #expect(LineRenderer.position(after: 4, of: [1, 1, 2, 2], width: 5) == (1, 2))
     }
 
     @Test("Escape sequences, split across reads, become keys")
@@ -88,5 +112,23 @@ struct LineEditorTests {
         #expect(decoder.decode([0x9C, 0x0D, 0x7F, 0x04]) == [.character("한"), .enter, .backspace, .endOfInput])
         #expect(decoder.decode([0x1B]) == [])
         #expect(decoder.flush() == [.ignored])
+    }
+
+    @Test("The Edit menu's keys: Ctrl+Z, Ctrl+Y, and Shift+Ctrl+Z in the CSI u and modifyOtherKeys forms")
+    func editKeys() {
+        var decoder = TerminalKeyDecoder()
+        #expect(decoder.decode([0x1A, 0x19]) == [.undo, .redo])
+        #expect(decoder.decode(Array("\u{1B}[122;5u\u{1B}[122;6u\u{1B}[90;6u\u{1B}[121;5u".utf8)) == [.undo, .redo, .redo, .redo])
+        #expect(decoder.decode(Array("\u{1B}[27;5;122~\u{1B}[27;6;90~\u{1B}[27;5;121~".utf8)) == [.undo, .redo, .redo])
+        // Other modified keys are not these (Ctrl+Alt+Z, Ctrl+A in CSI u), and Ctrl+Delete stays Delete.
+        #expect(decoder.decode(Array("\u{1B}[122;7u\u{1B}[97;5u\u{1B}[3;5~".utf8)) == [.ignored, .ignored, .delete])
+
+        // They act only at an empty prompt.
+        var editor = LineEditor()
+        #expect(editor.apply(.undo) == .shortcut("undo"))
+        #expect(editor.apply(.redo) == .shortcut("redo"))
+        _ = editor.apply(.character("m"))
+        #expect(editor.apply(.undo) == .editing)
+        #expect(editor.text == "m")
     }
 }

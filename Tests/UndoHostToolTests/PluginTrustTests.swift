@@ -46,3 +46,23 @@ struct PluginTrustTests {
         #expect(loaded.standardOutput.contains("Undo Typing"))
     }
 }
+
+extension PluginTrustTests {
+    @Test("The refusal names --allow-writable-plugins once, and load --allow-writable-plugins overrides it in a session")
+    func refusalNamesTheFlag() throws {
+        let (folder, copy) = try copyOfTextEditor(mode: 0o666)
+        let refused = try UndoHostProcess.run(["--plugins", copy, "plugins"])
+        #expect(refused.standardError.contains("run undo-host with --allow-writable-plugins"), "\(refused.standardError)")
+        #expect(refused.standardError.components(separatedBy: "hint:").count == 2)
+        #expect(refused.standardError.components(separatedBy: "the other plugins are loaded").count == 2)
+
+        let session = try UndoHostProcess.run(["--plugins", UndoHostProcess.productsFolder.appendingPathComponent("libUndoPluginCanvas.so").path,
+                                               "--keep-going", "run", "-"],
+                                              input: "load \(copy)\nload --allow-writable-plugins \(copy)\ntext.insert 0 \"ok\"\nshow\n")
+        #expect(session.status == 1)
+        #expect(session.standardError.contains(":1: UNDO_ELOAD: cannot load \(copy): refused"))
+        #expect(session.standardOutput.contains("Loaded org.undohost.text"))
+        #expect(session.standardOutput.contains("  ok"))
+        _ = folder
+    }
+}

@@ -27,17 +27,17 @@ struct ScriptOutputTests {
         #expect(run.standardError == "")
         #expect(run.standardOutput == """
             Edit (letter.txt)
-              Undo Typing          Ctrl+Z
-              Redo           Shift+Ctrl+Z  (disabled)
+              Undo Typing    Ctrl+Z
+              Redo           Ctrl+Y  (disabled)
             Edit (letter.txt)
-              Undo Bold          Ctrl+Z
-              Redo         Shift+Ctrl+Z  (disabled)
+              Undo Bold    Ctrl+Z
+              Redo         Ctrl+Y  (disabled)
             Undo Bold
             letter.txt (Text Editor)
               Hello [world]
             Edit (letter.txt)
-              Undo Typing          Ctrl+Z
-              Redo Bold      Shift+Ctrl+Z
+              Undo Typing    Ctrl+Z
+              Redo Bold      Ctrl+Y
             Redo Bold
             letter.txt (Text Editor)
               Hello <b>[world]</b>
@@ -102,8 +102,8 @@ struct ScriptOutputTests {
               #1 rect x=0 y=0 w=10 h=10 color=#ff0000
               (changed and no longer there: #2)
             Edit (sketch)
-              Undo Paste Shapes          Ctrl+Z
-              Redo                 Shift+Ctrl+Z  (disabled)
+              Undo Paste Shapes    Ctrl+Z
+              Redo                 Ctrl+Y  (disabled)
             Undo Paste Shapes
             sketch (Canvas)
               #1 rect x=0 y=0 w=10 h=10 color=#ff0000
@@ -130,14 +130,14 @@ struct ScriptOutputTests {
         #expect(run.status == 0)
         #expect(run.standardOutput == """
             Edit (a.txt)
-              Undo Typing          Ctrl+Z
-              Redo           Shift+Ctrl+Z  (disabled)
+              Undo Typing    Ctrl+Z
+              Redo           Ctrl+Y  (disabled)
             Undo Typing
             a.txt (Text Editor): empty
             History (1 of 2 done)
                  Start
-            > 1  Typing  b.txt
-              2  Typing  a.txt  undone
+            > 2  Typing  b.txt
+              1  Typing  a.txt  undone
             Closed b.txt: 1 step left the history; now in a.txt
             History (0 of 1 done)
             >    Start
@@ -185,8 +185,8 @@ struct ScriptOutputTests {
             memo (Text Editor)
               [Buy] milk[]
             Edit (memo)
-              Undo Revert to Saved          Ctrl+Z
-              Redo                    Shift+Ctrl+Z  (disabled)
+              Undo Revert to Saved    Ctrl+Z
+              Redo                    Ctrl+Y  (disabled)
             Undo Revert to Saved
             memo (Text Editor)
               <i>[Buy]</i> milk[ and eggs]

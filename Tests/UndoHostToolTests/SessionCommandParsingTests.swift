@@ -1,5 +1,6 @@
 import Testing
 import UndoHostSession
+import UndoPluginHost
 
 /// Reading command lines, before anything runs.
 @Suite("Command parsing")

@@ -61,7 +61,7 @@ import UndoPluginABI
             let octal = "0" + String(mode, radix: 8)
             #expect(error.reason == .writableByOthers("the file is writable by \(writers) (mode \(octal))"))
             #expect(error.description == "\(file): refused: the file is writable by \(writers) (mode \(octal)), "
-                + "so someone else could run code in this process (allow writable plugins to load it anyway)")
+                + "so someone else could run code in this process")
             #expect(error.code == UNDO_ELOAD)
             #expect(try trustingHost(PluginTrustPolicy(allowWritable: true)).load(file: file).id == Self.textID)
         }

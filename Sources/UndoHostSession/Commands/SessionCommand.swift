@@ -1,3 +1,5 @@
+import UndoPluginHost
+
 /// One line of a session, parsed: a command of the host, or an action of a plugin.
 public enum SessionCommand: Equatable, Sendable {
     /// A plugin action by id, with its argument text (checked against the signature when run).
@@ -18,12 +20,18 @@ public enum SessionCommand: Equatable, Sendable {
     case history
     /// Show the alert; with a choice (number, letter or kind), also pick it.
     case alert(choice: String?)
-    case show(String?)
+    /// Show a document; `whole`: all of it, not scrolled or cut to the terminal (`show --all`).
+    case show(String?, whole: Bool = false)
     case plugins
-    case load(path: String)
+    /// Load a plugin file or folder; `allowWritable` loads one others may change
+    /// (`load --allow-writable-plugins PATH`).
+    case load(path: String, allowWritable: Bool = false)
     case unload(id: String)
     case help(topic: String?)
     case quit
+    /// `expect CODE COMMAND`: run the command line `command`, which must fail with the error
+    /// `code` (`UNDO_ERANGE`); that it fails so is a success, anything else an error.
+    case expect(code: Int32, command: String)
 
     /// How far an undo or redo goes.
     public enum UndoAmount: Equatable, Sendable {
@@ -34,14 +42,15 @@ public enum SessionCommand: Equatable, Sendable {
 
     /// The command words a session knows, for help, completion and hints.
     public static let names = ["undo", "redo", "group", "break", "save", "revert", "doc", "close", "menu",
-                               "history", "alert", "show", "plugins", "load", "unload", "help", "quit", "exit"]
+                               "history", "alert", "show", "plugins", "load", "unload", "expect", "help", "quit", "exit"]
 
     /// How each command is written, for help and usage hints.
     static let usages: [String: String] = [
         "undo": "undo [N] | undo to N", "redo": "redo [N] | redo to N",
         "group": "group begin [\"Name\"] | group end", "break": "break", "save": "save", "revert": "revert",
         "doc": "doc [NAME]", "close": "close [NAME]", "menu": "menu", "history": "history",
-        "alert": "alert [1|2|3|u|r|c]", "show": "show [NAME]", "plugins": "plugins", "load": "load PATH",
+        "alert": "alert [1|2|3|u|r|c]", "show": "show [--all] [NAME]", "plugins": "plugins",
+        "load": "load [--allow-writable-plugins] PATH", "expect": "expect CODE COMMAND",
         "unload": "unload PLUGIN-ID", "help": "help [COMMAND|ACTION]", "quit": "quit", "exit": "exit",
     ]
 
@@ -67,17 +76,20 @@ public enum SessionCommand: Equatable, Sendable {
         case .unload: "unload"
         case .help: "help"
         case .quit: "quit"
+        case .expect: "expect"
         }
     }
 }
 
 extension SessionCommand {
-    /// Parses one line. Blank lines and comments (`# ...`) give `nil`.
+    /// Parses one line. Blank lines and comments give `nil`: `#` starts a comment anywhere
+    /// outside a quoted string.
     /// - Throws: an unknown command word, or wrong words after a known one. Action ids and
     ///   their arguments are checked when the command runs (they depend on the loaded plugins).
     public static func parse(_ line: String) throws(SessionError) -> SessionCommand? {
+        let line = withoutComment(line)
         let trimmed = line.drop { $0.isWhitespace }
-        guard let first = trimmed.first, first != "#" else { return nil }
+        guard !trimmed.isEmpty else { return nil }
         let wordEnd = trimmed.firstIndex(where: \.isWhitespace) ?? trimmed.endIndex
         let word = String(trimmed[..<wordEnd])
         let wordColumn = line.distance(from: line.startIndex, to: trimmed.startIndex) + 1
@@ -90,6 +102,7 @@ extension SessionCommand {
             let column = restColumn + rest.distance(from: rest.startIndex, to: argumentStart)
             return .perform(action: word, arguments: String(rest[argumentStart...]), argumentColumn: column)
         }
+        if word == "expect" { return try expectation(rest, column: restColumn) }
         let words: [CommandWords.Word]
         do throws(SessionError) {
             words = try CommandWords.split(rest, startColumn: restColumn)
@@ -121,12 +134,16 @@ extension SessionCommand {
         case "menu": try parser.expectAtMost(0); return .menu
         case "history": try parser.expectAtMost(0); return .history
         case "alert": try parser.expectAtMost(1); return .alert(choice: words.first?.text)
-        case "show": try parser.expectAtMost(1); return .show(words.first?.text)
+        case "show":
+            let (whole, rest) = parser.taking("--all")
+            try rest.expectAtMost(1)
+            return .show(rest.words.first?.text, whole: whole)
         case "plugins": try parser.expectAtMost(0); return .plugins
         case "load":
-            try parser.expectAtMost(1)
-            guard let path = words.first?.text else { throw parser.usageError(at: nil) }
-            return .load(path: path)
+            let (allowWritable, rest) = parser.taking("--allow-writable-plugins")
+            try rest.expectAtMost(1)
+            guard let path = rest.words.first?.text else { throw parser.usageError(at: nil) }
+            return .load(path: path, allowWritable: allowWritable)
         case "unload":
             try parser.expectAtMost(1)
             guard let id = words.first?.text else { throw parser.usageError(at: nil) }
@@ -134,6 +151,52 @@ extension SessionCommand {
         case "help": try parser.expectAtMost(1); return .help(topic: words.first?.text)
         default: try parser.expectAtMost(0); return .quit
         }
+    }
+}
+
+extension SessionCommand {
+    /// The line up to its first `#` outside a quoted string (a `\"` inside one does not end it).
+    /// - Complexity: O(length of the line).
+    static func withoutComment(_ line: String) -> String {
+        var inQuotes = false
+        var escaped = false
+        for index in line.indices {
+            let character = line[index]
+            if inQuotes {
+                if escaped {
+                    escaped = false
+                } else if character == "\\" {
+                    escaped = true
+                } else if character == "\"" {
+                    inQuotes = false
+                }
+            } else if character == "\"" {
+                inQuotes = true
+            } else if character == "#" {
+                return String(line[..<index])
+            }
+        }
+        return line
+    }
+
+    /// `expect CODE COMMAND...`: the code by its name, and the rest of the line as written
+    /// (parsed when it runs, so its own mistakes are errors it can expect).
+    private static func expectation(_ rest: Substring, column restColumn: Int) throws(SessionError) -> SessionCommand {
+        let usage = "usage: " + (usages["expect"] ?? "expect")
+        let codeStart = rest.firstIndex { !$0.isWhitespace } ?? rest.endIndex
+        let codeEnd = rest[codeStart...].firstIndex(where: \.isWhitespace) ?? rest.endIndex
+        let codeText = String(rest[codeStart..<codeEnd])
+        let codeColumn = restColumn + rest.distance(from: rest.startIndex, to: codeStart)
+        guard !codeText.isEmpty else { throw SessionError(.syntax, "expect: missing argument", hint: usage) }
+        guard let code = SessionError.code(named: codeText) else {
+            let names = SessionError.codeNames.map(\.name)
+            let hint = Suggestion.closest(to: codeText, among: names).map { "did you mean \($0)?" }
+                ?? "the codes are those of undo_common.h: " + names.joined(separator: ", ")
+            throw SessionError(.syntax, "expect: \(codeText) is not an error code", hint: hint, column: codeColumn)
+        }
+        let command = rest[codeEnd...].drop { $0.isWhitespace }
+        guard !command.isEmpty else { throw SessionError(.syntax, "expect: missing command", hint: usage) }
+        return .expect(code: code, command: String(command))
     }
 }
 
@@ -146,6 +209,12 @@ private struct WordParser {
         let what = word.map { "\(command): unexpected \"\($0.text)\"" } ?? "\(command): missing argument"
         return SessionError(.syntax, what, hint: "usage: " + (SessionCommand.usages[command] ?? command),
                             column: word?.column)
+    }
+
+    /// Whether the option word `option` is among the words, and the parser of the others.
+    func taking(_ option: String) -> (Bool, WordParser) {
+        let others = words.filter { $0.text != option }
+        return (others.count < words.count, WordParser(command: command, words: others))
     }
 
     func expectAtMost(_ count: Int) throws(SessionError) {

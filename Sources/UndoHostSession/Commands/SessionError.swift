@@ -1,29 +1,78 @@
-/// Why a session command failed: one clear line saying what went wrong and where, and a hint
-/// (the expected signature, the closest command or action id). Nothing was changed.
+import UndoPluginABI
+
+/// Why a session command failed: one clear line saying what went wrong and where, its error
+/// code (named as in undo_common.h, `UNDO_ERANGE`), and a hint (the expected signature, the
+/// closest command or action id). Nothing was changed.
 public struct SessionError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What kind of mistake, for `--json` readers.
     public enum Kind: String, Sendable {
         case unknownCommand, unknownAction, ambiguousAction, arguments, syntax
         case plugin, pluginLoad, history, nothingToDo, document
+        /// An `expect CODE COMMAND` line whose command did not fail with CODE.
+        case expectation
     }
 
     public var kind: Kind
     public var message: String
+    /// The negative error code of undo_common.h (`UNDO_EINVAL`, ...).
+    public var code: Int32
     public var hint: String?
     /// The 1-based column in the command line where the problem is, when known.
     public var column: Int?
 
-    public init(_ kind: Kind, _ message: String, hint: String? = nil, column: Int? = nil) {
+    /// - Parameter code: the error code; by default the one the kind stands for.
+    public init(_ kind: Kind, _ message: String, code: Int32? = nil, hint: String? = nil, column: Int? = nil) {
         self.kind = kind
         self.message = message
+        self.code = code ?? Self.defaultCode(of: kind)
         self.hint = hint
         self.column = column
     }
 
-    public var description: String { message }
+    /// The code's name, `UNDO_ERANGE` (`UNDO_EUNKNOWN` for a code not in the table).
+    public var codeName: String { Self.name(of: code) }
+
+    public var description: String { codeName + ": " + message }
+
+    static func defaultCode(of kind: Kind) -> Int32 {
+        switch kind {
+        case .unknownCommand, .unknownAction, .document: UNDO_ENOTFOUND
+        case .ambiguousAction, .arguments, .syntax: UNDO_EINVAL
+        case .plugin: UNDO_EPLUGIN
+        case .pluginLoad: UNDO_ELOAD
+        case .history, .expectation: UNDO_ESTATE
+        case .nothingToDo: UNDO_EEMPTY
+        }
+    }
+
+    // MARK: Code names
+
+    /// Every error code, by its name (the table of undo_common.h).
+    static let codeNames: [(name: String, code: Int32)] = {
+        var names: [(String, Int32)] = []
+        var code: Int32 = -1
+        while true {
+            let name = String(cString: undo_error_name(code))
+            if name == "UNDO_EUNKNOWN" { break }
+            names.append((name, code))
+            code -= 1
+        }
+        return names
+    }()
+
+    static func name(of code: Int32) -> String { String(cString: undo_error_name(code)) }
+
+    /// The code named `name` (`UNDO_ERANGE`, any case), or `nil`.
+    static func code(named name: String) -> Int32? {
+        codeNames.first { $0.name.caseInsensitiveEquals(name) }?.code
+    }
 
     var json: JSONValue {
-        .object([("kind", .string(kind.rawValue)), ("message", .string(message)),
-                 ("hint", .optional(hint)), ("column", .optional(column))])
+        .object([("kind", .string(kind.rawValue)), ("code", .string(codeName)), ("codeNumber", .integer(code)),
+                 ("message", .string(message)), ("hint", .optional(hint)), ("column", .optional(column))])
     }
+}
+
+extension String {
+    func caseInsensitiveEquals(_ other: String) -> Bool { lowercased() == other.lowercased() }
 }

@@ -38,6 +38,7 @@ extension CommandOutcome {
                     }))]
         case .plugins(let plugins): return [("plugins", .array(plugins.map(\.json)))]
         case .help(let text): return [("help", .string(text))]
+        case .expectedFailure(let error): return [("expected", error.json)]
         }
     }
 }

@@ -1,12 +1,13 @@
 extension CommandOutcome {
     /// What a person reads after the command (empty when there is nothing to say). Errors are
     /// not in it: the front end prints them with their place (see ``SessionError``).
-    public func text(style: TextStyle) -> String {
+    public func text(style: TextStyle, layout: TextLayout = .standard) -> String {
+        func fitted(_ view: DocumentView) -> DocumentView { view.fitted(to: layout) }
         switch body {
-        case .none, .performed: return ""
+        case .none, .performed, .expectedFailure: return ""
         case .message(let message): return message
         case .moved(let title, _, let views):
-            return ([style.bold(title)] + views.map { $0.rendered(style: style) }).joined(separator: "\n")
+            return ([style.bold(title)] + views.map { fitted($0).rendered(style: style) }).joined(separator: "\n")
         case .menu(let menu): return menu.rendered(style: style)
         case .history(let history): return history.rendered(style: style)
         case .alert(let alert, let picked):
@@ -14,10 +15,10 @@ extension CommandOutcome {
             switch picked {
             case nil: break
             case .cancelled?: text += "\nCancelled"
-            case .moved(let outcome)?: text += "\n" + outcome.text(style: style)
+            case .moved(let outcome)?: text += "\n" + outcome.text(style: style, layout: layout)
             }
             return text
-        case .documents(let views): return views.map { $0.rendered(style: style) }.joined(separator: "\n")
+        case .documents(let views): return views.map { fitted($0).rendered(style: style) }.joined(separator: "\n")
         case .documentList(let current, let documents):
             let width = documents.map(\.name.terminalWidth).max() ?? 0
             return (["Documents:"] + documents.map { document in

@@ -50,11 +50,14 @@ public struct OutcomePresenter {
     public let output: ToolOutput
     public let json: Bool
     public let style: TextStyle
+    /// The room text has (`show` fits a document into it).
+    public var layout: TextLayout
 
-    public init(output: ToolOutput, json: Bool, style: TextStyle) {
+    public init(output: ToolOutput, json: Bool, style: TextStyle, layout: TextLayout = .standard) {
         self.output = output
         self.json = json
         self.style = style
+        self.layout = layout
     }
 
     public func present(_ outcome: CommandOutcome, at place: CommandPlace) {
@@ -68,26 +71,29 @@ public struct OutcomePresenter {
             return
         }
         if let error = outcome.error {
-            presentError(error, at: place)
+            presentError(error, at: place, state: outcome.state)
             return
         }
-        let text = outcome.text(style: style)
+        let text = outcome.text(style: style, layout: layout)
         if !text.isEmpty { output.write(text + "\n", error: false) }
     }
 
-    public func presentError(_ error: SessionError, at place: CommandPlace) {
+    /// An error not from one command (a group never ended): a text error line, or a `--json`
+    /// object with the state, like every other.
+    public func presentError(_ error: SessionError, at place: CommandPlace, state: SessionState) {
         if json {
             var members: [(String, JSONValue)] = []
             if case .script(let file, let line) = place { members += [("file", .string(file)), ("line", .integer(line))] }
-            members += [("command", "end"), ("ok", false), ("error", error.json)]
+            members += [("command", "end"), ("ok", false), ("error", error.json), ("state", state.json)]
             output.write(JSONValue.object(members).serialized + "\n", error: false)
             return
         }
         var text: String
         switch place {
-        case .prompt: text = "error: " + error.message
-        case .script(let file, let line): text = "\(file):\(line): " + error.message
+        case .prompt: text = "error: "
+        case .script(let file, let line): text = "\(file):\(line): "
         }
+        text += error.codeName + ": " + error.message
         if let column = error.column, case .prompt = place { text += " (column \(column))" }
         if let hint = error.hint { text += "\n  hint: " + hint }
         output.write(text + "\n", error: true)

@@ -1,44 +1,54 @@
-/// Runs commands from a script (a file, or standard input that is not a terminal) line by line,
-/// stopping at the first error: it prints `FILE:LINE: reason` and the run fails (exit status 1),
-/// with the history as it was before the failing line.
+/// Runs commands from a script (a file, or standard input that is not a terminal) line by line.
+/// By default it stops at the first error: it prints `FILE:LINE: CODE: reason` and the run fails
+/// (exit status 1), with the history as it was before the failing line. With `keepGoing` it
+/// reports each error and goes on; the run still fails if any line did.
 public struct ScriptRunner {
     public let session: HostSession
     public let presenter: OutcomePresenter
     /// Print each command before its output, and `## ...` comments as headings (the demo).
     public var echo = false
+    /// Report an error and go on with the next line (`--keep-going`).
+    public var keepGoing = false
 
-    public init(session: HostSession, presenter: OutcomePresenter, echo: Bool = false) {
+    public init(session: HostSession, presenter: OutcomePresenter, echo: Bool = false, keepGoing: Bool = false) {
         self.session = session
         self.presenter = presenter
         self.echo = echo
+        self.keepGoing = keepGoing
     }
 
-    /// Runs the lines `next()` gives until it returns `nil`, `quit`, or an error.
-    /// - Returns: the exit status: 0, or 1 after an error.
+    /// Runs the lines `next()` gives until it returns `nil`, `quit`, or (unless keeping going)
+    /// an error.
+    /// - Returns: the exit status: 0, or 1 when a line failed.
     public func run(named name: String, lines next: () -> String?) -> Int32 {
         var number = 0
+        var failed = false
         var openGroups: [Int] = [] // the lines that began the groups still open
         while let line = next() {
             number += 1
             if echo && !presenter.json { announce(line) }
             guard let outcome = session.run(line) else { continue }
             presenter.present(outcome, at: .script(file: name, line: number))
-            if !outcome.succeeded { return 1 }
+            if !outcome.succeeded {
+                failed = true
+                if keepGoing { continue }
+                return 1
+            }
             switch outcome.command {
             case "group begin": openGroups.append(number)
             case "group end": _ = openGroups.popLast()
             default: break
             }
-            if outcome.endsSession { return 0 }
+            if outcome.endsSession { return failed ? 1 : 0 }
         }
-        if let begun = openGroups.last {
+        if let begun = openGroups.last, !session.openGroupNames.isEmpty {
             let groupName = session.openGroupNames.last.flatMap { $0 }.map { " \"\($0)\"" } ?? ""
             presenter.presentError(SessionError(.history, "group\(groupName) was begun here and never ended",
                                                 hint: "add group end after its last action"),
-                                   at: .script(file: name, line: begun))
+                                   at: .script(file: name, line: begun), state: session.state)
             return 1
         }
-        return 0
+        return failed ? 1 : 0
     }
 
     /// Runs a whole text.

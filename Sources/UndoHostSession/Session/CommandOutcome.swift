@@ -21,6 +21,8 @@ public struct CommandOutcome: Sendable {
         case documentList(current: String, documents: [DocumentSummary])
         case plugins([PluginSummary])
         case help(String)
+        /// `expect CODE COMMAND`: the command failed as expected, with this error.
+        case expectedFailure(SessionError)
     }
 
     /// What picking an alert choice did.

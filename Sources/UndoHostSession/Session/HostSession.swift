@@ -1,4 +1,5 @@
 import UndoCore
+import UndoPluginABI
 import UndoPluginHost
 
 /// A session of the host: the plugins, the one shared history, the current document and what
@@ -18,6 +19,8 @@ public final class HostSession {
     var lastChanges: [UndoChange]?
     /// Names of the groups begun and not yet ended, innermost last.
     public private(set) var openGroupNames: [String?] = []
+    /// The room text output has (help wraps to its width).
+    public var layout: TextLayout = .standard
 
     /// The document a session starts in.
     public static let firstDocument = "untitled"
@@ -112,12 +115,16 @@ public final class HostSession {
         case .menu: return .menu(withStack { EditMenuView(stack: $0, document: currentDocument) })
         case .history: return .history(withStack { HistoryPanelView(stack: $0) })
         case .alert(let choice): return try alert(choice: choice)
-        case .show(let name): return .documents(try views(of: name ?? currentDocument, changes: lastChanges ?? []))
+        case .show(let name, let whole):
+            var views = try views(of: name ?? currentDocument, changes: lastChanges ?? [])
+            for index in views.indices { views[index].isWhole = whole }
+            return .documents(views)
         case .plugins: return .plugins(pluginSummaries)
-        case .load(let path): return try load(path)
+        case .load(let path, let allowWritable): return try load(path, allowWritable: allowWritable)
         case .unload(let id): return try unload(id)
         case .help(let topic): return .help(try help(topic))
         case .quit: return .none
+        case .expect(let code, let line): return try expect(code, from: line)
         }
     }
 
@@ -179,7 +186,8 @@ public final class HostSession {
             let column = argumentError.column.map { argumentColumn + Self.characterOffset(ofScalar: $0 - 1, in: arguments) }
                 ?? (arguments.isEmpty ? nil : argumentColumn)
             let prefix = action.shortID + ": " + (place.isEmpty ? "" : place.joined() + ": ")
-            return SessionError(.arguments, prefix + argumentError.reason, hint: "expected " + signature, column: column)
+            return SessionError(.arguments, prefix + argumentError.reason, code: argumentError.code,
+                                hint: "expected " + signature, column: column)
         default:
             return sessionError(error, what: action.shortID)
         }
@@ -201,15 +209,15 @@ public final class HostSession {
         switch error {
         case .actionFailed(let failure):
             return SessionError(.plugin, "\(failure.actionID ?? failure.pluginID): \(failure.phase.rawValue) failed: \(failure.message)",
-                                hint: "the plugin refused; nothing was changed")
+                                code: failure.code, hint: "the plugin refused; nothing was changed")
         case .history(let undoError):
             return historyError(undoError)
         case .unknownPlugin(let id):
             let closest = Suggestion.closest(to: id, among: host.plugins.map(\.id))
-            return SessionError(.plugin, "no plugin \(id) is loaded",
+            return SessionError(.plugin, "no plugin \(id) is loaded", code: UNDO_ENOTFOUND,
                                 hint: closest.map { "did you mean \($0)?" } ?? "type plugins to list the loaded plugins")
         default:
-            return SessionError(.plugin, "\(what): \(error)")
+            return SessionError(.plugin, "\(what): \(error)", code: error.code)
         }
     }
 
@@ -221,7 +229,7 @@ public final class HostSession {
         case .actionFailed(let step, let underlying):
             return SessionError(.plugin, (step.map { "\($0): " } ?? "") + String(describing: underlying), hint: "the history is unchanged")
         default:
-            return SessionError(.history, error.description)
+            return SessionError(.history, error.description, code: PluginHostError.history(error).code)
         }
     }
 
@@ -334,27 +342,35 @@ public final class HostSession {
             let shown = result.stepCount > 1 ? "\(verb.capitalized) \(result.stepCount) steps" + last : title
             return try moved(shown, result)
         case .to(let target):
-            let (position, count) = withStack { ($0.position, $0.count) }
-            guard target <= count else {
-                throw SessionError(.history, "\(verb) to \(target): the history has \(count) step\(count == 1 ? "" : "s")",
-                                   hint: "type history to see them")
+            // N is the number the history listing shows (the step's serial, stable while it
+            // stays); the position to go to is the count of steps up to and including it.
+            let (steps, position) = withStack { ($0.steps, $0.position) }
+            let destination: Int
+            if target == 0 {
+                destination = 0
+            } else if let step = steps.first(where: { Int($0.serial) == target }) {
+                destination = step.index + 1
+            } else {
+                throw SessionError(.history, "\(verb) to \(target): there is no step \(target) in the history", code: UNDO_ENOTFOUND,
+                                   hint: "type history to see the steps there are (a closed, unloaded or replaced step's number is not reused)")
             }
-            if direction == .undo && target > position {
-                throw SessionError(.history, "undo to \(target): the history is at step \(position), before it",
+            let current = position == 0 ? 0 : Int(steps[position - 1].serial)
+            if direction == .undo && destination > position {
+                throw SessionError(.history, "undo to \(target): the history is at step \(current), before it",
                                    hint: "use redo to \(target)")
             }
-            if direction == .redo && target < position {
-                throw SessionError(.history, "redo to \(target): the history is at step \(position), after it",
+            if direction == .redo && destination < position {
+                throw SessionError(.history, "redo to \(target): the history is at step \(current), after it",
                                    hint: "use undo to \(target)")
             }
             guard openGroupNames.isEmpty else { throw historyError(.groupOpen) }
-            guard let result = try historyCall({ try $0.move(to: target) }) else {
+            guard let result = try historyCall({ try $0.move(to: destination) }) else {
                 return .message("Already at step \(target)")
             }
             let formatter = withStack(\.formatter)
             let name = result.name.flatMap(formatter.displayName)
-            let steps = "\(result.stepCount) step\(result.stepCount == 1 ? "" : "s")"
-            return try moved("\(verb.capitalized) to step \(target) (\(steps)" + (name.map { ", newest \($0)" } ?? "") + ")", result)
+            let moves = "\(result.stepCount) step\(result.stepCount == 1 ? "" : "s")"
+            return try moved("\(verb.capitalized) to step \(target) (\(moves)" + (name.map { ", newest \($0)" } ?? "") + ")", result)
         }
     }
 
@@ -399,6 +415,47 @@ public final class HostSession {
         }
     }
 
+    // MARK: What would be lost
+
+    /// How many steps (or group members) of the plugin `id` (its id or short name) the history
+    /// holds: what unloading it would take away.
+    /// - Complexity: O(steps and group members).
+    public func steps(ofPlugin id: String) -> Int {
+        guard let plugin = host.plugins.first(where: { $0.id == id || $0.shortName == id }) else { return 0 }
+        func count(_ command: any UndoCommand) -> Int {
+            if let step = command as? PluginCommand { return step.action.pluginID == plugin.id ? 1 : 0 }
+            if let group = command as? UndoGroup { return group.members.reduce(0) { $0 + count($1) } }
+            return 0
+        }
+        return withStack { stack in (0..<stack.count).reduce(0) { $0 + count(stack.command(at: $1)) } }
+    }
+
+    /// The open documents with unsaved changes, in the order they were opened.
+    public var unsavedDocuments: [String] {
+        withStack { stack in documents.map(\.name).filter { stack.isDirty(UndoContext($0)) } }
+    }
+
+    // MARK: Expected errors
+
+    /// Runs `line`, which must fail with `code`: its error is then the answer (nothing changed);
+    /// another error, or no error, is an expectation error (a command that succeeded keeps its
+    /// effect).
+    private func expect(_ code: Int32, from line: String) throws(SessionError) -> CommandOutcome.Body {
+        let expected = SessionError.name(of: code)
+        guard let outcome = run(line) else {
+            throw SessionError(.syntax, "expect: missing command", hint: "usage: " + (SessionCommand.usages["expect"] ?? "expect"))
+        }
+        guard let error = outcome.error else {
+            throw SessionError(.expectation, "expected \(expected), but \(outcome.command) succeeded",
+                               hint: "its change stays; the command was meant to fail with \(expected)")
+        }
+        guard error.code == code else {
+            throw SessionError(.expectation, "expected \(expected), got \(error.codeName): \(error.message)",
+                               code: error.code, hint: error.hint, column: error.column)
+        }
+        return .expectedFailure(error)
+    }
+
     // MARK: Plugins
 
     var pluginSummaries: [PluginSummary] {
@@ -413,7 +470,11 @@ public final class HostSession {
         }
     }
 
-    private func load(_ given: String) throws(SessionError) -> CommandOutcome.Body {
+    private func load(_ given: String, allowWritable: Bool) throws(SessionError) -> CommandOutcome.Body {
+        // The override applies to this load only.
+        let policy = host.trustPolicy
+        if allowWritable { host.trustPolicy.allowWritable = true }
+        defer { host.trustPolicy = policy }
         // Typed by the person, so a relative path is taken from the current folder on purpose.
         let path = PluginHost.absolutePath(fromCurrentDirectory: given)
         var isFolder = false
@@ -439,17 +500,19 @@ public final class HostSession {
     }
 
     func loadError(_ error: PluginLoadError) -> SessionError {
-        SessionError(.pluginLoad, "cannot load \(error.path): \(error.explanation)", hint: Self.hint(for: error))
+        SessionError(.pluginLoad, "cannot load \(error.path): \(error.explanation)", code: error.code, hint: Self.hint(for: error))
     }
 
-    /// What to do about a plugin that did not load.
-    public static func hint(for error: PluginLoadError) -> String {
+    /// What to do about a plugin that did not load, when there is something to do.
+    public static func hint(for error: PluginLoadError) -> String? {
         switch error.reason {
         case .cannotOpen, .invalidFile: "a plugin is a shared object (.so) built for this machine"
         case .missingEntry: "a plugin exports undo_plugin_entry (see Include/undohost/undo_plugin.h)"
         case .incompatibleVersion: "rebuild the plugin against this host's Include/undohost headers"
         case .duplicatePlugin: "unload the other one first, or give this one its own id"
-        default: "the other plugins are loaded as before"
+        case .writableByOthers:
+            "if you trust everyone who can change it, run undo-host with --allow-writable-plugins, or type load --allow-writable-plugins PATH"
+        default: nil
         }
     }
 

@@ -7,24 +7,40 @@ public final class InteractiveSession {
     let terminal: RawTerminal
     var editor = LineEditor()
     private var decoder = TerminalKeyDecoder()
+    private var renderer = LineRenderer()
     /// Keys read past the end of a line (typed ahead or pasted), for the next prompt.
     private var pendingKeys: [TerminalKey] = []
 
-    public init(session: HostSession, presenter: OutcomePresenter, terminal: RawTerminal = RawTerminal()) {
+    /// Ask before a command throws work away (`--yes` turns it off).
+    let askBeforeDiscarding: Bool
+
+    public init(session: HostSession, presenter: OutcomePresenter, terminal: RawTerminal = RawTerminal(),
+                askBeforeDiscarding: Bool = true) {
         self.session = session
         self.presenter = presenter
         self.terminal = terminal
+        self.askBeforeDiscarding = askBeforeDiscarding
     }
 
     /// Runs until `quit` or Ctrl+D. - Returns: the exit status (0).
     public func run() -> Int32 {
         if !presenter.json {
             let plugins = session.host.plugins.map { "\($0.shortName) (\($0.name))" }.joined(separator: ", ")
-            presenter.note("undo-host \(UndoHostTool.version): one undo history for every plugin. "
-                           + "Plugins: \(plugins.isEmpty ? "none" : plugins).")
-            presenter.note("Type help for the commands, quit or Ctrl+D to leave.")
+            let width = terminalWidth
+            presenter.note(("undo-host \(UndoHostTool.version): one undo history for every plugin. "
+                            + "Plugins: \(plugins.isEmpty ? "none" : plugins).").wrapped(to: width))
+            presenter.note("Type help for the commands, quit or Ctrl+D to leave.".wrapped(to: width))
         }
-        while let line = readLine(prompt: prompt) {
+        while true {
+            guard let line = readLine(prompt: prompt) else {
+                // Ctrl+D: leaving like quit, so the same question about unsaved documents.
+                if confirmLeaving() { break }
+                continue
+            }
+            if let question = discardQuestion(for: line), !confirm(question) {
+                presenter.note("Kept; nothing was changed")
+                continue
+            }
             guard var outcome = session.run(line) else { continue }
             if case .alert(let alert, picked: nil) = outcome.body, outcome.succeeded, !presenter.json {
                 presenter.present(outcome, at: .prompt)
@@ -54,10 +70,18 @@ public final class InteractiveSession {
 
     // MARK: Reading a line
 
+    /// The terminal's width now (it may have been resized since the last line).
+    private var terminalWidth: Int { RawTerminal.columns ?? 80 }
+
+    private func redraw(_ prompt: String) {
+        terminal.write(renderer.render(prompt: prompt, editor: editor, width: terminalWidth))
+    }
+
     /// Reads one line with editing; `nil` at end of input.
     func readLine(prompt: String) -> String? {
         terminal.withRawMode {
-            terminal.write(editor.rendering(prompt: prompt))
+            renderer.reset()
+            redraw(prompt)
             while true {
                 if pendingKeys.isEmpty {
                     guard let keys = readKeys() else { return nil }
@@ -67,17 +91,24 @@ public final class InteractiveSession {
                     let key = pendingKeys.removeFirst()
                     switch editor.apply(key) {
                     case .editing:
-                        terminal.write(editor.rendering(prompt: prompt))
+                        redraw(prompt)
                     case .submitted(let line):
-                        terminal.write("\r\n")
+                        terminal.write(renderer.leave())
                         return line
+                    case .shortcut(let command):
+                        // Shown as if typed, so the screen says what the key did.
+                        terminal.write(command + renderer.leave())
+                        return command
                     case .cancelled:
-                        terminal.write("^C\r\n" + editor.rendering(prompt: prompt))
+                        terminal.write("^C" + renderer.leave())
+                        redraw(prompt)
                     case .endOfInput:
-                        terminal.write("\r\n")
+                        terminal.write(renderer.leave())
                         return nil
                     case .clearScreen:
-                        terminal.write("\u{1B}[H\u{1B}[2J" + editor.rendering(prompt: prompt))
+                        terminal.write("\u{1B}[H\u{1B}[2J")
+                        renderer.reset()
+                        redraw(prompt)
                     case .complete:
                         complete(prompt: prompt)
                     }
@@ -110,10 +141,69 @@ public final class InteractiveSession {
             if shared.count > word.count {
                 editor.replaceWordBeforeCursor(with: shared)
             } else {
-                terminal.write("\r\n" + candidates.joined(separator: "  ") + "\r\n")
+                terminal.write(renderer.leave() + candidates.joined(separator: "  ").wrapped(to: terminalWidth)
+                               .replacingNewlines(with: "\r\n") + "\r\n")
             }
         }
-        terminal.write(editor.rendering(prompt: prompt))
+        redraw(prompt)
+    }
+
+    // MARK: Asking before throwing work away
+
+    /// The question to ask before running `line`, when it would throw work away: unloading a
+    /// plugin whose steps are in the history, closing a document with unsaved changes,
+    /// quitting with unsaved documents. `nil`: run it without asking.
+    func discardQuestion(for line: String) -> String? {
+        guard askBeforeDiscarding, let command = try? SessionCommand.parse(line) else { return nil }
+        switch command {
+        case .unload(let id):
+            let steps = session.steps(ofPlugin: id)
+            guard steps > 0 else { return nil }
+            return "Unload \(id)? \(steps) step\(steps == 1 ? "" : "s") of it will leave the history (this cannot be undone)."
+        case .close(let name):
+            let document = name ?? session.currentDocument
+            guard session.unsavedDocuments.contains(document) else { return nil }
+            return "Close \(document)? It has unsaved changes; its steps leave the history."
+        case .quit:
+            return quitQuestion
+        default:
+            return nil
+        }
+    }
+
+    private var quitQuestion: String? {
+        let unsaved = session.unsavedDocuments
+        guard askBeforeDiscarding, !unsaved.isEmpty else { return nil }
+        return "Quit? \(unsaved.joined(separator: ", ")) \(unsaved.count == 1 ? "has" : "have") unsaved changes."
+    }
+
+    /// Ctrl+D: whether to leave (no question, or yes to it).
+    private func confirmLeaving() -> Bool {
+        guard let question = quitQuestion else { return true }
+        return confirm(question)
+    }
+
+    /// Asks a yes/no question; one key answers (y, or n, Enter, Escape, Ctrl+C, Ctrl+D for no).
+    private func confirm(_ question: String) -> Bool {
+        terminal.withRawMode {
+            terminal.write((question + " [y/N]").wrapped(to: terminalWidth).replacingNewlines(with: "\r\n") + " ")
+            while true {
+                if pendingKeys.isEmpty {
+                    guard let keys = readKeys() else { return false }
+                    pendingKeys = keys
+                }
+                switch pendingKeys.removeFirst() {
+                case .character("y"), .character("Y"):
+                    terminal.write("y\r\n")
+                    return true
+                case .character("n"), .character("N"), .enter, .interrupt, .endOfInput, .ignored:
+                    terminal.write("n\r\n")
+                    return false
+                default:
+                    continue
+                }
+            }
+        }
     }
 
     // MARK: The alert

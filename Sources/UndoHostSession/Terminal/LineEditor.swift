@@ -15,6 +15,8 @@ public struct LineEditor: Sendable {
         case clearScreen
         /// Tab: the caller may complete the word before the cursor.
         case complete
+        /// Ctrl+Z or Ctrl+Y (Shift+Ctrl+Z) at an empty prompt: run this command as if typed.
+        case shortcut(String)
     }
 
     /// The text, by grapheme, so the cursor never lands inside a character.
@@ -70,6 +72,9 @@ public struct LineEditor: Sendable {
             if cursor < characters.count { characters.remove(at: cursor) }
         case .clearScreen: return .clearScreen
         case .tab: return .complete
+        // The Edit menu's keys, at an empty prompt (in a line being typed they do nothing).
+        case .undo: if characters.isEmpty { return .shortcut("undo") }
+        case .redo: if characters.isEmpty { return .shortcut("redo") }
         case .ignored: break
         }
         return .editing
@@ -118,17 +123,6 @@ public struct LineEditor: Sendable {
             browsing = (target, draft)
         }
         cursor = characters.count
-    }
-}
-
-extension LineEditor {
-    /// The terminal output that shows `prompt` and the line with the cursor in place: back to
-    /// column 0, the prompt and the text, erase the rest of the row, then back to the cursor.
-    public func rendering(prompt: String) -> String {
-        var output = "\r" + prompt + text + "\u{1B}[K"
-        let columnsAfterCursor = characters[cursor...].reduce(0) { $0 + $1.terminalWidth }
-        if columnsAfterCursor > 0 { output += "\u{1B}[\(columnsAfterCursor)D" }
-        return output
     }
 }
 

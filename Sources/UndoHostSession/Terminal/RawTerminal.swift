@@ -43,10 +43,13 @@ public final class RawTerminal {
     public static var isInteractive: Bool { isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 }
 
     /// The terminal's width in columns, or `nil` when unknown.
-    public static var columns: Int? {
+    public static var columns: Int? { size?.columns }
+
+    /// The size of the terminal on standard output, or `nil` when it is not a terminal.
+    public static var size: (columns: Int, rows: Int)? {
         var size = winsize()
         guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
-        return Int(size.ws_col)
+        return (Int(size.ws_col), size.ws_row > 0 ? Int(size.ws_row) : 24)
     }
 
     /// Runs `body` with the terminal in raw mode: no echo, no line buffering, Ctrl+C and

@@ -17,7 +17,11 @@ public enum TerminalKey: Equatable, Sendable {
     case clearScreen
     /// Tab: complete a command or action id.
     case tab
-    /// A sequence the editor ignores (function keys, Ctrl+Z, ...).
+    /// Ctrl+Z: undo (at an empty prompt).
+    case undo
+    /// Ctrl+Y, or Shift+Ctrl+Z where the terminal tells it from Ctrl+Z: redo (at an empty prompt).
+    case redo
+    /// A sequence the editor ignores (function keys, ...).
     case ignored
 }
 
@@ -69,6 +73,8 @@ public struct TerminalKeyDecoder: Sendable {
         case 0x04: return (.endOfInput, 1)
         case 0x0C: return (.clearScreen, 1)
         case 0x09: return (.tab, 1)
+        case 0x1A: return (.undo, 1)
+        case 0x19: return (.redo, 1)
         case 0x1B: return escapeSequence(at: index, in: bytes)
         case 0x00..<0x20: return (.ignored, 1)
         default: return utf8Character(at: index, in: bytes)
@@ -85,21 +91,48 @@ public struct TerminalKeyDecoder: Sendable {
         }
         guard introducer == UInt8(ascii: "[") else { return (.ignored, 2) }
         var cursor = index + 2
-        var parameter = 0
-        var inFirstParameter = true
-        // Parameter bytes are 0x30...0x3F ("1;5" = key 1 with a modifier, which is ignored);
+        var parameters = [0]
+        // Parameter bytes are 0x30...0x3F, numbers separated by ";" ("1;5" = key 1 with Ctrl);
         // the final byte is 0x40...0x7E.
         while cursor < bytes.count {
             let b = bytes[cursor]
             if b >= 0x30 && b <= 0x3F {
-                if b == UInt8(ascii: ";") { inFirstParameter = false }
-                if inFirstParameter && b <= 0x39 && parameter < 1000 { parameter = parameter * 10 + Int(b - 0x30) }
+                if b == UInt8(ascii: ";") {
+                    if parameters.count < 8 { parameters.append(0) }
+                } else if b <= 0x39 && parameters[parameters.count - 1] < 100_000 {
+                    parameters[parameters.count - 1] = parameters[parameters.count - 1] * 10 + Int(b - 0x30)
+                }
                 cursor += 1
                 continue
             }
-            return (finalKey(b, parameter: parameter == 0 ? nil : parameter), cursor - index + 1)
+            if let key = modifiedKey(final: b, parameters: parameters) { return (key, cursor - index + 1) }
+            return (finalKey(b, parameter: parameters[0] == 0 ? nil : parameters[0]), cursor - index + 1)
         }
         return nil
+    }
+
+    /// A key with modifiers reported as a number: `CSI code ; modifiers u` (the "CSI u" or
+    /// kitty form) or `CSI 27 ; modifiers ; code ~` (xterm's modifyOtherKeys). Modifiers are
+    /// 1 + Shift (1) + Alt (2) + Ctrl (4). Only the Edit menu's keys mean something here.
+    private static func modifiedKey(final: UInt8, parameters: [Int]) -> TerminalKey? {
+        let code: Int
+        let modifiers: Int
+        if final == UInt8(ascii: "u") && parameters.count >= 2 {
+            (code, modifiers) = (parameters[0], parameters[1])
+        } else if final == UInt8(ascii: "~") && parameters.count >= 3 && parameters[0] == 27 {
+            (code, modifiers) = (parameters[2], parameters[1])
+        } else {
+            return nil
+        }
+        let bits = modifiers - 1
+        let ctrl = bits & 4 != 0
+        let shift = bits & 1 != 0
+        guard ctrl, bits & 2 == 0 else { return .ignored }
+        switch code {
+        case 122, 90: return shift || code == 90 ? .redo : .undo  // z, Z
+        case 121, 89: return shift ? .ignored : .redo             // y
+        default: return .ignored
+        }
     }
 
     private static func finalKey(_ final: UInt8, parameter: Int?) -> TerminalKey {

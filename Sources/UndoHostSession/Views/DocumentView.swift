@@ -34,6 +34,17 @@ public struct DocumentView: Sendable, Equatable {
     /// The most lines and columns shown; longer documents scroll to the first highlight.
     public var height = 12
     public var width = 78
+    /// Shown whole (`show --all`): never scrolled or cut.
+    public var isWhole = false
+
+    /// The view sized for `layout` (a whole view stays whole).
+    func fitted(to layout: TextLayout) -> DocumentView {
+        var view = self
+        // Large enough for any document, small enough that adding to it cannot overflow.
+        view.height = isWhole ? Int(Int32.max) : layout.documentRows
+        view.width = isWhole ? Int(Int32.max) : layout.width - 2
+        return view
+    }
 
     public init(document: String, source: String, text: String, changes: [UndoChange]) {
         self.document = document

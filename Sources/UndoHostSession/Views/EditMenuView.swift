@@ -1,7 +1,7 @@
 import UndoCore
 
 /// The Edit menu as a person sees it for the current document: "Undo Typing  Ctrl+Z",
-/// "Redo Bold  Shift+Ctrl+Z", with disabled items marked.
+/// "Redo Bold  Ctrl+Y", with disabled items marked.
 public struct EditMenuView: Sendable, Equatable {
     public struct Item: Sendable, Equatable {
         public var title: String
@@ -13,9 +13,11 @@ public struct EditMenuView: Sendable, Equatable {
     public var document: String
     public var items: [Item]
 
-    /// The shortcuts of the Linux desktops (GNOME and KDE use Shift+Ctrl+Z for Redo).
+    /// The keys that undo and redo at undo-host's empty prompt. Redo is shown as Ctrl+Y, which
+    /// every terminal sends; Shift+Ctrl+Z (the GNOME and KDE key) also redoes, but most terminals
+    /// send it as plain Ctrl+Z, so it is not advertised.
     public static let undoShortcut = "Ctrl+Z"
-    public static let redoShortcut = "Shift+Ctrl+Z"
+    public static let redoShortcut = "Ctrl+Y"
 
     public init(stack: UndoStack, document: String) {
         self.document = document

@@ -3,9 +3,12 @@ import UndoCore
 /// Every step of the shared history, like a history panel: its number, name and document,
 /// the current position (">"), redo steps ("undone") and save points ("saved").
 ///
-/// Row 0 is the state before any step ("Start"); `undo to N` goes to the state after row N.
+/// A step's number is given when it enters the history and stays its own until it leaves
+/// (closed, unloaded, or replaced by a new change after an undo); numbers are not reused, so
+/// `undo to N` means the same step in every listing. "Start" (0) is the state before any step.
 public struct HistoryPanelView: Sendable, Equatable {
     public struct Row: Sendable, Equatable {
+        /// The step's number (its serial in the history).
         public var number: Int
         public var name: String
         public var document: String
@@ -22,7 +25,7 @@ public struct HistoryPanelView: Sendable, Equatable {
     public init(stack: UndoStack) {
         position = stack.position
         rows = stack.steps.map { step in
-            Row(number: step.index + 1,
+            Row(number: Int(step.serial),
                 name: step.name.flatMap(stack.formatter.displayName) ?? "(unnamed)",
                 document: step.context.name,
                 isApplied: step.isApplied, isSavePoint: step.isSavePoint,
@@ -33,19 +36,20 @@ public struct HistoryPanelView: Sendable, Equatable {
     public func rendered(style: TextStyle) -> String {
         let nameWidth = max(rows.map(\.name.terminalWidth).max() ?? 0, 5)
         let documentWidth = rows.map(\.document.terminalWidth).max() ?? 0
-        let numberWidth = String(rows.count).count
+        let numberWidth = String(rows.map(\.number).max() ?? 0).count
         let summary = rows.isEmpty ? "no steps" : "\(position) of \(rows.count) done"
         var lines = [style.bold("History") + " (\(summary))"]
-        func marker(_ row: Int) -> String { row == position ? "> " : "  " }
+        // The row marked ">" is the position-th (0: Start).
+        func marker(_ rowIndex: Int) -> String { rowIndex == position ? "> " : "  " }
         lines.append(marker(0) + String(repeating: " ", count: numberWidth) + "  Start")
-        for row in rows {
+        for (index, row) in rows.enumerated() {
             var notes: [String] = []
-            if row.memberCount > 0 { notes.append("\(row.memberCount) action\(row.memberCount == 1 ? "" : "s")") }
+            if row.memberCount > 0 { notes.append("group of \(row.memberCount) action\(row.memberCount == 1 ? "" : "s")") }
             if row.isDiscardable { notes.append("discardable") }
             if row.isSavePoint { notes.append("saved") }
             if !row.isApplied { notes.append("undone") }
             let number = String(repeating: " ", count: numberWidth - String(row.number).count) + String(row.number)
-            var line = marker(row.number) + number + "  " + row.name.padded(to: nameWidth)
+            var line = marker(index + 1) + number + "  " + row.name.padded(to: nameWidth)
             line += "  " + row.document.padded(to: documentWidth)
             if !notes.isEmpty { line += "  " + notes.joined(separator: ", ") }
             while line.hasSuffix(" ") { line.removeLast() }

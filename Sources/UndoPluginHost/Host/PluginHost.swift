@@ -266,24 +266,10 @@ public final class PluginHost: @unchecked Sendable {
         resolvedActions.removeAll()  // a new plugin can make a short id ambiguous
     }
 
-    /// The closest of `candidates` to `id` by edit distance, if close enough to be a typo.
+    /// The closest of `candidates` to `id`, if close enough to be a typo (two edits, or a third
+    /// of the id for long ones).
     static func closest(to id: String, among candidates: [String]) -> String? {
-        let scored = candidates.map { ($0, editDistance(Array(id), Array($0))) }
-        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(2, id.count / 3) else { return nil }
-        return best.0
-    }
-
-    private static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
-        if a.isEmpty { return b.count }
-        var previous = Array(0...b.count)
-        for (i, x) in a.enumerated() {
-            var current = [i + 1]
-            for (j, y) in b.enumerated() {
-                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
-            }
-            previous = current
-        }
-        return previous[b.count]
+        Suggestion.closest(to: id, among: candidates, allowed: max(2, id.count / 3))
     }
 }
 

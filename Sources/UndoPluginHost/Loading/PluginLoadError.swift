@@ -88,7 +88,7 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
         case .relativePath:
             "refused: the path is relative, so it would depend on the current directory; give an absolute path"
         case .writableByOthers(let what):
-            "refused: \(what), so someone else could run code in this process (allow writable plugins to load it anyway)"
+            "refused: \(what), so someone else could run code in this process"
         case .notAllowed(let what): "refused: \(what)"
         }
     }

@@ -27,7 +27,7 @@ final class PseudoTerminal {
     var transcript: String { String(decoding: received, as: UTF8.self) }
     private var unread: String { String(decoding: received[readOffset...], as: UTF8.self) }
 
-    init(arguments: [String] = [], environment: [String: String] = [:]) throws {
+    init(arguments: [String] = [], environment: [String: String] = [:], columns: UInt16 = 100, rows: UInt16 = 24) throws {
         let calls = try PseudoTerminalCalls()
         master = calls.openMaster(O_RDWR | O_NOCTTY)
         var name = [CChar](repeating: 0, count: 128)
@@ -37,7 +37,7 @@ final class PseudoTerminal {
         }
         slave = open(String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), O_RDWR | O_NOCTTY)
         guard slave >= 0 else { throw Failure.system("cannot open its slave side") }
-        var size = winsize(ws_row: 24, ws_col: 100, ws_xpixel: 0, ws_ypixel: 0)
+        var size = winsize(ws_row: rows, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
         _ = ioctl(slave, UInt(TIOCSWINSZ), &size)
 
         process.executableURL = UndoHostProcess.executable
@@ -85,11 +85,12 @@ final class PseudoTerminal {
         }
     }
 
-    /// Waits for a fresh, empty prompt (a redraw while typing has text after the prompt; a new
-    /// prompt is followed by the erase-line sequence at once). - Returns: the output before it.
+    /// Waits for a fresh, empty prompt (a redraw while typing has text after the prompt; an
+    /// empty line's is followed at once by the carriage return that places the cursor).
+    /// - Returns: the output before it.
     @discardableResult
     func waitForPrompt(_ prompt: String, timeout: TimeInterval = 20) throws -> String {
-        try waitFor("\r" + prompt + "\u{1B}[K", timeout: timeout)
+        try waitFor("\r\u{1B}[J" + prompt + "\r", timeout: timeout)
     }
 
     /// Waits for the program to end. - Returns: its exit status.

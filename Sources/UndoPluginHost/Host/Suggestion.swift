@@ -1,11 +1,14 @@
-/// Finds the known word closest to a mistyped one, for "did you mean ...?" hints.
+/// Finds the known word closest to a mistyped one, for "did you mean ...?" hints: the one
+/// edit distance of the project (action ids here, commands, documents and error codes in
+/// undo-host).
 public enum Suggestion {
     /// The candidate nearest to `word` by edit distance (case-insensitive), if it is close
-    /// enough to be a plausible typo: at most a third of the word's length, and at least 1.
-    /// Ties go to the earlier candidate.
-    public static func closest(to word: String, among candidates: some Sequence<String>) -> String? {
+    /// enough to be a plausible typo: at most `allowed` edits (by default a third of the
+    /// word's length, and at least 1). Ties go to the earlier candidate.
+    /// - Complexity: O(length of `word` × total length of the candidates).
+    public static func closest(to word: String, among candidates: some Sequence<String>, allowed: Int? = nil) -> String? {
         let typed = Array(word.lowercased())
-        let allowed = max(1, typed.count / 3)
+        let allowed = allowed ?? max(1, typed.count / 3)
         var best: (candidate: String, distance: Int)?
         for candidate in candidates {
             let distance = editDistance(typed, Array(candidate.lowercased()))
@@ -18,6 +21,7 @@ public enum Suggestion {
 
     /// The Damerau-Levenshtein distance (insertions, deletions, substitutions and swaps of
     /// two neighbours each cost 1; "udno" is one step from "undo").
+    /// - Complexity: O(a.count × b.count) time, O(b.count) space.
     public static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }

@@ -1,0 +1,83 @@
+import ArgumentParser
+import UndoPluginABI
+
+/// undo-host's own command line, read by swift-argument-parser: the options, and the modes as
+/// subcommands (`run`, `demo`, `plugins`; `help` is the parser's own). No mode is an
+/// interactive session (or commands from standard input). The session's command language is
+/// read by ``SessionCommand``, not here.
+struct UndoHostCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "undo-host",
+        abstract: "One undo history for every plugin: an interactive session, scripts, a demo.",
+        // Written out so that it fits 80 columns and shows the mode as optional.
+        usage: """
+            undo-host [--plugins PATH]... [--allow-writable-plugins] [--json]
+            [--locale en|ko|FILE] [--keep-going] [--yes]
+            [run FILE | demo | plugins | help]
+            """,
+        discussion: """
+            With no mode, undo-host is an interactive session when standard input and output are \
+            a terminal; otherwise it reads commands from standard input like a script. The session \
+            commands are listed after the options.
+
+            Exit status: 0 success, 1 script error, 2 usage error.
+            """,
+        version: "undo-host \(UndoHostTool.version) (plugin ABI \(UNDO_ABI_VERSION_MAJOR).\(UNDO_ABI_VERSION_MINOR))",
+        subcommands: [RunMode.self, DemoMode.self, PluginsMode.self])
+
+    @Option(name: .customLong("plugins"),
+            help: ArgumentHelp("Load the plugin PATH, or every plugin in the folder PATH (repeatable).",
+                               discussion: """
+                                   Default: the bundled plugins next to the program, or the folders in \
+                                   $UNDOHOST_PLUGIN_PATH (absolute, separated by ':'). A relative PATH is \
+                                   taken from the current folder.
+                                   """,
+                               valueName: "PATH"))
+    var pluginPaths: [String] = []
+
+    @Flag(help: ArgumentHelp("Also load plugin files or folders that group or others may change.",
+                             discussion: "Refused by default: anyone who can change them runs code here."))
+    var allowWritablePlugins = false
+
+    @Flag(help: "Print one JSON object per command, one per line.")
+    var json = false
+
+    @Option(help: ArgumentHelp("English (en, the default), Korean (ko), or a locale file.", valueName: "en|ko|FILE"))
+    var locale = "en"
+
+    @Flag(help: ArgumentHelp("Scripts and piped input: report an error and go on with the next line.",
+                             discussion: "The exit status is still 1 when any line failed."))
+    var keepGoing = false
+
+    @Flag(name: [.customShort("y"), .long],
+          help: "Never ask before throwing work away (unload, close, quit with unsaved documents).")
+    var yes = false
+}
+
+/// `run FILE`: the commands in FILE.
+struct RunMode: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run the commands in FILE (- for standard input); stop at the first error unless --keep-going.")
+
+    @ParentCommand var options: UndoHostCommand
+
+    @Argument(help: ArgumentHelp("The script.", valueName: "FILE"))
+    var file: String
+}
+
+/// `demo`: a short session with the bundled plugins.
+struct DemoMode: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo", abstract: "Play a short session with the bundled plugins.")
+
+    @ParentCommand var options: UndoHostCommand
+}
+
+/// `plugins`: the plugins and their actions.
+struct PluginsMode: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "plugins", abstract: "List the plugins and their actions.")
+
+    @ParentCommand var options: UndoHostCommand
+}
