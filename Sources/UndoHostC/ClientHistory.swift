@@ -1,4 +1,3 @@
-import Foundation
 import UndoCore
 import UndoHostAPI
 import UndoPluginHost
@@ -18,7 +17,7 @@ final class ClientHistory: @unchecked Sendable {
         var observations: [UInt64: UndoObservation] = [:]
         var nextObserverID: UInt64 = 0
     }
-    private let lock = NSLock()
+    private let lock = RecursiveMutex()
     private var perThread = PerThreadState()
 
     init(host: PluginHost) { self.host = host }

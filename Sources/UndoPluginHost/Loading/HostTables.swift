@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import Foundation
 import UndoCore
 import UndoPluginABI
 
@@ -13,7 +12,7 @@ import UndoPluginABI
 /// after deinit reaches a table that maps to no plugin and gets UNDO_ESTATE, not a crash.
 enum HostTables {
     private final class Registry: @unchecked Sendable {
-        let lock = NSLock()
+        let lock = RecursiveMutex()
         var plugins: [UnsafeMutableRawPointer: Weak] = [:]
     }
     private struct Weak { weak var plugin: LoadedPlugin? }

@@ -1,4 +1,3 @@
-import Foundation
 import Synchronization
 import UndoCore
 import UndoPluginABI
@@ -30,7 +29,7 @@ final class LoadedPlugin: @unchecked Sendable {
     /// How its action functions are called (the host's route when it was loaded).
     let callRoute: PluginCallRoute
 
-    private let lock = NSLock()
+    private let lock = RecursiveMutex()
     /// The lock every call into the plugin holds: the lock of the host's history, so the
     /// calls the history makes while it works (perform, inverse, merge) already hold it, and
     /// calls from elsewhere (init, describe, deinit, a closed document) wait for the history

@@ -4,8 +4,6 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import Foundation
-
 /// Finding the plugins that are built and shipped with the host.
 extension PluginHost {
     /// Environment variable with folders (separated by ':') to find the bundled plugins in,
@@ -22,7 +20,7 @@ extension PluginHost {
     /// relative entries, which are ignored (a relative entry, or an empty one, would mean the
     /// current directory).
     static var pluginPathEntries: (folders: [String], relative: [String])? {
-        guard let value = ProcessInfo.processInfo.environment[pluginPathVariable], !value.isEmpty else { return nil }
+        guard let value = SystemFiles.environment(pluginPathVariable), !value.isEmpty else { return nil }
         let entries = value.split(separator: ":").map(String.init)
         return (entries.filter { $0.hasPrefix("/") }.map { absolutePath($0) }, entries.filter { !$0.hasPrefix("/") })
     }
@@ -34,13 +32,13 @@ extension PluginHost {
     public static var bundledPluginFolders: [String] {
         if let entries = pluginPathEntries { return entries.folders }
         var folders: [String] = []
-        if let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            folders.append((executable as NSString).deletingLastPathComponent)
+        if let executable = SystemFiles.linkTarget("/proc/self/exe") {
+            folders.append(SystemFiles.folder(of: executable))
         }
         let marker: @convention(c) () -> Void = {}
         if let address = undo__address_of(marker), let image = DynamicLibrary.imagePath(containing: address),
            let resolved = realpath(image, nil) {
-            folders.append((String(cString: resolved) as NSString).deletingLastPathComponent)
+            folders.append(SystemFiles.folder(of: String(cString: resolved)))
             free(resolved)
         }
         var seen = Set<String>()
