@@ -10,6 +10,9 @@ extension PluginHost {
     /// instead of next to the program.
     public static let pluginPathVariable = "UNDOHOST_PLUGIN_PATH"
 
+    /// Where scripts/install.sh puts the bundled plugins, under PREFIX/lib.
+    public static let installedPluginFolder = "undohost/plugins"
+
     /// Whether a file name is one of our bundled plugins (`libUndoPlugin*.so`): the build
     /// folder holds other shared objects too, which must not be loaded as plugins.
     public static func isBundledPluginName(_ name: String) -> Bool {
@@ -28,7 +31,8 @@ extension PluginHost {
     /// Where the bundled plugins are: the absolute folders of ``pluginPathVariable`` when it is
     /// set, else the folder of the running program (from /proc/self/exe, never the current
     /// directory) and the folder of the image this code is in (the same, unless it is linked
-    /// into a shared library), without repeats.
+    /// into a shared library), then the installed plugin folder (``installedPluginFolder``)
+    /// beside either or in the `lib` folder next to either, where it exists; without repeats.
     public static var bundledPluginFolders: [String] {
         if let entries = pluginPathEntries { return entries.folders }
         var folders: [String] = []
@@ -41,6 +45,12 @@ extension PluginHost {
             folders.append(SystemFiles.folder(of: String(cString: resolved)))
             free(resolved)
         }
+        // An installed layout (scripts/install.sh): PREFIX/lib/undohost/plugins, found from
+        // PREFIX/lib (libundohost.so) and from PREFIX/bin (undo-host).
+        folders += folders.flatMap { folder in
+            [SystemFiles.path(folder, installedPluginFolder),
+             SystemFiles.path(SystemFiles.folder(of: folder), "lib/" + installedPluginFolder)]
+        }.filter { (try? FileStatus(of: $0))?.kind == .folder }
         var seen = Set<String>()
         return folders.filter { seen.insert($0).inserted }
     }
