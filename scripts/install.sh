@@ -45,19 +45,32 @@ release="$(sed -n 's/^#define UNDO_LIBRARY_RELEASE "\(.*\)"$/\1/p' "$root/Includ
 build=(swift build --package-path "$root" -c release --scratch-path "$scratch" -Xswiftc -static-stdlib)
 echo "== building (release, static Swift runtime) in $scratch" >&2
 "${build[@]}" --product undohost -Xlinker -soname -Xlinker "libundohost.so.$major" >&2
-for product in undo-host UndoPluginTextEditor UndoPluginCanvas UndoPluginSwiftNotes; do
+for product in undo-host UndoPluginSwiftNotes; do
     "${build[@]}" --product "$product" >&2
 done
 bin="$("${build[@]}" --show-bin-path)"
+# The C plugins are plain C: built with cc, they need libc only (linked by swiftc they would
+# carry a Swift runtime they never use).
+cc=${CC:-cc}
+plugins="$scratch/c-plugins"
+mkdir -p "$plugins"
+"$cc" -std=c99 -O2 -fPIC -shared -fvisibility=hidden -I "$root/Include" -I "$root/Plugins/TextEditor/include" \
+    "$root/Plugins/TextEditor/text_editor.c" -o "$plugins/libUndoPluginTextEditor.so"
+"$cc" -std=c99 -O2 -fPIC -shared -fvisibility=hidden -I "$root/Include" -I "$root/Plugins/Canvas/include" \
+    "$root/Plugins/Canvas/canvas.c" -o "$plugins/libUndoPluginCanvas.so"
 
 target="$destdir$prefix"
 install -d "$target/lib/pkgconfig" "$target/include/undohost" "$target/bin" "$target/lib/undohost/plugins"
+# Debug info stripped (distributions keep their own debug packages; valgrind 3.19 cannot read
+# the toolchain's DWARF 5): the symbol table stays.
 install -m 755 "$bin/libundohost.so" "$target/lib/libundohost.so.$release"
+strip --strip-debug "$target/lib/libundohost.so.$release"
 ln -sfn "libundohost.so.$release" "$target/lib/libundohost.so.$major"
 ln -sfn "libundohost.so.$major" "$target/lib/libundohost.so"
 install -m 644 "$root"/Include/undohost/*.h "$target/include/undohost/"
 install -m 755 "$bin/undo-host" "$target/bin/undo-host"
-install -m 755 "$bin"/libUndoPlugin*.so "$target/lib/undohost/plugins/"
+install -m 755 "$plugins"/libUndoPlugin*.so "$bin/libUndoPluginSwiftNotes.so" "$target/lib/undohost/plugins/"
+strip --strip-debug "$target/bin/undo-host" "$target"/lib/undohost/plugins/*.so
 cat > "$target/lib/pkgconfig/undohost.pc" <<PC
 prefix=$prefix
 libdir=\${prefix}/lib
