@@ -17,8 +17,8 @@ final class LoadedPlugin: @unchecked Sendable {
     let version: String
     /// The last label of the id: the prefix of short action ids.
     let shortName: String
-    /// Owned by the host, never freed: a plugin that wrongly keeps it past deinit gets
-    /// UNDO_ESTATE from the callbacks instead of a crash.
+    /// Owned by the host, never returned to malloc (retired to a pool when this object goes): a
+    /// plugin that wrongly keeps it past deinit gets UNDO_ESTATE from the callbacks, not a crash.
     let hostTable: UnsafeMutablePointer<undo_host>
     private(set) var pluginData: UnsafeMutableRawPointer?
     let log: @Sendable (PluginLogMessage) -> Void
@@ -139,6 +139,8 @@ final class LoadedPlugin: @unchecked Sendable {
     func beginUnloading() { lock.withLock { if _state == .loaded { _state = .unloading } } }
     /// Undoes ``beginUnloading()`` when its steps could not be removed.
     func cancelUnloading() { lock.withLock { if _state == .unloading { _state = .loaded } } }
+
+    deinit { HostTables.retire(hostTable) }
 
     /// Calls deinit and forgets the action types (breaking their cycle to this object).
     func deinitialize() {
