@@ -122,8 +122,15 @@ extension PluginHost {
         defer { closedir(directory) }
         var names: [String] = []
         while let entry = readdir(directory) {
+            // Byte by byte up to the NUL: the bytes after it are not the kernel's (valgrind
+            // saw the string code's word-wide reads of them).
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                var bytes: [UInt8] = []
+                for byte in raw {
+                    if byte == 0 { break }
+                    bytes.append(byte)
+                }
+                return String(decoding: bytes, as: UTF8.self)
             }
             if name != "." && name != ".." { names.append(name) }
         }
