@@ -23,7 +23,9 @@ let package = Package(
         // The C ABI's types (undo_call, undo_value, …), which a Swift plugin imports beside the kit.
         .library(name: "UndoPluginABI", targets: ["UndoPluginABI"]),
         // The C API for programs not written in Swift (Include/undohost/undo_host.h).
-        .library(name: "undohost", type: .dynamic, targets: ["UndoHostC"]),
+        // UndoHostLibrary is only in this product: its linker settings (the exported symbols) apply
+        // to libundohost.so and to nothing else that links UndoHostC.
+        .library(name: "undohost", type: .dynamic, targets: ["UndoHostC", "UndoHostLibrary"]),
         // The host program: sessions at a terminal, scripts, the demo (docs/undo-host.md).
         .executable(name: "undo-host", targets: ["UndoHostTool"]),
         // The Swift plugin of docs/writing-a-plugin-in-swift.md, built so the guide's code is compiled;
@@ -65,6 +67,12 @@ let package = Package(
         // libundohost.so: the C API, implemented over UndoPluginHost.
         .target(name: "UndoHostC", dependencies: ["UndoCore", "UndoPluginHost", "UndoPluginABI"],
                 path: "Sources/UndoHostC"),
+        // The C part of libundohost.so (the exported error functions) and its symbol list: only
+        // undo_* is exported (undohost.exports), never the Swift code behind it.
+        .target(name: "UndoHostLibrary", dependencies: ["UndoPluginABI"], path: "Sources/UndoHostLibrary",
+                exclude: ["undohost.exports"],
+                linkerSettings: [.unsafeFlags(["-Xlinker", "--version-script=" + Context.packageDirectory
+                                               + "/Sources/UndoHostLibrary/undohost.exports"])]),
         // Builds C and C++ programs against Include/ and libundohost.so and runs them.
         .testTarget(name: "UndoHostCTests", path: "Tests/UndoHostCTests", exclude: ["Fixtures"]),
         .testTarget(name: "UndoPluginHostTests",

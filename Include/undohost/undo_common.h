@@ -23,7 +23,7 @@
  * (the host's).
  */
 #define UNDO_ABI_VERSION_MAJOR 1
-#define UNDO_ABI_VERSION_MINOR 3
+#define UNDO_ABI_VERSION_MINOR 4
 /** The version as one number, MAJOR * 1000 + MINOR, for `#if` tests. */
 #define UNDO_ABI_VERSION (UNDO_ABI_VERSION_MAJOR * 1000 + UNDO_ABI_VERSION_MINOR)
 
@@ -112,9 +112,11 @@ UNDO__EXTERN_C_BEGIN
 
 /**
  * The name of an error code ("UNDO_EINVAL"), or "UNDO_EUNKNOWN" for a code not in the table.
+ * For code that does not link libundohost (plugins): compiled into the caller. A host may call
+ * undo_error_name, which libundohost.so also exports for other languages (undo_host.h).
  * Thread: any. Returns a static string: never free it.
  */
-static inline const char *undo_error_name(int32_t code) {
+static inline const char *undo_plugin_error_name(int32_t code) {
     switch (code) {
 #define UNDO__ERROR_NAME_CASE(name, message) \
     case name:                               \
@@ -128,9 +130,10 @@ static inline const char *undo_error_name(int32_t code) {
 
 /**
  * A short English message for an error code ("invalid argument"), or "unknown error".
+ * For code that does not link libundohost, like undo_plugin_error_name.
  * Thread: any. Returns a static string: never free it.
  */
-static inline const char *undo_error_message(int32_t code) {
+static inline const char *undo_plugin_error_message(int32_t code) {
     switch (code) {
 #define UNDO__ERROR_MESSAGE_CASE(name, message) \
     case name:                                  \
@@ -141,6 +144,16 @@ static inline const char *undo_error_message(int32_t code) {
         return "unknown error";
     }
 }
+
+/*
+ * undo_error_name(code) and undo_error_message(code) in C and C++: the inline functions above,
+ * so a plugin calls them without linking libundohost (they were static inline under these
+ * names before 1.4). libundohost.so exports real functions of the same names (declared in
+ * undo_host.h, with the name in parentheses so that these macros leave the declaration alone),
+ * for languages that call it by symbol.
+ */
+#define undo_error_name(code) undo_plugin_error_name(code)
+#define undo_error_message(code) undo_plugin_error_message(code)
 
 /* ---- Values ----------------------------------------------------------------------------- */
 

@@ -30,7 +30,11 @@
  *     NULL when capacity is 0, to ask for the length.
  *   - Growable structs start with `uint32_t struct_size`, which the caller sets (sizeof, or the
  *     _SIZE_V1 macro); the library reads and writes only that many bytes, and refuses a size
- *     below the 1.0 minimum with UNDO_EINVAL. reserved fields: set to 0/NULL.
+ *     below the 1.0 minimum with UNDO_EINVAL. reserved fields: set to 0/NULL; in what the caller
+ *     passes in (undo_value, undo_history_options, undo_result) other values are refused with
+ *     UNDO_EINVAL (checked since 1.4).
+ *   - Contexts (document names) are at most UNDO_MAX_CONTEXT_LENGTH (4096) bytes in every call
+ *     that takes one; a longer one is refused with UNDO_ELIMIT.
  *   - Memory is never freed across the boundary: the library owns what it allocates, the caller
  *     what it passes in. Nothing the caller passes is kept after a call returns (it is copied).
  *   - A handle that is NULL, destroyed or was never a handle is refused with UNDO_EHANDLE (never a
@@ -59,6 +63,32 @@ UNDO__EXTERN_C_BEGIN
  * && undo_library_version() >= UNDO_ABI_VERSION`. Thread: any. Never fails.
  */
 uint32_t undo_library_version(void);
+
+/** The release of the library these headers come with (semantic versioning), beside the ABI. */
+#define UNDO_LIBRARY_RELEASE "1.1.0"
+
+/**
+ * The library's release version at run time ("1.1.0"): for a person (an about box, a bug
+ * report), where undo_library_version is for a program's compatibility check.
+ * Thread: any. Returns a static string: never free it. Never fails. Since ABI 1.4.
+ */
+const char *undo_library_release(void);
+
+/* ---- Errors ------------------------------------------------------------------------------ */
+
+/**
+ * The name of an error code ("UNDO_EINVAL"), or "UNDO_EUNKNOWN" for a code not in the table:
+ * the exported symbol, for languages that call the library by name (ctypes, FFI). In C and C++
+ * the name is a macro for the same table compiled inline (undo_common.h). Since ABI 1.4.
+ * Thread: any. Returns a static string: never free it.
+ */
+const char *(undo_error_name)(int32_t code);
+
+/**
+ * A short English message for an error code ("invalid argument"), or "unknown error"; exported
+ * like undo_error_name. Since ABI 1.4. Thread: any. Returns a static string: never free it.
+ */
+const char *(undo_error_message)(int32_t code);
 
 /* ---- Values ----------------------------------------------------------------------------- */
 
@@ -168,16 +198,18 @@ int32_t undo_history_create(const undo_history_options *options, undo_history **
  * Destroys a history: its plugins are unloaded (their deinit called) and the handle becomes
  * stale. Destroying NULL is a no-op returning UNDO_OK; a stale or foreign handle returns
  * UNDO_EHANDLE and changes nothing. Thread: any, also from inside the history's own observer or
- * plugin code: calls already under way (there, or on other threads) finish first, and the
- * plugins are unloaded when the last of them returns. Calls made after this returns get
- * UNDO_EHANDLE.
+ * plugin code (then it returns UNDO_OK and the history is closed when the call on it under way
+ * returns: that call finishes with a whole history). Calls already under way on other threads
+ * finish first, and the plugins are unloaded when the last of them returns. Calls made after
+ * this returns get UNDO_EHANDLE, also from the rest of the same observer.
  */
 int32_t undo_history_destroy(undo_history *h);
 
 /**
  * The message explaining the last failed call on `h` made by this thread, or "" when that call
- * succeeded. For a NULL, stale or foreign handle: the reason the last undo_history_create on
- * this thread failed (for NULL), or "stale or foreign handle".
+ * succeeded. NULL: the reason the last undo_history_create on this thread failed, or "" when it
+ * succeeded or there was none (calls given a NULL handle return UNDO_EHANDLE without changing
+ * it). A stale or foreign handle: "stale or foreign handle".
  * Thread: any. Lifetime: owned by the library, valid until this thread's next call on `h` (or
  * until `h` is destroyed); copy it to keep it. Never returns NULL.
  */
@@ -306,9 +338,11 @@ int32_t undo_history_action_text(undo_history *h, uint32_t index, uint32_t field
  * args: arg_count values (NULL when 0) checked against the action's parameters first; integers
  * convert to the parameter's integer type when they fit. Everything is copied.
  * Errors (nothing is performed): UNDO_ENOTFOUND (no such action), UNDO_EINVAL (ambiguous id,
- * NULL action_id, malformed value), UNDO_ECOUNT, UNDO_ETYPE, UNDO_ERANGE, UNDO_EUTF8, UNDO_ELIMIT
- * (arguments), the plugin's own code when its perform fails, UNDO_ESTATE, UNDO_EREENTRANT,
- * UNDO_EHANDLE. Thread: any.
+ * NULL action_id, a value with NULL data and a size, a reserved field not 0), UNDO_ECOUNT,
+ * UNDO_ETYPE (a value of the wrong type for its parameter, or a type tag that is no UNDO_TYPE_*),
+ * UNDO_ERANGE, UNDO_EUTF8, UNDO_ELIMIT (arguments, a context over UNDO_MAX_CONTEXT_LENGTH), the
+ * plugin's own code when its perform fails, UNDO_ESTATE, UNDO_EREENTRANT, UNDO_EHANDLE.
+ * Thread: any.
  */
 int32_t undo_history_perform(undo_history *h, const char *action_id, const char *context,
                              const undo_value *args, uint32_t arg_count);

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import UndoCore
 import UndoHostAPI
 
@@ -46,8 +51,25 @@ enum CText {
 
     /// A context argument: NULL means `fallback` (the current context, usually).
     static func context(_ pointer: UnsafePointer<CChar>?, fallback: UndoContext) throws(ClientFailure) -> UndoContext {
-        guard let pointer else { return fallback }
+        try optionalContext(pointer) ?? fallback
+    }
+
+    /// A context argument, NULL giving nil; every context of the C API is bounded the same way.
+    /// - Throws: UNDO_ELIMIT past UNDO_MAX_CONTEXT_LENGTH bytes, UNDO_EUTF8.
+    static func optionalContext(_ pointer: UnsafePointer<CChar>?) throws(ClientFailure) -> UndoContext? {
+        guard let pointer else { return nil }
+        // strnlen: a bounded look, so an over-long context costs no more than the limit.
+        let length = strnlen(pointer, Int(UNDO_MAX_CONTEXT_LENGTH) + 1)
+        guard length <= Int(UNDO_MAX_CONTEXT_LENGTH) else {
+            throw ClientFailure(Int32(UNDO_ELIMIT), "context is longer than \(UNDO_MAX_CONTEXT_LENGTH) bytes")
+        }
         return UndoContext(try read(pointer, "context"))
+    }
+
+    /// A context argument that must not be NULL.
+    static func requiredContext(_ pointer: UnsafePointer<CChar>?) throws(ClientFailure) -> UndoContext {
+        guard let context = try optionalContext(pointer) else { throw .invalid("context is NULL") }
+        return context
     }
 }
 

@@ -1,4 +1,3 @@
-import Foundation
 import UndoCore
 import UndoHostAPI
 import UndoPluginHost
@@ -17,8 +16,13 @@ final class ClientHistory: @unchecked Sendable {
         var notifying: [UInt: Int] = [:]
         var observations: [UInt64: UndoObservation] = [:]
         var nextObserverID: UInt64 = 0
+        /// Threads inside a call on this history (how deep): a destroy from inside one (an
+        /// observer, plugin code) closes the history when the outermost call returns.
+        var calling: [UInt: Int] = [:]
+        /// Destroyed from inside a call: close when the last call under way returns.
+        var closeWhenCallsReturn = false
     }
-    private let lock = NSLock()
+    private let lock = RecursiveMutex()
     private var perThread = PerThreadState()
 
     init(host: PluginHost) { self.host = host }
@@ -37,6 +41,9 @@ final class ClientHistory: @unchecked Sendable {
     /// Runs one C API call on this history: refuses changing calls from inside its observers,
     /// records the failure message for undo_history_last_error, and returns the code.
     func call(changing: Bool, _ body: () throws(ClientFailure) -> Int32) -> Int32 {
+        let thread = ThreadMessages.currentThread
+        lockedState { $0.calling[thread, default: 0] += 1 }
+        defer { leaveCall(thread) }
         do throws(ClientFailure) {
             if changing && isNotifyingOnThisThread {
                 throw ClientFailure(Int32(UNDO_EREENTRANT), "this call changes the history, so it cannot be made from inside an observer")
@@ -48,6 +55,30 @@ final class ClientHistory: @unchecked Sendable {
             messages.set(error.message)
             return error.code
         }
+    }
+
+    private func leaveCall(_ thread: UInt) {
+        let mustClose = lockedState { state in
+            state.calling[thread, default: 1] -= 1
+            if state.calling[thread] == 0 { state.calling[thread] = nil }
+            guard state.calling.isEmpty && state.closeWhenCallsReturn else { return false }
+            state.closeWhenCallsReturn = false
+            return true
+        }
+        if mustClose { close() }
+    }
+
+    /// undo_history_destroy, after the handle left the registry: closes the history now, or,
+    /// when this thread is inside a call on it (an observer, plugin code), when the outermost
+    /// call returns: the call under way goes on with a history that is still whole.
+    func destroy() {
+        let thread = ThreadMessages.currentThread
+        let now = lockedState { state in
+            guard state.calling[thread] != nil else { return true }
+            state.closeWhenCallsReturn = true
+            return false
+        }
+        if now { close() }
     }
 
     /// Runs `body` with the undo stack, turning its errors into failures.

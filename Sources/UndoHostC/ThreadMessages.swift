@@ -3,12 +3,12 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import Foundation
+import UndoCore
 
 /// Last-error messages, one per thread, as C strings that stay valid until the same thread
 /// replaces them (or the owner goes): the lifetime undo_history_last_error promises.
 final class ThreadMessages: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = RecursiveMutex()
     private var messages: [UInt: UnsafeMutablePointer<CChar>] = [:]
 
     /// A static "" for threads whose last call succeeded.

@@ -8,7 +8,7 @@ import UndoPluginHost
 public func undo_history_begin_group(_ h: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ context: UnsafePointer<CChar>?) -> Int32 {
     withClient(h) { history throws(ClientFailure) in
         let name = try CText.readOptional(name, "name")
-        let context = try CText.readOptional(context, "context").map(UndoContext.init)
+        let context = try CText.optionalContext(context)
         try history.withStack { try $0.beginGroup(named: name, context: context) }
         return Int32(UNDO_OK)
     }
@@ -33,7 +33,7 @@ public func undo_history_break_coalescing(_ h: OpaquePointer?) -> Int32 {
 @c @implementation
 public func undo_history_mark_saved(_ h: OpaquePointer?, _ context: UnsafePointer<CChar>?) -> Int32 {
     withClient(h) { history throws(ClientFailure) in
-        let context = try CText.readOptional(context, "context").map(UndoContext.init)
+        let context = try CText.optionalContext(context)
         try history.withStack { try $0.markSaved(context) }
         return Int32(UNDO_OK)
     }
@@ -42,7 +42,7 @@ public func undo_history_mark_saved(_ h: OpaquePointer?, _ context: UnsafePointe
 @c @implementation
 public func undo_history_is_dirty(_ h: OpaquePointer?, _ context: UnsafePointer<CChar>?) -> Int32 {
     withClient(h, changing: false) { history throws(ClientFailure) in
-        let context = try CText.readOptional(context, "context").map(UndoContext.init)
+        let context = try CText.optionalContext(context)
         return try history.withStack { $0.isDirty(context) } ? 1 : 0
     }
 }
@@ -50,7 +50,7 @@ public func undo_history_is_dirty(_ h: OpaquePointer?, _ context: UnsafePointer<
 @c @implementation
 public func undo_history_revert(_ h: OpaquePointer?, _ context: UnsafePointer<CChar>?, _ result: UnsafeMutablePointer<undo_result>?) -> Int32 {
     withClient(h) { history throws(ClientFailure) in
-        let context = try CText.readOptional(context, "context").map(UndoContext.init)
+        let context = try CText.optionalContext(context)
         let request = try ResultWriter.readRequest(result)
         let done = try history.withStack { try $0.revertToSaved(context) }
         return try ResultWriter.finish(history, done, direction: done?.direction ?? .undo, request: request, into: result,
@@ -61,7 +61,7 @@ public func undo_history_revert(_ h: OpaquePointer?, _ context: UnsafePointer<CC
 @c @implementation
 public func undo_history_set_context(_ h: OpaquePointer?, _ context: UnsafePointer<CChar>?) -> Int32 {
     withClient(h) { history throws(ClientFailure) in
-        let context = try CText.readOptional(context, "context").map(UndoContext.init)
+        let context = try CText.optionalContext(context)
         try history.withStack { $0.currentContext = context }
         return Int32(UNDO_OK)
     }
@@ -80,7 +80,7 @@ public func undo_history_get_context(_ h: OpaquePointer?, _ buffer: UnsafeMutabl
 @c @implementation
 public func undo_history_close_context(_ h: OpaquePointer?, _ context: UnsafePointer<CChar>?) -> Int32 {
     withClient(h) { history throws(ClientFailure) in
-        let context = UndoContext(try CText.read(context, "context"))
+        let context = try CText.requiredContext(context)
         // Through the plugin host, so the plugins forget the document too.
         do throws(PluginHostError) {
             return Int32(clamping: try history.host.closeContext(context))

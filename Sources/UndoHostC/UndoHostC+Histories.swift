@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import UndoCore
 import UndoHostAPI
 import UndoPluginHost
@@ -48,19 +52,12 @@ public func undo_history_create(_ options: UnsafePointer<undo_history_options>?,
 @c @implementation
 public func undo_history_destroy(_ h: OpaquePointer?) -> Int32 {
     guard h != nil else { return Int32(UNDO_OK) }
-    // Refused from inside the history's own observers and plugin code (UNDO_EREENTRANT, as
-    // documented): the call under way would go on with a destroyed history (found by fuzzing).
-    let permission = withClient(h) { history throws(ClientFailure) in
-        if history.host.history.withStack({ $0.isRunningAction }) {
-            throw ClientFailure(Int32(UNDO_EREENTRANT), "a history cannot be destroyed from inside its own plugin code")
-        }
-        return Int32(UNDO_OK)
-    }
-    guard permission == Int32(UNDO_OK) else { return permission }
     guard let history = HandleRegistry.remove(h) else { return Int32(UNDO_EHANDLE) }
-    // Plugins unload when the last reference goes: here, or when a call still under way on
-    // another thread (or the one this is called from) returns.
-    history.close()
+    // The handle is stale from here on. From inside the history's own observer or plugin code
+    // the close waits for the call under way to return (found by fuzzing: closing at once left
+    // that call with a history taken apart). Plugins unload when the last reference goes: here,
+    // or when a call still under way (on this thread or another) returns.
+    history.destroy()
     return Int32(UNDO_OK)
 }
 
@@ -77,6 +74,7 @@ enum HistoryOptions {
 
     static func makeHistory(_ options: undo_history_options?) throws(ClientFailure) -> ClientHistory {
         let options = options ?? undo_history_options()
+        try ReservedFields.check(options)
         let knownFlags = UInt32(UNDO_HISTORY_ALLOW_WRITABLE_PLUGINS)
         guard options.flags & ~knownFlags == 0 else {
             throw .invalid("options.flags has unknown bits (\(options.flags & ~knownFlags))")

@@ -10,6 +10,7 @@ public func undo_history_perform(_ h: OpaquePointer?, _ actionID: UnsafePointer<
     withClient(h) { history throws(ClientFailure) in
         let id = try CText.read(actionID, "action_id")
         let context = try CText.context(context, fallback: history.currentContext ?? .global)
+        try ReservedFields.check(args, count: argCount)
         do throws(PluginHostError) {
             let action = try history.host.actionType(id)
             let values: [ActionValue]
@@ -98,6 +99,7 @@ enum ResultWriter {
         if request.context == nil && request.context_capacity > 0 {
             throw .invalid("result.context is NULL but context_capacity is \(request.context_capacity)")
         }
+        try ReservedFields.check(request)
         if request.changes == nil && request.changes_capacity > 0 {
             throw .invalid("result.changes is NULL but changes_capacity is \(request.changes_capacity)")
         }

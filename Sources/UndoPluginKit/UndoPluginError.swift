@@ -25,7 +25,7 @@ public struct UndoPluginError: Error, Sendable, Hashable, CustomStringConvertibl
         public static let notSupported = Code(rawValue: Int32(UNDO_ENOTSUP))
 
         /// "UNDO_ERANGE"
-        public var description: String { String(cString: undo_error_name(rawValue)) }
+        public var description: String { String(cString: undo_plugin_error_name(rawValue)) }
 
         /// The code as a C function returns it: never UNDO_OK or positive, which the host would
         /// take for success.
@@ -49,7 +49,7 @@ public struct UndoPluginError: Error, Sendable, Hashable, CustomStringConvertibl
     /// The error behind a status a host callback returned (UNDO_OK gives nil).
     init?(status: Int32, _ what: @autoclosure () -> String) {
         guard status != Int32(UNDO_OK) else { return nil }
-        self.init(Code(rawValue: status), "\(what()) failed: \(String(cString: undo_error_message(status)))")
+        self.init(Code(rawValue: status), "\(what()) failed: \(String(cString: undo_plugin_error_message(status)))")
     }
 
     /// "UNDO_ERANGE: no note 7"

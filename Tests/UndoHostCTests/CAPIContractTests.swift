@@ -17,10 +17,38 @@ import Testing
         #expect(result.status == 0, "\(result.errors)")
     }
 
+    @Test func theHeaderAndTheLibraryAgree() throws {
+        let program = try CProgram.build([CProgram.root + "/Tests/UndoHostCTests/Fixtures/header_agreement.c"], extra: ["-ldl"])
+        let result = try CProgram.run(program, [])
+        let lines = result.output.split(separator: "\n").map(String.init)
+        for failure in lines where failure.hasPrefix("not ok") {
+            Issue.record(Comment(rawValue: failure))
+        }
+        let checks = lines.filter { $0.hasPrefix("ok") || $0.hasPrefix("not ok") }.count
+        #expect(lines.last == "done \(checks)", "the program stopped early: \(result.errors)")
+        #expect(checks >= 25)
+        #expect(result.status == 0, "\(result.errors)")
+    }
+
+    /// Every symbol the library exports (global or weak, defined) is an undo_* function: no
+    /// Swift-mangled names, no undo__ internals.
+    @Test func theLibraryExportsNothingButTheAPI() throws {
+        let symbols = try CProgram.run("readelf", ["--dyn-syms", "-W", CProgram.library])
+        try #require(symbols.status == 0, "\(symbols.errors)")
+        let exported = symbols.output.split(separator: "\n").compactMap { line -> String? in
+            // "Num: Value Size Type Bind Vis Ndx Name"
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard fields.count >= 8, fields[4] == "GLOBAL" || fields[4] == "WEAK", fields[6] != "UND" else { return nil }
+            return String(fields[7])
+        }
+        #expect(exported.count > 30)
+        #expect(exported.filter { !$0.hasPrefix("undo_") || $0.hasPrefix("undo__") } == [])
+    }
+
     @Test func theLibraryExportsExactlyTheHeadersFunctions() throws {
         let header = try String(contentsOfFile: CProgram.include + "/undohost/undo_host.h", encoding: .utf8)
         // Declarations start a line with their return type; static inline helpers are not exported.
-        let declaration = /^(?:int32_t|uint32_t|const char \*)\s*(undo_[a-z0-9_]+)\(/
+        let declaration = /^(?:int32_t|uint32_t|const char \*)\s*\(?(undo_[a-z0-9_]+)\)?\(/
         let declared = Set(header.split(separator: "\n").compactMap { line in
             (try? declaration.firstMatch(in: line)).map { String($0.1) }
         })

@@ -57,7 +57,7 @@ import UndoPluginABI
             + "host_1_1=\(MemoryLayout<undo_host>.offset(of: \.set_coalescing_key)!) host_1_3=\(MemoryLayout<undo_host>.size) has_key=0\n"
             + "descriptor=\(PluginDescriptor.minimumSize) action=\(ActionTypeReader.minimumSize) "
             + "host=\(MemoryLayout<undo_host>.offset(of: \.set_close_handler)!) call=\(MemoryLayout<undo_call>.size) "
-            + "value=\(MemoryLayout<undo_value>.size) has_record=1 version=1003\n"
+            + "value=\(MemoryLayout<undo_value>.size) has_record=1 version=1004\n"
             + "UNDO_EUTF8 invalid UTF-8 or embedded NUL in string UNDO_EUNKNOWN\n"
     }
 

@@ -1,9 +1,8 @@
-// Only `load(contentsOfFile:)` uses Foundation, to read a file; everything else here is stdlib.
-// FoundationEssentials, where the toolchain has it, is enough for that and much smaller.
-#if canImport(FoundationEssentials)
-internal import FoundationEssentials
-#else
-internal import Foundation
+// `load(contentsOfFile:)` reads its file with system calls: UndoCore stays free of Foundation.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
 #endif
 
 /// The words of the Undo and Redo titles and of the shake-to-undo alert in one language.
@@ -79,11 +78,33 @@ public struct UndoLocale: Sendable, Hashable {
 
     /// Reads a locale from a UTF-8 text file in the format described at ``init(parsing:)``.
     ///
-    /// - Throws: the file system's error when the file cannot be read or is not UTF-8, or a
+    /// - Throws: ``FileError`` when the file cannot be read or is not UTF-8, or a
     ///   ``ParseError`` when its contents are not a valid locale.
     public static func load(contentsOfFile path: String) throws -> UndoLocale {
-        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw FileError(path: path, reason: String(cString: strerror(errno))) }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16384)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { throw FileError(path: path, reason: String(cString: strerror(errno))) }
+            if count == 0 { break }
+            bytes += chunk[..<count]
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw FileError(path: path, reason: "the file is not valid UTF-8")
+        }
         return try UndoLocale(parsing: text)
+    }
+
+    /// A locale file that could not be read.
+    public struct FileError: Error, Sendable, Hashable, CustomStringConvertible {
+        public var path: String
+        /// The system's message ("No such file or directory"), or why the content is unusable.
+        public var reason: String
+        public var description: String { "cannot read \(path): \(reason)" }
     }
 
     /// Reads a locale from text, so a language can be added without changing code.

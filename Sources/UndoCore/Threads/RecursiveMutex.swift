@@ -53,6 +53,13 @@ package final class RecursiveMutex: @unchecked Sendable {
         pthread_mutex_unlock(mutex)
     }
 
+    /// Runs `body` with the lock held.
+    package func withLock<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+        lock()
+        defer { unlock() }
+        return try body()
+    }
+
     /// Whether the calling thread holds the lock.
     package var isHeldByCurrentThread: Bool { owner.load(ordering: .relaxed) == Self.currentThread }
 }

@@ -1,3 +1,4 @@
+import Foundation  // String.capitalized; it came through UndoPluginHost, which no longer imports it
 import UndoCore
 import UndoPluginABI
 import UndoPluginHost

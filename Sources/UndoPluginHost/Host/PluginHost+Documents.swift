@@ -1,4 +1,3 @@
-import Foundation
 import UndoCore
 import UndoPluginABI
 
@@ -28,7 +27,7 @@ extension PluginHost {
 enum CloseHandlers {
     typealias Handler = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Void
     private final class Table: @unchecked Sendable {
-        let lock = NSLock()
+        let lock = RecursiveMutex()
         var handlers: [ObjectIdentifier: Handler] = [:]
     }
     private static let table = Table()

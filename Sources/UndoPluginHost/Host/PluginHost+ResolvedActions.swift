@@ -1,4 +1,3 @@
-import Foundation
 import UndoCore
 
 // Performing an action type already resolved (no lookup by name), and the memo of resolved ids
@@ -98,7 +97,7 @@ extension PluginHost {
 /// Emptied whenever the set of plugins changes (an id can become ambiguous, or its plugin go);
 /// an entry whose plugin has meanwhile been unloaded is ignored. Thread safe.
 final class ResolvedActions: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = RecursiveMutex()
     private var byID: [String: ActionType] = [:]
     /// Changes with every ``removeAll()``: a resolution made from an older set of plugins is
     /// not stored.

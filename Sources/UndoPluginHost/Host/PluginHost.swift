@@ -1,4 +1,3 @@
-import Foundation
 import UndoCore
 import UndoPluginABI
 
@@ -21,7 +20,7 @@ public final class PluginHost: @unchecked Sendable {
     public let hostVersion: String
     let logHandler: @Sendable (PluginLogMessage) -> Void
 
-    private let lock = NSLock()
+    private let lock = RecursiveMutex()
     private var loaded: [LoadedPlugin] = []
     /// Action ids already resolved (see PluginHost+ResolvedActions).
     let resolvedActions = ResolvedActions()
@@ -63,7 +62,7 @@ public final class PluginHost: @unchecked Sendable {
     /// Writes warnings and errors to standard error.
     public static let standardErrorLog: @Sendable (PluginLogMessage) -> Void = { message in
         guard message.level >= .warning else { return }
-        FileHandle.standardError.write(Data((message.description + "\n").utf8))
+        SystemFiles.writeToStandardError(message.description + "\n")
     }
 
     /// How the action functions of plugins loaded from now on are called: directly through a
@@ -308,7 +307,7 @@ public struct PluginInfo: Sendable, CustomStringConvertible {
 /// One lock for every init and deinit in the process, so plugins need no locks of their own
 /// for state shared between instances.
 enum LoaderLock {
-    private static let lock = NSRecursiveLock()
+    private static let lock = RecursiveMutex()
     static func run<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
         lock.lock()
         defer { lock.unlock() }

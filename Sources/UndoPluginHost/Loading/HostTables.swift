@@ -3,24 +3,30 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import Foundation
 import UndoCore
 import UndoPluginABI
 
 /// The `undo_host` tables handed to plugins, and which plugin each belongs to.
 ///
-/// Tables are never freed (a few hundred bytes per load): a plugin that wrongly calls back
-/// after deinit reaches a table that maps to no plugin and gets UNDO_ESTATE, not a crash.
+/// A table's memory is never returned to malloc: a plugin that wrongly calls back after deinit
+/// reaches a table that maps to no plugin and gets UNDO_ESTATE, not a crash. When its plugin
+/// object goes (``retire(_:)``), the table's strings are freed and the table waits in a pool
+/// for the next load, so memory stays flat over any number of loads and unloads: the pool holds
+/// at most as many tables as were ever loaded at once. (A plugin calling back long after its
+/// deinit may so reach a later plugin's table: that is a broken plugin, as with any dangling
+/// pointer its host gave it, but the call still lands in a valid table.)
 enum HostTables {
     private final class Registry: @unchecked Sendable {
-        let lock = NSLock()
+        let lock = RecursiveMutex()
         var plugins: [UnsafeMutableRawPointer: Weak] = [:]
+        /// Retired tables, their strings freed, for the next loads.
+        var pool: [UnsafeMutablePointer<undo_host>] = []
     }
     private struct Weak { weak var plugin: LoadedPlugin? }
     private static let registry = Registry()
 
     static func makeTable(hostName: String, hostVersion: String) -> UnsafeMutablePointer<undo_host> {
-        let table = UnsafeMutablePointer<undo_host>.allocate(capacity: 1)
+        let table = registry.lock.withLock { registry.pool.popLast() } ?? .allocate(capacity: 1)
         var host = undo_host()
         host.struct_size = UInt32(MemoryLayout<undo_host>.size)
         host.abi_major = UInt32(UNDO_ABI_VERSION_MAJOR)
@@ -50,6 +56,19 @@ enum HostTables {
 
     static func unregister(_ table: UnsafeMutablePointer<undo_host>) {
         registry.lock.withLock { registry.plugins[UnsafeMutableRawPointer(table)] = Weak(plugin: nil) }
+    }
+
+    /// The table's plugin object is gone: the table leaves the registry, its strings are freed,
+    /// and it goes to the pool for the next load.
+    static func retire(_ table: UnsafeMutablePointer<undo_host>) {
+        registry.lock.withLock {
+            registry.plugins.removeValue(forKey: UnsafeMutableRawPointer(table))
+            free(UnsafeMutableRawPointer(mutating: table.pointee.host_name))
+            free(UnsafeMutableRawPointer(mutating: table.pointee.host_version))
+            table.pointee.host_name = nil
+            table.pointee.host_version = nil
+            registry.pool.append(table)
+        }
     }
 
     /// The loaded plugin a table belongs to; `nil` for a foreign or retired table.

@@ -1,4 +1,3 @@
-import Foundation
 import Synchronization
 import UndoCore
 import UndoPluginABI
@@ -18,8 +17,8 @@ final class LoadedPlugin: @unchecked Sendable {
     let version: String
     /// The last label of the id: the prefix of short action ids.
     let shortName: String
-    /// Owned by the host, never freed: a plugin that wrongly keeps it past deinit gets
-    /// UNDO_ESTATE from the callbacks instead of a crash.
+    /// Owned by the host, never returned to malloc (retired to a pool when this object goes): a
+    /// plugin that wrongly keeps it past deinit gets UNDO_ESTATE from the callbacks, not a crash.
     let hostTable: UnsafeMutablePointer<undo_host>
     private(set) var pluginData: UnsafeMutableRawPointer?
     let log: @Sendable (PluginLogMessage) -> Void
@@ -30,7 +29,7 @@ final class LoadedPlugin: @unchecked Sendable {
     /// How its action functions are called (the host's route when it was loaded).
     let callRoute: PluginCallRoute
 
-    private let lock = NSLock()
+    private let lock = RecursiveMutex()
     /// The lock every call into the plugin holds: the lock of the host's history, so the
     /// calls the history makes while it works (perform, inverse, merge) already hold it, and
     /// calls from elsewhere (init, describe, deinit, a closed document) wait for the history
@@ -140,6 +139,8 @@ final class LoadedPlugin: @unchecked Sendable {
     func beginUnloading() { lock.withLock { if _state == .loaded { _state = .unloading } } }
     /// Undoes ``beginUnloading()`` when its steps could not be removed.
     func cancelUnloading() { lock.withLock { if _state == .unloading { _state = .loaded } } }
+
+    deinit { HostTables.retire(hostTable) }
 
     /// Calls deinit and forgets the action types (breaking their cycle to this object).
     func deinitialize() {

@@ -4,13 +4,14 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import Foundation
-
 /// Finding the plugins that are built and shipped with the host.
 extension PluginHost {
     /// Environment variable with folders (separated by ':') to find the bundled plugins in,
     /// instead of next to the program.
     public static let pluginPathVariable = "UNDOHOST_PLUGIN_PATH"
+
+    /// Where scripts/install.sh puts the bundled plugins, under PREFIX/lib.
+    public static let installedPluginFolder = "undohost/plugins"
 
     /// Whether a file name is one of our bundled plugins (`libUndoPlugin*.so`): the build
     /// folder holds other shared objects too, which must not be loaded as plugins.
@@ -22,7 +23,7 @@ extension PluginHost {
     /// relative entries, which are ignored (a relative entry, or an empty one, would mean the
     /// current directory).
     static var pluginPathEntries: (folders: [String], relative: [String])? {
-        guard let value = ProcessInfo.processInfo.environment[pluginPathVariable], !value.isEmpty else { return nil }
+        guard let value = SystemFiles.environment(pluginPathVariable), !value.isEmpty else { return nil }
         let entries = value.split(separator: ":").map(String.init)
         return (entries.filter { $0.hasPrefix("/") }.map { absolutePath($0) }, entries.filter { !$0.hasPrefix("/") })
     }
@@ -30,19 +31,26 @@ extension PluginHost {
     /// Where the bundled plugins are: the absolute folders of ``pluginPathVariable`` when it is
     /// set, else the folder of the running program (from /proc/self/exe, never the current
     /// directory) and the folder of the image this code is in (the same, unless it is linked
-    /// into a shared library), without repeats.
+    /// into a shared library), then the installed plugin folder (``installedPluginFolder``)
+    /// beside either or in the `lib` folder next to either, where it exists; without repeats.
     public static var bundledPluginFolders: [String] {
         if let entries = pluginPathEntries { return entries.folders }
         var folders: [String] = []
-        if let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            folders.append((executable as NSString).deletingLastPathComponent)
+        if let executable = SystemFiles.linkTarget("/proc/self/exe") {
+            folders.append(SystemFiles.folder(of: executable))
         }
         let marker: @convention(c) () -> Void = {}
         if let address = undo__address_of(marker), let image = DynamicLibrary.imagePath(containing: address),
            let resolved = realpath(image, nil) {
-            folders.append((String(cString: resolved) as NSString).deletingLastPathComponent)
+            folders.append(SystemFiles.folder(of: String(cString: resolved)))
             free(resolved)
         }
+        // An installed layout (scripts/install.sh): PREFIX/lib/undohost/plugins, found from
+        // PREFIX/lib (libundohost.so) and from PREFIX/bin (undo-host).
+        folders += folders.flatMap { folder in
+            [SystemFiles.path(folder, installedPluginFolder),
+             SystemFiles.path(SystemFiles.folder(of: folder), "lib/" + installedPluginFolder)]
+        }.filter { (try? FileStatus(of: $0))?.kind == .folder }
         var seen = Set<String>()
         return folders.filter { seen.insert($0).inserted }
     }

@@ -4,7 +4,6 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import Foundation
 import UndoPluginABI
 
 /// What loading a folder did: the plugins loaded and the files refused, with their reasons.
@@ -69,7 +68,7 @@ extension PluginHost {
             return report
         }
         for name in names.sorted() where include(name) {
-            let file = (folder as NSString).appendingPathComponent(name)
+            let file = SystemFiles.path(folder, name)
             // Folders are skipped; anything else named like a plugin is tried, so that a broken
             // link or a FIFO is reported rather than passed over in silence.
             if (try? FileStatus(of: file))?.kind == .folder { continue }
@@ -112,8 +111,7 @@ extension PluginHost {
     }
 
     static func absolutePath(_ path: String) -> String {
-        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        return (absolute as NSString).standardizingPath
+        SystemFiles.absolute(path)
     }
 
     /// The names in a folder (POSIX, for errno's own message on failure).
@@ -124,8 +122,15 @@ extension PluginHost {
         defer { closedir(directory) }
         var names: [String] = []
         while let entry = readdir(directory) {
+            // Byte by byte up to the NUL: the bytes after it are not the kernel's (valgrind
+            // saw the string code's word-wide reads of them).
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                var bytes: [UInt8] = []
+                for byte in raw {
+                    if byte == 0 { break }
+                    bytes.append(byte)
+                }
+                return String(decoding: bytes, as: UTF8.self)
             }
             if name != "." && name != ".." { names.append(name) }
         }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// The checks of ``PluginTrustPolicy``, made before the dynamic loader sees a file.
 extension PluginHost {
@@ -34,10 +38,10 @@ extension PluginHost {
         }
         if !policy.allowWritable {
             try requireProtected(file, "the file")
-            let folder = (real as NSString).deletingLastPathComponent
+            let folder = SystemFiles.folder(of: real)
             try requireProtectedFolder(folder, "its folder \(folder)")
             // Through a link, whoever can write the folder holding the link can re-point it.
-            let linkFolder = (path as NSString).deletingLastPathComponent
+            let linkFolder = SystemFiles.folder(of: path)
             if let resolvedLinkFolder = try? resolved(linkFolder), resolvedLinkFolder != folder {
                 try requireProtectedFolder(resolvedLinkFolder, "the folder \(resolvedLinkFolder) holding the link")
             }
@@ -65,8 +69,8 @@ extension PluginHost {
         }
         guard !policy.allowWritable else { return }
         try requireProtectedFolder(real, "the folder")
-        let linkFolder = (path as NSString).deletingLastPathComponent
-        if let resolvedLinkFolder = try? resolved(linkFolder), resolvedLinkFolder != (real as NSString).deletingLastPathComponent {
+        let linkFolder = SystemFiles.folder(of: path)
+        if let resolvedLinkFolder = try? resolved(linkFolder), resolvedLinkFolder != SystemFiles.folder(of: real) {
             try requireProtectedFolder(resolvedLinkFolder, "the folder \(resolvedLinkFolder) holding the link")
         }
     }
@@ -78,7 +82,7 @@ extension PluginHost {
         try requireProtected(try status(of: folder), what)
         var above = folder
         while above != "/" {
-            above = (above as NSString).deletingLastPathComponent
+            above = SystemFiles.folder(of: above)
             let status = try status(of: above)
             try requireOwned(status, "the folder \(above) above it")
             if let writers = status.writers, !status.isSticky {

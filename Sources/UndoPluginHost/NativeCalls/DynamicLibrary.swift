@@ -3,8 +3,6 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import Foundation
-
 /// A shared object opened with `dlopen`: the only place the host calls the dynamic loader.
 ///
 /// Plugins are opened `RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE` and never closed: code built by
@@ -43,18 +41,17 @@ struct DynamicLibrary: @unchecked Sendable {
     /// The file of the loaded image that contains `address` (a function of ours, say), from
     /// /proc/self/maps (Glibc's module map does not offer dladdr).
     static func imagePath(containing address: UnsafeRawPointer) -> String? {
-        // Read to the end: /proc files report size 0, and String(contentsOfFile:) stops after
+        // Read to the end: /proc files report size 0, and a read of the reported size stops before
         // the first page, before the shared objects loaded last.
-        guard let file = FileHandle(forReadingAtPath: "/proc/self/maps") else { return nil }
-        defer { try? file.close() }
-        let maps = String(decoding: file.readDataToEndOfFile(), as: UTF8.self)
+        guard let bytes = SystemFiles.contents(of: "/proc/self/maps") else { return nil }
+        let maps = String(decoding: bytes, as: UTF8.self)
         let target = UInt(bitPattern: address)
         for line in maps.split(separator: "\n") {
             // "start-end perms offset dev inode   path"
             let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
             // The last field keeps the padding before the path: trim it before looking at it.
             guard fields.count == 6 else { continue }
-            let path = fields[5].trimmingCharacters(in: .whitespaces)
+            let path = String(fields[5].drop { $0 == " " })
             guard path.hasPrefix("/") else { continue }
             let range = fields[0].split(separator: "-")
             guard range.count == 2, let start = UInt(range[0], radix: 16), let end = UInt(range[1], radix: 16),
