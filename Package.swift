@@ -35,8 +35,6 @@ let package = Package(
     dependencies: [
         // `swift package generate-documentation` (scripts/docs.sh): the DocC catalogs of UndoCore and UndoPluginKit.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
-    ],
-    dependencies: [
         // undo-host's own command line (modes, options, help, typo suggestions).
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],

@@ -52,7 +52,7 @@ public struct SessionError: Error, Sendable, Equatable, CustomStringConvertible 
         var names: [(String, Int32)] = []
         var code: Int32 = -1
         while true {
-            let name = String(cString: undo_error_name(code))
+            let name = String(cString: undo_plugin_error_name(code))
             if name == "UNDO_EUNKNOWN" { break }
             names.append((name, code))
             code -= 1
@@ -60,7 +60,7 @@ public struct SessionError: Error, Sendable, Equatable, CustomStringConvertible 
         return names
     }()
 
-    static func name(of code: Int32) -> String { String(cString: undo_error_name(code)) }
+    static func name(of code: Int32) -> String { String(cString: undo_plugin_error_name(code)) }
 
     /// The code named `name` (`UNDO_ERANGE`, any case), or `nil`.
     static func code(named name: String) -> Int32? {
