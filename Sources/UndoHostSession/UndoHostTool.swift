@@ -5,6 +5,7 @@ import Musl
 #endif
 import ArgumentParser
 import UndoCore
+import UndoHostAPI
 import UndoPluginABI
 import UndoPluginHost
 
@@ -14,7 +15,8 @@ import UndoPluginHost
 /// Exit status: 0 success; 1 a script error (the first failing line, or a plugin that
 /// refused); 2 a usage error (unknown option or mode, missing or unreadable file or folder).
 public enum UndoHostTool {
-    public static let version = "1.0.0"
+    /// The release, the same as libundohost's (`UNDO_LIBRARY_RELEASE`): one number for the project.
+    public static let version = UNDO_LIBRARY_RELEASE
 
     public enum ExitStatus {
         public static let success: Int32 = 0
