@@ -2,7 +2,7 @@ import CUndoBenchSupport
 import Glibc
 
 /// What one workload run measured, printed as the anchors' one-line format
-/// (see ../shared/anchors/README.md, "Output line").
+/// (the reference benchmarks' output line; docs/performance.md).
 struct BenchResult {
     var workload: String
     var n: Int

@@ -1,7 +1,7 @@
 import Glibc
 
 // undo-bench: UndoHost on the workloads of the undo/redo performance anchors
-// (../shared/anchors/README.md), printing the anchors' line format so run_all.sh can compare
+// (the reference benchmarks, docs/performance.md), printing the anchors' line format so run_all.sh can compare
 // UndoCore, the plugin path, Qt's QUndoStack and the plain-C limit side by side.
 //
 //   undo-bench WORKLOAD [N]            N defaults to 1000000

@@ -5,7 +5,7 @@ import Testing
 /// must pass its own checks and print the anchors' line, field for field, so run_all.sh can
 /// put it beside Qt's and plain C's. (Speed is not asserted here: that is the benchmark's job.)
 @Suite struct BenchProgramTests {
-    /// The anchors' fields, in their order (../shared/anchors/README.md, "Output line").
+    /// The anchors' fields, in their order (docs/performance.md).
     static let anchorFields = ["workload", "n", "ops", "total_ms", "ns_per_op", "rss_kib", "heap_bytes_per_n",
                                "push_ms", "undo_ms", "redo_ms", "free_ms", "impl", "check"]
 

@@ -5,7 +5,7 @@ import UndoCore
 /// of an undo or redo, never leave it invisible).
 ///
 /// How a reported change maps onto the description (the convention of the sample plugins,
-/// documented for plugin authors in the README, "What show highlights"):
+/// documented for plugin authors in docs/undo-host.md, "What show highlights"):
 /// - location and length (a range; length 0 is a point): characters of the text, counted in
 ///   Unicode scalars, where markup tags such as `<b>` and `</i>` take no room;
 /// - location alone (an object id): the line that starts with `#<id>`;
