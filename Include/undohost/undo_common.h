@@ -21,9 +21,13 @@
  * callbacks at the end of the host table. The run-time versions are in
  * `undo_plugin_descriptor.abi_major/abi_minor` (the plugin's) and `undo_host.abi_major/abi_minor`
  * (the host's).
+ *
+ * What each minor added: 1.1 undo_host.set_close_handler; 1.2 undo_action_type.merge_mode;
+ * 1.3 undo_host.set_coalescing_key; 1.4 undo_error_name and undo_error_message exported by
+ * libundohost; 1.5 undo_host.register_action_name (action names per locale).
  */
 #define UNDO_ABI_VERSION_MAJOR 1
-#define UNDO_ABI_VERSION_MINOR 4
+#define UNDO_ABI_VERSION_MINOR 5
 /** The version as one number, MAJOR * 1000 + MINOR, for `#if` tests. */
 #define UNDO_ABI_VERSION (UNDO_ABI_VERSION_MAJOR * 1000 + UNDO_ABI_VERSION_MINOR)
 

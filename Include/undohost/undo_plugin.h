@@ -347,6 +347,32 @@ struct undo_host {
      * for an empty one.
      */
     int32_t (*set_coalescing_key)(undo_call *call, const char *key);
+
+    /* ---- Added in ABI 1.5: check UNDO_STRUCT_HAS(host, undo_host, register_action_name) ---- */
+
+    /**
+     * From inside init only, after register_action: gives action type `action_id` (a local id
+     * this plugin registered) its brief name in one language, so a host whose titles are in that
+     * language shows "입력 실행 취소" rather than "Typing 실행 취소". Call it once per language.
+     *
+     * locale: a language identifier as hosts name their locales: a language ("ko"), optionally
+     * followed by '-' or '_' and a region or script ("pt-BR"); 1 to 32 ASCII letters, digits,
+     * '-' and '_', starting with a letter; compared without regard to case, '-' and '_' alike.
+     * name: NUL-terminated UTF-8 of at most UNDO_MAX_NAME_LENGTH bytes, not empty. Both copied.
+     *
+     * Which name a step shows: the one given for the host's locale identifier exactly; else the
+     * one given for its language alone ("ko" for a "ko-KR" host, or the first one registered of
+     * the same language); else undo_action_type.name. So `name` stays the default every host
+     * can fall back to. A host older than 1.5 has no such callback and shows `name` only.
+     *
+     * Thread: init's. Errors: UNDO_ESTATE outside init; UNDO_EINVAL for a NULL argument, an
+     * empty name or a malformed locale; UNDO_ENOTFOUND for an action id not (yet) registered by
+     * this plugin; UNDO_EEXIST for a second name in the same locale; UNDO_EUTF8 or UNDO_ELIMIT
+     * for a name that is not UTF-8 or too long. As with register_action, a refused call also
+     * makes the load fail.
+     */
+    int32_t (*register_action_name)(const undo_host *host, const char *action_id, const char *locale,
+                                    const char *name);
 };
 
 /** The size of a 1.0 undo_host. */
@@ -355,6 +381,8 @@ struct undo_host {
 #define UNDO_HOST_SIZE_V1_1 (offsetof(undo_host, set_close_handler) + sizeof(void (*)(void)))
 /** The size of a 1.3 undo_host (with set_coalescing_key). */
 #define UNDO_HOST_SIZE_V1_3 (offsetof(undo_host, set_coalescing_key) + sizeof(void (*)(void)))
+/** The size of a 1.5 undo_host (with register_action_name). */
+#define UNDO_HOST_SIZE_V1_5 (offsetof(undo_host, register_action_name) + sizeof(void (*)(void)))
 
 /* ---- The plugin descriptor ---------------------------------------------------------------- */
 

@@ -350,6 +350,14 @@ static int32_t canvas_init(const undo_host *host, void **plugin_data) {
         int32_t rc = host->register_action(host, &types[i]);
         if (rc != UNDO_OK) return rc;
     }
+    /* ABI 1.5: the names in Korean; an older host shows the English ones. */
+    if (UNDO_STRUCT_HAS(host, undo_host, register_action_name)) {
+        static const char *const korean[4] = {"도형 추가", "도형 삭제", "이동", "색상 변경"};
+        for (i = 0; i < 4; i++) {
+            int32_t rc = host->register_action_name(host, types[i].id, "ko", korean[i]);
+            if (rc != UNDO_OK) return rc;
+        }
+    }
     state = (canvas_state *)calloc(1, sizeof *state);
     if (state == NULL) return host->report_error(host, UNDO_ENOMEM, "out of memory");
     /* ABI 1.1: be told when a document closes (an older host has no such callback). */

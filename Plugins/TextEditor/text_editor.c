@@ -413,6 +413,20 @@ static const undo_param position_styles[] = {
     {UNDO_TYPE_BYTES, 0, "styles"},
 };
 
+/* ABI 1.5: the names in Korean, for a host whose titles are Korean ("입력 실행 취소"). A host
+ * older than 1.5 has no register_action_name and shows the English names. */
+static int32_t register_korean_names(const undo_host *host) {
+    static const char *const names[][2] = {
+        {"insert", "입력"}, {"delete", "삭제"}, {"bold", "굵게"}, {"italic", "기울임꼴"}};
+    size_t i;
+    if (!UNDO_STRUCT_HAS(host, undo_host, register_action_name)) return UNDO_OK;
+    for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+        int32_t rc = host->register_action_name(host, names[i][0], "ko", names[i][1]);
+        if (rc != UNDO_OK) return rc;
+    }
+    return UNDO_OK;
+}
+
 static int32_t register_all(const undo_host *host) {
     undo_action_type type;
     int32_t rc;
@@ -452,7 +466,8 @@ static int32_t register_all(const undo_host *host) {
     type.id = "italic";
     type.name = "Italic";
     type.perform = UNDO_FN(text_italic);
-    return host->register_action(host, &type);
+    if ((rc = host->register_action(host, &type)) != UNDO_OK) return rc;
+    return register_korean_names(host);
 }
 
 static void text_close_document(void *plugin_data, const char *context);

@@ -60,14 +60,15 @@ public enum UndoHostTool {
         case .failure(let error): return usageFailure(error.message, output: output)
         }
         let host = HostSession.makeHost(locale: locale)
+        let words = SessionText.forLocale(locale.identifier)
         if options.allowWritablePlugins { host.trustPolicy.allowWritable = true }
-        if let failure = loadPlugins(options.pluginPaths, into: host, output: output) {
+        if let failure = loadPlugins(options.pluginPaths, into: host, output: output, words: words) {
             return usageFailure(failure, output: output)
         }
         let session = HostSession(host: host)
         session.layout = .current
         let style: TextStyle = isatty(STDOUT_FILENO) == 1 && getenv("NO_COLOR") == nil ? .terminal : .plain
-        let presenter = OutcomePresenter(output: output, json: options.json, style: style, layout: .current)
+        let presenter = OutcomePresenter(output: output, json: options.json, style: style, layout: .current, words: words)
         let runner = ScriptRunner(session: session, presenter: presenter, keepGoing: options.keepGoing)
 
         switch mode {
@@ -77,9 +78,9 @@ public enum UndoHostTool {
         case .demo:
             var demo = runner
             demo.echo = true
-            let status = demo.run(named: "demo", text: DemoScript.text)
+            let status = demo.run(named: "demo", text: DemoScript.text(in: words))
             if status == ExitStatus.success && !options.json {
-                presenter.note("\nThat was the demo. Try your own session: undo-host (help lists the commands).")
+                presenter.note("\n" + words.demoEnd)
             }
             return status
         case .run(let file):
@@ -87,7 +88,7 @@ public enum UndoHostTool {
             switch FileSystem.readText(file) {
             // Not a mistake in the arguments, so no advice about --help.
             case .success(let text): return runner.run(named: file, text: text)
-            case .failure(let error): return usageFailure("cannot read \(file): \(error.reason)", output: output, adviseHelp: false)
+            case .failure(let error): return usageFailure(words.cannotRead(file, error.reason), output: output, adviseHelp: false)
             }
         case .session:
             if RawTerminal.isInteractive {
@@ -157,7 +158,8 @@ public enum UndoHostTool {
     /// Loads the plugins asked for, or the bundled ones. A plugin that fails is reported and
     /// skipped (the others load as if it were not there).
     /// - Returns: a usage error when a path given does not exist.
-    private static func loadPlugins(_ paths: [String], into host: PluginHost, output: ToolOutput) -> String? {
+    private static func loadPlugins(_ paths: [String], into host: PluginHost, output: ToolOutput,
+                                    words: SessionText) -> String? {
         var failures: [PluginLoadError] = []
         if paths.isEmpty {
             failures = host.loadBundledPlugins().failures
@@ -167,7 +169,7 @@ public enum UndoHostTool {
                 let path = PluginHost.absolutePath(fromCurrentDirectory: given)
                 var isFolder = false
                 guard FileSystem.exists(path, isFolder: &isFolder) else {
-                    return "--plugins \(given): no such file or folder"
+                    return words.noSuchPluginsPath(given)
                 }
                 if isFolder {
                     failures += host.load(folder: path).failures
@@ -177,9 +179,9 @@ public enum UndoHostTool {
             }
         }
         for failure in failures {
-            let hint = HostSession.hint(for: failure).map { $0 + "; " } ?? ""
-            output.write("undo-host: warning: cannot load \(failure.path): \(failure.explanation)\n"
-                         + "  hint: \(hint)the other plugins are loaded\n", error: true)
+            output.write("undo-host: " + words.warningCannotLoad(failure.path, failure.explanation,
+                                                                hint: HostSession.hint(for: failure, words: words)) + "\n",
+                         error: true)
         }
         return nil
     }

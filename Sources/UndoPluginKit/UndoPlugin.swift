@@ -139,6 +139,16 @@ public final class UndoPlugin: @unchecked Sendable {
             let status = withUnsafePointer(to: &actionTypes[index]) { host.raw.pointee.register_action(host.raw, $0) }
             if status != Int32(UNDO_OK) { return status }
         }
+        // ABI 1.5: the names per locale, when the host's table has the callback.
+        let namesOffset = MemoryLayout<undo_host>.offset(of: \.register_action_name)!
+        guard Int(host.raw.pointee.struct_size) >= namesOffset + MemoryLayout<UnsafeRawPointer>.size,
+              let registerName = host.raw.pointee.register_action_name else { return Int32(UNDO_OK) }
+        for action in actions {
+            for (locale, name) in action.localizedNames.sorted(by: { $0.key < $1.key }) {
+                let status = registerName(host.raw, strings.cString(action.id), strings.cString(locale), strings.cString(name))
+                if status != Int32(UNDO_OK) { return status }
+            }
+        }
         return Int32(UNDO_OK)
     }
 }

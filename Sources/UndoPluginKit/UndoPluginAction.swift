@@ -76,11 +76,15 @@ public struct UndoPluginAction: Sendable {
     public var mergesByAppending: Bool
     /// The step does not make its context dirty (a selection change).
     public var isDiscardable: Bool
+    /// The name in other languages, by locale identifier (`["ko": "입력"]`): a host whose titles
+    /// are in that language shows it in place of ``name`` (ABI 1.5, `register_action_name`; an
+    /// older host shows ``name``).
+    public var localizedNames: [String: String] = [:]
 
     public init(id: String, name: String, parameters: [UndoPluginParameter], perform: UndoPluginFunction,
                 inverseParameters: [UndoPluginParameter]? = nil, inverse: UndoPluginFunction,
                 coalescingKey: String? = nil, merge: UndoMergeFunction? = nil, isDiscardable: Bool = false,
-                mergesByAppending: Bool = false) {
+                mergesByAppending: Bool = false, localizedNames: [String: String] = [:]) {
         self.id = id
         self.name = name
         self.parameters = parameters
@@ -91,5 +95,6 @@ public struct UndoPluginAction: Sendable {
         self.merge = merge
         self.isDiscardable = isDiscardable
         self.mergesByAppending = mergesByAppending
+        self.localizedNames = localizedNames
     }
 }

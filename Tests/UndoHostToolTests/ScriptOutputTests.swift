@@ -241,7 +241,7 @@ struct ScriptOutputTests {
         #expect(run.status == 0)
         let menu = run.lines
         #expect(menu.count == 3)
-        #expect(menu[1].hasPrefix("  Typing 실행 취소"), "got \(menu)")
+        #expect(menu[1].hasPrefix("  입력 실행 취소"), "got \(menu)")  // the plugin gives its Korean name
         #expect(menu[1].hasSuffix("Ctrl+Z"))
     }
 

@@ -27,8 +27,10 @@ import UndoPluginABI
             value.type = UNDO_TYPE_BYTES;
             value.as.bytes.size = 0;
             printf("action_1_2=%u append=%d\\n", (unsigned)UNDO_ACTION_TYPE_SIZE_V1_2, UNDO_MERGE_BY_APPEND);
-            printf("host_1_1=%u host_1_3=%u has_key=%d\\n", (unsigned)UNDO_HOST_SIZE_V1_1, (unsigned)UNDO_HOST_SIZE_V1_3,
-                   (int)UNDO_STRUCT_HAS(&host, undo_host, set_coalescing_key));
+            printf("host_1_1=%u host_1_3=%u host_1_5=%u has_key=%d has_names=%d\\n", (unsigned)UNDO_HOST_SIZE_V1_1,
+                   (unsigned)UNDO_HOST_SIZE_V1_3, (unsigned)UNDO_HOST_SIZE_V1_5,
+                   (int)UNDO_STRUCT_HAS(&host, undo_host, set_coalescing_key),
+                   (int)UNDO_STRUCT_HAS(&host, undo_host, register_action_name));
             printf("descriptor=%u action=%u host=%u call=%u value=%u has_record=%d version=%d\\n",
                    (unsigned)UNDO_PLUGIN_DESCRIPTOR_SIZE_V1, (unsigned)UNDO_ACTION_TYPE_SIZE_V1,
                    (unsigned)UNDO_HOST_SIZE_V1, (unsigned)UNDO_CALL_SIZE_V1, (unsigned)sizeof value,
@@ -54,10 +56,12 @@ import UndoPluginABI
 
     var expectedOutput: String {
         "action_1_2=\(MemoryLayout<undo_action_type>.size) append=1\n"
-            + "host_1_1=\(MemoryLayout<undo_host>.offset(of: \.set_coalescing_key)!) host_1_3=\(MemoryLayout<undo_host>.size) has_key=0\n"
+            + "host_1_1=\(MemoryLayout<undo_host>.offset(of: \.set_coalescing_key)!) "
+            + "host_1_3=\(MemoryLayout<undo_host>.offset(of: \.register_action_name)!) "
+            + "host_1_5=\(MemoryLayout<undo_host>.size) has_key=0 has_names=0\n"
             + "descriptor=\(PluginDescriptor.minimumSize) action=\(ActionTypeReader.minimumSize) "
             + "host=\(MemoryLayout<undo_host>.offset(of: \.set_close_handler)!) call=\(MemoryLayout<undo_call>.size) "
-            + "value=\(MemoryLayout<undo_value>.size) has_record=1 version=1004\n"
+            + "value=\(MemoryLayout<undo_value>.size) has_record=1 version=1005\n"
             + "UNDO_EUTF8 invalid UTF-8 or embedded NUL in string UNDO_EUNKNOWN\n"
     }
 
@@ -80,9 +84,10 @@ import UndoPluginABI
         #expect(MemoryLayout<undo_value>.size == 24)
         // 1.1 appended set_close_handler to the host table, after the 1.0 reserved slots.
         #expect(MemoryLayout<undo_host>.offset(of: \.set_close_handler)! == MemoryLayout<undo_host>.offset(of: \.reserved)! + 8 * 8)
-        // 1.3 appended set_coalescing_key after it: the end of today's table.
+        // 1.3 appended set_coalescing_key after it; 1.5 register_action_name: the end of today's table.
         #expect(MemoryLayout<undo_host>.offset(of: \.set_coalescing_key)! == MemoryLayout<undo_host>.offset(of: \.set_close_handler)! + 8)
-        #expect(MemoryLayout<undo_host>.offset(of: \.set_coalescing_key)! + 8 == MemoryLayout<undo_host>.size)
+        #expect(MemoryLayout<undo_host>.offset(of: \.register_action_name)! == MemoryLayout<undo_host>.offset(of: \.set_coalescing_key)! + 8)
+        #expect(MemoryLayout<undo_host>.offset(of: \.register_action_name)! + 8 == MemoryLayout<undo_host>.size)
         #expect(MemoryLayout<undo_param>.size == 16)
     }
 

@@ -33,19 +33,20 @@ extension UndoStack {
     }
 
     /// Takes `context` back (or forward) to its saved state in one call, recorded as one new
-    /// step named "Revert to Saved" whose undo restores exactly the state before it. All or
+    /// step named `name` ("Revert to Saved") whose undo restores exactly the state before it. All or
     /// nothing; observers are told once, with the final state.
     ///
     /// Backwards, the steps since the save stay in the history, each a step of its own, below
     /// the revert: undoing the revert does them again, and undoing further takes them back one
     /// at a time. Forwards (the saved state is in the redo steps), the revert does those redo
     /// steps, which it then holds.
+    /// - Parameter name: the new step's name, in the language of the titles.
     /// - Returns: the result of the revert, or `nil` when the context is not dirty.
     /// - Throws: ``UndoError/savePointUnreachable(_:)`` when the saved state's steps are gone
     ///   or the way back passes a group that also changed other documents;
     ///   ``UndoError/groupOpen``; an action's error, with the history as it was.
     @discardableResult
-    public func revertToSaved(_ context: UndoContext? = nil) throws -> UndoResult? {
+    public func revertToSaved(_ context: UndoContext? = nil, named name: String = "Revert to Saved") throws -> UndoResult? {
         try beginAction("revertToSaved")
         defer {
             endAction()
@@ -66,8 +67,8 @@ extension UndoStack {
             _ = try? record.pointee.move(count: result.stepCount, direction == .undo ? .redo : .undo, in: .given(context))
             throw UndoError.savePointUnreachable(context)
         }
-        result.name = "Revert to Saved"
-        record.pointee.recordRevert(context, moved: abs(path), direction, name: "Revert to Saved")
+        result.name = name
+        record.pointee.recordRevert(context, moved: abs(path), direction, name: name)
         return result
     }
 }

@@ -7,7 +7,7 @@ struct CommandWords {
         var column: Int
     }
 
-    static func split(_ line: Substring, startColumn: Int = 1) throws(SessionError) -> [Word] {
+    static func split(_ line: Substring, startColumn: Int = 1, words language: SessionText = .english) throws(SessionError) -> [Word] {
         let characters = Array(line)
         var words: [Word] = []
         var index = 0
@@ -33,8 +33,7 @@ struct CommandWords {
                     }
                 }
                 guard closed else {
-                    throw SessionError(.syntax, "the quoted name has no closing quote",
-                                       hint: "write names with spaces as \"My Letter\"", column: startColumn + start)
+                    throw SessionError(.syntax, language.unclosedQuote, hint: language.quoteHint, column: startColumn + start)
                 }
             } else {
                 while index < characters.count && !characters[index].isWhitespace {

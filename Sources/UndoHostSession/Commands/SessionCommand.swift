@@ -86,7 +86,8 @@ extension SessionCommand {
     /// outside a quoted string.
     /// - Throws: an unknown command word, or wrong words after a known one. Action ids and
     ///   their arguments are checked when the command runs (they depend on the loaded plugins).
-    public static func parse(_ line: String) throws(SessionError) -> SessionCommand? {
+    /// - Parameter words: the language of the errors.
+    public static func parse(_ line: String, words text: SessionText = .english) throws(SessionError) -> SessionCommand? {
         let line = withoutComment(line)
         let trimmed = line.drop { $0.isWhitespace }
         guard !trimmed.isEmpty else { return nil }
@@ -102,16 +103,16 @@ extension SessionCommand {
             let column = restColumn + rest.distance(from: rest.startIndex, to: argumentStart)
             return .perform(action: word, arguments: String(rest[argumentStart...]), argumentColumn: column)
         }
-        if word == "expect" { return try expectation(rest, column: restColumn) }
+        if word == "expect" { return try expectation(rest, column: restColumn, words: text) }
         let words: [CommandWords.Word]
         do throws(SessionError) {
-            words = try CommandWords.split(rest, startColumn: restColumn)
+            words = try CommandWords.split(rest, startColumn: restColumn, words: text)
         } catch {
             var located = error
             located.message = word + ": " + error.message
             throw located
         }
-        let parser = WordParser(command: word, words: words)
+        let parser = WordParser(command: word, words: words, text: text)
         switch word {
         case "undo": return .undo(try parser.amount())
         case "redo": return .redo(try parser.amount())
@@ -181,21 +182,21 @@ extension SessionCommand {
 
     /// `expect CODE COMMAND...`: the code by its name, and the rest of the line as written
     /// (parsed when it runs, so its own mistakes are errors it can expect).
-    private static func expectation(_ rest: Substring, column restColumn: Int) throws(SessionError) -> SessionCommand {
-        let usage = "usage: " + (usages["expect"] ?? "expect")
+    private static func expectation(_ rest: Substring, column restColumn: Int, words text: SessionText) throws(SessionError) -> SessionCommand {
+        let usage = text.usage(usages["expect"] ?? "expect")
         let codeStart = rest.firstIndex { !$0.isWhitespace } ?? rest.endIndex
         let codeEnd = rest[codeStart...].firstIndex(where: \.isWhitespace) ?? rest.endIndex
         let codeText = String(rest[codeStart..<codeEnd])
         let codeColumn = restColumn + rest.distance(from: rest.startIndex, to: codeStart)
-        guard !codeText.isEmpty else { throw SessionError(.syntax, "expect: missing argument", hint: usage) }
+        guard !codeText.isEmpty else { throw SessionError(.syntax, text.missingArgument("expect"), hint: usage) }
         guard let code = SessionError.code(named: codeText) else {
             let names = SessionError.codeNames.map(\.name)
-            let hint = Suggestion.closest(to: codeText, among: names).map { "did you mean \($0)?" }
-                ?? "the codes are those of undo_common.h: " + names.joined(separator: ", ")
-            throw SessionError(.syntax, "expect: \(codeText) is not an error code", hint: hint, column: codeColumn)
+            let hint = Suggestion.closest(to: codeText, among: names).map(text.didYouMean)
+                ?? text.codesHint(names.joined(separator: ", "))
+            throw SessionError(.syntax, text.notAnErrorCode(codeText), hint: hint, column: codeColumn)
         }
         let command = rest[codeEnd...].drop { $0.isWhitespace }
-        guard !command.isEmpty else { throw SessionError(.syntax, "expect: missing command", hint: usage) }
+        guard !command.isEmpty else { throw SessionError(.syntax, text.expectMissingCommand, hint: usage) }
         return .expect(code: code, command: String(command))
     }
 }
@@ -204,17 +205,19 @@ extension SessionCommand {
 private struct WordParser {
     var command: String
     var words: [CommandWords.Word]
+    /// The language of the errors.
+    var text: SessionText
 
     func usageError(at word: CommandWords.Word?) -> SessionError {
-        let what = word.map { "\(command): unexpected \"\($0.text)\"" } ?? "\(command): missing argument"
-        return SessionError(.syntax, what, hint: "usage: " + (SessionCommand.usages[command] ?? command),
+        let what = word.map { text.unexpectedWord(command, $0.text) } ?? text.missingArgument(command)
+        return SessionError(.syntax, what, hint: text.usage(SessionCommand.usages[command] ?? command),
                             column: word?.column)
     }
 
     /// Whether the option word `option` is among the words, and the parser of the others.
     func taking(_ option: String) -> (Bool, WordParser) {
         let others = words.filter { $0.text != option }
-        return (others.count < words.count, WordParser(command: command, words: others))
+        return (others.count < words.count, WordParser(command: command, words: others, text: text))
     }
 
     func expectAtMost(_ count: Int) throws(SessionError) {
@@ -228,16 +231,16 @@ private struct WordParser {
             try expectAtMost(2)
             guard words.count == 2 else { throw usageError(at: nil) }
             guard let target = Int(words[1].text), target >= 0 else {
-                throw SessionError(.syntax, "\(command) to: \"\(words[1].text)\" is not a step number",
-                                   hint: "the numbers are those of the history listing; 0 is the start",
+                throw SessionError(.syntax, text.notAStepNumber(command, words[1].text),
+                                   hint: text.stepNumberHint,
                                    column: words[1].column)
             }
             return .to(target)
         }
         try expectAtMost(1)
         guard let count = Int(first.text), count >= 1 else {
-            throw SessionError(.syntax, "\(command): \"\(first.text)\" is not a number of steps",
-                               hint: "usage: " + (SessionCommand.usages[command] ?? command), column: first.column)
+            throw SessionError(.syntax, text.notACount(command, first.text),
+                               hint: text.usage(SessionCommand.usages[command] ?? command), column: first.column)
         }
         return .steps(count)
     }

@@ -1,41 +1,41 @@
 extension CommandOutcome {
     /// What a person reads after the command (empty when there is nothing to say). Errors are
     /// not in it: the front end prints them with their place (see ``SessionError``).
-    public func text(style: TextStyle, layout: TextLayout = .standard) -> String {
+    public func text(style: TextStyle, layout: TextLayout = .standard, words: SessionText = .english) -> String {
         func fitted(_ view: DocumentView) -> DocumentView { view.fitted(to: layout) }
         switch body {
         case .none, .performed, .expectedFailure: return ""
         case .message(let message): return message
         case .moved(let title, _, let views):
-            return ([style.bold(title)] + views.map { fitted($0).rendered(style: style) }).joined(separator: "\n")
-        case .menu(let menu): return menu.rendered(style: style)
-        case .history(let history): return history.rendered(style: style)
+            return ([style.bold(title)] + views.map { fitted($0).rendered(style: style, words: words) }).joined(separator: "\n")
+        case .menu(let menu): return menu.rendered(style: style, words: words)
+        case .history(let history): return history.rendered(style: style, words: words)
         case .alert(let alert, let picked):
-            var text = alert.rendered(style: style)
+            var text = alert.rendered(style: style, words: words)
             switch picked {
             case nil: break
-            case .cancelled?: text += "\nCancelled"
-            case .moved(let outcome)?: text += "\n" + outcome.text(style: style, layout: layout)
+            case .cancelled?: text += "\n" + words.cancelled
+            case .moved(let outcome)?: text += "\n" + outcome.text(style: style, layout: layout, words: words)
             }
             return text
-        case .documents(let views): return views.map { fitted($0).rendered(style: style) }.joined(separator: "\n")
+        case .documents(let views): return views.map { fitted($0).rendered(style: style, words: words) }.joined(separator: "\n")
         case .documentList(let current, let documents):
             let width = documents.map(\.name.terminalWidth).max() ?? 0
-            return (["Documents:"] + documents.map { document in
+            return ([words.documents] + documents.map { document in
                 let marker = document.name == current ? "> " : "  "
-                let steps = "\(document.steps) step\(document.steps == 1 ? "" : "s")"
-                return "  " + marker + document.name.padded(to: width) + "  " + steps + (document.isDirty ? ", edited" : "")
+                let steps = words.steps(document.steps)
+                return "  " + marker + document.name.padded(to: width) + "  " + steps + (document.isDirty ? ", " + words.edited : "")
             }).joined(separator: "\n")
         case .plugins(let plugins):
-            guard !plugins.isEmpty else { return "No plugins are loaded." }
+            guard !plugins.isEmpty else { return words.noPluginsLoaded }
             return plugins.map { plugin in
                 let signatures = plugin.actions.map { $0.id + $0.signature }
                 let width = signatures.map(\.count).max() ?? 0
-                var lines = ["\(plugin.id) \(plugin.version) \"\(plugin.name)\"", "  from \(plugin.path)"]
+                var lines = ["\(plugin.id) \(plugin.version) \"\(plugin.name)\"", "  " + words.from(plugin.path)]
                 for (action, signature) in zip(plugin.actions, signatures) {
                     var notes: [String] = []
-                    if action.coalesces { notes.append("coalesces") }
-                    if action.discardable { notes.append("discardable") }
+                    if action.coalesces { notes.append(words.coalesces) }
+                    if action.discardable { notes.append(words.discardable) }
                     let line = "  " + signature.padded(to: width) + "  " + action.name.padded(to: 14) + "  " + notes.joined(separator: ", ")
                     lines.append(line.trimmingTrailingSpaces)
                 }

@@ -52,12 +52,16 @@ public struct OutcomePresenter {
     public let style: TextStyle
     /// The room text has (`show` fits a document into it).
     public var layout: TextLayout
+    /// The language of everything printed as text (`--json`'s keys and kinds stay as they are).
+    public var words: SessionText
 
-    public init(output: ToolOutput, json: Bool, style: TextStyle, layout: TextLayout = .standard) {
+    public init(output: ToolOutput, json: Bool, style: TextStyle, layout: TextLayout = .standard,
+                words: SessionText = .english) {
         self.output = output
         self.json = json
         self.style = style
         self.layout = layout
+        self.words = words
     }
 
     public func present(_ outcome: CommandOutcome, at place: CommandPlace) {
@@ -74,7 +78,7 @@ public struct OutcomePresenter {
             presentError(error, at: place, state: outcome.state)
             return
         }
-        let text = outcome.text(style: style, layout: layout)
+        let text = outcome.text(style: style, layout: layout, words: words)
         if !text.isEmpty { output.write(text + "\n", error: false) }
     }
 
@@ -90,12 +94,12 @@ public struct OutcomePresenter {
         }
         var text: String
         switch place {
-        case .prompt: text = "error: "
+        case .prompt: text = words.errorPrefix
         case .script(let file, let line): text = "\(file):\(line): "
         }
         text += error.codeName + ": " + error.message
-        if let column = error.column, case .prompt = place { text += " (column \(column))" }
-        if let hint = error.hint { text += "\n  hint: " + hint }
+        if let column = error.column, case .prompt = place { text += words.column(column) }
+        if let hint = error.hint { text += "\n  " + words.hint + hint }
         output.write(text + "\n", error: true)
     }
 

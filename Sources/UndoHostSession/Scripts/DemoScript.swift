@@ -33,3 +33,13 @@ public enum DemoScript {
         alert
         """
 }
+
+extension DemoScript {
+    /// The demo with its headings in the language of `words` (the commands stay as they are).
+    public static func text(in words: SessionText) -> String {
+        var headings = words.demoHeadings.makeIterator()
+        return text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            line.hasPrefix("## ") ? "## " + (headings.next() ?? String(line.dropFirst(3))) : String(line)
+        }.joined(separator: "\n")
+    }
+}

@@ -42,9 +42,9 @@ public struct ScriptRunner {
             if outcome.endsSession { return failed ? 1 : 0 }
         }
         if let begun = openGroups.last, !session.openGroupNames.isEmpty {
-            let groupName = session.openGroupNames.last.flatMap { $0 }.map { " \"\($0)\"" } ?? ""
-            presenter.presentError(SessionError(.history, "group\(groupName) was begun here and never ended",
-                                                hint: "add group end after its last action"),
+            let words = session.words
+            presenter.presentError(SessionError(.history, words.neverEnded(session.openGroupNames.last.flatMap { $0 }),
+                                                hint: words.endGroupAfterHint),
                                    at: .script(file: name, line: begun), state: session.state)
             return 1
         }

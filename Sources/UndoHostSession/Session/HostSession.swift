@@ -22,6 +22,9 @@ public final class HostSession {
     public private(set) var openGroupNames: [String?] = []
     /// The room text output has (help wraps to its width).
     public var layout: TextLayout = .standard
+    /// The language of everything the session says (by default that of the plugin host's
+    /// locale, so it matches the menu titles).
+    public var words: SessionText
 
     /// The document a session starts in.
     public static let firstDocument = "untitled"
@@ -31,6 +34,7 @@ public final class HostSession {
     ///   person types commands slowly, and both mean the same steps).
     public init(host: PluginHost) {
         self.host = host
+        words = SessionText.forLocale(host.locale)
         currentDocument = Self.firstDocument
         documents = [(Self.firstDocument, [])]
         withStack { $0.currentContext = UndoContext(Self.firstDocument) }
@@ -62,7 +66,7 @@ public final class HostSession {
     public func run(_ line: String) -> CommandOutcome? {
         let command: SessionCommand?
         do {
-            command = try SessionCommand.parse(line)
+            command = try SessionCommand.parse(line, words: words)
         } catch {
             let word = line.split(separator: " ").first.map(String.init) ?? line
             return CommandOutcome(command: word, body: .none, error: error, state: state)
@@ -97,7 +101,7 @@ public final class HostSession {
             return .none
         case .groupEnd:
             guard !openGroupNames.isEmpty else {
-                throw SessionError(.history, "group end: no group is open", hint: "begin one with group begin \"Name\"")
+                throw SessionError(.history, "group end: " + words.noGroupOpen, hint: words.beginGroupHint)
             }
             try historyCall { try $0.endGroup() }
             openGroupNames.removeLast()
@@ -108,7 +112,7 @@ public final class HostSession {
             return .none
         case .save:
             try historyCall { try $0.markSaved(UndoContext(currentDocument)) }
-            return .message("Saved \(currentDocument)")
+            return .message(words.saved(currentDocument))
         case .revert: return try revert()
         case .document(let name?): return openDocument(name)
         case .document(nil): return documentList()
@@ -151,8 +155,8 @@ public final class HostSession {
         } catch {
             switch error {
             case .ambiguousAction(_, let candidates):
-                throw SessionError(.ambiguousAction, "\(id) is an action of several plugins",
-                                   hint: "write one of " + candidates.joined(separator: ", "))
+                throw SessionError(.ambiguousAction, words.ambiguous(id),
+                                   hint: words.writeOneOf(candidates.joined(separator: ", ")))
             default:
                 let actions = host.actionTypes
                 let isActionLike = id.contains(".") || id.contains("/")
@@ -161,17 +165,17 @@ public final class HostSession {
                 let hint: String
                 if let closest = Suggestion.closest(to: id, among: candidates) {
                     if !SessionCommand.names.contains(closest), let action = try? host.actionType(closest) {
-                        hint = "did you mean \(action.shortID)? \(action.shortID)\(action.signature)"
+                        hint = words.didYouMean(action.shortID) + " \(action.shortID)\(action.signature)"
                     } else {
-                        hint = "did you mean \(closest)?"
+                        hint = words.didYouMean(closest)
                     }
                 } else if actions.isEmpty {
-                    hint = "no plugins are loaded: load one with load PATH, or start with --plugins DIR"
+                    hint = words.noPluginsHint
                 } else {
-                    hint = "type plugins to list the actions, help for the commands"
+                    hint = words.listActionsHint
                 }
                 throw SessionError(isActionLike ? .unknownAction : .unknownCommand,
-                                   isActionLike ? "unknown action \(id)" : "unknown command \(id)", hint: hint)
+                                   isActionLike ? words.unknownAction(id) : words.unknownCommand(id), hint: hint)
             }
         }
     }
@@ -182,13 +186,13 @@ public final class HostSession {
         case .invalidArguments(_, let signature, let argumentError):
             var place: [String] = []
             if let index = argumentError.index {
-                place.append("argument \(index + 1)" + (argumentError.parameter.map { " (\($0))" } ?? ""))
+                place.append(words.argument(index + 1) + (argumentError.parameter.map { " (\($0))" } ?? ""))
             }
             let column = argumentError.column.map { argumentColumn + Self.characterOffset(ofScalar: $0 - 1, in: arguments) }
                 ?? (arguments.isEmpty ? nil : argumentColumn)
             let prefix = action.shortID + ": " + (place.isEmpty ? "" : place.joined() + ": ")
             return SessionError(.arguments, prefix + argumentError.reason, code: argumentError.code,
-                                hint: "expected " + signature, column: column)
+                                hint: words.expected(signature), column: column)
         default:
             return sessionError(error, what: action.shortID)
         }
@@ -209,14 +213,20 @@ public final class HostSession {
     func sessionError(_ error: PluginHostError, what: String) -> SessionError {
         switch error {
         case .actionFailed(let failure):
-            return SessionError(.plugin, "\(failure.actionID ?? failure.pluginID): \(failure.phase.rawValue) failed: \(failure.message)",
-                                code: failure.code, hint: "the plugin refused; nothing was changed")
+            let phase: SessionText.PhaseWord = switch failure.phase {
+            case .perform: .perform
+            case .redo: .redo
+            case .undo: .undo
+            case .describe: .describe
+            }
+            return SessionError(.plugin, words.failed(failure.actionID ?? failure.pluginID, phase: words.phase(phase), failure.message),
+                                code: failure.code, hint: words.pluginRefusedHint)
         case .history(let undoError):
             return historyError(undoError)
         case .unknownPlugin(let id):
             let closest = Suggestion.closest(to: id, among: host.plugins.map(\.id))
-            return SessionError(.plugin, "no plugin \(id) is loaded", code: UNDO_ENOTFOUND,
-                                hint: closest.map { "did you mean \($0)?" } ?? "type plugins to list the loaded plugins")
+            return SessionError(.plugin, words.noPlugin(id), code: UNDO_ENOTFOUND,
+                                hint: closest.map(words.didYouMean) ?? words.listPluginsHint)
         default:
             return SessionError(.plugin, "\(what): \(error)", code: error.code)
         }
@@ -225,10 +235,9 @@ public final class HostSession {
     func historyError(_ error: UndoError) -> SessionError {
         switch error {
         case .groupOpen:
-            let name = openGroupNames.last.map { $0.map { " \"\($0)\"" } ?? "" } ?? ""
-            return SessionError(.history, "a group\(name) is open", hint: "end it with group end first")
+            return SessionError(.history, words.groupOpen(openGroupNames.last ?? nil), hint: words.endGroupHint)
         case .actionFailed(let step, let underlying):
-            return SessionError(.plugin, (step.map { "\($0): " } ?? "") + String(describing: underlying), hint: "the history is unchanged")
+            return SessionError(.plugin, (step.map { "\($0): " } ?? "") + String(describing: underlying), hint: words.historyUnchangedHint)
         default:
             return SessionError(.history, error.description, code: PluginHostError.history(error).code)
         }
@@ -276,8 +285,8 @@ public final class HostSession {
     private func close(_ name: String) throws(SessionError) -> CommandOutcome.Body {
         guard documents.contains(where: { $0.name == name }) else {
             let closest = Suggestion.closest(to: name, among: documents.map(\.name))
-            throw SessionError(.document, "no document \(name) is open",
-                               hint: closest.map { "did you mean \($0)?" } ?? "type doc to list the documents")
+            throw SessionError(.document, words.noDocument(name),
+                               hint: closest.map(words.didYouMean) ?? words.listDocumentsHint)
         }
         guard openGroupNames.isEmpty else { throw historyError(.groupOpen) }
         // Through the plugin host, so the plugins forget the document too.
@@ -292,7 +301,7 @@ public final class HostSession {
         if currentDocument == name {
             _ = openDocument(documents.last?.name ?? Self.firstDocument)
         }
-        return .message("Closed \(name): \(removed) step\(removed == 1 ? "" : "s") left the history; now in \(currentDocument)")
+        return .message(words.closed(name, removed: removed, now: currentDocument))
     }
 
     /// The document as each plugin that has it describes it, with `changes` highlighted.
@@ -315,7 +324,7 @@ public final class HostSession {
             views.append(DocumentView(document: name, source: plugin.name, text: text, changes: relevant))
         }
         if views.isEmpty {
-            views.append(DocumentView(document: name, source: "no plugin has it yet", text: "", changes: []))
+            views.append(DocumentView(document: name, source: words.noPluginHasIt, text: "", changes: []))
         }
         return views
     }
@@ -335,12 +344,13 @@ public final class HostSession {
                 throw sessionError(error, what: verb)
             }
             guard let result else {
-                throw SessionError(.nothingToDo, "nothing to \(verb) in \(currentDocument)",
-                                   hint: "the \(verb.capitalized) item is disabled; type history to see every step")
+                throw SessionError(.nothingToDo, words.nothingTo(undo: direction == .undo, in: currentDocument),
+                                   hint: words.disabledItemHint(undo: direction == .undo))
             }
             let formatter = withStack(\.formatter)
-            let last = result.name.flatMap(formatter.displayName).map { " (newest \($0))" } ?? ""
-            let shown = result.stepCount > 1 ? "\(verb.capitalized) \(result.stepCount) steps" + last : title
+            let newest = result.name.flatMap(formatter.displayName)
+            let shown = result.stepCount > 1
+                ? words.movedSteps(undo: direction == .undo, count: result.stepCount, newest: newest) : title
             return try moved(shown, result)
         case .to(let target):
             // N is the number the history listing shows (the step's serial, stable while it
@@ -352,36 +362,35 @@ public final class HostSession {
             } else if let step = steps.first(where: { Int($0.serial) == target }) {
                 destination = step.index + 1
             } else {
-                throw SessionError(.history, "\(verb) to \(target): there is no step \(target) in the history", code: UNDO_ENOTFOUND,
-                                   hint: "type history to see the steps there are (a closed, unloaded or replaced step's number is not reused)")
+                throw SessionError(.history, words.noStep(undo: direction == .undo, target), code: UNDO_ENOTFOUND,
+                                   hint: words.stepNumbersHint)
             }
             let current = position == 0 ? 0 : Int(steps[position - 1].serial)
             if direction == .undo && destination > position {
-                throw SessionError(.history, "undo to \(target): the history is at step \(current), before it",
-                                   hint: "use redo to \(target)")
+                throw SessionError(.history, words.alreadyPast(undo: true, target: target, current: current),
+                                   hint: words.use("redo to \(target)"))
             }
             if direction == .redo && destination < position {
-                throw SessionError(.history, "redo to \(target): the history is at step \(current), after it",
-                                   hint: "use undo to \(target)")
+                throw SessionError(.history, words.alreadyPast(undo: false, target: target, current: current),
+                                   hint: words.use("undo to \(target)"))
             }
             guard openGroupNames.isEmpty else { throw historyError(.groupOpen) }
             guard let result = try historyCall({ try $0.move(to: destination) }) else {
-                return .message("Already at step \(target)")
+                return .message(words.alreadyAt(target))
             }
             let formatter = withStack(\.formatter)
             let name = result.name.flatMap(formatter.displayName)
-            let moves = "\(result.stepCount) step\(result.stepCount == 1 ? "" : "s")"
-            return try moved("\(verb.capitalized) to step \(target) (\(moves)" + (name.map { ", newest \($0)" } ?? "") + ")", result)
+            return try moved(words.movedTo(undo: direction == .undo, target: target, count: result.stepCount, newest: name), result)
         }
     }
 
     private func revert() throws(SessionError) -> CommandOutcome.Body {
         guard openGroupNames.isEmpty else { throw historyError(.groupOpen) }
-        guard let result = try historyCall({ try $0.revertToSaved(UndoContext(currentDocument)) }) else {
-            throw SessionError(.nothingToDo, "nothing to revert: \(currentDocument) is as it was saved",
-                               hint: "revert takes a document back to its last save")
+        let name = words.revertToSaved
+        guard let result = try historyCall({ try $0.revertToSaved(UndoContext(currentDocument), named: name) }) else {
+            throw SessionError(.nothingToDo, words.nothingToRevert(currentDocument), hint: words.revertHint)
         }
-        return try moved("Revert to Saved", result)
+        return try moved(name, result)
     }
 
     /// The body of a move: its title and the changed documents, highlighted.
@@ -402,8 +411,8 @@ public final class HostSession {
         let view = withStack { AlertView(alert: $0.alert) }
         guard let choice else { return .alert(view, picked: nil) }
         guard let picked = view.choice(for: choice) else {
-            throw SessionError(.syntax, "alert: \"\(choice)\" is not one of its choices",
-                               hint: "choose " + view.choices.map { "\($0.number) or \($0.key) (\($0.title))" }.joined(separator: ", "))
+            throw SessionError(.syntax, words.notAChoice(choice),
+                               hint: words.chooseHint(view.choices.map { words.choiceOption($0.number, $0.key, $0.title) }))
         }
         switch picked.kind {
         case .cancel:
@@ -444,14 +453,14 @@ public final class HostSession {
     private func expect(_ code: Int32, from line: String) throws(SessionError) -> CommandOutcome.Body {
         let expected = SessionError.name(of: code)
         guard let outcome = run(line) else {
-            throw SessionError(.syntax, "expect: missing command", hint: "usage: " + (SessionCommand.usages["expect"] ?? "expect"))
+            throw SessionError(.syntax, words.expectMissingCommand, hint: words.usage(SessionCommand.usages["expect"] ?? "expect"))
         }
         guard let error = outcome.error else {
-            throw SessionError(.expectation, "expected \(expected), but \(outcome.command) succeeded",
-                               hint: "its change stays; the command was meant to fail with \(expected)")
+            throw SessionError(.expectation, words.expectSucceeded(expected, outcome.command),
+                               hint: words.expectSucceededHint(expected))
         }
         guard error.code == code else {
-            throw SessionError(.expectation, "expected \(expected), got \(error.codeName): \(error.message)",
+            throw SessionError(.expectation, words.expectGot(expected, error.codeName, error.message),
                                code: error.code, hint: error.hint, column: error.column)
         }
         return .expectedFailure(error)
@@ -463,7 +472,7 @@ public final class HostSession {
         host.plugins.map { plugin in
             PluginSummary(id: plugin.id, name: plugin.name, version: plugin.version, path: plugin.path,
                           actions: plugin.actionTypes.map { action in
-                              PluginSummary.Action(id: action.shortID, fullID: action.fullID, name: action.name,
+                              PluginSummary.Action(id: action.shortID, fullID: action.fullID, name: action.displayName,
                                                    signature: action.signature.description,
                                                    parameters: action.signature.parameters.map { ($0.name, $0.type.description) },
                                                    coalesces: action.coalescingKey != nil, discardable: action.isDiscardable)
@@ -480,39 +489,38 @@ public final class HostSession {
         let path = PluginHost.absolutePath(fromCurrentDirectory: given)
         var isFolder = false
         guard FileSystem.exists(path, isFolder: &isFolder) else {
-            throw SessionError(.pluginLoad, "cannot load \(given): no such file or folder",
-                               hint: "give the path of a plugin .so file, or of a folder of them")
+            throw SessionError(.pluginLoad, words.noSuchPath(given), hint: words.pluginPathHint)
         }
         if isFolder {
             let report = host.load(folder: path)
             if let failure = report.failures.first, report.loaded.isEmpty {
                 throw loadError(failure)
             }
-            var lines = report.loaded.map { "Loaded \($0.id) \($0.version) (\($0.name)): \($0.actionTypes.count) actions" }
-            lines += report.failures.map { "Skipped \($0.path): \($0.explanation)" }
-            return .message(lines.isEmpty ? "No plugins in \(path)" : lines.joined(separator: "\n"))
+            var lines = report.loaded.map { words.loaded($0.id, $0.version, $0.name, actions: $0.actionTypes.count) }
+            lines += report.failures.map { words.skipped($0.path, $0.explanation) }
+            return .message(lines.isEmpty ? words.noPlugins(in: path) : lines.joined(separator: "\n"))
         }
         do throws(PluginLoadError) {
             let plugin = try host.load(file: path)
-            return .message("Loaded \(plugin.id) \(plugin.version) (\(plugin.name)): \(plugin.actionTypes.count) actions")
+            return .message(words.loaded(plugin.id, plugin.version, plugin.name, actions: plugin.actionTypes.count))
         } catch {
             throw loadError(error)
         }
     }
 
     func loadError(_ error: PluginLoadError) -> SessionError {
-        SessionError(.pluginLoad, "cannot load \(error.path): \(error.explanation)", code: error.code, hint: Self.hint(for: error))
+        SessionError(.pluginLoad, words.cannotLoad(error.path, error.explanation), code: error.code,
+                     hint: Self.hint(for: error, words: words))
     }
 
     /// What to do about a plugin that did not load, when there is something to do.
-    public static func hint(for error: PluginLoadError) -> String? {
+    public static func hint(for error: PluginLoadError, words: SessionText = .english) -> String? {
         switch error.reason {
-        case .cannotOpen, .invalidFile: "a plugin is a shared object (.so) built for this machine"
-        case .missingEntry: "a plugin exports undo_plugin_entry (see Include/undohost/undo_plugin.h)"
-        case .incompatibleVersion: "rebuild the plugin against this host's Include/undohost headers"
-        case .duplicatePlugin: "unload the other one first, or give this one its own id"
-        case .writableByOthers:
-            "if you trust everyone who can change it, run undo-host with --allow-writable-plugins, or type load --allow-writable-plugins PATH"
+        case .cannotOpen, .invalidFile: words.sharedObjectHint
+        case .missingEntry: words.entryHint
+        case .incompatibleVersion: words.rebuildHint
+        case .duplicatePlugin: words.duplicateHint
+        case .writableByOthers: words.writableHint
         default: nil
         }
     }
@@ -530,6 +538,6 @@ public final class HostSession {
         let removed = before - withStack(\.count)
         for index in documents.indices { documents[index].plugins.removeAll { $0 == plugin?.id } }
         lastChanges = nil
-        return .message("Unloaded \(plugin?.id ?? id): \(removed) step\(removed == 1 ? "" : "s") left the history")
+        return .message(words.unloaded(plugin?.id ?? id, removed: removed))
     }
 }

@@ -27,9 +27,8 @@ public final class InteractiveSession {
         if !presenter.json {
             let plugins = session.host.plugins.map { "\($0.shortName) (\($0.name))" }.joined(separator: ", ")
             let width = terminalWidth
-            presenter.note(("undo-host \(UndoHostTool.version): one undo history for every plugin. "
-                            + "Plugins: \(plugins.isEmpty ? "none" : plugins).").wrapped(to: width))
-            presenter.note("Type help for the commands, quit or Ctrl+D to leave.".wrapped(to: width))
+            presenter.note(words.banner(version: UndoHostTool.version, plugins: plugins.isEmpty ? nil : plugins).wrapped(to: width))
+            presenter.note(words.bannerHelp.wrapped(to: width))
         }
         while true {
             guard let line = readLine(prompt: prompt) else {
@@ -38,7 +37,7 @@ public final class InteractiveSession {
                 continue
             }
             if let question = discardQuestion(for: line), !confirm(question) {
-                presenter.note("Kept; nothing was changed")
+                presenter.note(words.kept)
                 continue
             }
             guard var outcome = session.run(line) else { continue }
@@ -47,7 +46,7 @@ public final class InteractiveSession {
                 outcome = pick(from: alert)
                 if case .alert(_, let picked?) = outcome.body {
                     switch picked {
-                    case .cancelled: presenter.note("Cancelled")
+                    case .cancelled: presenter.note(words.cancelled)
                     case .moved(let moved): presenter.present(moved, at: .prompt)
                     }
                 } else {
@@ -148,6 +147,9 @@ public final class InteractiveSession {
         redraw(prompt)
     }
 
+    /// The language of what the session says.
+    private var words: SessionText { session.words }
+
     // MARK: Asking before throwing work away
 
     /// The question to ask before running `line`, when it would throw work away: unloading a
@@ -159,11 +161,11 @@ public final class InteractiveSession {
         case .unload(let id):
             let steps = session.steps(ofPlugin: id)
             guard steps > 0 else { return nil }
-            return "Unload \(id)? \(steps) step\(steps == 1 ? "" : "s") of it will leave the history (this cannot be undone)."
+            return words.askUnload(id, steps: steps)
         case .close(let name):
             let document = name ?? session.currentDocument
             guard session.unsavedDocuments.contains(document) else { return nil }
-            return "Close \(document)? It has unsaved changes; its steps leave the history."
+            return words.askClose(document)
         case .quit:
             return quitQuestion
         default:
@@ -174,7 +176,7 @@ public final class InteractiveSession {
     private var quitQuestion: String? {
         let unsaved = session.unsavedDocuments
         guard askBeforeDiscarding, !unsaved.isEmpty else { return nil }
-        return "Quit? \(unsaved.joined(separator: ", ")) \(unsaved.count == 1 ? "has" : "have") unsaved changes."
+        return words.askQuit(unsaved)
     }
 
     /// Ctrl+D: whether to leave (no question, or yes to it).
@@ -186,7 +188,7 @@ public final class InteractiveSession {
     /// Asks a yes/no question; one key answers (y, or n, Enter, Escape, Ctrl+C, Ctrl+D for no).
     private func confirm(_ question: String) -> Bool {
         terminal.withRawMode {
-            terminal.write((question + " [y/N]").wrapped(to: terminalWidth).replacingNewlines(with: "\r\n") + " ")
+            terminal.write((question + " " + words.yesNo).wrapped(to: terminalWidth).replacingNewlines(with: "\r\n") + " ")
             while true {
                 if pendingKeys.isEmpty {
                     guard let keys = readKeys() else { return false }
@@ -212,7 +214,7 @@ public final class InteractiveSession {
     /// picks it.
     private func pick(from alert: AlertView) -> CommandOutcome {
         let answer: String = terminal.withRawMode {
-            terminal.write(alert.choicePrompt)
+            terminal.write(alert.choicePrompt(words: words))
             while true {
                 if pendingKeys.isEmpty {
                     guard let keys = readKeys() else { return "c" }

@@ -43,12 +43,12 @@ public struct AlertView: Sendable, Equatable {
     }
 
     /// What to ask for: "1-3 or u/r/c".
-    public var choicePrompt: String {
-        "Choose 1-\(choices.count) or " + choices.map { String($0.key) }.joined(separator: "/") + ": "
+    public func choicePrompt(words: SessionText = .english) -> String {
+        words.choose(choices.count, keys: choices.map { String($0.key) }.joined(separator: "/"))
     }
 
-    public func rendered(style: TextStyle) -> String {
-        var lines = [style.bold("Alert") + ": " + title]
+    public func rendered(style: TextStyle, words: SessionText = .english) -> String {
+        var lines = [style.bold(words.alert) + ": " + title]
         let width = choices.map(\.title.terminalWidth).max() ?? 0
         for choice in choices {
             lines.append("  \(choice.number)) " + choice.title.padded(to: width) + "  [\(choice.key)]")

@@ -92,10 +92,10 @@ public struct DocumentView: Sendable, Equatable {
     // MARK: Rendering
 
     /// The heading and the document's lines (indented), scrolled and cut to the view's size.
-    public func rendered(style: TextStyle) -> String {
-        var output = [style.bold(document) + " (\(source))" + (text.isEmpty ? ": empty" : "")]
+    public func rendered(style: TextStyle, words: SessionText = .english) -> String {
+        var output = [style.bold(document) + " (\(source))" + (text.isEmpty ? ": " + words.empty : "")]
         let scalars = Array(text.unicodeScalars)
-        guard !scalars.isEmpty else { return (output + vanishedNote).joined(separator: "\n") }
+        guard !scalars.isEmpty else { return (output + vanishedNote(words)).joined(separator: "\n") }
 
         // Lines as scalar ranges.
         var lines: [Range<Int>] = []
@@ -114,19 +114,19 @@ public struct DocumentView: Sendable, Equatable {
             first = min(max(0, focusLine - height / 3), lines.count - height)
         }
         let last = min(lines.count, first + height)
-        if first > 0 { output.append("  ... \(first) more line\(first == 1 ? "" : "s") above") }
+        if first > 0 { output.append("  ... " + words.linesAbove(first)) }
         for line in lines[first..<last] {
             output.append("  " + render(line: line, scalars: scalars, style: style))
         }
         if last < lines.count {
             let below = lines.count - last
-            output.append("  ... \(below) more line\(below == 1 ? "" : "s") below")
+            output.append("  ... " + words.linesBelow(below))
         }
-        return (output + vanishedNote).joined(separator: "\n")
+        return (output + vanishedNote(words)).joined(separator: "\n")
     }
 
-    private var vanishedNote: [String] {
-        vanishedObjects.isEmpty ? [] : ["  (changed and no longer there: " + vanishedObjects.map { "#\($0)" }.joined(separator: ", ") + ")"]
+    private func vanishedNote(_ words: SessionText) -> [String] {
+        vanishedObjects.isEmpty ? [] : ["  (" + words.vanished + ": " + vanishedObjects.map { "#\($0)" }.joined(separator: ", ") + ")"]
     }
 
     /// One line with its highlights; a line wider than the view is cut around its first highlight.

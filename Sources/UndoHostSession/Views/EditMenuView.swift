@@ -28,14 +28,14 @@ public struct EditMenuView: Sendable, Equatable {
     }
 
     /// Titles on the left, shortcuts right-aligned after at least four spaces.
-    public func rendered(style: TextStyle) -> String {
+    public func rendered(style: TextStyle, words: SessionText = .english) -> String {
         let titleWidth = items.map(\.title.terminalWidth).max() ?? 0
         let shortcutWidth = items.map(\.shortcut.count).max() ?? 0
-        var lines = [style.bold("Edit") + " (\(document))"]
+        var lines = [style.bold(words.editMenu) + " (\(document))"]
         for item in items {
             let shortcut = String(repeating: " ", count: shortcutWidth - item.shortcut.count) + item.shortcut
             var line = item.title.padded(to: titleWidth) + "    " + shortcut
-            if !item.isEnabled { line = style.dimmed(line) + "  (disabled)" }
+            if !item.isEnabled { line = style.dimmed(line) + "  " + words.disabled }
             lines.append("  " + line)
         }
         return lines.joined(separator: "\n")

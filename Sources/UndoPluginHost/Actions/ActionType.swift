@@ -4,6 +4,7 @@ import Glibc
 import Musl
 #endif
 import CUndoHostSupport
+import Synchronization
 import UndoCore
 import UndoPluginABI
 
@@ -16,7 +17,7 @@ public final class ActionType: @unchecked Sendable, CustomStringConvertible {
     public let pluginID: String
     /// The id the plugin registered ("insert").
     public let localID: String
-    /// The brief name shown after "Undo " ("Typing").
+    /// The brief name shown after "Undo " ("Typing"): the default, see ``displayName``.
     public let name: String
     /// The perform function's parameters.
     public let signature: ActionSignature
@@ -43,6 +44,9 @@ public final class ActionType: @unchecked Sendable, CustomStringConvertible {
     /// What a step of this type costs (``PluginStep/currentCost``) when every parameter and
     /// inverse parameter is a number; `nil` when a string or bytes value makes it vary.
     let fixedStepCost: Int?
+    /// The names in other languages and the one chosen for the host's locale
+    /// (ActionType+LocalizedNames).
+    let localized: Mutex<LocalizedActionNames>
     /// `localID` as a C string for `undo_call.action_id`, made once (freed in deinit).
     let cLocalID: UnsafeMutablePointer<CChar>
 
@@ -57,6 +61,7 @@ public final class ActionType: @unchecked Sendable, CustomStringConvertible {
         self.pluginShortName = plugin.shortName
         self.localID = localID
         self.name = name
+        self.localized = Mutex(LocalizedActionNames(chosen: name))
         self.signature = signature
         self.inverseSignature = inverseSignature
         self.coalescingKey = coalescingKey
@@ -85,7 +90,7 @@ public final class ActionType: @unchecked Sendable, CustomStringConvertible {
     public var effectiveInverseSignature: ActionSignature { inverseSignature ?? signature }
 
     /// `text.insert(position: i64, text: string) "Typing"`
-    public var description: String { "\(shortID)\(signature) \(ActionValue.quoted(name))" }
+    public var description: String { "\(shortID)\(signature) \(ActionValue.quoted(displayName))" }
 
     /// One line with everything: signature, name, inverse, coalescing and flags.
     public var detailedDescription: String {

@@ -26,6 +26,7 @@ public final class PluginHost: @unchecked Sendable {
     let resolvedActions = ResolvedActions()
     private var _trustPolicy: PluginTrustPolicy
     private var _callRoute: PluginCallRoute
+    private var _locale: String
 
     /// Makes a host performing into `history`.
     /// - Parameters:
@@ -41,6 +42,7 @@ public final class PluginHost: @unchecked Sendable {
         self.hostVersion = hostVersion
         self.logHandler = log
         self._trustPolicy = trust
+        self._locale = history.withStack { $0.formatter.locale.identifier }
         let (route, problem) = PluginCallRoute.fromEnvironment
         self._callRoute = route
         if let problem { log(PluginLogMessage(pluginID: hostName, level: .warning, message: problem)) }
@@ -63,6 +65,22 @@ public final class PluginHost: @unchecked Sendable {
     public static let standardErrorLog: @Sendable (PluginLogMessage) -> Void = { message in
         guard message.level >= .warning else { return }
         SystemFiles.writeToStandardError(message.description + "\n")
+    }
+
+    /// The locale whose action names plugins' steps show (`undo_host.register_action_name`, ABI
+    /// 1.5): a language identifier such as "ko" or "ko-KR". By default the identifier of the
+    /// history's title formatter when the host was made, so the names match the titles' language;
+    /// set it when you give the formatter another locale. Setting it chooses the names of the
+    /// loaded plugins' action types again (a plugin that gave no name for it shows its default).
+    /// - Complexity: O(*n*) in the number of names the loaded plugins gave.
+    public var locale: String {
+        get { lock.withLock { _locale } }
+        set {
+            lock.withLock {
+                _locale = newValue
+                for plugin in loaded { for action in plugin.actions { action.chooseName(for: newValue) } }
+            }
+        }
     }
 
     /// How the action functions of plugins loaded from now on are called: directly through a
@@ -261,7 +279,10 @@ public final class PluginHost: @unchecked Sendable {
 
     func loadedPlugin(withID id: String) -> LoadedPlugin? { lock.withLock { loaded.first { $0.id == id } } }
     func add(_ plugin: LoadedPlugin) {
-        lock.withLock { loaded.append(plugin) }
+        lock.withLock {
+            for action in plugin.actions { action.chooseName(for: _locale) }
+            loaded.append(plugin)
+        }
         resolvedActions.removeAll()  // a new plugin can make a short id ambiguous
     }
 

@@ -46,6 +46,9 @@ enum HostTables {
         }
         host.set_close_handler = { host, handler in HostCallbacks.setCloseHandler(host, handler) }
         host.set_coalescing_key = { call, key in HostCallbacks.setCoalescingKey(call, key) }
+        host.register_action_name = { host, action, locale, name in
+            HostCallbacks.registerActionName(host, action, locale, name)
+        }
         table.initialize(to: host)
         return table
     }
@@ -93,6 +96,64 @@ enum HostCallbacks {
             return Int32(UNDO_ESTATE)
         }
         return plugin.register(type, frame: frame)
+    }
+
+    /// register_action_name (ABI 1.5), from init: a name of one of the plugin's action types in
+    /// one locale. A refusal, like register_action's, makes the load fail.
+    static func registerActionName(_ table: UnsafePointer<undo_host>?, _ actionID: UnsafePointer<CChar>?,
+                                   _ locale: UnsafePointer<CChar>?, _ name: UnsafePointer<CChar>?) -> Int32 {
+        guard let plugin = HostTables.plugin(for: table) else { return Int32(UNDO_ESTATE) }
+        guard let frame = CallFrame.current, frame.belongs(to: plugin.hostTable), frame.phase == .initialize else {
+            plugin.writeLog(.warning, "register_action_name was called outside init; refused")
+            if let frame = CallFrame.current, frame.belongs(to: plugin.hostTable) {
+                frame.setRefusal("register_action_name is only allowed during init")
+            }
+            return Int32(UNDO_ESTATE)
+        }
+        func refuse(_ code: Int32, _ message: String, _ action: String?) -> Int32 {
+            if frame.registrationFailure == nil {
+                frame.registrationFailure = .actionRefused(action: action ?? "?", code: code,
+                                                           message: "register_action_name: " + message)
+            }
+            frame.setRefusal("register_action_name: \(message)")
+            return code
+        }
+        func code(_ failure: CStrings.Failure) -> Int32 {
+            switch failure {
+            case .tooLong: Int32(UNDO_ELIMIT)
+            case .invalidUTF8: Int32(UNDO_EUTF8)
+            default: Int32(UNDO_EINVAL)
+            }
+        }
+        let id: String
+        do throws(CStrings.Failure) {
+            id = try CStrings.read(actionID, limit: Int(UNDO_MAX_ID_LENGTH))
+        } catch {
+            return refuse(code(error), CStrings.describe(error, "the action id"), nil)
+        }
+        guard let action = frame.registrations.first(where: { $0.localID == id }) else {
+            return refuse(Int32(UNDO_ENOTFOUND), "no action type \(ActionValue.quoted(id)) was registered (register it first)", id)
+        }
+        let localeName: String
+        do throws(CStrings.Failure) {
+            localeName = try CStrings.read(locale, limit: 32)
+        } catch {
+            return refuse(Int32(UNDO_EINVAL), CStrings.describe(error, "the locale"), id)
+        }
+        guard LocalizedActionNames.isValidLocale(localeName) else {
+            return refuse(Int32(UNDO_EINVAL), "locale \(ActionValue.quoted(localeName)) is not a language identifier "
+                          + "(a letter, then letters, digits, '-' or '_', like \"ko\" or \"pt-BR\")", id)
+        }
+        let text: String
+        do throws(CStrings.Failure) {
+            text = try CStrings.read(name, limit: Int(UNDO_MAX_NAME_LENGTH))
+        } catch {
+            return refuse(code(error), CStrings.describe(error, "the name"), id)
+        }
+        guard action.addLocalizedName(text, for: localeName) else {
+            return refuse(Int32(UNDO_EEXIST), "\(id) already has a name in locale \(localeName)", id)
+        }
+        return ok
     }
 
     static func log(_ table: UnsafePointer<undo_host>?, _ level: Int32, _ message: UnsafePointer<CChar>?) {

@@ -98,8 +98,10 @@ static void check_creation(void) {
     undo_history_load_bundled(h, NULL);
     insert(h, "k", 0, "a");
     undo_history_undo_title(h, title, sizeof title);
-    /* Korean puts the (plugin's own) name before the verb: "Typing 실행 취소". */
-    expect_text(title, "Typing \xEC\x8B\xA4\xED\x96\x89 \xEC\xB7\xA8\xEC\x86\x8C", "titles follow the locale");
+    /* Korean puts the name before the verb, and the plugin gives its Korean name (ABI 1.5,
+     * register_action_name): "입력 실행 취소". */
+    expect_text(title, "\xEC\x9E\x85\xEB\xA0\xA5 \xEC\x8B\xA4\xED\x96\x89 \xEC\xB7\xA8\xEC\x86\x8C",
+                "titles and the plugin's name follow the locale");
     undo_history_destroy(h);
 }
 

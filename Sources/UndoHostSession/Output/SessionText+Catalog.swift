@@ -1,0 +1,38 @@
+extension SessionText {
+    /// Every string of the table, with ``catalogArgument`` in place of each value it is given:
+    /// what tests compare across languages (no English left in a Korean session).
+    var catalog: [String] {
+        let x = Self.catalogArgument
+        var all = [
+            steps(1), steps(2), editMenu, disabled, history, noSteps, done(1, of: 2), start, group(of: 1), group(of: 2),
+            discardable, saved, undone, unnamed, alert, choose(3, keys: x), empty, linesAbove(1), linesAbove(2),
+            linesBelow(1), linesBelow(2), vanished, noPluginHasIt, cancelled, documents, edited, noPluginsLoaded,
+            from(x), coalesces, saved(x), closed(x, removed: 2, now: x), movedSteps(undo: true, count: 2, newest: x),
+            movedSteps(undo: false, count: 2, newest: nil), movedTo(undo: true, target: 1, count: 2, newest: x),
+            movedTo(undo: false, target: 1, count: 1, newest: nil), alreadyAt(1), revertToSaved,
+            loaded(x, x, x, actions: 2), skipped(x, x), noPlugins(in: x), unloaded(x, removed: 2),
+            errorPrefix, column(1), hint, usage(x), didYouMean(x), noGroupOpen, beginGroupHint, ambiguous(x),
+            writeOneOf(x), noPluginsHint, listActionsHint, unknownAction(x), unknownCommand(x), argument(1), expected(x),
+            phase(.perform), phase(.redo), phase(.undo), phase(.describe), failed(x, phase: x, x), pluginRefusedHint,
+            noPlugin(x), listPluginsHint, groupOpen(nil), groupOpen(x), endGroupHint, historyUnchangedHint,
+            noDocument(x), listDocumentsHint, nothingTo(undo: true, in: x), nothingTo(undo: false, in: x),
+            disabledItemHint(undo: true), disabledItemHint(undo: false), noStep(undo: true, 1), stepNumbersHint,
+            alreadyPast(undo: true, target: 1, current: 2), alreadyPast(undo: false, target: 1, current: 2), use(x),
+            nothingToRevert(x), revertHint, notAChoice(x), chooseHint([x]), choiceOption(1, "u", x),
+            expectMissingCommand, expectSucceeded(x, x), expectSucceededHint(x), expectGot(x, x, x), noSuchPath(x),
+            pluginPathHint, cannotLoad(x, x), sharedObjectHint, entryHint, rebuildHint, duplicateHint, writableHint,
+            unexpectedWord(x, x), missingArgument(x), notAnErrorCode(x), codesHint(x), notAStepNumber(x, x),
+            stepNumberHint, notACount(x, x), unclosedQuote, quoteHint, neverEnded(nil), neverEnded(x), endGroupAfterHint,
+            banner(version: x, plugins: x), banner(version: x, plugins: nil), bannerHelp, kept, yesNo,
+            askUnload(x, steps: 2), askClose(x), askQuit([x]), askQuit([x, x]), demoEnd, cannotRead(x, x),
+            warningCannotLoad(x, x, hint: x), warningCannotLoad(x, x, hint: nil), noSuchPluginsPath(x),
+            commandsHeading, performDescription, helpNotes, noActions, actionsHeading, inverseTakes(x), coalesceNote,
+        ]
+        all += demoHeadings
+        all += SessionCommand.names.map(commandDescription)
+        return all
+    }
+
+    /// Stands for a value (a name, a number, a path) in ``catalog``.
+    static let catalogArgument = "\u{1}"
+}

@@ -1,0 +1,328 @@
+/// Every word undo-host itself prints, in one language: messages, errors and their hints, help,
+/// the banner, questions and the labels of the menu, history, alert and document views.
+///
+/// Not in it: the command language (command words, usages such as `undo [N] | undo to N`, error
+/// code names such as `UNDO_ERANGE`), which stays the same in every language so scripts run
+/// anywhere; the Undo and Redo titles, which come from the history's ``UndoCore/UndoLocale``; the
+/// names of plugins' actions (the plugin gives them per locale); messages plugins report; and
+/// swift-argument-parser's help of the command-line options.
+///
+/// English and Korean are built in. A locale file (`--locale FILE`) supplies only the titles: the
+/// session's words are then Korean when the file's identifier is Korean, else English
+/// (``forLocale(_:)``).
+public struct SessionText: Sendable, Equatable {
+    public enum Language: Sendable, Equatable { case english, korean }
+    public let language: Language
+
+    public static let english = SessionText(language: .english)
+    public static let korean = SessionText(language: .korean)
+
+    /// The words for a locale identifier ("ko", "ko-KR"): Korean for Korean, English otherwise.
+    public static func forLocale(_ identifier: String) -> SessionText {
+        identifier.prefix { $0 != "-" && $0 != "_" }.lowercased() == "ko" ? .korean : .english
+    }
+
+    private func pick(_ english: String, _ korean: String) -> String {
+        language == .english ? english : korean
+    }
+
+    /// "1 step", "2 steps"; "단계 2개".
+    func steps(_ count: Int) -> String {
+        pick("\(count) step\(count == 1 ? "" : "s")", "단계 \(count)개")
+    }
+
+    // MARK: Views
+
+    var editMenu: String { pick("Edit", "편집") }
+    var disabled: String { pick("(disabled)", "(비활성)") }
+    var history: String { pick("History", "실행 기록") }
+    var noSteps: String { pick("no steps", "단계 없음") }
+    func done(_ position: Int, of count: Int) -> String { pick("\(position) of \(count) done", "\(count)개 중 \(position)개 실행됨") }
+    var start: String { pick("Start", "처음") }
+    func group(of count: Int) -> String {
+        pick("group of \(count) action\(count == 1 ? "" : "s")", "동작 \(count)개의 그룹")
+    }
+    var discardable: String { pick("discardable", "버릴 수 있음") }
+    var saved: String { pick("saved", "저장됨") }
+    var undone: String { pick("undone", "실행 취소됨") }
+    var unnamed: String { pick("(unnamed)", "(이름 없음)") }
+    var alert: String { pick("Alert", "알림") }
+    func choose(_ count: Int, keys: String) -> String { pick("Choose 1-\(count) or \(keys): ", "1-\(count) 또는 \(keys) 중에서 고르세요: ") }
+    var empty: String { pick("empty", "비어 있음") }
+    func linesAbove(_ count: Int) -> String { pick("\(count) more line\(count == 1 ? "" : "s") above", "위에 \(count)줄 더 있음") }
+    func linesBelow(_ count: Int) -> String { pick("\(count) more line\(count == 1 ? "" : "s") below", "아래에 \(count)줄 더 있음") }
+    var vanished: String { pick("changed and no longer there", "바뀐 뒤 없어짐") }
+    var noPluginHasIt: String { pick("no plugin has it yet", "아직 이 문서를 가진 플러그인 없음") }
+
+    // MARK: Outcomes
+
+    var cancelled: String { pick("Cancelled", "취소함") }
+    var documents: String { pick("Documents:", "문서:") }
+    var edited: String { pick("edited", "수정됨") }
+    var noPluginsLoaded: String { pick("No plugins are loaded.", "불러온 플러그인이 없습니다.") }
+    func from(_ path: String) -> String { pick("from \(path)", "위치: \(path)") }
+    var coalesces: String { pick("coalesces", "하나로 합쳐짐") }
+    func saved(_ document: String) -> String { pick("Saved \(document)", "\(document) 저장됨") }
+    func closed(_ document: String, removed: Int, now current: String) -> String {
+        pick("Closed \(document): \(steps(removed)) left the history; now in \(current)",
+             "\(document) 닫음: \(steps(removed))가 기록에서 빠졌습니다. 지금 문서: \(current)")
+    }
+    /// "Undo 3 steps (newest Typing)".
+    func movedSteps(undo: Bool, count: Int, newest: String?) -> String {
+        pick("\(undo ? "Undo" : "Redo") \(count) steps" + (newest.map { " (newest \($0))" } ?? ""),
+             "\(steps(count)) \(undo ? "실행 취소" : "실행 복귀")" + (newest.map { " (가장 최근: \($0))" } ?? ""))
+    }
+    /// "Undo to step 5 (2 steps, newest Typing)".
+    func movedTo(undo: Bool, target: Int, count: Int, newest: String?) -> String {
+        pick("\(undo ? "Undo" : "Redo") to step \(target) (\(steps(count))" + (newest.map { ", newest \($0)" } ?? "") + ")",
+             "\(target)단계까지 \(undo ? "실행 취소" : "실행 복귀") (\(steps(count))" + (newest.map { ", 가장 최근: \($0)" } ?? "") + ")")
+    }
+    func alreadyAt(_ step: Int) -> String { pick("Already at step \(step)", "이미 \(step)단계에 있습니다") }
+    /// The name of the step that reverts to the saved state.
+    var revertToSaved: String { pick("Revert to Saved", "저장된 상태로 되돌리기") }
+    func loaded(_ id: String, _ version: String, _ name: String, actions: Int) -> String {
+        pick("Loaded \(id) \(version) (\(name)): \(actions) actions", "\(id) \(version) (\(name)) 불러옴: 동작 \(actions)개")
+    }
+    func skipped(_ path: String, _ reason: String) -> String { pick("Skipped \(path): \(reason)", "\(path) 건너뜀: \(reason)") }
+    func noPlugins(in path: String) -> String { pick("No plugins in \(path)", "\(path)에 플러그인이 없습니다") }
+    func unloaded(_ id: String, removed: Int) -> String {
+        pick("Unloaded \(id): \(steps(removed)) left the history", "\(id) 내림: \(steps(removed))가 기록에서 빠졌습니다")
+    }
+
+    // MARK: Errors and hints
+
+    var errorPrefix: String { pick("error: ", "오류: ") }
+    func column(_ column: Int) -> String { pick(" (column \(column))", " (\(column)번째 칸)") }
+    var hint: String { pick("hint: ", "도움말: ") }
+    func usage(_ usage: String) -> String { pick("usage: ", "사용법: ") + usage }
+    func didYouMean(_ candidate: String) -> String { pick("did you mean \(candidate)?", "혹시 \(candidate) 말인가요?") }
+    var noGroupOpen: String { pick("no group is open", "열린 그룹이 없습니다") }
+    var beginGroupHint: String { pick("begin one with group begin \"Name\"", "group begin \"이름\"으로 먼저 시작하세요") }
+    func ambiguous(_ id: String) -> String { pick("\(id) is an action of several plugins", "\(id)은(는) 여러 플러그인에 있는 동작입니다") }
+    func writeOneOf(_ list: String) -> String { pick("write one of \(list)", "다음 중 하나를 쓰세요: \(list)") }
+    var noPluginsHint: String {
+        pick("no plugins are loaded: load one with load PATH, or start with --plugins DIR",
+             "불러온 플러그인이 없습니다. load PATH로 불러오거나 --plugins DIR로 시작하세요")
+    }
+    var listActionsHint: String {
+        pick("type plugins to list the actions, help for the commands", "동작 목록은 plugins, 명령 목록은 help를 입력하세요")
+    }
+    func unknownAction(_ id: String) -> String { pick("unknown action \(id)", "알 수 없는 동작: \(id)") }
+    func unknownCommand(_ id: String) -> String { pick("unknown command \(id)", "알 수 없는 명령: \(id)") }
+    func argument(_ number: Int) -> String { pick("argument \(number)", "인수 \(number)") }
+    func expected(_ signature: String) -> String { pick("expected " + signature, "필요한 형식: " + signature) }
+    func phase(_ phase: PhaseWord) -> String {
+        switch phase {
+        case .perform: pick("perform", "수행")
+        case .redo: pick("redo", "다시 수행")
+        case .undo: pick("undo", "되돌리기")
+        case .describe: pick("describe", "문서 보기")
+        }
+    }
+    enum PhaseWord { case perform, redo, undo, describe }
+    func failed(_ what: String, phase: String, _ message: String) -> String {
+        pick("\(what): \(phase) failed: \(message)", "\(what): \(phase) 실패: \(message)")
+    }
+    var pluginRefusedHint: String { pick("the plugin refused; nothing was changed", "플러그인이 거부했습니다. 바뀐 것은 없습니다") }
+    func noPlugin(_ id: String) -> String { pick("no plugin \(id) is loaded", "\(id) 플러그인은 불러오지 않았습니다") }
+    var listPluginsHint: String { pick("type plugins to list the loaded plugins", "불러온 플러그인 목록은 plugins를 입력하세요") }
+    func groupOpen(_ name: String?) -> String {
+        pick("a group\(name.map { " \"\($0)\"" } ?? "") is open", "그룹\(name.map { " \"\($0)\"" } ?? "")이 열려 있습니다")
+    }
+    var endGroupHint: String { pick("end it with group end first", "먼저 group end로 끝내세요") }
+    var historyUnchangedHint: String { pick("the history is unchanged", "기록은 바뀌지 않았습니다") }
+    func noDocument(_ name: String) -> String { pick("no document \(name) is open", "\(name) 문서는 열려 있지 않습니다") }
+    var listDocumentsHint: String { pick("type doc to list the documents", "문서 목록은 doc을 입력하세요") }
+    func nothingTo(undo: Bool, in document: String) -> String {
+        pick("nothing to \(undo ? "undo" : "redo") in \(document)",
+             "\(document)에 \(undo ? "실행 취소할" : "실행 복귀할") 것이 없습니다")
+    }
+    func disabledItemHint(undo: Bool) -> String {
+        pick("the \(undo ? "Undo" : "Redo") item is disabled; type history to see every step",
+             "\(undo ? "실행 취소" : "실행 복귀") 항목이 비활성입니다. 모든 단계는 history로 보세요")
+    }
+    func noStep(undo: Bool, _ target: Int) -> String {
+        pick("\(undo ? "undo" : "redo") to \(target): there is no step \(target) in the history",
+             "\(undo ? "undo" : "redo") to \(target): 기록에 \(target)단계가 없습니다")
+    }
+    var stepNumbersHint: String {
+        pick("type history to see the steps there are (a closed, unloaded or replaced step's number is not reused)",
+             "있는 단계는 history로 보세요 (닫히거나 내려졌거나 바뀐 단계의 번호는 다시 쓰지 않습니다)")
+    }
+    func alreadyPast(undo: Bool, target: Int, current: Int) -> String {
+        undo ? pick("undo to \(target): the history is at step \(current), before it",
+                    "undo to \(target): 기록이 이미 그 앞인 \(current)단계에 있습니다")
+            : pick("redo to \(target): the history is at step \(current), after it",
+                   "redo to \(target): 기록이 이미 그 뒤인 \(current)단계에 있습니다")
+    }
+    func use(_ command: String) -> String { pick("use \(command)", "\(command)을(를) 쓰세요") }
+    func nothingToRevert(_ document: String) -> String {
+        pick("nothing to revert: \(document) is as it was saved", "되돌릴 것이 없습니다: \(document)은(는) 저장한 그대로입니다")
+    }
+    var revertHint: String { pick("revert takes a document back to its last save", "revert는 문서를 마지막으로 저장한 상태로 되돌립니다") }
+    func notAChoice(_ choice: String) -> String {
+        pick("alert: \"\(choice)\" is not one of its choices", "alert: \"\(choice)\"은(는) 고를 수 있는 항목이 아닙니다")
+    }
+    func chooseHint(_ choices: [String]) -> String { pick("choose ", "다음 중에서 고르세요: ") + choices.joined(separator: ", ") }
+    func choiceOption(_ number: Int, _ key: Character, _ title: String) -> String {
+        pick("\(number) or \(key) (\(title))", "\(number) 또는 \(key) (\(title))")
+    }
+    var expectMissingCommand: String { pick("expect: missing command", "expect: 명령이 없습니다") }
+    func expectSucceeded(_ code: String, _ command: String) -> String {
+        pick("expected \(code), but \(command) succeeded", "\(code)을(를) 기대했지만 \(command)이(가) 성공했습니다")
+    }
+    func expectSucceededHint(_ code: String) -> String {
+        pick("its change stays; the command was meant to fail with \(code)", "바뀐 것은 그대로 남습니다. 이 명령은 \(code)로 실패해야 했습니다")
+    }
+    func expectGot(_ code: String, _ got: String, _ message: String) -> String {
+        pick("expected \(code), got \(got): \(message)", "\(code)을(를) 기대했지만 \(got)이(가) 났습니다: \(message)")
+    }
+    func noSuchPath(_ given: String) -> String { pick("cannot load \(given): no such file or folder", "\(given)을(를) 불러올 수 없습니다: 그런 파일이나 폴더가 없습니다") }
+    var pluginPathHint: String { pick("give the path of a plugin .so file, or of a folder of them", "플러그인 .so 파일이나 그런 파일이 든 폴더의 경로를 주세요") }
+    func cannotLoad(_ path: String, _ reason: String) -> String { pick("cannot load \(path): \(reason)", "\(path)을(를) 불러올 수 없습니다: \(reason)") }
+    var sharedObjectHint: String { pick("a plugin is a shared object (.so) built for this machine", "플러그인은 이 컴퓨터용으로 빌드한 공유 객체(.so)입니다") }
+    var entryHint: String { pick("a plugin exports undo_plugin_entry (see Include/undohost/undo_plugin.h)", "플러그인은 undo_plugin_entry를 내보냅니다 (Include/undohost/undo_plugin.h 참고)") }
+    var rebuildHint: String { pick("rebuild the plugin against this host's Include/undohost headers", "이 호스트의 Include/undohost 헤더로 플러그인을 다시 빌드하세요") }
+    var duplicateHint: String { pick("unload the other one first, or give this one its own id", "다른 쪽을 먼저 내리거나, 이 플러그인에 다른 id를 주세요") }
+    var writableHint: String {
+        pick("if you trust everyone who can change it, run undo-host with --allow-writable-plugins, or type load --allow-writable-plugins PATH",
+             "바꿀 수 있는 모든 사람을 믿는다면 undo-host를 --allow-writable-plugins로 실행하거나 load --allow-writable-plugins PATH를 입력하세요")
+    }
+    func unexpectedWord(_ command: String, _ word: String) -> String { pick("\(command): unexpected \"\(word)\"", "\(command): 뜻밖의 \"\(word)\"") }
+    func missingArgument(_ command: String) -> String { pick("\(command): missing argument", "\(command): 인수가 없습니다") }
+    func notAnErrorCode(_ text: String) -> String { pick("expect: \(text) is not an error code", "expect: \(text)은(는) 오류 코드가 아닙니다") }
+    func codesHint(_ names: String) -> String { pick("the codes are those of undo_common.h: ", "코드는 undo_common.h에 있는 것입니다: ") + names }
+    func notAStepNumber(_ command: String, _ word: String) -> String {
+        pick("\(command) to: \"\(word)\" is not a step number", "\(command) to: \"\(word)\"은(는) 단계 번호가 아닙니다")
+    }
+    var stepNumberHint: String { pick("the numbers are those of the history listing; 0 is the start", "번호는 history 목록의 번호이고, 0은 처음입니다") }
+    func notACount(_ command: String, _ word: String) -> String {
+        pick("\(command): \"\(word)\" is not a number of steps", "\(command): \"\(word)\"은(는) 단계 수가 아닙니다")
+    }
+    var unclosedQuote: String { pick("the quoted name has no closing quote", "따옴표로 시작한 이름에 닫는 따옴표가 없습니다") }
+    var quoteHint: String { pick("write names with spaces as \"My Letter\"", "빈칸이 있는 이름은 \"My Letter\"처럼 쓰세요") }
+    func neverEnded(_ name: String?) -> String {
+        pick("group\(name.map { " \"\($0)\"" } ?? "") was begun here and never ended", "그룹\(name.map { " \"\($0)\"" } ?? "")이 여기서 시작되고 끝나지 않았습니다")
+    }
+    var endGroupAfterHint: String { pick("add group end after its last action", "마지막 동작 뒤에 group end를 넣으세요") }
+
+    // MARK: Terminal
+
+    func banner(version: String, plugins: String?) -> String {
+        pick("undo-host \(version): one undo history for every plugin. Plugins: \(plugins ?? "none").",
+             "undo-host \(version): 모든 플러그인이 함께 쓰는 실행 취소 기록. 플러그인: \(plugins ?? "없음").")
+    }
+    var bannerHelp: String { pick("Type help for the commands, quit or Ctrl+D to leave.", "명령 목록은 help, 끝내려면 quit 또는 Ctrl+D를 입력하세요.") }
+    var kept: String { pick("Kept; nothing was changed", "그대로 둠. 바뀐 것은 없습니다") }
+    /// The answer keys stay y and n in every language (what the terminal reads).
+    var yesNo: String { pick("[y/N]", "[y/N]") }
+    func askUnload(_ id: String, steps count: Int) -> String {
+        pick("Unload \(id)? \(steps(count)) of it will leave the history (this cannot be undone).",
+             "\(id)을(를) 내릴까요? 이 플러그인의 \(steps(count))가 기록에서 빠집니다 (되돌릴 수 없습니다).")
+    }
+    func askClose(_ document: String) -> String {
+        pick("Close \(document)? It has unsaved changes; its steps leave the history.",
+             "\(document)을(를) 닫을까요? 저장하지 않은 변경이 있고, 그 단계는 기록에서 빠집니다.")
+    }
+    func askQuit(_ unsaved: [String]) -> String {
+        pick("Quit? \(unsaved.joined(separator: ", ")) \(unsaved.count == 1 ? "has" : "have") unsaved changes.",
+             "끝낼까요? \(unsaved.joined(separator: ", "))에 저장하지 않은 변경이 있습니다.")
+    }
+
+    // MARK: Program
+
+    var demoEnd: String {
+        pick("That was the demo. Try your own session: undo-host (help lists the commands).",
+             "데모가 끝났습니다. 직접 해 보세요: undo-host (help로 명령 목록을 봅니다).")
+    }
+    /// The demo's headings, in the order the demo shows them.
+    var demoHeadings: [String] {
+        language == .english
+            ? ["A letter in the text editor: two bursts of typing make one step",
+               "A sketch on the canvas: three moves of one drag make one step",
+               "Undo and redo show what changed",
+               "Back to the letter: revert to the saved version, itself undoable"]
+            : ["텍스트 편집기의 편지: 두 번 몰아서 입력해도 한 단계",
+               "캔버스의 스케치: 한 번 끌면서 세 번 움직여도 한 단계",
+               "실행 취소와 실행 복귀는 바뀐 곳을 보여 줍니다",
+               "다시 편지로: 저장한 판으로 되돌리기, 이것도 실행 취소할 수 있습니다"]
+    }
+    func cannotRead(_ file: String, _ reason: String) -> String { pick("cannot read \(file): \(reason)", "\(file)을(를) 읽을 수 없습니다: \(reason)") }
+    func warningCannotLoad(_ path: String, _ reason: String, hint: String?) -> String {
+        pick("warning: cannot load \(path): \(reason)\n  hint: \(hint.map { $0 + "; " } ?? "")the other plugins are loaded",
+             "경고: \(path)을(를) 불러올 수 없습니다: \(reason)\n  도움말: \(hint.map { $0 + ". " } ?? "")다른 플러그인은 불러왔습니다")
+    }
+    func noSuchPluginsPath(_ given: String) -> String { pick("--plugins \(given): no such file or folder", "--plugins \(given): 그런 파일이나 폴더가 없습니다") }
+
+    // MARK: Help
+
+    var commandsHeading: String { pick("Commands:", "명령:") }
+    var performDescription: String { pick("Perform a plugin action (text.insert 0 \"Hi\").", "플러그인 동작을 수행합니다 (text.insert 0 \"Hi\").") }
+    var helpNotes: String {
+        pick("# starts a comment anywhere outside a quoted string. At an empty prompt Ctrl+Z undoes, "
+                + "Ctrl+Y (and Shift+Ctrl+Z where the terminal tells it apart) redoes.",
+             "따옴표 밖의 #부터는 주석입니다. 빈 프롬프트에서 Ctrl+Z는 실행 취소, "
+                + "Ctrl+Y(터미널이 구별하면 Shift+Ctrl+Z도)는 실행 복귀입니다.")
+    }
+    var noActions: String { pick("No plugins are loaded: no actions.", "불러온 플러그인이 없어 동작도 없습니다.") }
+    var actionsHeading: String {
+        pick("Actions (ACTION ARGUMENTS; strings in \"quotes\", numbers as 12, -3, 0xff, 2.5):",
+             "동작 (ACTION ARGUMENTS. 문자열은 \"따옴표\" 안에, 숫자는 12, -3, 0xff, 2.5처럼):")
+    }
+    func inverseTakes(_ signature: String) -> String { pick("its inverse takes \(signature)", "역동작이 받는 인수: \(signature)") }
+    var coalesceNote: String {
+        pick("consecutive steps coalesce into one (type break to start a new one)", "잇따른 단계는 하나로 합쳐집니다 (새 단계를 시작하려면 break)")
+    }
+
+    /// What each session command does, by command word.
+    func commandDescription(_ command: String) -> String {
+        switch language {
+        case .english: Self.englishDescriptions[command] ?? ""
+        case .korean: Self.koreanDescriptions[command] ?? ""
+        }
+    }
+
+    static let englishDescriptions: [String: String] = [
+        "undo": "Undo the newest step of this document (N steps; or go back to step N of the history).",
+        "redo": "Redo the next step of this document (N steps; or go forward to step N).",
+        "group": "Make the actions between begin and end one step, named Name.",
+        "break": "End a run of typing or dragging: the next change is a new step.",
+        "save": "Mark this document as saved.",
+        "revert": "Take this document back to its last save, as one step you can undo.",
+        "doc": "Switch to document NAME (its own undo and redo); without NAME, list the documents.",
+        "close": "Close a document: its steps leave the history, the others stay.",
+        "menu": "Show the Edit menu: Undo and Redo as they are titled now, with their shortcuts.",
+        "history": "List every step: > marks where the history is, saved the save points.",
+        "alert": "Show the shake-to-undo alert; with a choice (1-3, u/r/c), pick it.",
+        "show": "Show a document; after an undo or redo the changed part is highlighted. It fits the terminal; --all shows all of it.",
+        "plugins": "List the loaded plugins and their actions.",
+        "load": "Load a plugin file, or every plugin in a folder (--allow-writable-plugins: even one others may change).",
+        "expect": "Run COMMAND, which must fail with the error CODE (UNDO_ERANGE); anything else is an error.",
+        "unload": "Unload a plugin: its steps leave the history.",
+        "help": "Show this help, or the help of one command or action.",
+        "quit": "Leave (Ctrl+D too).",
+        "exit": "Leave.",
+    ]
+
+    static let koreanDescriptions: [String: String] = [
+        "undo": "이 문서의 가장 최근 단계를 실행 취소합니다 (N단계, 또는 기록의 N단계까지).",
+        "redo": "이 문서의 다음 단계를 실행 복귀합니다 (N단계, 또는 N단계까지).",
+        "group": "begin과 end 사이의 동작을 Name이라는 한 단계로 묶습니다.",
+        "break": "이어지던 입력이나 끌기를 끊습니다. 다음 변경은 새 단계가 됩니다.",
+        "save": "이 문서를 저장한 것으로 표시합니다.",
+        "revert": "이 문서를 마지막으로 저장한 상태로 되돌립니다. 이것도 실행 취소할 수 있는 한 단계입니다.",
+        "doc": "NAME 문서로 옮겨 갑니다 (문서마다 실행 취소와 복귀가 따로). NAME이 없으면 문서 목록을 보여 줍니다.",
+        "close": "문서를 닫습니다. 그 문서의 단계는 기록에서 빠지고 다른 문서의 단계는 남습니다.",
+        "menu": "편집 메뉴를 보여 줍니다. 지금 제목 그대로의 실행 취소와 실행 복귀, 그리고 단축키.",
+        "history": "모든 단계를 보여 줍니다. >는 기록의 현재 위치, 저장됨은 저장 지점입니다.",
+        "alert": "흔들어서 실행 취소 알림을 보여 줍니다. 고를 항목(1-3, u/r/c)을 주면 그것을 고릅니다.",
+        "show": "문서를 보여 줍니다. 실행 취소나 복귀 뒤에는 바뀐 곳이 강조됩니다. 터미널에 맞춰 보여 주고, --all이면 전부 보여 줍니다.",
+        "plugins": "불러온 플러그인과 그 동작을 보여 줍니다.",
+        "load": "플러그인 파일 하나나 폴더의 모든 플러그인을 불러옵니다 (--allow-writable-plugins: 남이 바꿀 수 있는 것도).",
+        "expect": "COMMAND를 실행합니다. 오류 CODE(UNDO_ERANGE 등)로 실패해야 하며, 그렇지 않으면 오류입니다.",
+        "unload": "플러그인을 내립니다. 그 단계는 기록에서 빠집니다.",
+        "help": "이 도움말이나 명령 또는 동작 하나의 도움말을 보여 줍니다.",
+        "quit": "끝냅니다 (Ctrl+D도).",
+        "exit": "끝냅니다.",
+    ]
+}
