@@ -47,4 +47,35 @@ import Testing
         try stack.removeAll()
         #expect(stack.contexts == [])
     }
+
+    /// Reading one row reads one step; listing the contexts reads none: a panel that shows a
+    /// few rows of a long history pays for those rows only.
+    @Test func oneRowReadsOneStepAndTheContextsReadNone() throws {
+        let reads = ReadCounter()
+        let stack = UndoStack.testing()
+        for index in 0..<1_000 {
+            try stack.perform(CountedRead(reads: reads, context: UndoContext(index % 2 == 0 ? "even" : "odd")))
+        }
+        reads.count = 0
+        let row = stack.step(at: 500)
+        #expect(row.index == 500 && row.context == UndoContext("even"))
+        #expect(reads.count == 3, "name, context and discardable of one step, once each")
+        reads.count = 0
+        #expect(Set(stack.contexts) == [UndoContext("even"), UndoContext("odd")])
+        #expect(reads.count == 0)
+    }
+}
+
+private final class ReadCounter { var count = 0 }
+
+/// A step that counts how often the history reads its properties.
+private struct CountedRead: UndoCommand {
+    let reads: ReadCounter
+    let place: UndoContext
+    init(reads: ReadCounter, context: UndoContext) { self.reads = reads; self.place = context }
+    var name: String? { reads.count += 1; return "Read" }
+    var context: UndoContext { reads.count += 1; return place }
+    var isDiscardable: Bool { reads.count += 1; return false }
+    func perform(_ changes: inout UndoChanges) throws {}
+    func undo(_ changes: inout UndoChanges) throws {}
 }

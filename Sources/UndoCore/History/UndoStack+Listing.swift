@@ -59,9 +59,10 @@ extension HistoryRecord {
     func stepInfo(at index: Int) -> UndoStepInfo {
         let step = steps[index]
         let command = step.command
-        return UndoStepInfo(index: index, serial: step.serial, name: command.name, context: command.context,
+        let context = command.context
+        return UndoStepInfo(index: index, serial: step.serial, name: command.name, context: context,
                             isApplied: index < position,
-                            isSavePoint: saveStates[command.context]?.saved.contains(step.serial) ?? false,
+                            isSavePoint: saveStates[context]?.saved.contains(step.serial) ?? false,
                             isDiscardable: command.isDiscardable,
                             memberCount: (command as? UndoGroup)?.members.count ?? 0)
     }
