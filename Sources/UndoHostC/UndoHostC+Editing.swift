@@ -108,7 +108,9 @@ public func undo_history_observe_v2(_ h: OpaquePointer?, _ fn: undo_observer_fn?
         guard let fn else { throw .invalid("fn is NULL") }
         let known = UInt32(UNDO_OBSERVE_NOW)
         guard flags & ~known == 0 else { throw .invalid("flags has unknown bits (\(flags & ~known))") }
-        observerID?.pointee = history.addObserver(fn, userData: userData, callNow: flags & known != 0)
+        // Not `observerID?.pointee = addObserver(...)`: with a NULL observer_id that would skip the call.
+        let id = history.addObserver(fn, userData: userData, callNow: flags & known != 0)
+        observerID?.pointee = id
         return Int32(UNDO_OK)
     }
 }

@@ -399,6 +399,10 @@ static void check_observe_v2(void) {
     expect(seen.calls == 2, "calls nothing at once", NULL);
     undo_history_redo(h, 1, NULL);
     expect(seen.calls == 3 && seen.changed[2] != 0, "and is called for changes", NULL);
+    undo_history_unobserve(h, id);
+    expect_code(h, undo_history_observe_v2(h, observer, &seen, UNDO_OBSERVE_NOW, NULL), UNDO_OK,
+                "observe_v2 with OBSERVE_NOW and no id wanted");
+    expect(seen.calls == 4 && seen.changed[3] == (UNDO_STATE_INITIAL | every), "calls it at once all the same", NULL);
     undo_history_destroy(h);
 }
 
