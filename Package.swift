@@ -72,7 +72,8 @@ let package = Package(
                 linkerSettings: [.unsafeFlags(["-Xlinker", "--version-script=" + Context.packageDirectory
                                                + "/Sources/UndoHostLibrary/undohost.exports"])]),
         // Builds C and C++ programs against Include/ and libundohost.so and runs them.
-        .testTarget(name: "UndoHostCTests", path: "Tests/UndoHostCTests", exclude: ["Fixtures"]),
+        .testTarget(name: "UndoHostCTests", dependencies: ["UndoCore", "UndoPluginHost"],
+                    path: "Tests/UndoHostCTests", exclude: ["Fixtures"]),
         .testTarget(name: "UndoPluginHostTests",
                     dependencies: ["UndoPluginHost", "UndoPluginABI"],
                     path: "Tests/UndoPluginHostTests",

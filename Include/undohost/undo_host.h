@@ -65,10 +65,10 @@ UNDO__EXTERN_C_BEGIN
 uint32_t undo_library_version(void);
 
 /** The release of the library these headers come with (semantic versioning), beside the ABI. */
-#define UNDO_LIBRARY_RELEASE "1.1.0"
+#define UNDO_LIBRARY_RELEASE "1.2.0"
 
 /**
- * The library's release version at run time ("1.1.0"): for a person (an about box, a bug
+ * The library's release version at run time ("1.2.0"): for a person (an about box, a bug
  * report), where undo_library_version is for a program's compatibility check.
  * Thread: any. Returns a static string: never free it. Never fails. Since ABI 1.4.
  */
@@ -590,11 +590,188 @@ typedef void (*undo_observer_fn)(void *user_data, const undo_state *state, uint3
 int32_t undo_history_observe(undo_history *h, undo_observer_fn fn, void *user_data,
                              uint64_t *observer_id);
 
+/** undo_history_observe_v2 flags: call the observer once before the function returns, with the
+ * present state and `changed` = UNDO_STATE_INITIAL | every UNDO_STATE_* bit, so it can show the
+ * state without waiting for a change. */
+#define UNDO_OBSERVE_NOW 0x1u
+/** In `changed`: the call UNDO_OBSERVE_NOW asked for (no change happened). */
+#define UNDO_STATE_INITIAL 0x100u
+
+/**
+ * Adds an observer, like undo_history_observe, with UNDO_OBSERVE_* flags (0: the same as
+ * undo_history_observe). With UNDO_OBSERVE_NOW the observer is called once, on this thread,
+ * before this returns, after it is registered (so no change is missed between that call and
+ * the next); during it the observer may make the calls marked "observers may call", as always.
+ * Errors: UNDO_EINVAL (fn NULL, unknown flags: nothing is registered), UNDO_EREENTRANT,
+ * UNDO_EHANDLE. Thread: any. Since library release 1.2.0 (ABI 1.4).
+ */
+int32_t undo_history_observe_v2(undo_history *h, undo_observer_fn fn, void *user_data, uint32_t flags,
+                                uint64_t *observer_id);
+
 /**
  * Removes an observer; it is not called after this returns (unless from another thread's call
  * already under way). Errors: UNDO_ENOTFOUND, UNDO_EREENTRANT, UNDO_EHANDLE. Thread: any.
  */
 int32_t undo_history_unobserve(undo_history *h, uint64_t observer_id);
+
+/* ---- History panel and state (since library release 1.2.0, ABI 1.4) ---------------------- */
+
+/*
+ * Everything UndoStack offers in Swift, readable at any time (observers may call the readers):
+ * the state of a context, the step list, the contexts with steps, and the moves a history panel
+ * makes. `context` as in the save point functions: a document name, "" for the global context,
+ * NULL for the current context. With NULL and no current context, undo, redo, can_undo,
+ * can_redo and the titles are those of the whole history, as undo_history_undo's are, and the
+ * dirty state is the global context's.
+ */
+
+/**
+ * The state of a context, written by undo_history_get_state: the values of undo_state, with
+ * the titles in caller buffers, and more. The caller sets struct_size and the title buffers
+ * (either may be NULL with capacity 0); the library fills in the rest. Growable.
+ */
+typedef struct undo_history_state {
+    uint32_t struct_size;
+    /** Out: 1 or 0, in the context (0 while a group is open). */
+    uint32_t can_undo;
+    uint32_t can_redo;
+    /** Out: 1 when the context differs from its saved state. */
+    uint32_t is_dirty;
+    /** Out: steps done in the whole history, and steps in all (0 <= position <= count). */
+    uint64_t position;
+    uint64_t count;
+    /** In: buffer for the Undo title in the context ("Undo Typing"; "Undo" when there is
+     * nothing); out: its full length. */
+    char *undo_title;
+    uint32_t undo_title_capacity;
+    uint32_t undo_title_length;
+    /** In: buffer for the Redo title ("Redo Bold"); out: its full length. */
+    char *redo_title;
+    uint32_t redo_title_capacity;
+    uint32_t redo_title_length;
+    /** Out: 1 when undo_history_revert would take the context to its saved state now. */
+    uint32_t can_revert;
+    /** Out: 1 when the state before any step of the context is its saved state. */
+    uint32_t is_saved_at_start;
+    /** Out: how deep groups are open now (0 when none is). */
+    uint32_t group_depth;
+    /** Set to 0. */
+    uint32_t reserved0;
+    /** Set to NULL. */
+    void *reserved[4];
+} undo_history_state;
+
+/** The size of the first undo_history_state: the minimum the library accepts. */
+#define UNDO_HISTORY_STATE_SIZE_V1 (offsetof(undo_history_state, reserved) + 4 * sizeof(void *))
+
+/**
+ * Writes the state of `context` into *state (state->struct_size and the buffers set by the
+ * caller), all of it from one moment. With NULL it is what observers are shown. Strings are
+ * cut as the header comment says; a length >= its capacity means "call again with more".
+ * Errors: UNDO_EINVAL (state NULL, struct_size below UNDO_HISTORY_STATE_SIZE_V1, a NULL buffer
+ * with a capacity, a reserved field not 0), UNDO_ELIMIT, UNDO_EUTF8 (context), UNDO_EHANDLE.
+ * Thread: any; observers may call. Complexity: as the Swift getters (O(1) for the whole
+ * history; O(steps since the context's newest) otherwise).
+ */
+int32_t undo_history_get_state(undo_history *h, const char *context, undo_history_state *state);
+
+/** undo_step_info.flags. */
+#define UNDO_STEP_DONE 0x1u        /**< below the position: done, undo takes it back (else redo) */
+#define UNDO_STEP_CURRENT 0x2u     /**< the newest done step (index position - 1): where the history is */
+#define UNDO_STEP_SAVE_POINT 0x4u  /**< its context was saved right after it */
+#define UNDO_STEP_DISCARDABLE 0x8u /**< it does not make its context dirty */
+
+/**
+ * One row of the step list, written by undo_history_step. The caller sets struct_size and the
+ * buffers (any may be NULL with capacity 0); the library fills in the rest. Growable.
+ */
+typedef struct undo_step_info {
+    uint32_t struct_size;
+    /** Out: UNDO_STEP_* bits. */
+    uint32_t flags;
+    /** Out: a number that identifies the step while it stays in the history (its index changes
+     * when older steps go). */
+    uint32_t serial;
+    /** Out: the members of a group; 0 for a single action. */
+    uint32_t member_count;
+    /** In: buffer for the raw name, as the action or group gave it ("typing..."); out: its full
+     * length, UNDO_NO_NAME for an unnamed step. */
+    char *name;
+    uint32_t name_capacity;
+    uint32_t name_length;
+    /** In: buffer for the name as titles show it, in the history's language ("Typing": trimmed,
+     * title-cased, shortened); out: its full length, UNDO_NO_NAME when nothing is left of it. */
+    char *display_name;
+    uint32_t display_name_capacity;
+    uint32_t display_name_length;
+    /** In: buffer for the step's context ("" for the global one); out: its full length. */
+    char *context;
+    uint32_t context_capacity;
+    uint32_t context_length;
+    /** Set to NULL. */
+    void *reserved[4];
+} undo_step_info;
+
+/** The size of the first undo_step_info: the minimum the library accepts. */
+#define UNDO_STEP_INFO_SIZE_V1 (offsetof(undo_step_info, reserved) + 4 * sizeof(void *))
+
+/**
+ * Writes step `index` (0: the oldest; the count is undo_history_state.count) into *info.
+ * Steps 0 to position - 1 are done, the others redo steps; a panel lists index 0 to count - 1
+ * and marks the UNDO_STEP_CURRENT row. Indexes stay valid until the history changes.
+ * Errors: UNDO_ERANGE (index >= count), UNDO_EINVAL (info NULL, struct_size below
+ * UNDO_STEP_INFO_SIZE_V1, a NULL buffer with a capacity, a reserved field not NULL),
+ * UNDO_EHANDLE. Thread: any; observers may call. Complexity: O(1) plus the names' lengths.
+ */
+int32_t undo_history_step(undo_history *h, uint64_t index, undo_step_info *info);
+
+/**
+ * Writes the names of the contexts that have steps (done or redo, group members included),
+ * each followed by a NUL, into buffer: the global context ("", so a lone NUL) first when it has
+ * any, the others in no set order (sort them to show them). *count (when not NULL) is set to
+ * how many there are. Returns the bytes all of them take, NULs included; when that is more than
+ * capacity, nothing is written: call again with that many bytes (buffer may be NULL with
+ * capacity 0 to ask). Errors: UNDO_EINVAL (NULL buffer with a capacity), UNDO_ELIMIT (more than
+ * INT32_MAX bytes), UNDO_EHANDLE. Thread: any; observers may call. Complexity: O(contexts +
+ * bytes written).
+ */
+int32_t undo_history_contexts(undo_history *h, char *buffer, uint32_t capacity, uint32_t *count);
+
+/**
+ * 1 when the state before any step of the context is its saved state (a document opened and
+ * not changed since, or saved before its first step), 0 when not, or a negative error
+ * (UNDO_ELIMIT, UNDO_EUTF8, UNDO_EHANDLE). Thread: any; observers may call.
+ */
+int32_t undo_history_is_saved_at_start(undo_history *h, const char *context);
+
+/**
+ * Undoes up to `count` steps of `context`, all or nothing, even when steps of other contexts
+ * came after them; like undo_history_undo (which is this with the current context).
+ * Errors: as undo_history_undo, and UNDO_ELIMIT, UNDO_EUTF8 (context). Thread: any.
+ */
+int32_t undo_history_undo_in(undo_history *h, const char *context, uint32_t count, undo_result *result);
+
+/** Redoes up to `count` steps of `context`, like undo_history_undo_in. */
+int32_t undo_history_redo_in(undo_history *h, const char *context, uint32_t count, undo_result *result);
+
+/**
+ * Jumps to `position` of the whole history (0: everything undone; the count: everything done),
+ * as a history panel does when a row is clicked: undoes or redoes every step in between, all or
+ * nothing, and describes it in *result (NULL: not wanted). To show step `index` as the newest
+ * done one, move to index + 1. Returns UNDO_OK; UNDO_EEMPTY when the history is already at
+ * `position` (result->step_count 0); UNDO_ERANGE (position > count: nothing moves);
+ * UNDO_EINVAL (result as for undo_history_undo); UNDO_ESTATE (a group is open); the plugin's
+ * code when a step failed (the history is as it was); UNDO_EREENTRANT; UNDO_EHANDLE.
+ * Thread: any. Complexity: O(steps moved over).
+ */
+int32_t undo_history_move_to(undo_history *h, uint64_t position, undo_result *result);
+
+/**
+ * Removes every step and every save state (the documents stay as they are; nothing is undone).
+ * Errors: UNDO_EREENTRANT, UNDO_EHANDLE. Thread: any. To remove one document's steps, see
+ * undo_history_close_context.
+ */
+int32_t undo_history_remove_all(undo_history *h);
 
 /* ---- Documents ---------------------------------------------------------------------------- */
 

@@ -111,18 +111,26 @@ final class ClientHistory: @unchecked Sendable {
         return lockedState { ($0.notifying[thread] ?? 0) > 0 }
     }
 
-    func addObserver(_ function: undo_observer_fn, userData: UnsafeMutableRawPointer?) -> UInt64 {
+    /// Registers an observer; with `callNow`, calls it once with the present state before
+    /// returning, under the same lock as the registration, so no change comes in between.
+    func addObserver(_ function: undo_observer_fn, userData: UnsafeMutableRawPointer?, callNow: Bool = false) -> UInt64 {
         // Not Sendable, but the observer runs on the thread of each change, as documented.
         nonisolated(unsafe) let userData = userData
         return host.history.withStack { stack in
             let observation = stack.observe { [weak self] state, changes in
-                self?.notify(function, userData, state, changes)
+                self?.notify(function, userData, state, UInt32(changes.rawValue))
             }
-            return lockedState { state in
+            let id = lockedState { state in
                 state.nextObserverID += 1
                 state.observations[state.nextObserverID] = observation
                 return state.nextObserverID
             }
+            if callNow {
+                let every = UInt32(UNDO_STATE_CAN_UNDO | UNDO_STATE_CAN_REDO | UNDO_STATE_TITLES | UNDO_STATE_DIRTY
+                                   | UNDO_STATE_POSITION)
+                notify(function, userData, stack.state, UInt32(UNDO_STATE_INITIAL) | every)
+            }
+            return id
         }
     }
 
@@ -133,7 +141,7 @@ final class ClientHistory: @unchecked Sendable {
     }
 
     private func notify(_ function: undo_observer_fn, _ userData: UnsafeMutableRawPointer?,
-                        _ state: UndoState, _ changes: UndoStateChanges) {
+                        _ state: UndoState, _ changed: UInt32) {
         let thread = ThreadMessages.currentThread
         lockedState { $0.notifying[thread, default: 0] += 1 }
         defer {
@@ -154,7 +162,7 @@ final class ClientHistory: @unchecked Sendable {
                 cState.position = UInt64(state.position)
                 cState.count = UInt64(state.count)
                 // UndoStateChanges uses the same bits as UNDO_STATE_*.
-                function(userData, &cState, UInt32(changes.rawValue))
+                function(userData, &cState, changed)
             }
         }
     }

@@ -21,7 +21,7 @@ enum ReservedFields {
         try pointers(result.reserved, "result.reserved")
     }
 
-    private static func pointers(_ fields: (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?,
+    static func pointers(_ fields: (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?,
                                             UnsafeMutableRawPointer?), _ what: String) throws(ClientFailure) {
         let all = [fields.0, fields.1, fields.2, fields.3]
         if let index = all.firstIndex(where: { $0 != nil }) { throw .invalid("\(what)[\(index)] is not NULL") }

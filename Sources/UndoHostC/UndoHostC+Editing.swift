@@ -102,6 +102,20 @@ public func undo_history_observe(_ h: OpaquePointer?, _ fn: undo_observer_fn?, _
 }
 
 @c @implementation
+public func undo_history_observe_v2(_ h: OpaquePointer?, _ fn: undo_observer_fn?, _ userData: UnsafeMutableRawPointer?,
+                                    _ flags: UInt32, _ observerID: UnsafeMutablePointer<UInt64>?) -> Int32 {
+    withClient(h) { history throws(ClientFailure) in
+        guard let fn else { throw .invalid("fn is NULL") }
+        let known = UInt32(UNDO_OBSERVE_NOW)
+        guard flags & ~known == 0 else { throw .invalid("flags has unknown bits (\(flags & ~known))") }
+        // Not `observerID?.pointee = addObserver(...)`: with a NULL observer_id that would skip the call.
+        let id = history.addObserver(fn, userData: userData, callNow: flags & known != 0)
+        observerID?.pointee = id
+        return Int32(UNDO_OK)
+    }
+}
+
+@c @implementation
 public func undo_history_unobserve(_ h: OpaquePointer?, _ observerID: UInt64) -> Int32 {
     withClient(h) { history throws(ClientFailure) in
         guard history.removeObserver(observerID) else {

@@ -24,6 +24,16 @@ struct ContextCounts: Equatable {
         context.name.isEmpty ? global : others[context] ?? Count()
     }
 
+    /// The contexts with a count: the global one first, then the others in the dictionary's order.
+    /// - Complexity: O(contexts).
+    var contexts: [UndoContext] {
+        var contexts: [UndoContext] = []
+        contexts.reserveCapacity(others.count + 1)
+        if !global.isEmpty { contexts.append(.global) }
+        contexts.append(contentsOf: others.keys)
+        return contexts
+    }
+
     @usableFromInline
     mutating func add(_ delta: Int, done: Bool, to context: UndoContext) {
         if context.name.isEmpty {

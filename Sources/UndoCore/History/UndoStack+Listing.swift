@@ -3,17 +3,19 @@ extension UndoStack {
     /// history panel shows.
     /// - Complexity: O(count)
     public var steps: [UndoStepInfo] {
-        access { record in
-            record.steps.enumerated().map { index, step in
-                let command = step.command
-                return UndoStepInfo(index: index, serial: step.serial, name: command.name, context: command.context,
-                                    isApplied: index < record.position,
-                                    isSavePoint: record.saveStates[command.context]?.saved.contains(step.serial) ?? false,
-                                    isDiscardable: command.isDiscardable,
-                                    memberCount: (command as? UndoGroup)?.members.count ?? 0)
-            }
-        }
+        access { record in record.steps.indices.map { record.stepInfo(at: $0) } }
     }
+
+    /// The step at `index` (0 is the oldest) as ``steps`` lists it, for a panel that reads one
+    /// row at a time.
+    /// - Precondition: `index` is in `0..<count`.
+    /// - Complexity: O(1).
+    public func step(at index: Int) -> UndoStepInfo { access { $0.stepInfo(at: index) } }
+
+    /// The contexts that have steps, done or redoable (a group's members included): the global
+    /// context first when it has any, then the others in no set order (sort them to show them).
+    /// - Complexity: O(contexts with steps).
+    public var contexts: [UndoContext] { access { $0.contextCounts.contexts } }
 
     /// The command of the step at `index` (0 is the oldest), for a history panel that shows
     /// more than ``steps`` does.
@@ -53,6 +55,18 @@ extension UndoStack {
 }
 
 extension HistoryRecord {
+    /// The row of ``UndoStack/steps`` for the step at `index`.
+    func stepInfo(at index: Int) -> UndoStepInfo {
+        let step = steps[index]
+        let command = step.command
+        let context = command.context
+        return UndoStepInfo(index: index, serial: step.serial, name: command.name, context: context,
+                            isApplied: index < position,
+                            isSavePoint: saveStates[context]?.saved.contains(step.serial) ?? false,
+                            isDiscardable: command.isDiscardable,
+                            memberCount: (command as? UndoGroup)?.members.count ?? 0)
+    }
+
     /// Removes every step and group member that `predicate` picks (see
     /// ``UndoStack/removeAll(where:)``).
     /// - Returns: how many were removed.
