@@ -40,7 +40,10 @@ extension UndoStack {
     /// the revert: undoing the revert does them again, and undoing further takes them back one
     /// at a time. Forwards (the saved state is in the redo steps), the revert does those redo
     /// steps, which it then holds.
-    /// - Parameter name: the new step's name, in the language of the titles.
+    /// - Parameters:
+    ///   - context: the document to revert; by default the current context, or
+    ///     ``UndoContext/global``.
+    ///   - name: the new step's name, in the language of the titles.
     /// - Returns: the result of the revert, or `nil` when the context is not dirty.
     /// - Throws: ``UndoError/savePointUnreachable(_:)`` when the saved state's steps are gone
     ///   or the way back passes a group that also changed other documents;
