@@ -124,4 +124,33 @@ import Testing
         #expect(missing.status == 1)
         #expect(missing.standardOutput.contains("FAIL  load"))
     }
+
+    /// `new-plugin` writes a C plugin; the build command it prints builds it, and it passes check.
+    @Test func aNewCPluginBuildsAndPassesCheckAsWritten() throws {
+        let folder = try Self.privateFolder()
+        let written = try UndoHostProcess.run(["new-plugin", "hello-world"], directory: folder.url)
+        #expect(written.status == 0, "\(written.standardError)")
+        #expect(written.lines.first == "Wrote hello-world/hello-world.c. Build, check and load it:")
+        let build = try #require(written.lines.dropFirst().first?.trimmingCharacters(in: .whitespaces))
+        #expect(build.hasPrefix("cc -std=c99 -Wall -shared -fPIC -I /"))
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+        shell.arguments = ["-c", build + " -Wextra -pedantic -Werror"]
+        shell.currentDirectoryURL = folder.url
+        try shell.run()
+        shell.waitUntilExit()
+        #expect(shell.terminationStatus == 0, "\(build) failed")
+        let checked = try UndoHostProcess.run(["check", "--seed", "9", "hello-world/libhello-world.so"], directory: folder.url)
+        #expect(checked.status == 0, "\(checked.standardOutput)")
+        #expect(checked.standardOutput.contains("org.example.hello_world 0.1.0"))
+        #expect(checked.lines.contains("  pass  round-trip/set"))
+
+        // Nothing is overwritten; a name that cannot be an id is refused.
+        let again = try UndoHostProcess.run(["new-plugin", "hello-world"], directory: folder.url)
+        #expect(again.status == 2)
+        #expect(again.standardError.contains("hello-world already exists; nothing was written"))
+        let bad = try UndoHostProcess.run(["new-plugin", "9 lives"], directory: folder.url)
+        #expect(bad.status == 2)
+        #expect(bad.standardError.contains("use ASCII letters, digits, - and _"))
+    }
 }
