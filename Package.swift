@@ -78,13 +78,17 @@ let package = Package(
                     dependencies: ["UndoPluginHost", "UndoPluginABI"],
                     path: "Tests/UndoPluginHostTests",
                     exclude: ["Fixtures"]), // C sources the tests compile with cc
+        // `undo-host check`: the plugin validator (tests, child processes, report).
+        .target(name: "UndoPluginCheck", dependencies: ["UndoCore", "UndoPluginHost", "UndoPluginABI"],
+                path: "Sources/UndoPluginCheck"),
         // undo-host: the session logic is a library so tests can also drive it in-process.
-        .target(name: "UndoHostSession", dependencies: ["UndoCore", "UndoPluginHost", "UndoPluginABI",
+        .target(name: "UndoHostSession", dependencies: ["UndoCore", "UndoPluginHost", "UndoPluginABI", "UndoPluginCheck",
                                                   .product(name: "ArgumentParser", package: "swift-argument-parser")],
                 path: "Sources/UndoHostSession"),
         .executableTarget(name: "UndoHostTool", dependencies: ["UndoHostSession"], path: "Sources/undo-host"),
         .testTarget(name: "UndoHostToolTests", dependencies: ["UndoHostSession", "UndoCore", "UndoPluginHost"],
-                    path: "Tests/UndoHostToolTests"),
+                    path: "Tests/UndoHostToolTests",
+                    exclude: ["Fixtures"]), // broken plugins for `undo-host check`, compiled with cc
         .target(name: "UndoBenchCounterPlugin", dependencies: ["UndoPluginABI"],
                 path: "Plugins/BenchCounter", publicHeadersPath: "include"),
         .target(name: "CUndoBenchSupport", path: "Sources/CUndoBenchSupport"),  // mallinfo2 for undo-bench

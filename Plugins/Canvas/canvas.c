@@ -7,7 +7,8 @@
  *   canvas.remove(id: u64)  "Delete Shape"; perform hands back everything the inverse needs to
  *       put it back: (id: u64, kind: string, x, y, width, height: f64, color: u32, index: i32).
  *   canvas.move(id: u64, dx: f64, dy: f64)  "Move"; coalesces ("move"): the steps of one drag
- *       merge into one, and a drag that ends where it began annuls itself.
+ *       merge into one, and a drag that ends where it began annuls itself. The inverse gets the
+ *       old position (id: u64, x: f64, y: f64), so undo restores it exactly.
  *   canvas.recolor(id: u64, color: u32)  "Color Change"; coalesces ("color"); the inverse gets
  *       the previous color (id: u64, color: u32).
  * describe() shows one line per shape: "#1 rect x=10 y=20 w=30 h=40 color=#ff0000".
@@ -17,6 +18,7 @@
 #include <undohost/undo_plugin.h>
 #include <undo_canvas.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -195,42 +197,70 @@ static int32_t canvas_remove_inverse(undo_call *call, uint64_t id, const char *k
     return insert_shape(call, index, &s);
 }
 
-static int32_t move_by(undo_call *call, uint64_t id, double dx, double dy) {
+static int32_t canvas_move(undo_call *call, uint64_t id, double dx, double dy) {
     canvas_doc *doc = find_doc((canvas_state *)call->plugin_data, call->context);
     int32_t index = find_shape(doc, id);
+    undo_value v;
+    int32_t rc;
     if (index < 0) return no_such_shape(call, id);
+    /* The inverse puts the shape back where it was: subtracting dx again would not (1 + 1e16 -
+     * 1e16 is 0 in doubles). */
+    memset(&v, 0, sizeof v);
+    v.type = UNDO_TYPE_U64, v.as.u64 = id;
+    if ((rc = call->host->set_inverse_arg(call, 0, &v)) != UNDO_OK) return rc;
+    v.type = UNDO_TYPE_F64, v.as.f64 = doc->shapes[index].x;
+    if ((rc = call->host->set_inverse_arg(call, 1, &v)) != UNDO_OK) return rc;
+    v.as.f64 = doc->shapes[index].y;
+    if ((rc = call->host->set_inverse_arg(call, 2, &v)) != UNDO_OK) return rc;
     doc->shapes[index].x += dx;
     doc->shapes[index].y += dy;
     call->host->report_change(call, NULL, (int64_t)id, -1);
     return UNDO_OK;
 }
 
-static int32_t canvas_move(undo_call *call, uint64_t id, double dx, double dy) {
-    return move_by(call, id, dx, dy);
+/* The inverse of move: back to the position the shape had before (id, x, y). */
+static int32_t canvas_move_inverse(undo_call *call, uint64_t id, double x, double y) {
+    canvas_doc *doc = find_doc((canvas_state *)call->plugin_data, call->context);
+    int32_t index = find_shape(doc, id);
+    if (index < 0) return no_such_shape(call, id);
+    doc->shapes[index].x = x;
+    doc->shapes[index].y = y;
+    call->host->report_change(call, NULL, (int64_t)id, -1);
+    return UNDO_OK;
 }
 
-static int32_t canvas_move_inverse(undo_call *call, uint64_t id, double dx, double dy) {
-    return move_by(call, id, -dx, -dy);
-}
+/* Whether two doubles are the same value bit for bit (0 and -0 differ, NaN equals itself). */
+static int same_double(double a, double b) { return memcmp(&a, &b, sizeof a) == 0; }
 
-/* The steps of one drag merge into one move by the sum; back to the start annuls the drag. */
+/* The steps of one drag merge into one move by the sum, when moving by the sum from the start
+ * lands exactly where the two moves did (in doubles it may not: then they stay two steps); a
+ * drag that ends where it began annuls itself. Both moves are done: the shape is at its end. */
 static int32_t canvas_move_merge(undo_call *call, const undo_value *prev_args,
                                  const undo_value *prev_inverse_args, const undo_value *next_args,
                                  const undo_value *next_inverse_args) {
+    canvas_doc *doc = find_doc((canvas_state *)call->plugin_data, call->context);
+    int32_t index = find_shape(doc, prev_args[0].as.u64);
+    double start_x = prev_inverse_args[1].as.f64, start_y = prev_inverse_args[2].as.f64;
+    double dx = prev_args[1].as.f64 + next_args[1].as.f64;
+    double dy = prev_args[2].as.f64 + next_args[2].as.f64;
     undo_value v;
     int32_t rc;
-    (void)prev_inverse_args, (void)next_inverse_args;
-    if (prev_args[0].as.u64 != next_args[0].as.u64) return UNDO_MERGE_REFUSED;
-    memset(&v, 0, sizeof v);
-    v.type = UNDO_TYPE_F64;
-    v.as.f64 = prev_args[1].as.f64 + next_args[1].as.f64;
-    if ((rc = call->host->set_arg(call, 1, &v)) != UNDO_OK) return rc;
-    v.as.f64 = prev_args[2].as.f64 + next_args[2].as.f64;
-    if ((rc = call->host->set_arg(call, 2, &v)) != UNDO_OK) return rc;
-    if (prev_args[1].as.f64 + next_args[1].as.f64 == 0 &&
-        prev_args[2].as.f64 + next_args[2].as.f64 == 0) {
+    (void)next_inverse_args;
+    if (prev_args[0].as.u64 != next_args[0].as.u64 || index < 0) return UNDO_MERGE_REFUSED;
+    if (!isfinite(dx) || !isfinite(dy)) return UNDO_MERGE_REFUSED; /* not an argument the host takes */
+    if (same_double(doc->shapes[index].x, start_x) && same_double(doc->shapes[index].y, start_y)) {
         return UNDO_MERGE_ANNULLED;
     }
+    if (!same_double(start_x + dx, doc->shapes[index].x) || !same_double(start_y + dy, doc->shapes[index].y)) {
+        return UNDO_MERGE_REFUSED;
+    }
+    /* The inverse arguments stay the previous step's: the start of the drag. */
+    memset(&v, 0, sizeof v);
+    v.type = UNDO_TYPE_F64;
+    v.as.f64 = dx;
+    if ((rc = call->host->set_arg(call, 1, &v)) != UNDO_OK) return rc;
+    v.as.f64 = dy;
+    if ((rc = call->host->set_arg(call, 2, &v)) != UNDO_OK) return rc;
     return UNDO_MERGE_MERGED;
 }
 
@@ -315,6 +345,8 @@ static const undo_param remove_inverse_params[] = {
 };
 static const undo_param move_params[] = {
     {UNDO_TYPE_U64, 0, "id"}, {UNDO_TYPE_F64, 0, "dx"}, {UNDO_TYPE_F64, 0, "dy"}};
+static const undo_param move_inverse_params[] = {
+    {UNDO_TYPE_U64, 0, "id"}, {UNDO_TYPE_F64, 0, "x"}, {UNDO_TYPE_F64, 0, "y"}};
 static const undo_param color_params[] = {{UNDO_TYPE_U64, 0, "id"}, {UNDO_TYPE_U32, 0, "color"}};
 
 static void canvas_close_document(void *plugin_data, const char *context);
@@ -337,6 +369,7 @@ static int32_t canvas_init(const undo_host *host, void **plugin_data) {
 
     types[2].id = "move", types[2].name = "Move";
     types[2].params = move_params, types[2].param_count = 3;
+    types[2].inverse_params = move_inverse_params, types[2].inverse_param_count = 3;
     types[2].perform = UNDO_FN(canvas_move), types[2].inverse = UNDO_FN(canvas_move_inverse);
     types[2].coalescing_key = "move", types[2].merge = UNDO_FN(canvas_move_merge);
 

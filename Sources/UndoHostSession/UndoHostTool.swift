@@ -33,7 +33,7 @@ public enum UndoHostTool {
     }
 
     /// The modes, for "did you mean" when a mode is mistyped.
-    static let modes = ["run", "demo", "plugins", "help"]
+    static let modes = ["run", "demo", "plugins", "check", "new-plugin", "help"]
 
     /// Runs the program. - Returns: the exit status.
     public static func main(_ arguments: [String], output: ToolOutput = StandardStreams()) -> Int32 {
@@ -44,6 +44,9 @@ public enum UndoHostTool {
             case let run as RunMode: (options, mode) = (run.options, .run(run.file))
             case let demo as DemoMode: (options, mode) = (demo.options, .demo)
             case let plugins as PluginsMode: (options, mode) = (plugins.options, .plugins)
+            // The validator loads its plugins its own way (one host per test).
+            case let check as CheckMode: return check.execute(output: output)
+            case let newPlugin as NewPluginMode: return newPlugin.execute(output: output)
             case let root as UndoHostCommand: (options, mode) = (root, .session)
             case var parserCommand:
                 // The parser's own (help): running it gives the help as a "clean exit".

@@ -1,0 +1,279 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// What `undo-host new-plugin NAME` writes: a plugin that builds and passes `undo-host check`
+/// as written (a test builds and checks it), for the author to change.
+struct PluginTemplate {
+    /// The folder and file name: letters, digits, '-' and '_'.
+    let name: String
+
+    /// The plugin id's last label and the C identifiers' prefix ("my_plugin").
+    var identifier: String { String(name.lowercased().map { $0 == "-" ? "_" : $0 }) }
+    var pluginID: String { "org.example." + identifier }
+
+    /// A name the templates can use as a folder, a file, a C identifier and an id label.
+    static func isValidName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, first.properties.isAlphabetic, first.isASCII else { return false }
+        return name.count <= 64 && name.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_")
+        }
+    }
+
+    /// The folder that holds undohost/undo_plugin.h: `Include` when run in a checkout, this
+    /// checkout's Include when undo-host was built from it, else the include folder next to an
+    /// installed undo-host.
+    static func includeFolder(executable: String?) -> String? {
+        var candidates: [String] = ["Include"]
+        let source = #filePath  // <checkout>/Sources/UndoHostSession/Templates/PluginTemplate.swift
+        let parts = source.split(separator: "/", omittingEmptySubsequences: false)
+        if parts.count > 4 { candidates.append(parts.dropLast(4).joined(separator: "/") + "/Include") }
+        if let executable, let slash = executable.lastIndex(of: "/") {
+            candidates.append(String(executable[..<slash]) + "/../include")
+        }
+        return candidates.first { access($0 + "/undohost/undo_plugin.h", R_OK) == 0 }
+    }
+
+    /// The checkout (for the Swift package's path dependency), when undo-host was built from one.
+    static var checkoutFolder: String? {
+        guard let include = includeFolder(executable: nil), include.hasSuffix("/Include") || include == "Include" else {
+            return nil
+        }
+        if include == "Include" {
+            var buffer = [CChar](repeating: 0, count: 4097)
+            guard getcwd(&buffer, 4096) != nil else { return nil }
+            return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+        return String(include.dropLast("/Include".count))
+    }
+
+    /// The one-line build command of the C plugin, run in the folder above NAME/.
+    func cBuildCommand(include: String) -> String {
+        "cc -std=c99 -Wall -shared -fPIC -I \(include) -o \(name)/lib\(name).so \(name)/\(name).c"
+    }
+
+    /// NAME.c: documents that each hold one number; add (its inverse takes perform's arguments)
+    /// and set (its inverse gets the old value from perform); describe; a close handler.
+    func cSource(include: String) -> String {
+        let p = identifier
+        return """
+        /*
+         * \(name): an UndoHost plugin (written by undo-host new-plugin; change it freely).
+         * Each document holds one number. Actions:
+         *   \(p).add(amount: i64)  "Add"; the inverse takes the same arguments and subtracts.
+         *   \(p).set(value: i64)   "Set Value"; perform hands the inverse the old value.
+         *
+         * Build, check, load (docs/validating-a-plugin.md):
+         *   \(cBuildCommand(include: include))
+         *   undo-host check \(name)/lib\(name).so
+         *   undo-host --plugins \(name)/lib\(name).so
+         */
+        #include <undohost/undo_plugin.h>
+
+        #include <inttypes.h>
+        #include <stdio.h>
+        #include <stdlib.h>
+        #include <string.h>
+
+        typedef struct \(p)_doc {
+            char *name;
+            uint64_t value; /* unsigned: adding wraps around instead of overflowing */
+            struct \(p)_doc *next;
+        } \(p)_doc;
+
+        typedef struct \(p)_state {
+            \(p)_doc *docs;
+        } \(p)_state;
+
+        /* The document named `name`, made when first used; NULL when out of memory. */
+        static \(p)_doc *\(p)_find(\(p)_state *state, const char *name, int make) {
+            \(p)_doc *doc;
+            for (doc = state->docs; doc != NULL; doc = doc->next) {
+                if (strcmp(doc->name, name) == 0) return doc;
+            }
+            if (!make || (doc = (\(p)_doc *)calloc(1, sizeof *doc)) == NULL) return NULL;
+            if ((doc->name = (char *)malloc(strlen(name) + 1)) == NULL) {
+                free(doc);
+                return NULL;
+            }
+            strcpy(doc->name, name);
+            doc->next = state->docs;
+            state->docs = doc;
+            return doc;
+        }
+
+        static \(p)_doc *\(p)_document(undo_call *call) {
+            return \(p)_find((\(p)_state *)call->plugin_data, call->context, 1);
+        }
+
+        static int32_t \(p)_add(undo_call *call, int64_t amount) {
+            \(p)_doc *doc = \(p)_document(call);
+            if (doc == NULL) return call->host->report_error(call->host, UNDO_ENOMEM, "out of memory");
+            doc->value += (uint64_t)amount;
+            return UNDO_OK;
+        }
+
+        static int32_t \(p)_add_inverse(undo_call *call, int64_t amount) {
+            \(p)_doc *doc = \(p)_document(call);
+            if (doc == NULL) return call->host->report_error(call->host, UNDO_ENOMEM, "out of memory");
+            doc->value -= (uint64_t)amount;
+            return UNDO_OK;
+        }
+
+        static int32_t \(p)_set(undo_call *call, int64_t value) {
+            \(p)_doc *doc = \(p)_document(call);
+            undo_value old;
+            int32_t rc;
+            if (doc == NULL) return call->host->report_error(call->host, UNDO_ENOMEM, "out of memory");
+            memset(&old, 0, sizeof old);
+            old.type = UNDO_TYPE_I64;
+            old.as.i64 = (int64_t)doc->value;
+            if ((rc = call->host->set_inverse_arg(call, 0, &old)) != UNDO_OK) return rc;
+            doc->value = (uint64_t)value;
+            return UNDO_OK;
+        }
+
+        static int32_t \(p)_set_inverse(undo_call *call, int64_t old) {
+            \(p)_doc *doc = \(p)_document(call);
+            if (doc == NULL) return call->host->report_error(call->host, UNDO_ENOMEM, "out of memory");
+            doc->value = (uint64_t)old;
+            return UNDO_OK;
+        }
+
+        static int32_t \(p)_describe(void *plugin_data, const char *context, char *buffer, uint32_t capacity) {
+            \(p)_doc *doc = \(p)_find((\(p)_state *)plugin_data, context, 0);
+            int length = snprintf(buffer, capacity, "value=%" PRId64, doc ? (int64_t)doc->value : (int64_t)0);
+            return length < 0 ? UNDO_EINVAL : (int32_t)length;
+        }
+
+        /* The host closed a document: forget it, so one opened later under that name starts at 0. */
+        static void \(p)_close(void *plugin_data, const char *context) {
+            \(p)_state *state = (\(p)_state *)plugin_data;
+            \(p)_doc **link = &state->docs;
+            while (*link != NULL && strcmp((*link)->name, context) != 0) link = &(*link)->next;
+            if (*link != NULL) {
+                \(p)_doc *doc = *link;
+                *link = doc->next;
+                free(doc->name);
+                free(doc);
+            }
+        }
+
+        static const undo_param amount_params[] = {{UNDO_TYPE_I64, 0, "amount"}};
+        static const undo_param value_params[] = {{UNDO_TYPE_I64, 0, "value"}};
+        static const undo_param old_params[] = {{UNDO_TYPE_I64, 0, "old"}};
+
+        static void \(p)_deinit(void *plugin_data);
+
+        static int32_t \(p)_init(const undo_host *host, void **plugin_data) {
+            undo_action_type add, set;
+            int32_t rc;
+            \(p)_state *state = (\(p)_state *)calloc(1, sizeof *state);
+            if (state == NULL) return host->report_error(host, UNDO_ENOMEM, "out of memory");
+
+            memset(&add, 0, sizeof add);
+            add.struct_size = (uint32_t)sizeof add;
+            add.id = "add", add.name = "Add";
+            add.params = amount_params, add.param_count = 1;
+            add.perform = UNDO_FN(\(p)_add), add.inverse = UNDO_FN(\(p)_add_inverse);
+
+            memset(&set, 0, sizeof set);
+            set.struct_size = (uint32_t)sizeof set;
+            set.id = "set", set.name = "Set Value";
+            set.params = value_params, set.param_count = 1;
+            set.inverse_params = old_params, set.inverse_param_count = 1;
+            set.perform = UNDO_FN(\(p)_set), set.inverse = UNDO_FN(\(p)_set_inverse);
+
+            if ((rc = host->register_action(host, &add)) != UNDO_OK ||
+                (rc = host->register_action(host, &set)) != UNDO_OK) {
+                free(state);
+                return rc;
+            }
+            if (UNDO_STRUCT_HAS(host, undo_host, set_close_handler)) host->set_close_handler(host, \(p)_close);
+            *plugin_data = state;
+            return UNDO_OK;
+        }
+
+        static void \(p)_deinit(void *plugin_data) {
+            \(p)_state *state = (\(p)_state *)plugin_data;
+            while (state->docs != NULL) {
+                \(p)_doc *doc = state->docs;
+                state->docs = doc->next;
+                free(doc->name);
+                free(doc);
+            }
+            free(state);
+        }
+
+        static const undo_plugin_descriptor \(p)_descriptor = {
+            (uint32_t)UNDO_PLUGIN_DESCRIPTOR_SIZE_V1, UNDO_ABI_VERSION_MAJOR, UNDO_ABI_VERSION_MINOR, 0,
+            "\(pluginID)", "\(name)", "0.1.0", \(p)_init, \(p)_deinit, \(p)_describe, {0}};
+
+        UNDO_PLUGIN_EXPORT const undo_plugin_descriptor *undo_plugin_entry(void) { return &\(p)_descriptor; }
+
+        """
+    }
+
+    /// The Swift package: Package.swift (UndoPluginKit by a path dependency on `checkout`) and
+    /// Sources/NAME/Plugin.swift.
+    func swiftFiles(checkout: String) -> [(path: String, text: String)] {
+        let folderName = checkout.split(separator: "/").last.map(String.init) ?? "UndoHost"
+        let package = """
+        // swift-tools-version:6.0
+        // \(name): an UndoHost plugin in Swift (written by undo-host new-plugin).
+        // Build it with the toolchain undo-host was built with: Swift has no stable ABI on Linux,
+        // and the plugin runs on the Swift runtime the host loaded.
+        import PackageDescription
+
+        let package = Package(
+            name: "\(name)",
+            products: [.library(name: "\(name)", type: .dynamic, targets: ["\(name)"])],
+            // A path dependency's package identity is its folder's name ("\(folderName)").
+            dependencies: [.package(path: "\(checkout)")],
+            targets: [
+                .target(name: "\(name)", dependencies: [
+                    .product(name: "UndoPluginKit", package: "\(folderName)"),
+                    .product(name: "UndoPluginABI", package: "\(folderName)"),
+                ]),
+            ],
+            swiftLanguageModes: [.v6]
+        )
+
+        """
+        let source = """
+        // \(name): each document holds one number; add(amount) adds to it, and its inverse
+        // (the same function, called in the inverse phase) subtracts. Build, check, load:
+        //   swift build --package-path \(name)
+        //   undo-host check \(name)/.build/debug/lib\(name).so
+        //   undo-host --plugins \(name)/.build/debug/lib\(name).so
+        import UndoPluginABI
+        import UndoPluginKit
+
+        /// The documents of one host instance.
+        final class Documents { var values: [String: Int64] = [:] }
+
+        let add: @convention(c) (UnsafeMutablePointer<undo_call>?, Int64) -> Int32 = { call, amount in
+            UndoCall.run(call) { call in
+                let documents = call.state(Documents.self)
+                // Wrapping (&+, &-): an overflow would stop the host's process.
+                let value = documents.values[call.context, default: 0]
+                documents.values[call.context] = call.phase == .inverse ? value &- amount : value &+ amount
+            }
+        }
+
+        let plugin = UndoPlugin(
+            id: "\(pluginID)", name: "\(name)", version: "0.1.0",
+            actions: [UndoPluginAction(id: "add", name: "Add", parameters: [.i64("amount")],
+                                       perform: UndoPluginFunction(add), inverse: UndoPluginFunction(add))],
+            makeState: { _ in Documents() },
+            describe: { documents, context in "value=\\(documents.values[context, default: 0])" })
+
+        @c(undo_plugin_entry)
+        public func undoPluginEntry() -> UnsafePointer<undo_plugin_descriptor>? { plugin.descriptor }
+
+        """
+        return [("Package.swift", package), ("Sources/\(name)/Plugin.swift", source)]
+    }
+}

@@ -1,0 +1,69 @@
+import UndoCore
+import UndoPluginHost
+
+/// What every test is given.
+struct CheckSetup {
+    var path: String
+    var allowWritable: Bool
+    var seed: UInt64
+    /// Steps per random walk (`--steps`).
+    var steps: Int
+
+    func load() throws(CheckFailure) -> PluginUnderTest {
+        try PluginUnderTest(path: path, allowWritable: allowWritable)
+    }
+}
+
+/// One test of `undo-host check`: a name (`round-trip/move`) and what it does. Each runs in a
+/// child process of its own unless `--in-process` is given.
+struct CheckTest: Sendable {
+    let name: String
+    /// What it checks, for `--list`.
+    let summary: String
+    let run: @Sendable (CheckSetup, inout CheckRandom, CheckLog) throws -> Void
+
+    /// The tests for a plugin, in the order they run: the per-action tests name its action types.
+    static func tests(for plugin: PluginInfo) -> [CheckTest] {
+        var tests: [CheckTest] = [descriptor, describe]
+        for action in plugin.actionTypes {
+            tests.append(roundTrip(action.localID))
+        }
+        for action in plugin.actionTypes where action.canMerge {
+            tests.append(merge(action.localID))
+        }
+        tests += [badArguments, manyDocuments, loadUnload]
+        return tests
+    }
+
+    /// Runs the test in this process.
+    func result(_ setup: CheckSetup) -> CheckResult {
+        var random = CheckRandom(seed: setup.seed, test: name)
+        let log = CheckLog()
+        do {
+            try run(setup, &random, log)
+            return CheckResult(test: name, status: .passed, notes: log.notes)
+        } catch let failure as CheckFailure {
+            return CheckResult(test: name, status: .failed, messages: [failure.message], notes: log.notes)
+        } catch let skip as CheckSkip {
+            return CheckResult(test: name, status: .skipped, messages: [skip.reason], notes: log.notes)
+        } catch {
+            return CheckResult(test: name, status: .failed, messages: ["\(error)"], notes: log.notes)
+        }
+    }
+
+    /// The action type of a per-action test.
+    static func action(_ localID: String, of plugin: PluginUnderTest) throws -> ActionType {
+        guard let action = plugin.info.actionTypes.first(where: { $0.localID == localID }) else {
+            throw CheckFailure("the plugin has no action type \(localID) this time it was loaded")
+        }
+        return action
+    }
+
+    /// Documents with the names plugins get wrong: none, plain, non-ASCII, with a space.
+    static let documentNames = ["", "doc", "d\u{F6}c \u{D55C}", "two words"]
+
+    /// The note for a plugin without describe.
+    static func noDescribeNote(_ what: String) -> String {
+        "not compared: the plugin has no describe function, so \(what) only checked that every call succeeds or fails with a code from the table, not that documents are restored"
+    }
+}

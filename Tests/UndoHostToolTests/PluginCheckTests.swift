@@ -1,0 +1,156 @@
+import Foundation
+import Testing
+
+/// `undo-host check` run as a plugin author runs it: the bundled plugins pass; every plugin of
+/// the zoo (Fixtures/zoo.c, one mistake each) is caught by the test meant for its mistake.
+@Suite struct PluginCheckTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+    static let include = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Include").path
+
+    /// Builds a fixture into `folder` (only this user may write there, as the host requires).
+    static func build(_ source: String, defines: [String] = [], name: String, in folder: TemporaryFolder) throws -> String {
+        let output = folder.url.appendingPathComponent(name + ".so").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["cc", "-std=c99", "-shared", "-fPIC", "-I", include] + defines.map { "-D" + $0 }
+            + ["-o", output, fixtures.appendingPathComponent(source).path]
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "cc failed for \(source) \(defines)")
+        return output
+    }
+
+    static func privateFolder() throws -> TemporaryFolder {
+        let folder = try TemporaryFolder()
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: folder.url.path)
+        return folder
+    }
+
+    /// The names of the failed tests in check's text report.
+    static func failed(_ outcome: UndoHostProcess.Outcome) -> [String] {
+        outcome.lines.filter { $0.hasPrefix("  FAIL  ") }.map { String($0.dropFirst(8)) }
+    }
+
+    @Test func bundledPluginsPass() throws {
+        let plugins = ["libUndoPluginTextEditor.so", "libUndoPluginCanvas.so", "libUndoPluginSwiftNotes.so"]
+            .map { UndoHostProcess.productsFolder.appendingPathComponent($0).path }
+        for seed in [1, 2, 3] {
+            let outcome = try UndoHostProcess.run(["check", "--seed", String(seed)] + plugins)
+            #expect(outcome.status == 0, "seed \(seed):\n\(outcome.standardOutput)\(outcome.standardError)")
+            #expect(outcome.lines.last?.hasPrefix("32 tests: 32 passed, 0 failed") == true, "\(outcome.lines.last ?? "")")
+        }
+    }
+
+    @Test func theCorrectZooPluginPasses() throws {
+        let folder = try Self.privateFolder()
+        let plugin = try Self.build("zoo.c", name: "zoo", in: folder)
+        let outcome = try UndoHostProcess.run(["check", "--seed", "5", plugin])
+        #expect(outcome.status == 0, "\(outcome.standardOutput)")
+        #expect(Self.failed(outcome).isEmpty)
+    }
+
+    @Test(arguments: [
+        ("ZOO_INVERSE_FORGETS", "round-trip/set", "undo did not restore the state before the step"),
+        ("ZOO_MERGE_DROPS", "merge/add", "did not restore"),
+        ("ZOO_PERFORM_CRASHES", "round-trip/set", "crashed: the plugin killed the test's process with signal 11"),
+        ("ZOO_PERFORM_HANGS", "round-trip/set", "hung: the test did not finish in 2 s"),
+        ("ZOO_PERFORM_NOTHING", "round-trip/set", "reported success"),
+        ("ZOO_DESCRIBE_GROWS", "describe", "asked for a"),
+    ])
+    func eachZooMistakeIsCaughtByItsTest(define: String, test: String, message: String) throws {
+        let folder = try Self.privateFolder()
+        let plugin = try Self.build("zoo.c", defines: [define], name: define, in: folder)
+        let outcome = try UndoHostProcess.run(["check", "--seed", "1", "--timeout", "2", "--only", test, plugin])
+        #expect(outcome.status == 1)
+        #expect(Self.failed(outcome) == [test], "\(outcome.standardOutput)")
+        #expect(outcome.standardOutput.contains(message), "\(outcome.standardOutput)")
+        // The other tests of a plugin that fails only in perform or merge still run.
+        if define == "ZOO_MERGE_DROPS" || define == "ZOO_INVERSE_FORGETS" {
+            let all = try UndoHostProcess.run(["check", "--seed", "1", "--filter", "descriptor", plugin])
+            #expect(all.status == 0)
+        }
+    }
+
+    /// The sample Canvas as it was: a move's inverse subtracted the move again, so moving by
+    /// 1e16 from x = 1 undid to x = 0. The edge values find it (the fixed sample passes above).
+    @Test func edgeValuesFindTheCanvasMoveThatSubtracts() throws {
+        let folder = try Self.privateFolder()
+        let plugin = try Self.build("canvas_subtracting_move.c", name: "canvas_subtracting_move", in: folder)
+        for seed in [1, 2, 3] {
+            let outcome = try UndoHostProcess.run(["check", "--seed", String(seed), "--filter", "move", plugin])
+            #expect(outcome.status == 1)
+            #expect(!Self.failed(outcome).isEmpty, "seed \(seed): \(outcome.standardOutput)")
+            #expect(outcome.standardOutput.contains("1e+16"), "seed \(seed): \(outcome.standardOutput)")
+        }
+    }
+
+    @Test func theSameSeedMakesTheSameReport() throws {
+        let folder = try Self.privateFolder()
+        let plugin = try Self.build("zoo.c", defines: ["ZOO_INVERSE_FORGETS"], name: "forgets", in: folder)
+        let first = try UndoHostProcess.run(["check", "--seed", "42", plugin])
+        let second = try UndoHostProcess.run(["check", "--seed", "42", "--in-process", plugin])
+        #expect(first.standardOutput == second.standardOutput)
+        #expect(first.status == 1 && second.status == 1)
+    }
+
+    @Test func listJSONAndOnlyFailed() throws {
+        let folder = try Self.privateFolder()
+        let plugin = try Self.build("zoo.c", defines: ["ZOO_INVERSE_FORGETS"], name: "forgets", in: folder)
+        let list = try UndoHostProcess.run(["check", "--list", plugin])
+        #expect(list.status == 0)
+        #expect(list.lines == ["org.example.zoo 1.0.0 (\(plugin))", "  descriptor", "  describe", "  round-trip/add",
+                               "  round-trip/set", "  merge/add", "  bad-arguments", "  many-documents", "  load-unload"])
+
+        let json = try UndoHostProcess.run(["check", "--json", "--seed", "1", "--filter", "set", plugin])
+        #expect(json.status == 1)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        #expect(object["seed"] as? Int == 1)
+        #expect(object["failed"] as? Int == 1)
+        let tests = try #require(((object["plugins"] as? [[String: Any]])?.first?["tests"]) as? [[String: Any]])
+        #expect(tests.map { $0["name"] as? String } == ["round-trip/set"])
+        #expect(tests.first?["status"] as? String == "failed")
+
+        let onlyFailed = try UndoHostProcess.run(["check", "--only-failed", "--seed", "1", plugin])
+        #expect(onlyFailed.lines.allSatisfy { !$0.hasPrefix("  pass") })
+        #expect(Self.failed(onlyFailed).contains("round-trip/set"))
+    }
+
+    @Test func usageErrors() throws {
+        let none = try UndoHostProcess.run(["check"])
+        #expect(none.status == 2)
+        #expect(none.standardError.contains("name at least one plugin file"))
+        let missing = try UndoHostProcess.run(["check", "--seed", "1", "/nonexistent/plugin.so"])
+        #expect(missing.status == 1)
+        #expect(missing.standardOutput.contains("FAIL  load"))
+    }
+
+    /// `new-plugin` writes a C plugin; the build command it prints builds it, and it passes check.
+    @Test func aNewCPluginBuildsAndPassesCheckAsWritten() throws {
+        let folder = try Self.privateFolder()
+        let written = try UndoHostProcess.run(["new-plugin", "hello-world"], directory: folder.url)
+        #expect(written.status == 0, "\(written.standardError)")
+        #expect(written.lines.first == "Wrote hello-world/hello-world.c. Build, check and load it:")
+        let build = try #require(written.lines.dropFirst().first?.trimmingCharacters(in: .whitespaces))
+        #expect(build.hasPrefix("cc -std=c99 -Wall -shared -fPIC -I /"))
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+        shell.arguments = ["-c", build + " -Wextra -pedantic -Werror"]
+        shell.currentDirectoryURL = folder.url
+        try shell.run()
+        shell.waitUntilExit()
+        #expect(shell.terminationStatus == 0, "\(build) failed")
+        let checked = try UndoHostProcess.run(["check", "--seed", "9", "hello-world/libhello-world.so"], directory: folder.url)
+        #expect(checked.status == 0, "\(checked.standardOutput)")
+        #expect(checked.standardOutput.contains("org.example.hello_world 0.1.0"))
+        #expect(checked.lines.contains("  pass  round-trip/set"))
+
+        // Nothing is overwritten; a name that cannot be an id is refused.
+        let again = try UndoHostProcess.run(["new-plugin", "hello-world"], directory: folder.url)
+        #expect(again.status == 2)
+        #expect(again.standardError.contains("hello-world already exists; nothing was written"))
+        let bad = try UndoHostProcess.run(["new-plugin", "9 lives"], directory: folder.url)
+        #expect(bad.status == 2)
+        #expect(bad.standardError.contains("use ASCII letters, digits, - and _"))
+    }
+}
