@@ -81,17 +81,17 @@ public enum UndoHostTool {
             }
             return status
         case .run(let file):
-            if file == "-" { return runner.run(named: "<stdin>") { Swift.readLine(strippingNewline: true) } }
-            switch FileSystem.readText(file) {
+            if file == "-" { return runner.run(named: "<stdin>", reader: ScriptLineReader(descriptor: STDIN_FILENO, closing: false)) }
+            switch ScriptLineReader.opening(file) {
             // Not a mistake in the arguments, so no advice about --help.
-            case .success(let text): return runner.run(named: file, text: text)
+            case .success(let reader): return runner.run(named: file, reader: reader)
             case .failure(let error): return usageFailure("cannot read \(file): \(error.reason)", output: output, adviseHelp: false)
             }
         case .session:
             if RawTerminal.isInteractive {
                 return InteractiveSession(session: session, presenter: presenter, askBeforeDiscarding: !options.yes).run()
             }
-            return runner.run(named: "<stdin>") { Swift.readLine(strippingNewline: true) }
+            return runner.run(named: "<stdin>", reader: ScriptLineReader(descriptor: STDIN_FILENO, closing: false))
         }
     }
 

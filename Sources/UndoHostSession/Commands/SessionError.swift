@@ -10,6 +10,8 @@ public struct SessionError: Error, Sendable, Equatable, CustomStringConvertible 
         case plugin, pluginLoad, history, nothingToDo, document
         /// An `expect CODE COMMAND` line whose command did not fail with CODE.
         case expectation
+        /// The script itself could not be read as lines (one too long, not UTF-8).
+        case input
     }
 
     public var kind: Kind
@@ -37,7 +39,7 @@ public struct SessionError: Error, Sendable, Equatable, CustomStringConvertible 
     static func defaultCode(of kind: Kind) -> Int32 {
         switch kind {
         case .unknownCommand, .unknownAction, .document: UNDO_ENOTFOUND
-        case .ambiguousAction, .arguments, .syntax: UNDO_EINVAL
+        case .ambiguousAction, .arguments, .syntax, .input: UNDO_EINVAL
         case .plugin: UNDO_EPLUGIN
         case .pluginLoad: UNDO_ELOAD
         case .history, .expectation: UNDO_ESTATE
