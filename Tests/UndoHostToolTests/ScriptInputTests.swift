@@ -79,3 +79,27 @@ struct ScriptInputTests {
         #expect(closed.status == 0, "\(closed.standardError)")
     }
 }
+
+extension ScriptInputTests {
+    @Test("A document name over 4096 bytes is refused by doc, as contexts are everywhere")
+    func longDocumentNames() throws {
+        let name = String(repeating: "n", count: 1_000_000)
+        let run = try UndoHostProcess.runScript("doc \(name)\ntext.insert 0 \"x\"\n")
+        #expect(run.status == 1)
+        #expect(run.standardError.hasPrefix("session.undo:1: UNDO_ELIMIT: a document name is at most 4096 bytes; this one is 1000000"),
+                "\(run.standardError.prefix(300))")
+        let fits = try UndoHostProcess.runScript("doc \(String(repeating: "n", count: 4096))\ntext.insert 0 \"x\"\ndoc\n")
+        #expect(fits.status == 0, "\(fits.standardError.prefix(300))")
+    }
+
+    @Test("One step in each of 2,000 documents: every document is listed with its one step")
+    func manyDocuments() throws {
+        let count = 2000
+        var script = ""
+        for index in 0..<count { script += "doc d\(index)\ntext.insert 0 \"x\"\n" }
+        script += "doc\n"
+        let run = try UndoHostProcess.runScript(script)
+        #expect(run.status == 0, "\(run.standardError.prefix(300))")
+        #expect(run.standardOutput.contains("d1999"))
+    }
+}

@@ -67,3 +67,22 @@ import UndoPluginABI
         }
     }
 }
+
+extension ScalingBoundsTests {
+    /// A context reaches plugins as a C string of at most 4096 bytes, from Swift as from C.
+    @Test func contextsAreBoundedAt4096Bytes() throws {
+        let host = host()
+        try host.load(file: Fixtures.textEditor)
+        let long = UndoContext(String(repeating: "c", count: 50_000))
+        #expect(throws: PluginHostError.history(.nameTooLong(what: "context", bytes: 50_000, limit: 4096))) {
+            try host.perform("text.insert", [.i64(0), .string("x")], in: long)
+        }
+        let action = try host.actionType("text.insert")
+        #expect(throws: PluginHostError.history(.nameTooLong(what: "context", bytes: 50_000, limit: 4096))) {
+            try host.perform(action, [.i64(0), .string("x")], in: long)
+        }
+        #expect(host.history.withStack { $0.undoCount } == 0)
+        try host.perform("text.insert", [.i64(0), .string("x")], in: UndoContext(String(repeating: "c", count: 4096)))
+        #expect(host.history.withStack { $0.undoCount } == 1)
+    }
+}
