@@ -59,7 +59,7 @@ public enum UndoHostTool {
         }
         let host = HostSession.makeHost(locale: locale)
         if options.allowWritablePlugins { host.trustPolicy.allowWritable = true }
-        if let failure = loadPlugins(options.pluginPaths, into: host, output: output) {
+        if let failure = loadPlugins(options.pluginPaths, into: host, output: output, json: options.json) {
             return usageFailure(failure, output: output)
         }
         let session = HostSession(host: host)
@@ -155,7 +155,8 @@ public enum UndoHostTool {
     /// Loads the plugins asked for, or the bundled ones. A plugin that fails is reported and
     /// skipped (the others load as if it were not there).
     /// - Returns: a usage error when a path given does not exist.
-    private static func loadPlugins(_ paths: [String], into host: PluginHost, output: ToolOutput) -> String? {
+    /// Under `--json` each warning is one JSON object on standard error.
+    private static func loadPlugins(_ paths: [String], into host: PluginHost, output: ToolOutput, json: Bool) -> String? {
         var failures: [PluginLoadError] = []
         if paths.isEmpty {
             failures = host.loadBundledPlugins().failures
@@ -176,6 +177,14 @@ public enum UndoHostTool {
         }
         for failure in failures {
             let hint = HostSession.hint(for: failure).map { $0 + "; " } ?? ""
+            if json {
+                let warning = JSONValue.object([("warning", .string("cannot load")), ("path", .string(failure.path)),
+                                                ("code", .string(SessionError.name(of: failure.code))),
+                                                ("message", .string(failure.explanation)),
+                                                ("hint", .string(hint + "the other plugins are loaded"))])
+                output.write(warning.serialized + "\n", error: true)
+                continue
+            }
             output.write("undo-host: warning: cannot load \(failure.path): \(failure.explanation)\n"
                          + "  hint: \(hint)the other plugins are loaded\n", error: true)
         }
