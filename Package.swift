@@ -45,10 +45,14 @@ let package = Package(
         .target(name: "UndoPluginABI", path: "Include", publicHeadersPath: "."),
         .systemLibrary(name: "CLibFFI", path: "Sources/CLibFFI", pkgConfig: "libffi",
                        providers: [.apt(["libffi-dev"])]),
+        // The system's libcrypto (OpenSSL), for the allow-list's SHA-256: swift-crypto's Crypto
+        // imports Foundation on Linux, which the plugin host and libundohost.so do without.
+        .systemLibrary(name: "CLibCrypto", path: "Sources/CLibCrypto", pkgConfig: "libcrypto",
+                       providers: [.apt(["libssl-dev"])]),
         // The direct call prototypes and the conversions of type-erased plugin functions, in C
         // (internal to UndoPluginHost).
         .target(name: "CUndoHostSupport", dependencies: ["UndoPluginABI"], path: "Sources/CUndoHostSupport"),
-        .target(name: "UndoPluginHost", dependencies: ["UndoCore", "UndoPluginABI", "CLibFFI", "CUndoHostSupport"],
+        .target(name: "UndoPluginHost", dependencies: ["UndoCore", "UndoPluginABI", "CLibFFI", "CLibCrypto", "CUndoHostSupport"],
                 path: "Sources/UndoPluginHost"),
         .target(name: "UndoPluginTextEditor", dependencies: ["UndoPluginABI"],
                 path: "Plugins/TextEditor", publicHeadersPath: "include"),

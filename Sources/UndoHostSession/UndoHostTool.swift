@@ -65,7 +65,7 @@ public enum UndoHostTool {
         let host = HostSession.makeHost(locale: locale)
         let words = SessionText.forLocale(locale.identifier)
         if options.allowWritablePlugins { host.trustPolicy.allowWritable = true }
-        if let failure = loadPlugins(options.pluginPaths, into: host, output: output, words: words) {
+        if let failure = loadPlugins(options.pluginPaths, into: host, output: output, words: words, json: options.json) {
             return usageFailure(failure, output: output)
         }
         let session = HostSession(host: host)
@@ -87,17 +87,17 @@ public enum UndoHostTool {
             }
             return status
         case .run(let file):
-            if file == "-" { return runner.run(named: "<stdin>") { Swift.readLine(strippingNewline: true) } }
-            switch FileSystem.readText(file) {
+            if file == "-" { return runner.run(named: "<stdin>", reader: ScriptLineReader(descriptor: STDIN_FILENO, closing: false)) }
+            switch ScriptLineReader.opening(file) {
             // Not a mistake in the arguments, so no advice about --help.
-            case .success(let text): return runner.run(named: file, text: text)
+            case .success(let reader): return runner.run(named: file, reader: reader)
             case .failure(let error): return usageFailure(words.cannotRead(file, error.reason), output: output, adviseHelp: false)
             }
         case .session:
             if RawTerminal.isInteractive {
                 return InteractiveSession(session: session, presenter: presenter, askBeforeDiscarding: !options.yes).run()
             }
-            return runner.run(named: "<stdin>") { Swift.readLine(strippingNewline: true) }
+            return runner.run(named: "<stdin>", reader: ScriptLineReader(descriptor: STDIN_FILENO, closing: false))
         }
     }
 
@@ -161,8 +161,9 @@ public enum UndoHostTool {
     /// Loads the plugins asked for, or the bundled ones. A plugin that fails is reported and
     /// skipped (the others load as if it were not there).
     /// - Returns: a usage error when a path given does not exist.
+    /// Under `--json` each warning is one JSON object on standard error.
     private static func loadPlugins(_ paths: [String], into host: PluginHost, output: ToolOutput,
-                                    words: SessionText) -> String? {
+                                    words: SessionText, json: Bool) -> String? {
         var failures: [PluginLoadError] = []
         if paths.isEmpty {
             failures = host.loadBundledPlugins().failures
@@ -182,6 +183,15 @@ public enum UndoHostTool {
             }
         }
         for failure in failures {
+            if json {
+                let hint = HostSession.hint(for: failure, words: words).map { $0 + "; " } ?? ""
+                let warning = JSONValue.object([("warning", .string("cannot load")), ("path", .string(failure.path)),
+                                                ("code", .string(SessionError.name(of: failure.code))),
+                                                ("message", .string(failure.explanation)),
+                                                ("hint", .string(hint + "the other plugins are loaded"))])
+                output.write(warning.serialized + "\n", error: true)
+                continue
+            }
             output.write("undo-host: " + words.warningCannotLoad(failure.path, failure.explanation,
                                                                 hint: HostSession.hint(for: failure, words: words)) + "\n",
                          error: true)

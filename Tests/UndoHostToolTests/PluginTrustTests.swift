@@ -66,3 +66,24 @@ extension PluginTrustTests {
         _ = folder
     }
 }
+
+extension PluginTrustTests {
+    @Test("A link in a folder others can write is refused by --plugins and load, as by the C API")
+    func aLinkInAnOpenFolderIsRefused() throws {
+        let (folder, copy) = try copyOfTextEditor(mode: 0o644)
+        let open = folder.url.appendingPathComponent("open").path
+        try FileManager.default.createDirectory(atPath: open, withIntermediateDirectories: false)
+        try FileManager.default.setAttributes([.posixPermissions: Int16(0o1777)], ofItemAtPath: open)
+        try FileManager.default.createSymbolicLink(atPath: open + "/link.so", withDestinationPath: copy)
+        try FileManager.default.createSymbolicLink(atPath: open + "/dirlink", withDestinationPath: folder.url.path)
+        let reason = "the folder \(open) holding the link is writable by group and others (mode 1777)"
+        for path in [open + "/link.so", open + "/dirlink/libUndoPluginTextEditor.so", "open/link.so"] {
+            let refused = try UndoHostProcess.run(["--plugins", path, "plugins"], directory: folder.url)
+            #expect(refused.standardError.contains(reason), "\(path): \(refused.standardError)")
+            #expect(!refused.standardOutput.contains("org.undohost.text"))
+            let session = try UndoHostProcess.run(["run", "-"], input: "load \(path)\n", directory: folder.url)
+            #expect(session.status != 0)
+            #expect(session.standardError.contains(reason), "\(path): \(session.standardError)")
+        }
+    }
+}

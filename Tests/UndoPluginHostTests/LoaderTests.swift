@@ -130,7 +130,8 @@ import UndoPluginABI
     @Test func aLoaderFailureCarriesDlerrorsMessage() throws {
         let folder = Fixtures.temporaryFolder()
         try "int undo_test_dependency(void) { return 1; }\n".write(toFile: folder + "/dep.c", atomically: true, encoding: .utf8)
-        try "int undo_test_dependency(void);\nint use(void) { return undo_test_dependency(); }\n"
+        // It exports the entry, so it passes the check before dlopen and reaches the loader.
+        try "int undo_test_dependency(void);\nint use(void) { return undo_test_dependency(); }\nvoid *undo_plugin_entry(void) { return 0; }\n"
             .write(toFile: folder + "/user.c", atomically: true, encoding: .utf8)
         #expect(try Fixtures.run("cc", ["-shared", "-fPIC", "-o", folder + "/libundodep.so", folder + "/dep.c"]).status == 0)
         #expect(try Fixtures.run("cc", ["-shared", "-fPIC", "-o", folder + "/user.so", folder + "/user.c",

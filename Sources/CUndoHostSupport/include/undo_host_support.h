@@ -58,4 +58,8 @@ extern __attribute__((visibility("hidden"))) __thread void *undo__current_frame_
 static inline void *undo__current_frame(void) { return undo__current_frame_value; }
 static inline void undo__set_current_frame(void *frame) { undo__current_frame_value = frame; }
 
+/* O_PATH (Linux, _GNU_SOURCE), which Swift's Glibc module does not show: the plugin path walk
+ * opens each name without reading or following it (Loading/PluginPathWalk.swift). */
+__attribute__((visibility("hidden"))) int undo__open_path_flag(void);
+
 #endif

@@ -10,6 +10,8 @@ public struct SessionError: Error, Sendable, Equatable, CustomStringConvertible 
         case plugin, pluginLoad, history, nothingToDo, document
         /// An `expect CODE COMMAND` line whose command did not fail with CODE.
         case expectation
+        /// The script itself could not be read as lines (one too long, not UTF-8).
+        case input
     }
 
     public var kind: Kind
@@ -23,10 +25,21 @@ public struct SessionError: Error, Sendable, Equatable, CustomStringConvertible 
     /// - Parameter code: the error code; by default the one the kind stands for.
     public init(_ kind: Kind, _ message: String, code: Int32? = nil, hint: String? = nil, column: Int? = nil) {
         self.kind = kind
-        self.message = message
+        self.message = Self.capped(message)
         self.code = code ?? Self.defaultCode(of: kind)
-        self.hint = hint
+        self.hint = hint.map(Self.capped)
         self.column = column
+    }
+
+    /// The longest message or hint, in Characters: a 10 MB word echoed in an error is cut.
+    static let maximumMessageLength = 1024
+
+    /// `text`, or its start and a note of its size when it is longer than the cap.
+    static func capped(_ text: String) -> String {
+        guard text.utf8.count > maximumMessageLength else { return text }
+        let start = text.prefix(maximumMessageLength)
+        guard start.endIndex < text.endIndex else { return text }
+        return start + "… (\(text.utf8.count) bytes in all)"
     }
 
     /// The code's name, `UNDO_ERANGE` (`UNDO_EUNKNOWN` for a code not in the table).
@@ -37,7 +50,7 @@ public struct SessionError: Error, Sendable, Equatable, CustomStringConvertible 
     static func defaultCode(of kind: Kind) -> Int32 {
         switch kind {
         case .unknownCommand, .unknownAction, .document: UNDO_ENOTFOUND
-        case .ambiguousAction, .arguments, .syntax: UNDO_EINVAL
+        case .ambiguousAction, .arguments, .syntax, .input: UNDO_EINVAL
         case .plugin: UNDO_EPLUGIN
         case .pluginLoad: UNDO_ELOAD
         case .history, .expectation: UNDO_ESTATE

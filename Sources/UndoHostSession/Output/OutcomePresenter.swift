@@ -15,7 +15,7 @@ public final class StandardStreams: ToolOutput {
     public init() {}
     public func write(_ text: String, error: Bool) {
         let descriptor = error ? STDERR_FILENO : STDOUT_FILENO
-        var bytes = Array(text.utf8)
+        var bytes = Array(TerminalText.escapingControls(text).utf8)
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeMutableBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
@@ -32,6 +32,7 @@ public final class CapturedOutput: ToolOutput {
     public private(set) var standardError = ""
     public init() {}
     public func write(_ text: String, error: Bool) {
+        let text = TerminalText.escapingControls(text)
         if error { standardError += text } else { standardOutput += text }
     }
 }

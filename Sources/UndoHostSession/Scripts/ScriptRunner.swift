@@ -17,14 +17,22 @@ public struct ScriptRunner {
         self.keepGoing = keepGoing
     }
 
-    /// Runs the lines `next()` gives until it returns `nil`, `quit`, or (unless keeping going)
-    /// an error.
+    /// Runs the lines of `reader` until its end, `quit`, or (unless keeping going) an error.
+    /// A line that cannot be read (too long, not UTF-8) ends the run with an error, also when
+    /// keeping going: what follows it was not read.
     /// - Returns: the exit status: 0, or 1 when a line failed.
-    public func run(named name: String, lines next: () -> String?) -> Int32 {
+    public func run(named name: String, reader: ScriptLineReader) -> Int32 {
         var number = 0
         var failed = false
         var openGroups: [Int] = [] // the lines that began the groups still open
-        while let line = next() {
+        while let next = reader.next() {
+            let line: String
+            switch next {
+            case .success(let text): line = text
+            case .failure(let failure):
+                presenter.presentError(failure.sessionError, at: .script(file: name, line: failure.line), state: session.state)
+                return 1
+            }
             number += 1
             if echo && !presenter.json { announce(line) }
             guard let outcome = session.run(line) else { continue }
@@ -39,24 +47,32 @@ public struct ScriptRunner {
             case "group end": _ = openGroups.popLast()
             default: break
             }
-            if outcome.endsSession { return failed ? 1 : 0 }
+            if outcome.endsSession {
+                // quit with a group open: the group's steps are not in the history as one.
+                if let begun = openGroups.last, !session.openGroupNames.isEmpty {
+                    reportOpenGroup(begun, named: name)
+                    return 1
+                }
+                return failed ? 1 : 0
+            }
         }
         if let begun = openGroups.last, !session.openGroupNames.isEmpty {
-            let words = session.words
-            presenter.presentError(SessionError(.history, words.neverEnded(session.openGroupNames.last.flatMap { $0 }),
-                                                hint: words.endGroupAfterHint),
-                                   at: .script(file: name, line: begun), state: session.state)
+            reportOpenGroup(begun, named: name)
             return 1
         }
         return failed ? 1 : 0
     }
 
-    /// Runs a whole text.
+    private func reportOpenGroup(_ begun: Int, named name: String) {
+        let words = session.words
+        presenter.presentError(SessionError(.history, words.neverEnded(session.openGroupNames.last.flatMap { $0 }),
+                                            hint: words.endGroupAfterHint),
+                               at: .script(file: name, line: begun), state: session.state)
+    }
+
+    /// Runs a whole text (lines end at LF, CRLF or CR).
     public func run(named name: String, text: String) -> Int32 {
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        if lines.last == "" { lines.removeLast() }
-        var iterator = lines.makeIterator()
-        return run(named: name) { iterator.next() }
+        run(named: name, reader: ScriptLineReader(text: text))
     }
 
     private func announce(_ line: String) {

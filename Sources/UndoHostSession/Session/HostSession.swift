@@ -16,6 +16,8 @@ public final class HostSession {
     /// Documents in the order they were opened, with the plugins that acted in each (to ask
     /// them for its description).
     var documents: [(name: String, plugins: [String])] = []
+    /// Where each of `documents` is in it, by name.
+    private var documentPositions: [String: Int] = [:]
     /// The changes of the last undo, redo or revert: highlighted by `show` until the next change.
     var lastChanges: [UndoChange]?
     /// Names of the groups begun and not yet ended, innermost last.
@@ -36,7 +38,7 @@ public final class HostSession {
         self.host = host
         words = SessionText.forLocale(host.locale)
         currentDocument = Self.firstDocument
-        documents = [(Self.firstDocument, [])]
+        addDocument(Self.firstDocument, plugins: [])
         withStack { $0.currentContext = UndoContext(Self.firstDocument) }
     }
 
@@ -114,7 +116,7 @@ public final class HostSession {
             try historyCall { try $0.markSaved(UndoContext(currentDocument)) }
             return .message(words.saved(currentDocument))
         case .revert: return try revert()
-        case .document(let name?): return openDocument(name)
+        case .document(let name?): return try openDocument(name)
         case .document(nil): return documentList()
         case .close(let name): return try close(name ?? currentDocument)
         case .menu: return .menu(withStack { EditMenuView(stack: $0, document: currentDocument) })
@@ -257,15 +259,26 @@ public final class HostSession {
     // MARK: Documents
 
     func noteDocument(_ name: String, usedBy pluginID: String) {
-        if let index = documents.firstIndex(where: { $0.name == name }) {
+        if let index = documentPositions[name] {
             if !documents[index].plugins.contains(pluginID) { documents[index].plugins.append(pluginID) }
         } else {
-            documents.append((name, [pluginID]))
+            addDocument(name, plugins: [pluginID])
         }
     }
 
-    private func openDocument(_ name: String) -> CommandOutcome.Body {
-        if !documents.contains(where: { $0.name == name }) { documents.append((name, [])) }
+    /// Appends a document and indexes it by name, so finding one costs O(1), not a read of the
+    /// whole list (10^4 documents, one step each, was quadratic).
+    private func addDocument(_ name: String, plugins: [String]) {
+        documentPositions[name] = documents.count
+        documents.append((name, plugins))
+    }
+
+    private func openDocument(_ name: String) throws(SessionError) -> CommandOutcome.Body {
+        guard name.utf8.count <= UndoStack.maximumNameBytes else {
+            throw SessionError(.arguments, "a document name is at most \(UndoStack.maximumNameBytes) bytes; this one is \(name.utf8.count)",
+                               code: UNDO_ELIMIT)
+        }
+        if documentPositions[name] == nil { addDocument(name, plugins: []) }
         currentDocument = name
         withStack { $0.currentContext = UndoContext(name) }
         lastChanges = nil
@@ -273,17 +286,19 @@ public final class HostSession {
     }
 
     private func documentList() -> CommandOutcome.Body {
-        let steps = withStack(\.steps)
+        // One pass over the steps, not one per document.
+        var stepCounts: [String: Int] = [:]
+        for step in withStack(\.steps) { stepCounts[step.context.name, default: 0] += 1 }
         let summaries = documents.map { document in
             DocumentSummary(name: document.name,
                             isDirty: withStack { $0.isDirty(UndoContext(document.name)) },
-                            steps: steps.filter { $0.context.name == document.name }.count)
+                            steps: stepCounts[document.name] ?? 0)
         }
         return .documentList(current: currentDocument, documents: summaries)
     }
 
     private func close(_ name: String) throws(SessionError) -> CommandOutcome.Body {
-        guard documents.contains(where: { $0.name == name }) else {
+        guard documentPositions[name] != nil else {
             let closest = Suggestion.closest(to: name, among: documents.map(\.name))
             throw SessionError(.document, words.noDocument(name),
                                hint: closest.map(words.didYouMean) ?? words.listDocumentsHint)
@@ -297,9 +312,10 @@ public final class HostSession {
             throw sessionError(error, what: "close")
         }
         documents.removeAll { $0.name == name }
+        documentPositions = Dictionary(uniqueKeysWithValues: documents.enumerated().map { ($1.name, $0) })
         lastChanges = nil
         if currentDocument == name {
-            _ = openDocument(documents.last?.name ?? Self.firstDocument)
+            _ = try? openDocument(documents.last?.name ?? Self.firstDocument)
         }
         return .message(words.closed(name, removed: removed, now: currentDocument))
     }
@@ -307,7 +323,7 @@ public final class HostSession {
     /// The document as each plugin that has it describes it, with `changes` highlighted.
     func views(of name: String, changes: [UndoChange]) throws(SessionError) -> [DocumentView] {
         let context = UndoContext(name)
-        let known = documents.first { $0.name == name }?.plugins ?? []
+        let known = documentPositions[name].map { documents[$0].plugins } ?? []
         let relevant = changes.filter { $0.context == context }
         var views: [DocumentView] = []
         // The plugins that acted in the document; if none did through this session (a plugin

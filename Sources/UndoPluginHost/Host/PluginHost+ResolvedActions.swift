@@ -26,6 +26,7 @@ extension PluginHost {
     public func makeCommand(_ action: ActionType, arguments: [ActionValue], in context: UndoContext = .global)
         throws(PluginHostError) -> PluginCommand
     {
+        try Self.checkContext(context)
         guard action.plugin.hostID == ObjectIdentifier(self) else {
             throw .unknownAction(action.fullID, suggestion: nil)
         }
@@ -56,7 +57,8 @@ extension PluginHost {
     public func makeCommand(_ action: ActionType, argument: ActionValue, in context: UndoContext = .global)
         throws(PluginHostError) -> PluginCommand
     {
-        PluginCommand(action: action, arguments: ActionValueList(one: try checkedArgument(action, argument)),
+        try Self.checkContext(context)
+        return PluginCommand(action: action, arguments: ActionValueList(one: try checkedArgument(action, argument)),
                       context: context)
     }
 

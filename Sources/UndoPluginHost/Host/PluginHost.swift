@@ -126,11 +126,21 @@ public final class PluginHost: @unchecked Sendable {
 
     // MARK: Performing
 
+    /// A context reaches plugins as a C string: at most 4096 bytes (`UNDO_MAX_CONTEXT_LENGTH`,
+    /// ``UndoStack/maximumNameBytes``), as in the C API.
+    static func checkContext(_ context: UndoContext) throws(PluginHostError) {
+        let bytes = context.name.utf8.count
+        guard bytes <= UndoStack.maximumNameBytes else {
+            throw .history(.nameTooLong(what: "context", bytes: bytes, limit: UndoStack.maximumNameBytes))
+        }
+    }
+
     /// Checks `arguments` against the action's signature and makes the step, without
     /// performing it.
     public func makeCommand(_ actionID: String, arguments: [ActionValue], in context: UndoContext = .global)
         throws(PluginHostError) -> PluginCommand
     {
+        try Self.checkContext(context)
         let action = try actionType(actionID)
         do throws(ActionArgumentError) {
             let checked = try ActionArguments.check(arguments, against: action.signature)
@@ -145,6 +155,7 @@ public final class PluginHost: @unchecked Sendable {
     public func makeCommand(_ actionID: String, argumentText: String, in context: UndoContext = .global)
         throws(PluginHostError) -> PluginCommand
     {
+        try Self.checkContext(context)
         let action = try actionType(actionID)
         do throws(ActionArgumentError) {
             let checked = try ActionArguments.parse(argumentText, for: action.signature)

@@ -186,8 +186,8 @@ enum HostCallbacks {
                 return error == .invalidUTF8 ? Int32(UNDO_EUTF8) : Int32(UNDO_ELIMIT)
             }
         }
-        frame.reportChange(context: changed, location: location >= 0 ? location : nil,
-                           length: length >= 0 ? length : nil)
+        guard frame.reportChange(context: changed, location: location >= 0 ? location : nil,
+                                 length: length >= 0 ? length : nil) else { return Int32(UNDO_ELIMIT) }
         return ok
     }
 

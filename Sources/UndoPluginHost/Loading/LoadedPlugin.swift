@@ -164,11 +164,20 @@ final class LoadedPlugin: @unchecked Sendable {
 
     // MARK: Registration (from init, through the host table)
 
+    /// The most action types one plugin may register.
+    static let maximumActionTypes = 10_000
+
     /// Validates and prepares an action type registered during init.
+    /// - Complexity: O(the action type's size): a duplicate id is found in a set.
     func register(_ type: UnsafePointer<undo_action_type>?, frame: CallFrame) -> Int32 {
         do throws(RegistrationError) {
-            let action = try ActionTypeReader.read(type, plugin: self, existing: frame.registrations)
+            guard frame.registrations.count < Self.maximumActionTypes else {
+                throw RegistrationError(action: nil, code: Int32(UNDO_ELIMIT),
+                                        message: "a plugin may register at most \(Self.maximumActionTypes) action types")
+            }
+            let action = try ActionTypeReader.read(type, plugin: self, existing: frame.registeredIDs)
             frame.registrations.append(action)
+            frame.registeredIDs.insert(action.localID)
             return Int32(UNDO_OK)
         } catch {
             if frame.registrationFailure == nil {

@@ -21,18 +21,20 @@ extension PluginHost {
     @discardableResult
     public func load(file path: String) throws(PluginLoadError) -> PluginInfo {
         guard path.hasPrefix("/") else { throw PluginLoadError(path: path, reason: .relativePath) }
-        let given = path
-        let path = Self.absolutePath(path) // standardized: links resolved
-        guard CallFrame.current == nil, !isRunningAction else { throw PluginLoadError(path: path, reason: .reentrantCall) }
+        // For messages until the walk has found the file (links resolved where they exist).
+        var shown = Self.absolutePath(path)
+        guard CallFrame.current == nil, !isRunningAction else { throw PluginLoadError(path: shown, reason: .reentrantCall) }
         let policy = trustPolicy
         do throws(PluginLoadError.Reason) {
-            // As given: through a link, the folder holding the link matters too.
-            try Self.checkTrust(ofFile: given, policy: policy)
+            // One walk opens the file and checks every folder and link on the way; from here on
+            // only that descriptor is read, hashed and loaded, so what was checked is what runs.
+            let file = try PluginPathWalk.walk(path, to: .file, checking: !policy.allowWritable)
+            shown = file.realPath
             return try LoaderLock.run { () throws(PluginLoadError.Reason) -> PluginInfo in
-                try loadLocked(path, policy: policy)
+                try loadLocked(file, policy: policy)
             }
         } catch {
-            throw PluginLoadError(path: path, reason: error)
+            throw PluginLoadError(path: shown, reason: error)
         }
     }
 
@@ -54,21 +56,23 @@ extension PluginHost {
             report.failures.append(PluginLoadError(path: folder, reason: .reentrantCall))
             return report
         }
+        let opened: PluginPathWalk.Opened
         do throws(PluginLoadError.Reason) {
-            try Self.checkTrust(ofFolder: path, policy: trustPolicy)
+            opened = try Self.checkTrust(ofFolder: path, policy: trustPolicy)
         } catch {
             report.failures.append(PluginLoadError(path: folder, reason: error))
             return report
         }
         let names: [String]
         do throws(ELFFile.Invalid) {
-            names = try Self.entries(of: folder)
+            // The folder that was checked, by its descriptor.
+            names = try Self.entries(of: opened.descriptor)
         } catch {
             report.failures.append(PluginLoadError(path: folder, reason: .cannotOpen("cannot read the folder: \(error.message)")))
             return report
         }
         for name in names.sorted() where include(name) {
-            let file = SystemFiles.path(folder, name)
+            let file = SystemFiles.path(opened.realPath, name)
             // Folders are skipped; anything else named like a plugin is tried, so that a broken
             // link or a FIFO is reported rather than passed over in silence.
             if (try? FileStatus(of: file))?.kind == .folder { continue }
@@ -81,18 +85,36 @@ extension PluginHost {
         return report
     }
 
-    private func loadLocked(_ path: String, policy: PluginTrustPolicy) throws(PluginLoadError.Reason) -> PluginInfo {
+    /// Checks and loads the file the walk opened; takes over its descriptor.
+    private func loadLocked(_ file: PluginPathWalk.Opened, policy: PluginTrustPolicy) throws(PluginLoadError.Reason) -> PluginInfo {
+        var keepsDescriptor = false
+        defer { if !keepsDescriptor { close(file.descriptor) } }
+        if let allowed = policy.allowedSHA256 {
+            let digest: String
+            do throws(SHA256.FileError) {
+                digest = try SHA256.hex(ofDescriptor: file.descriptor)
+            } catch {
+                throw .cannotOpen(error.message)
+            }
+            guard allowed.contains(digest) else { throw .notAllowed("its SHA-256 \(digest) is not on the allow-list") }
+        }
+        // Before the loader runs any of its code (constructors included): a sound shared object
+        // that exports the entry.
         do {
-            try ELFFile.validate(path)
+            try ELFFile.validate(descriptor: file.descriptor, exporting: "undo_plugin_entry")
         } catch {
+            if error.missingSymbol { throw .missingEntry }
             throw error.cannotOpen ? .cannotOpen(error.message) : .invalidFile(error.message)
         }
         let library: DynamicLibrary
+        let loadedBefore = DynamicLibrary.isLoaded(file.status.identity)
         do {
-            library = try DynamicLibrary(opening: path)
+            library = try DynamicLibrary(openingDescriptor: file.descriptor, identity: file.status.identity, path: file.realPath)
         } catch {
             throw .cannotOpen(error.message)
         }
+        keepsDescriptor = !loadedBefore
+        let path = file.realPath
         guard let entryAddress = library.symbol(named: "undo_plugin_entry") else { throw .missingEntry }
         // Converted to the entry's documented type in C (undo_host_support.h).
         guard let entry = undo__entry_fn_of(entryAddress) else { throw .missingEntry }
@@ -114,10 +136,13 @@ extension PluginHost {
         SystemFiles.absolute(path)
     }
 
-    /// The names in a folder (POSIX, for errno's own message on failure).
-    private static func entries(of folder: String) throws(ELFFile.Invalid) -> [String] {
-        guard let directory = opendir(folder) else {
-            throw ELFFile.Invalid(message: String(cString: strerror(errno)), cannotOpen: true)
+    /// The names in an open folder (POSIX, for errno's own message on failure); takes over
+    /// the descriptor.
+    private static func entries(of descriptor: Int32) throws(ELFFile.Invalid) -> [String] {
+        guard let directory = fdopendir(descriptor) else {
+            let message = String(cString: strerror(errno))
+            close(descriptor)
+            throw ELFFile.Invalid(message: message, cannotOpen: true)
         }
         defer { closedir(directory) }
         var names: [String] = []

@@ -1,43 +1,35 @@
+import CLibCrypto
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
 
-/// SHA-256 (FIPS 180-4), for the plugin allow-list by file digest: small and without a
-/// dependency on a crypto library, which would cost more build time than the one use is worth.
-struct SHA256 {
-    /// The round constants: the first 32 bits of the fractional parts of the cube roots of the
-    /// first 64 primes. Computed (a Double carries 52 fraction bits, plenty for 32) rather than
-    /// typed out, so no digit can be mistyped; the known-answer tests pin them.
-    private static let roundConstants: [UInt32] = firstPrimes(64).map { fractionBits(cbrt(Double($0))) }
-    /// The initial state: the same from the square roots of the first 8 primes.
-    private static let initialState: [UInt32] = firstPrimes(8).map { fractionBits(Double($0).squareRoot()) }
+/// SHA-256 for the plugin allow-list by file digest, computed by the system's libcrypto
+/// (OpenSSL's EVP interface): a kept, reviewed implementation rather than one of our own.
+/// (swift-crypto's Crypto module would bring Foundation into the plugin host on Linux.)
+///
+/// Invariant: `context` is a live EVP context initialised for SHA-256 from `init` until
+/// ``finish()``, which frees it; the type is used by one owner at a time (not copied).
+struct SHA256: ~Copyable {
+    private var context: OpaquePointer?
 
-    private var state = SHA256.initialState
-    /// Bytes not yet hashed (fewer than one 64-byte block).
-    private var pending: [UInt8] = []
-    /// Bytes already compressed (whole blocks).
-    private var hashedBytes: UInt64 = 0
+    init() {
+        // Allocation failure of a few hundred bytes: as the rest of Swift, a crash.
+        guard let context = EVP_MD_CTX_new(), EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1 else {
+            fatalError("libcrypto could not start a SHA-256 digest")
+        }
+        self.context = context
+    }
 
-    init() {}
+    deinit {
+        if let context { EVP_MD_CTX_free(context) }
+    }
 
-    /// Hashes more bytes: whole blocks straight from `bytes`, the rest kept for the next call.
     mutating func update(_ bytes: UnsafeRawBufferPointer) {
-        var rest = bytes[...]
-        if !pending.isEmpty {
-            let taken = rest.prefix(64 - pending.count)
-            pending += taken
-            rest = rest.dropFirst(taken.count)
-            guard pending.count == 64 else { return }
-            compress(pending[...])
-            pending.removeAll(keepingCapacity: true)
-        }
-        while rest.count >= 64 {
-            compress(rest.prefix(64))
-            rest = rest.dropFirst(64)
-        }
-        pending += rest
+        guard let context else { preconditionFailure("SHA256 used after finish()") }
+        guard bytes.count > 0 else { return }
+        guard EVP_DigestUpdate(context, bytes.baseAddress, bytes.count) == 1 else { fatalError("libcrypto refused SHA-256 input") }
     }
 
     mutating func update(_ bytes: [UInt8]) {
@@ -46,13 +38,13 @@ struct SHA256 {
 
     /// The 32-byte digest of everything given to ``update(_:)``. Call it once.
     mutating func finish() -> [UInt8] {
-        let bitLength = (hashedBytes &+ UInt64(pending.count)) &* 8
-        pending.append(0x80)
-        while pending.count % 64 != 56 { pending.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { pending.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
-        for start in stride(from: 0, to: pending.count, by: 64) { compress(pending[start..<start + 64]) }
-        pending = []
-        return state.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> (24 - 8 * UInt32($0))) } }
+        guard let context else { preconditionFailure("SHA256 finished twice") }
+        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        guard EVP_DigestFinal_ex(context, &digest, &length) == 1, length == 32 else { fatalError("libcrypto could not finish SHA-256") }
+        EVP_MD_CTX_free(context)
+        self.context = nil
+        return Array(digest.prefix(32))
     }
 
     /// Lower-case hexadecimal, as `sha256sum` prints it.
@@ -73,17 +65,25 @@ struct SHA256 {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { throw FileError(message: String(cString: strerror(errno))) }
         defer { close(descriptor) }
+        return try hex(ofDescriptor: descriptor)
+    }
+
+    /// The digest of an open file's contents from its start (`pread`: the descriptor's offset is
+    /// neither used nor moved).
+    static func hex(ofDescriptor descriptor: Int32) throws(SHA256.FileError) -> String {
         var hash = SHA256()
         let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536, alignment: 16)
         defer { chunk.deallocate() }
+        var offset: off_t = 0
         while true {
-            let got = read(descriptor, chunk.baseAddress, chunk.count)
+            let got = pread(descriptor, chunk.baseAddress, chunk.count, offset)
             if got == 0 { break }
             if got < 0 {
                 if errno == EINTR { continue }
                 throw FileError(message: String(cString: strerror(errno)))
             }
             hash.update(UnsafeRawBufferPointer(rebasing: chunk[..<got]))
+            offset += off_t(got)
         }
         return hex(hash.finish())
     }
@@ -91,47 +91,4 @@ struct SHA256 {
     struct FileError: Error {
         var message: String
     }
-
-    /// Hashes one 64-byte block.
-    private mutating func compress<Block: Collection<UInt8>>(_ block: Block) {
-        hashedBytes &+= 64
-        var words = [UInt32](repeating: 0, count: 64)
-        var byte = block.makeIterator()
-        for t in 0..<16 {
-            for _ in 0..<4 { words[t] = words[t] << 8 | UInt32(byte.next()!) }
-        }
-        for t in 16..<64 {
-            let s0 = words[t - 15].rotatedRight(7) ^ words[t - 15].rotatedRight(18) ^ (words[t - 15] >> 3)
-            let s1 = words[t - 2].rotatedRight(17) ^ words[t - 2].rotatedRight(19) ^ (words[t - 2] >> 10)
-            words[t] = words[t - 16] &+ s0 &+ words[t - 7] &+ s1
-        }
-        var (a, b, c, d, e, f, g, h) = (state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7])
-        for t in 0..<64 {
-            let sum1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
-            let choose = (e & f) ^ (~e & g)
-            let temp1 = h &+ sum1 &+ choose &+ Self.roundConstants[t] &+ words[t]
-            let sum0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
-            let majority = (a & b) ^ (a & c) ^ (b & c)
-            (h, g, f, e, d, c, b, a) = (g, f, e, d &+ temp1, c, b, a, temp1 &+ sum0 &+ majority)
-        }
-        for (offset, value) in [a, b, c, d, e, f, g, h].enumerated() { state[offset] &+= value }
-    }
-
-    private static func firstPrimes(_ count: Int) -> [Int] {
-        var primes: [Int] = []
-        var candidate = 2
-        while primes.count < count {
-            if primes.allSatisfy({ candidate % $0 != 0 }) { primes.append(candidate) }
-            candidate += 1
-        }
-        return primes
-    }
-
-    private static func fractionBits(_ value: Double) -> UInt32 {
-        UInt32((value - value.rounded(.down)) * 4_294_967_296)
-    }
-}
-
-extension UInt32 {
-    fileprivate func rotatedRight(_ count: UInt32) -> UInt32 { self >> count | self << (32 - count) }
 }

@@ -43,6 +43,8 @@ final class CallFrame {
     private let storage: CallFrameStorage
     /// Action types registered during init, and the first registration refused (init frames only).
     var registrations: [ActionType] = []
+    /// Their local ids, so a duplicate is found in O(1), not by reading every earlier one.
+    var registeredIDs: Set<String> = []
     var registrationFailure: PluginLoadError.Reason?
 
     /// A frame for one call of the plugin with table `hostTable` and data `pluginData`.
@@ -137,9 +139,24 @@ final class CallFrame {
     /// The coalescing key perform set with set_coalescing_key (ABI 1.3); `nil` for none.
     func setCoalescingKey(_ key: String?) { storage.access { $0.setOutputs { $0.coalescingKey = .some(key) } } }
 
+    /// The most changed places one call may report (report_change): they are kept until the
+    /// call ends, so a plugin reporting without end would hold the process's memory.
+    static let maximumChangesPerCall = 65_536
+
     /// A changed place reported with report_change.
-    func reportChange(context: UndoContext, location: Int64?, length: Int64?) {
-        storage.access { $0.setOutputs { $0.changes.report(context: context, location: location, length: length) } }
+    /// - Returns: false, recording nothing, past ``maximumChangesPerCall`` (the call then fails).
+    func reportChange(context: UndoContext, location: Int64?, length: Int64?) -> Bool {
+        storage.access { state in
+            guard state.outputs.changes.all.count < Self.maximumChangesPerCall else {
+                state.setOutputs {
+                    $0.changesOverLimit = true
+                    $0.refusal = "report_change: more than \(Self.maximumChangesPerCall) changes reported in one call"
+                }
+                return false
+            }
+            state.setOutputs { $0.changes.report(context: context, location: location, length: length) }
+            return true
+        }
     }
 
     /// Takes what the call handed back (inverse and merged arguments, key, changes, errors):
@@ -211,6 +228,8 @@ struct CallOutputs {
     /// "never coalesces", `nil` when perform did not set one.
     var coalescingKey: String??
     var changes = UndoChanges()
+    /// report_change was called more than ``CallFrame/maximumChangesPerCall`` times.
+    var changesOverLimit = false
     /// The plugin's explanation of a failure (report_error), if any.
     var reportedError: (code: Int32, message: String)?
     /// Why a host callback refused something during the call.

@@ -26,6 +26,39 @@ struct DynamicLibrary: @unchecked Sendable {
         self.handle = handle
     }
 
+    /// Opens the file open at `descriptor` — exactly that file, whatever its name now leads to —
+    /// through "/proc/self/fd/N". `path` is the name it was found at, for messages.
+    ///
+    /// The loader knows a library by the name it was opened by, and a later `dlopen` of the same
+    /// name returns it without opening anything. So a descriptor whose file was loaded is kept
+    /// open for the life of the process (a number never reused, one per distinct file: the
+    /// library stays loaded anyway), and a file already loaded this way is found by its device
+    /// and inode, not opened again. Call with ``LoaderLock`` held; close the descriptor only
+    /// when this throws or when ``isLoaded(_:)`` said the file was loaded before.
+    init(openingDescriptor descriptor: Int32, identity: FileStatus.Identity, path: String) throws(DynamicLibraryError) {
+        if let loaded = Self.loadedFiles[identity] {
+            self.path = path
+            self.handle = loaded
+            return
+        }
+        let name = "/proc/self/fd/\(descriptor)"
+        _ = dlerror()
+        guard let handle = dlopen(name, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
+            let message = Self.lastError() ?? "dlopen failed"
+            throw DynamicLibraryError(message: message.replacing(name, with: path))
+        }
+        Self.loadedFiles[identity] = handle
+        self.path = path
+        self.handle = handle
+    }
+
+    /// Whether the file is one this process loaded through ``init(openingDescriptor:identity:path:)``
+    /// (its descriptor is then kept open).
+    static func isLoaded(_ identity: FileStatus.Identity) -> Bool { loadedFiles[identity] != nil }
+
+    /// The files loaded by descriptor, by identity. Only touched under ``LoaderLock``.
+    nonisolated(unsafe) private static var loadedFiles: [FileStatus.Identity: UnsafeMutableRawPointer] = [:]
+
     /// The address of an exported symbol, or `nil` when the library does not export it.
     func symbol(named name: String) -> UnsafeMutableRawPointer? {
         _ = dlerror()

@@ -15,6 +15,13 @@ struct FileStatus: Equatable {
     let owner: uid_t
     /// The permission bits (`st_mode & 07777`).
     let mode: UInt32
+    /// Device and inode: which file this is, whatever name led to it.
+    let identity: Identity
+
+    struct Identity: Hashable {
+        let device: UInt64
+        let inode: UInt64
+    }
 
     /// `lstat` (the link itself) when `followingLinks` is false, else `stat`.
     /// - Throws: the system's reason, like "No such file or directory".
@@ -22,7 +29,20 @@ struct FileStatus: Equatable {
         var info = stat()
         let status = followingLinks ? stat(path, &info) : lstat(path, &info)
         guard status == 0 else { throw Failure(message: String(cString: strerror(errno))) }
+        self.init(info)
+    }
+
+    /// `fstat` of an open descriptor (also one opened with `O_PATH`): what this very file is,
+    /// whatever happens to the names that led to it.
+    init(descriptor: Int32) throws(FileStatus.Failure) {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw Failure(message: String(cString: strerror(errno))) }
+        self.init(info)
+    }
+
+    private init(_ info: stat) {
         owner = info.st_uid
+        identity = Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
         mode = UInt32(info.st_mode) & 0o7777
         switch info.st_mode & S_IFMT {
         case S_IFREG: kind = .file

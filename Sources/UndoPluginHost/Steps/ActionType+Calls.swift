@@ -30,6 +30,7 @@ extension ActionType {
             let status = frame.call(performFunction, step.arguments)
             let outputs = frame.takeOutputs()
             guard status == UNDO_OK else { throw failure(status, outputs, errorPhase) }
+            if outputs?.changesOverLimit == true { throw tooManyChanges(errorPhase) }
             if let missing = outputs?.inverse?.firstIndex(where: { $0 == nil }) {
                 throw missingInverse(missing, errorPhase)
             }
@@ -60,6 +61,7 @@ extension ActionType {
             let status = frame.call(inverseFunction, arguments)
             let outputs = frame.takeOutputs()
             guard status == UNDO_OK else { throw failure(status, outputs, .undo) }
+            if outputs?.changesOverLimit == true { throw tooManyChanges(.undo) }
             return outputs?.changes
         }
         if let reported, !reported.isEmpty { changes.append(contentsOf: reported) }
@@ -113,6 +115,16 @@ extension ActionType {
     }
 
     /// The error for perform succeeding without setting inverse argument `index`.
+    /// A call that reported more changes than the limit fails even when the plugin ignored
+    /// report_change's UNDO_ELIMIT: its changes were not all recorded.
+    private func tooManyChanges(_ phase: PluginActionError.Phase) -> PluginActionError {
+        let error = PluginActionError(
+            pluginID: pluginID, actionID: shortID, phase: phase, code: Int32(UNDO_ELIMIT),
+            message: "reported more than \(CallFrame.maximumChangesPerCall) changes in one call")
+        plugin.writeLog(.error, error.description)
+        return error
+    }
+
     private func missingInverse(_ index: Int, _ phase: PluginActionError.Phase) -> PluginActionError {
         let parameter = inverseSignature!.parameters[index]
         let error = PluginActionError(

@@ -1,0 +1,64 @@
+/*
+ * A plugin that registers ACTION_COUNT action types ("a0", "a1", ...) and whose action
+ * "a0" reports CHANGE_COUNT changes in one perform: the bounds on both (ScalingBoundsTests).
+ * many_report_results() tells how many report_change calls returned UNDO_OK and UNDO_ELIMIT.
+ */
+#include <undohost/undo_plugin.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#ifndef ACTION_COUNT
+#define ACTION_COUNT 1
+#endif
+#ifndef CHANGE_COUNT
+#define CHANGE_COUNT 1
+#endif
+
+static int32_t accepted, limited;
+
+static int32_t go(undo_call *call) {
+    const undo_host *host = call->host;
+    long i;
+    for (i = 0; i < CHANGE_COUNT; i++) {
+        int32_t rc = host->report_change(call, NULL, i, 1);
+        if (rc == UNDO_OK) accepted++;
+        else if (rc == UNDO_ELIMIT) limited++;
+    }
+    /* A careless plugin: succeeds whatever report_change said. */
+    return UNDO_OK;
+}
+
+static int32_t many_init(const undo_host *host, void **plugin_data) {
+    static char ids[ACTION_COUNT][16];
+    undo_action_type type;
+    long i;
+    *plugin_data = NULL;
+    for (i = 0; i < ACTION_COUNT; i++) {
+        int32_t rc;
+        snprintf(ids[i], sizeof ids[i], "a%ld", i);
+        memset(&type, 0, sizeof type);
+        type.struct_size = (uint32_t)sizeof type;
+        type.id = ids[i];
+        type.name = "Many";
+        type.perform = UNDO_FN(go);
+        type.inverse = UNDO_FN(go);
+        rc = host->register_action(host, &type);
+        if (rc != UNDO_OK) return rc;
+    }
+    return UNDO_OK;
+}
+
+static void many_deinit(void *plugin_data) { (void)plugin_data; }
+
+static const undo_plugin_descriptor descriptor = {
+    UNDO_PLUGIN_DESCRIPTOR_SIZE_V1, UNDO_ABI_VERSION_MAJOR, UNDO_ABI_VERSION_MINOR, 0,
+    "org.undohost.test.many", "Many", "1.0", many_init, many_deinit, NULL, {0, 0, 0, 0},
+};
+
+UNDO_PLUGIN_EXPORT const undo_plugin_descriptor *undo_plugin_entry(void) { return &descriptor; }
+
+UNDO_PLUGIN_EXPORT void many_report_results(int32_t *ok, int32_t *limit) {
+    *ok = accepted;
+    *limit = limited;
+}
