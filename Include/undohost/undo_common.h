@@ -24,10 +24,12 @@
  *
  * What each minor added: 1.1 undo_host.set_close_handler; 1.2 undo_action_type.merge_mode;
  * 1.3 undo_host.set_coalescing_key; 1.4 undo_error_name and undo_error_message exported by
- * libundohost; 1.5 undo_host.register_action_name (action names per locale).
+ * libundohost; 1.5 undo_host.register_action_name (action names per locale); 1.6 the checked
+ * registration macros (UNDO_PARAMS, UNDO_ACTION_PERFORM...), undo_call.document_data,
+ * undo_plugin_descriptor.describe_v2 and close_document.
  */
 #define UNDO_ABI_VERSION_MAJOR 1
-#define UNDO_ABI_VERSION_MINOR 5
+#define UNDO_ABI_VERSION_MINOR 6
 /** The version as one number, MAJOR * 1000 + MINOR, for `#if` tests. */
 #define UNDO_ABI_VERSION (UNDO_ABI_VERSION_MAJOR * 1000 + UNDO_ABI_VERSION_MINOR)
 

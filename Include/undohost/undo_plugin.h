@@ -9,8 +9,8 @@
  *     static int32_t my_init(const undo_host *host, void **plugin_data) { ... }
  *     static void my_deinit(void *plugin_data) { ... }
  *     static const undo_plugin_descriptor descriptor = {
- *         UNDO_PLUGIN_DESCRIPTOR_SIZE_V1, UNDO_ABI_VERSION_MAJOR, UNDO_ABI_VERSION_MINOR, 0,
- *         "com.example.counter", "Counter", "1.0", my_init, my_deinit, NULL, {0}};
+ *         UNDO_PLUGIN_DESCRIPTOR_SIZE_V1_6, UNDO_ABI_VERSION_MAJOR, UNDO_ABI_VERSION_MINOR, 0,
+ *         "com.example.counter", "Counter", "1.0", my_init, my_deinit, NULL, {0}, NULL, NULL};
  *     UNDO_PLUGIN_EXPORT const undo_plugin_descriptor *undo_plugin_entry(void) { return &descriptor; }
  *
  * Build: cc -std=c99 -shared -fPIC -I Include -o libcounter.so counter.c
@@ -19,13 +19,30 @@
  *   1. The host dlopens the file (never dlcloses it) and calls undo_plugin_entry().
  *   2. It checks the descriptor's ABI version (same major, minor not newer than the host's)
  *      before calling any other plugin code, then its size, id and function pointers.
- *   3. It calls init() with a host callback table; init registers the action types.
+ *   3. It calls init() with a host callback table; init registers the action types (see
+ *      "Starting and ending an instance" below for what init and deinit must do).
  *   4. The host calls the actions' perform and inverse functions with their declared C types as
  *      steps are done, undone and redone (libffi prepares each call at registration; a function
  *      whose declared parameters match one of the host's fixed prototypes exactly is called
  *      through that prototype, any other through ffi_call). The plugin may record changes it
  *      made on its own.
- *   5. On unload the host removes the plugin's steps from the history, then calls deinit().
+ *   5. On unload the host removes the plugin's steps from the history, calls close_document
+ *      (1.6) for each document whose slot is not NULL, then calls deinit().
+ *
+ * Starting and ending an instance (the one statement of these rules; the fields refer here):
+ *   - init runs once per host that loads the plugin (so maybe several times in one process: keep
+ *     per-instance state in *plugin_data, and count instances for state shared between them).
+ *     It may call register_action, register_action_name and set_close_handler, and only it may.
+ *   - init succeeds by returning UNDO_OK. Then deinit is called exactly once, later, even when
+ *     the load fails after all because the host refused one of init's registrations (the host
+ *     refuses the load and calls deinit right after init returns).
+ *   - init fails by returning a negative code (after report_error says why). Then deinit is
+ *     never called: init frees whatever it allocated before it returns. A refused registration
+ *     returns its error code, which init may return as its own: the load fails either way.
+ *   - deinit frees what init allocated. It is the last call into the instance: every step of it
+ *     has left the history and every document slot was closed before it.
+ *   - Neither runs concurrently with another init or deinit (one process-wide lock); both run
+ *     on the loading (unloading) thread. The host table stays valid until deinit returns.
  *
  * Threads: the host never calls into one plugin instance from two threads at once (every call
  * holds the lock of the history the host performs into), and never runs any init or deinit
@@ -61,13 +78,19 @@ typedef struct undo_host undo_host;
 typedef struct undo_call undo_call;
 
 /**
- * A perform, inverse or merge function, stored type-erased. Cast a real function with UNDO_FN;
+ * A perform, inverse or merge function, stored type-erased. Store a real function with the
+ * checked setters (UNDO_ACTION_PERFORM...) or, unchecked, UNDO_FN;
  * the host calls it with the parameters its action type declares (see undo_action_type).
  * `void (*)(void)` is the one function pointer type C compilers let any other convert to
  * without a warning.
  */
 typedef void (*undo_fn)(void);
-/** Stores `f` (a perform or inverse function) as an undo_fn. */
+/**
+ * Stores `f` (a perform or inverse function) as an undo_fn, unchecked: a function whose
+ * prototype does not match its declared parameters still compiles, and calling it is undefined
+ * behaviour. Kept for plugins written before 1.6; new code uses the checked registration below
+ * (UNDO_PARAMS, UNDO_ACTION_PERFORM, ...).
+ */
 #define UNDO_FN(f) ((undo_fn)(f))
 
 /* ---- Calls ------------------------------------------------------------------------------ */
@@ -77,6 +100,8 @@ typedef void (*undo_fn)(void);
 #define UNDO_PHASE_REDO 2    /**< perform again, on redo */
 #define UNDO_PHASE_INVERSE 3 /**< the inverse, on undo */
 #define UNDO_PHASE_MERGE 4   /**< the action type's merge function */
+#define UNDO_PHASE_DESCRIBE 5 /**< describe_v2 (ABI 1.6) */
+#define UNDO_PHASE_CLOSE 6    /**< close_document (ABI 1.6) */
 
 /**
  * The first parameter of every perform, inverse and merge function: what the call is about.
@@ -99,10 +124,28 @@ struct undo_call {
     const char *action_id;
     /** Internal to the host: do not touch. */
     void *undo__frame;
+
+    /* ---- Added in ABI 1.6: check UNDO_STRUCT_HAS(call, undo_call, document_data) ---- */
+
+    /**
+     * The plugin's slot for the call's document (context): a `void *` the host keeps for this
+     * plugin instance and this document, NULL until the plugin stores something in it. Read and
+     * write `*call->document_data` (a document's state, allocated on first use), so a plugin
+     * needs no map of documents of its own. Every call about the document (perform, inverse,
+     * merge, describe_v2, close_document) sees the same slot; the pointer itself is valid only
+     * during the call. When the host closes the document, or unloads the plugin, it calls the
+     * descriptor's close_document for a slot that is not NULL, then forgets the slot; a document
+     * opened again under the same name starts with NULL. NULL in calls about no document
+     * (init, deinit). A plugin built with these headers declares abi_minor 6, which an older
+     * host refuses, so it may rely on the field.
+     */
+    void **document_data;
 };
 
 /** The size of a 1.0 undo_call. */
 #define UNDO_CALL_SIZE_V1 (offsetof(undo_call, undo__frame) + sizeof(void *))
+/** The size of a 1.6 undo_call (with document_data). */
+#define UNDO_CALL_SIZE_V1_6 (offsetof(undo_call, document_data) + sizeof(void **))
 
 /* ---- Action types ----------------------------------------------------------------------- */
 
@@ -181,13 +224,13 @@ typedef struct undo_action_type {
     uint32_t inverse_param_count;
     /** The inverse's parameters, or NULL (with count 0) when it takes perform's arguments. */
     const undo_param *inverse_params;
-    /** Required: the perform function, stored with UNDO_FN. */
+    /** Required: the perform function: UNDO_ACTION_PERFORM sets it (or UNDO_FN). */
     undo_fn perform;
-    /** Required: the inverse function, stored with UNDO_FN. */
+    /** Required: the inverse function: UNDO_ACTION_INVERSE or _SAME sets it. */
     undo_fn inverse;
     /** Steps with the same key in the same context coalesce into one step; NULL: never. */
     const char *coalescing_key;
-    /** Optional merge function, stored with UNDO_FN; NULL: steps coalesce but never merge. */
+    /** Optional merge function (UNDO_ACTION_MERGE sets it); NULL: steps coalesce but never merge. */
     undo_fn merge;
     /** Set to NULL. */
     void *reserved[4];
@@ -216,6 +259,120 @@ typedef struct undo_action_type {
     /** Set to 0. */
     uint32_t reserved1;
 } undo_action_type;
+
+/* ---- Checked registration (1.6; works with any 1.x host: it only fills undo_action_type) --- */
+
+/*
+ * Declares a parameter list once, and checks at compile time that each function registered with
+ * it has exactly the C prototype those parameters mean:
+ *
+ *     UNDO_PARAMS(insert_params, (I64, position), (STRING, text));
+ *     static int32_t insert(undo_call *call, int64_t position, const char *text) { ... }
+ *     ...
+ *     UNDO_ACTION_PERFORM(&type, insert_params, insert);
+ *
+ * UNDO_PARAMS(list, (TYPE, name)...) defines `static const undo_param list[]` (TYPE is I32, U32,
+ * I64, U64, F64, STRING or BYTES: the UNDO_TYPE_* suffix; name a C identifier, which becomes the
+ * parameter's name) with 1 to UNDO_MAX_PARAMS entries, and the prototype that goes with it;
+ * UNDO_PARAMS_NONE(list) declares an empty one. The setters fill an undo_action_type:
+ *   UNDO_ACTION_PERFORM(type, list, f)  params, param_count and perform = f;
+ *   UNDO_ACTION_INVERSE(type, list, f)  inverse_params, inverse_param_count and inverse = f (perform
+ *                                       hands its arguments back with set_inverse_arg);
+ *   UNDO_ACTION_INVERSE_SAME(type, list, f)  inverse = f taking perform's own arguments (`list`
+ *                                       is perform's list; inverse_params stays NULL);
+ *   UNDO_ACTION_MERGE(type, f)          merge = f, checked against undo_merge_fn.
+ * `type` is a pointer to the undo_action_type. A function whose prototype differs (a parameter of
+ * another type, one too many or too few, `char *` for `const char *`) does not compile: in C an
+ * error names `perform_does_not_match_its_parameters` (or inverse_, merge_); in C++ the call of
+ * undo__checked_fn has no match. (GCC and Clang check with __builtin_types_compatible_p; another
+ * C compiler diagnoses the conditional expression's mismatched pointer types.)
+ */
+
+/** The prototype of a merge function (see undo_action_type). */
+typedef int32_t (*undo_merge_fn)(undo_call *call, const undo_value *prev_args,
+                                 const undo_value *prev_inverse_args, const undo_value *next_args,
+                                 const undo_value *next_inverse_args);
+
+/* The C parameters of each value type, after a comma. */
+#define UNDO__CTYPE_I32 , int32_t
+#define UNDO__CTYPE_U32 , uint32_t
+#define UNDO__CTYPE_I64 , int64_t
+#define UNDO__CTYPE_U64 , uint64_t
+#define UNDO__CTYPE_F64 , double
+#define UNDO__CTYPE_STRING , const char *
+#define UNDO__CTYPE_BYTES , const void *, uint64_t
+
+#define UNDO__PARAM_ENTRY(type, name) {UNDO_TYPE_##type, 0, #name},
+#define UNDO__PARAM_CTYPE(type, name) UNDO__CTYPE_##type
+#define UNDO__PARAM_ONE(type, name) +1
+#define UNDO__APPLY(m, pair) m pair
+
+/* UNDO__FOR_EACH(m, (a, b), ...): m(a, b) for each pair, 1 to 16 of them. */
+#define UNDO__COUNT(...) UNDO__COUNT_(__VA_ARGS__, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+#define UNDO__COUNT_(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, n, ...) n
+#define UNDO__CONCAT(a, b) UNDO__CONCAT_(a, b)
+#define UNDO__CONCAT_(a, b) a##b
+#define UNDO__FOR_EACH(m, ...) UNDO__CONCAT(UNDO__FE_, UNDO__COUNT(__VA_ARGS__))(m, __VA_ARGS__)
+#define UNDO__FE_1(m, p) UNDO__APPLY(m, p)
+#define UNDO__FE_2(m, p, ...) UNDO__APPLY(m, p) UNDO__FE_1(m, __VA_ARGS__)
+#define UNDO__FE_3(m, p, ...) UNDO__APPLY(m, p) UNDO__FE_2(m, __VA_ARGS__)
+#define UNDO__FE_4(m, p, ...) UNDO__APPLY(m, p) UNDO__FE_3(m, __VA_ARGS__)
+#define UNDO__FE_5(m, p, ...) UNDO__APPLY(m, p) UNDO__FE_4(m, __VA_ARGS__)
+#define UNDO__FE_6(m, p, ...) UNDO__APPLY(m, p) UNDO__FE_5(m, __VA_ARGS__)
+#define UNDO__FE_7(m, p, ...) UNDO__APPLY(m, p) UNDO__FE_6(m, __VA_ARGS__)
+#define UNDO__FE_8(m, p, ...) UNDO__APPLY(m, p) UNDO__FE_7(m, __VA_ARGS__)
+#define UNDO__FE_9(m, p, ...) UNDO__APPLY(m, p) UNDO__FE_8(m, __VA_ARGS__)
+#define UNDO__FE_10(m, p, ...) UNDO__APPLY(m, p) UNDO__FE_9(m, __VA_ARGS__)
+#define UNDO__FE_11(m, p, ...) UNDO__APPLY(m, p) UNDO__FE_10(m, __VA_ARGS__)
+#define UNDO__FE_12(m, p, ...) UNDO__APPLY(m, p) UNDO__FE_11(m, __VA_ARGS__)
+#define UNDO__FE_13(m, p, ...) UNDO__APPLY(m, p) UNDO__FE_12(m, __VA_ARGS__)
+#define UNDO__FE_14(m, p, ...) UNDO__APPLY(m, p) UNDO__FE_13(m, __VA_ARGS__)
+#define UNDO__FE_15(m, p, ...) UNDO__APPLY(m, p) UNDO__FE_14(m, __VA_ARGS__)
+#define UNDO__FE_16(m, p, ...) UNDO__APPLY(m, p) UNDO__FE_15(m, __VA_ARGS__)
+
+/** Declares parameter list `list` with its prototype; see above. End it with a semicolon. */
+#define UNDO_PARAMS(list, ...)                                                            \
+    static const undo_param list[] = {UNDO__FOR_EACH(UNDO__PARAM_ENTRY, __VA_ARGS__)};    \
+    enum { list##__count = 0 UNDO__FOR_EACH(UNDO__PARAM_ONE, __VA_ARGS__) };              \
+    typedef int32_t (*list##__fn)(undo_call * UNDO__FOR_EACH(UNDO__PARAM_CTYPE, __VA_ARGS__))
+/** Declares an empty parameter list `list`: functions `int32_t f(undo_call *call)`. */
+#define UNDO_PARAMS_NONE(list)                  \
+    static const undo_param *const list = NULL; \
+    enum { list##__count = 0 };                 \
+    typedef int32_t (*list##__fn)(undo_call *)
+
+/* undo_fn of f, a compile-time error (mentioning `what`) unless f has type Expected. */
+#if defined(__cplusplus)
+UNDO__EXTERN_C_END
+template <typename Expected>
+static inline undo_fn undo__checked_fn(Expected f) { return reinterpret_cast<undo_fn>(f); }
+UNDO__EXTERN_C_BEGIN
+#define UNDO__CHECKED_FN(Expected, f, what) undo__checked_fn<Expected>(f)
+#elif defined(__GNUC__) || defined(__clang__)
+#define UNDO__CHECKED_FN(Expected, f, what)                                                    \
+    ((void)sizeof(struct {                                                                     \
+         int what : __builtin_types_compatible_p(__typeof__(&*(f)), Expected) ? 1 : -1;        \
+     }),                                                                                       \
+     (undo_fn)(f))
+#else
+#define UNDO__CHECKED_FN(Expected, f, what) ((undo_fn)(1 ? (f) : (Expected)0))
+#endif
+
+/** Sets perform and its parameters (declared with UNDO_PARAMS) in *type; f checked. */
+#define UNDO_ACTION_PERFORM(type, list, f)                                                        \
+    ((type)->params = (list), (type)->param_count = (uint32_t)list##__count,                     \
+     (type)->perform = UNDO__CHECKED_FN(list##__fn, f, perform_does_not_match_its_parameters))
+/** Sets the inverse and its own parameters (handed back by perform) in *type; f checked. */
+#define UNDO_ACTION_INVERSE(type, list, f)                                                        \
+    ((type)->inverse_params = (list), (type)->inverse_param_count = (uint32_t)list##__count,     \
+     (type)->inverse = UNDO__CHECKED_FN(list##__fn, f, inverse_does_not_match_its_parameters))
+/** Sets an inverse that takes perform's arguments (list: perform's) in *type; f checked. */
+#define UNDO_ACTION_INVERSE_SAME(type, list, f)                                        \
+    ((type)->inverse_params = NULL, (type)->inverse_param_count = 0,                   \
+     (type)->inverse = UNDO__CHECKED_FN(list##__fn, f, inverse_does_not_match_its_parameters))
+/** Sets the merge function in *type; f checked against undo_merge_fn. */
+#define UNDO_ACTION_MERGE(type, f) \
+    ((type)->merge = UNDO__CHECKED_FN(undo_merge_fn, f, merge_does_not_match_undo_merge_fn))
 
 /** The size of a 1.0 undo_action_type: the minimum the host accepts. */
 #define UNDO_ACTION_TYPE_SIZE_V1 (offsetof(undo_action_type, reserved) + 4 * sizeof(void *))
@@ -251,7 +408,7 @@ struct undo_host {
      * missing name or function, bad flags, struct_size below UNDO_ACTION_TYPE_SIZE_V1);
      * UNDO_ETYPE for an unknown parameter type; UNDO_ELIMIT for more than UNDO_MAX_PARAMS
      * parameters or an over-long string; UNDO_EEXIST for an id already registered. A refused
-     * registration also makes the load fail (after init returns, deinit is called).
+     * registration makes the load fail (see "Starting and ending an instance" at the top).
      */
     int32_t (*register_action)(const undo_host *host, const undo_action_type *type);
 
@@ -412,19 +569,15 @@ typedef struct undo_plugin_descriptor {
 
     /**
      * Starts a plugin instance: registers its action types with host->register_action and
-     * stores its state in *plugin_data (NULL is fine). host stays valid until deinit returns.
-     * Called once per host that loads the plugin, so possibly more than once in a process: keep
-     * per-instance state in *plugin_data and count instances for shared state. Returns UNDO_OK,
-     * or a negative code (report the reason with host->report_error) after undoing its own
-     * work: then deinit is not called. Thread: the loading thread, never concurrently with
-     * another init or deinit.
+     * stores its state in *plugin_data (NULL is fine). Returns UNDO_OK or a negative code; what
+     * each means for deinit, threads and repeated loads: "Starting and ending an instance" at the
+     * top of this header.
      */
     int32_t (*init)(const undo_host *host, void **plugin_data);
 
     /**
-     * Ends an instance started by a successful init: frees what init allocated. Called after the
-     * instance's steps left the history; no other call into the instance follows.
-     * Thread: the unloading thread, never concurrently with another init or deinit.
+     * Ends an instance whose init returned UNDO_OK: frees what init allocated. The last call
+     * into the instance ("Starting and ending an instance" at the top of this header).
      */
     void (*deinit)(void *plugin_data);
 
@@ -434,16 +587,43 @@ typedef struct undo_plugin_descriptor {
      * Writes at most capacity - 1 bytes and a NUL into buffer (when capacity > 0) and returns
      * the full length without the NUL, so a host can retry with a larger buffer; or a negative
      * code. buffer is owned by the host, valid during the call. Thread: see the header comment.
+     * A 1.6 host calls describe_v2 instead when the descriptor has one.
      */
     int32_t (*describe)(void *plugin_data, const char *context, char *buffer, uint32_t capacity);
 
     /** Set to NULL. */
     void *reserved[4];
+
+    /* ---- Added in ABI 1.6: set struct_size to sizeof (UNDO_PLUGIN_DESCRIPTOR_SIZE_V1_6) ---- */
+
+    /**
+     * Optional (NULL if none): describe with the call object, so it can explain a failure with
+     * call->host->report_error like every other call, and read the document's slot
+     * (call->document_data). call->phase is UNDO_PHASE_DESCRIBE, call->context the document,
+     * call->action_id "". Same buffer, capacity and result as describe; the host calls it in
+     * place of describe when both are set (a 1.5 host ignores it and calls describe).
+     */
+    int32_t (*describe_v2)(undo_call *call, char *buffer, uint32_t capacity);
+
+    /**
+     * Optional (NULL if none): frees what the plugin stored in a document's slot. Called with
+     * call->phase UNDO_PHASE_CLOSE when the host closes a document whose slot
+     * (*call->document_data) is not NULL, after the document's steps left the history, and for
+     * every such slot when the plugin unloads, before deinit. The host forgets the slot after
+     * it (whatever the plugin leaves in it). Never called inside another call into the plugin;
+     * callbacks that change a document or the history (record, report_change...) are refused in
+     * it. A plugin that stores document data
+     * without it leaks that data when documents close.
+     */
+    void (*close_document)(undo_call *call);
 } undo_plugin_descriptor;
 
 /** The size of a 1.0 undo_plugin_descriptor: the minimum the host accepts. */
 #define UNDO_PLUGIN_DESCRIPTOR_SIZE_V1 \
     (offsetof(undo_plugin_descriptor, reserved) + 4 * sizeof(void *))
+/** The size of a 1.6 undo_plugin_descriptor (with describe_v2 and close_document). */
+#define UNDO_PLUGIN_DESCRIPTOR_SIZE_V1_6 \
+    (offsetof(undo_plugin_descriptor, close_document) + sizeof(void (*)(void)))
 
 /**
  * The type of the one function a plugin exports as UNDO_PLUGIN_ENTRY_SYMBOL. It must only

@@ -11,7 +11,12 @@
  *       old position (id: u64, x: f64, y: f64), so undo restores it exactly.
  *   canvas.recolor(id: u64, color: u32)  "Color Change"; coalesces ("color"); the inverse gets
  *       the previous color (id: u64, color: u32).
- * describe() shows one line per shape: "#1 rect x=10 y=20 w=30 h=40 color=#ff0000".
+ * describe_v2() shows one line per shape: "#1 rect x=10 y=20 w=30 h=40 color=#ff0000".
+ *
+ * Each document's shapes live in the slot the host keeps for it (undo_call.document_data, ABI
+ * 1.6), made on first use and freed by close_document: the plugin keeps no document map. The
+ * functions are registered with the checked macros (UNDO_PARAMS, UNDO_ACTION_PERFORM...), so a
+ * prototype that does not match its parameters does not compile.
  *
  * Only undo_plugin_entry is exported; everything else is static.
  */
@@ -32,48 +37,26 @@ typedef struct shape {
     uint32_t color;
 } shape;
 
+/* One document's canvas, kept in its slot (*call->document_data). */
 typedef struct canvas_doc {
-    char *name;
     shape *shapes;
     uint32_t count;
     uint32_t capacity;
-    struct canvas_doc *next;
 } canvas_doc;
-
-typedef struct canvas_state {
-    canvas_doc *docs;
-} canvas_state;
-
-/* Instances alive in this process: init may run once per host that loads us. */
-static uint32_t canvas_instances;
 
 static int32_t fail(undo_call *call, int32_t code, const char *message) {
     return call->host->report_error(call->host, code, message);
 }
 
-static canvas_doc *find_doc(canvas_state *state, const char *name) {
-    canvas_doc *doc;
-    for (doc = state->docs; doc != NULL; doc = doc->next) {
-        if (strcmp(doc->name, name) == 0) return doc;
-    }
-    return NULL;
-}
+/* The call's document, or NULL when it has no shapes yet. */
+static canvas_doc *find_doc(undo_call *call) { return (canvas_doc *)*call->document_data; }
 
-static canvas_doc *get_doc(canvas_state *state, const char *name) {
-    canvas_doc *doc = find_doc(state, name);
-    size_t size;
+/* The call's document, made (empty) in its slot on first use; NULL when out of memory. */
+static canvas_doc *get_doc(undo_call *call) {
+    canvas_doc *doc = find_doc(call);
     if (doc != NULL) return doc;
     doc = (canvas_doc *)calloc(1, sizeof *doc);
-    if (doc == NULL) return NULL;
-    size = strlen(name) + 1;
-    doc->name = (char *)malloc(size);
-    if (doc->name == NULL) {
-        free(doc);
-        return NULL;
-    }
-    memcpy(doc->name, name, size);
-    doc->next = state->docs;
-    state->docs = doc;
+    *call->document_data = doc;
     return doc;
 }
 
@@ -93,7 +76,7 @@ static int32_t no_such_shape(undo_call *call, uint64_t id) {
 }
 
 static int32_t insert_shape(undo_call *call, int32_t index, const shape *s) {
-    canvas_doc *doc = get_doc((canvas_state *)call->plugin_data, call->context);
+    canvas_doc *doc = get_doc(call);
     char message[80];
     if (doc == NULL) return fail(call, UNDO_ENOMEM, "out of memory");
     if (find_shape(doc, s->id) >= 0) {
@@ -135,9 +118,19 @@ static int32_t make_shape(undo_call *call, shape *s, uint64_t id, const char *ki
 
 /* ---- Actions --------------------------------------------------------------------------- */
 
+/* The parameters of each function, declared once (see canvas_init). */
+UNDO_PARAMS(add_params, (U64, id), (STRING, kind), (F64, x), (F64, y), (F64, width), (F64, height),
+            (U32, color));
+UNDO_PARAMS(remove_params, (U64, id));
+UNDO_PARAMS(remove_inverse_params, (U64, id), (STRING, kind), (F64, x), (F64, y), (F64, width),
+            (F64, height), (U32, color), (I32, index));
+UNDO_PARAMS(move_params, (U64, id), (F64, dx), (F64, dy));
+UNDO_PARAMS(move_inverse_params, (U64, id), (F64, x), (F64, y));
+UNDO_PARAMS(color_params, (U64, id), (U32, color));
+
 static int32_t canvas_add(undo_call *call, uint64_t id, const char *kind, double x, double y,
                           double width, double height, uint32_t color) {
-    canvas_doc *doc = find_doc((canvas_state *)call->plugin_data, call->context);
+    canvas_doc *doc = find_doc(call);
     shape s;
     int32_t rc = make_shape(call, &s, id, kind, x, y, width, height, color);
     if (rc != UNDO_OK) return rc;
@@ -147,7 +140,7 @@ static int32_t canvas_add(undo_call *call, uint64_t id, const char *kind, double
 /* The inverse of add: takes add's arguments and removes that shape. */
 static int32_t canvas_add_inverse(undo_call *call, uint64_t id, const char *kind, double x,
                                   double y, double width, double height, uint32_t color) {
-    canvas_doc *doc = find_doc((canvas_state *)call->plugin_data, call->context);
+    canvas_doc *doc = find_doc(call);
     int32_t index = find_shape(doc, id);
     (void)kind, (void)x, (void)y, (void)width, (void)height, (void)color;
     if (index < 0) return no_such_shape(call, id);
@@ -159,7 +152,7 @@ static int32_t canvas_add_inverse(undo_call *call, uint64_t id, const char *kind
 }
 
 static int32_t canvas_remove(undo_call *call, uint64_t id) {
-    canvas_doc *doc = find_doc((canvas_state *)call->plugin_data, call->context);
+    canvas_doc *doc = find_doc(call);
     int32_t index = find_shape(doc, id);
     const undo_host *host = call->host;
     undo_value v[8];
@@ -198,7 +191,7 @@ static int32_t canvas_remove_inverse(undo_call *call, uint64_t id, const char *k
 }
 
 static int32_t canvas_move(undo_call *call, uint64_t id, double dx, double dy) {
-    canvas_doc *doc = find_doc((canvas_state *)call->plugin_data, call->context);
+    canvas_doc *doc = find_doc(call);
     int32_t index = find_shape(doc, id);
     undo_value v;
     int32_t rc;
@@ -220,7 +213,7 @@ static int32_t canvas_move(undo_call *call, uint64_t id, double dx, double dy) {
 
 /* The inverse of move: back to the position the shape had before (id, x, y). */
 static int32_t canvas_move_inverse(undo_call *call, uint64_t id, double x, double y) {
-    canvas_doc *doc = find_doc((canvas_state *)call->plugin_data, call->context);
+    canvas_doc *doc = find_doc(call);
     int32_t index = find_shape(doc, id);
     if (index < 0) return no_such_shape(call, id);
     doc->shapes[index].x = x;
@@ -238,7 +231,7 @@ static int same_double(double a, double b) { return memcmp(&a, &b, sizeof a) == 
 static int32_t canvas_move_merge(undo_call *call, const undo_value *prev_args,
                                  const undo_value *prev_inverse_args, const undo_value *next_args,
                                  const undo_value *next_inverse_args) {
-    canvas_doc *doc = find_doc((canvas_state *)call->plugin_data, call->context);
+    canvas_doc *doc = find_doc(call);
     int32_t index = find_shape(doc, prev_args[0].as.u64);
     double start_x = prev_inverse_args[1].as.f64, start_y = prev_inverse_args[2].as.f64;
     double dx = prev_args[1].as.f64 + next_args[1].as.f64;
@@ -265,7 +258,7 @@ static int32_t canvas_move_merge(undo_call *call, const undo_value *prev_args,
 }
 
 static int32_t set_color(undo_call *call, uint64_t id, uint32_t color, int hand_back) {
-    canvas_doc *doc = find_doc((canvas_state *)call->plugin_data, call->context);
+    canvas_doc *doc = find_doc(call);
     int32_t index = find_shape(doc, id);
     undo_value v;
     int32_t rc;
@@ -308,9 +301,8 @@ static int32_t canvas_recolor_merge(undo_call *call, const undo_value *prev_args
 
 /* ---- Describe ------------------------------------------------------------------------ */
 
-static int32_t canvas_describe(void *plugin_data, const char *context, char *buffer,
-                               uint32_t capacity) {
-    canvas_doc *doc = find_doc((canvas_state *)plugin_data, context);
+static int32_t canvas_describe(undo_call *call, char *buffer, uint32_t capacity) {
+    canvas_doc *doc = find_doc(call);
     uint64_t length = 0;
     uint32_t i;
     char line[256];
@@ -320,64 +312,46 @@ static int32_t canvas_describe(void *plugin_data, const char *context, char *buf
                          i ? "\n" : "", (unsigned long long)s->id, s->kind, s->x, s->y,
                          s->width, s->height, (unsigned)s->color);
         int k;
-        if (n < 0) return UNDO_EINVAL;
+        if (n < 0) return call->host->report_error(call->host, UNDO_EINVAL, "a shape could not be formatted");
         if ((size_t)n >= sizeof line) n = (int)sizeof line - 1;
         for (k = 0; k < n; k++, length++) {
             if (capacity > 0 && length < (uint64_t)capacity - 1) buffer[length] = line[k];
         }
     }
     if (capacity > 0) buffer[length < capacity ? length : capacity - 1] = '\0';
-    return length > INT32_MAX ? UNDO_ELIMIT : (int32_t)length;
+    if (length > INT32_MAX) return call->host->report_error(call->host, UNDO_ELIMIT, "too many shapes to show");
+    return (int32_t)length;
 }
 
 /* ---- Registration ---------------------------------------------------------------------- */
 
-static const undo_param add_params[] = {
-    {UNDO_TYPE_U64, 0, "id"},    {UNDO_TYPE_STRING, 0, "kind"}, {UNDO_TYPE_F64, 0, "x"},
-    {UNDO_TYPE_F64, 0, "y"},     {UNDO_TYPE_F64, 0, "width"},   {UNDO_TYPE_F64, 0, "height"},
-    {UNDO_TYPE_U32, 0, "color"},
-};
-static const undo_param remove_params[] = {{UNDO_TYPE_U64, 0, "id"}};
-static const undo_param remove_inverse_params[] = {
-    {UNDO_TYPE_U64, 0, "id"},    {UNDO_TYPE_STRING, 0, "kind"}, {UNDO_TYPE_F64, 0, "x"},
-    {UNDO_TYPE_F64, 0, "y"},     {UNDO_TYPE_F64, 0, "width"},   {UNDO_TYPE_F64, 0, "height"},
-    {UNDO_TYPE_U32, 0, "color"}, {UNDO_TYPE_I32, 0, "index"},
-};
-static const undo_param move_params[] = {
-    {UNDO_TYPE_U64, 0, "id"}, {UNDO_TYPE_F64, 0, "dx"}, {UNDO_TYPE_F64, 0, "dy"}};
-static const undo_param move_inverse_params[] = {
-    {UNDO_TYPE_U64, 0, "id"}, {UNDO_TYPE_F64, 0, "x"}, {UNDO_TYPE_F64, 0, "y"}};
-static const undo_param color_params[] = {{UNDO_TYPE_U64, 0, "id"}, {UNDO_TYPE_U32, 0, "color"}};
-
-static void canvas_close_document(void *plugin_data, const char *context);
-
+/* Registered after the functions: each list declares the parameters once, and
+ * UNDO_ACTION_PERFORM/INVERSE check the functions' prototypes against them. */
 static int32_t canvas_init(const undo_host *host, void **plugin_data) {
     undo_action_type types[4];
-    canvas_state *state;
     int i;
     memset(types, 0, sizeof types);
     for (i = 0; i < 4; i++) types[i].struct_size = (uint32_t)sizeof types[i];
 
     types[0].id = "add", types[0].name = "Add Shape";
-    types[0].params = add_params, types[0].param_count = 7;
-    types[0].perform = UNDO_FN(canvas_add), types[0].inverse = UNDO_FN(canvas_add_inverse);
+    UNDO_ACTION_PERFORM(&types[0], add_params, canvas_add);
+    UNDO_ACTION_INVERSE_SAME(&types[0], add_params, canvas_add_inverse);
 
     types[1].id = "remove", types[1].name = "Delete Shape";
-    types[1].params = remove_params, types[1].param_count = 1;
-    types[1].inverse_params = remove_inverse_params, types[1].inverse_param_count = 8;
-    types[1].perform = UNDO_FN(canvas_remove), types[1].inverse = UNDO_FN(canvas_remove_inverse);
+    UNDO_ACTION_PERFORM(&types[1], remove_params, canvas_remove);
+    UNDO_ACTION_INVERSE(&types[1], remove_inverse_params, canvas_remove_inverse);
 
     types[2].id = "move", types[2].name = "Move";
-    types[2].params = move_params, types[2].param_count = 3;
-    types[2].inverse_params = move_inverse_params, types[2].inverse_param_count = 3;
-    types[2].perform = UNDO_FN(canvas_move), types[2].inverse = UNDO_FN(canvas_move_inverse);
-    types[2].coalescing_key = "move", types[2].merge = UNDO_FN(canvas_move_merge);
+    UNDO_ACTION_PERFORM(&types[2], move_params, canvas_move);
+    UNDO_ACTION_INVERSE(&types[2], move_inverse_params, canvas_move_inverse);
+    types[2].coalescing_key = "move";
+    UNDO_ACTION_MERGE(&types[2], canvas_move_merge);
 
     types[3].id = "recolor", types[3].name = "Color Change";
-    types[3].params = color_params, types[3].param_count = 2;
-    types[3].inverse_params = color_params, types[3].inverse_param_count = 2;
-    types[3].perform = UNDO_FN(canvas_recolor), types[3].inverse = UNDO_FN(canvas_recolor_inverse);
-    types[3].coalescing_key = "color", types[3].merge = UNDO_FN(canvas_recolor_merge);
+    UNDO_ACTION_PERFORM(&types[3], color_params, canvas_recolor);
+    UNDO_ACTION_INVERSE(&types[3], color_params, canvas_recolor_inverse);
+    types[3].coalescing_key = "color";
+    UNDO_ACTION_MERGE(&types[3], canvas_recolor_merge);
 
     for (i = 0; i < 4; i++) {
         int32_t rc = host->register_action(host, &types[i]);
@@ -391,52 +365,24 @@ static int32_t canvas_init(const undo_host *host, void **plugin_data) {
             if (rc != UNDO_OK) return rc;
         }
     }
-    state = (canvas_state *)calloc(1, sizeof *state);
-    if (state == NULL) return host->report_error(host, UNDO_ENOMEM, "out of memory");
-    /* ABI 1.1: be told when a document closes (an older host has no such callback). */
-    if (UNDO_STRUCT_HAS(host, undo_host, set_close_handler)) {
-        host->set_close_handler(host, canvas_close_document);
-    }
-    *plugin_data = state;
-    canvas_instances++;
+    /* The documents are in their slots: no state of our own. */
+    *plugin_data = NULL;
     return UNDO_OK;
 }
 
-static void free_doc(canvas_doc *doc) {
-    free(doc->name);
+static void canvas_deinit(void *plugin_data) { (void)plugin_data; }
+
+/* The host closed the document (its steps are gone) or is unloading us: free its canvas. One
+ * opened later under the same name starts with an empty slot. */
+static void canvas_close_document(undo_call *call) {
+    canvas_doc *doc = find_doc(call);
     free(doc->shapes);
     free(doc);
-}
-
-static void canvas_deinit(void *plugin_data) {
-    canvas_state *state = (canvas_state *)plugin_data;
-    while (state->docs != NULL) {
-        canvas_doc *doc = state->docs;
-        state->docs = doc->next;
-        free_doc(doc);
-    }
-    free(state);
-    canvas_instances--;
-}
-
-/* Registered with set_close_handler: the host closed a document (its steps are gone), so
- * forget it; one opened later under the same name starts empty. */
-static void canvas_close_document(void *plugin_data, const char *context) {
-    canvas_state *state = (canvas_state *)plugin_data;
-    canvas_doc **link = &state->docs;
-    while (*link != NULL) {
-        if (strcmp((*link)->name, context) == 0) {
-            canvas_doc *doc = *link;
-            *link = doc->next;
-            free_doc(doc);
-            return;
-        }
-        link = &(*link)->next;
-    }
+    *call->document_data = NULL;
 }
 
 static const undo_plugin_descriptor canvas_descriptor = {
-    .struct_size = (uint32_t)UNDO_PLUGIN_DESCRIPTOR_SIZE_V1,
+    .struct_size = (uint32_t)UNDO_PLUGIN_DESCRIPTOR_SIZE_V1_6,
     .abi_major = UNDO_ABI_VERSION_MAJOR,
     .abi_minor = UNDO_ABI_VERSION_MINOR,
     .id = UNDO_CANVAS_ID,
@@ -444,7 +390,8 @@ static const undo_plugin_descriptor canvas_descriptor = {
     .version = "1.0.0",
     .init = canvas_init,
     .deinit = canvas_deinit,
-    .describe = canvas_describe,
+    .describe_v2 = canvas_describe,
+    .close_document = canvas_close_document,
 };
 
 UNDO_PLUGIN_EXPORT const undo_plugin_descriptor *undo_plugin_entry(void) {

@@ -395,23 +395,12 @@ static int32_t text_describe(void *plugin_data, const char *context, char *buffe
 
 /* ---- Registration ---------------------------------------------------------------------- */
 
-static const undo_param position_text[] = {
-    {UNDO_TYPE_I64, 0, "position"},
-    {UNDO_TYPE_STRING, 0, "text"},
-};
-static const undo_param position_length[] = {
-    {UNDO_TYPE_I64, 0, "position"},
-    {UNDO_TYPE_I64, 0, "length"},
-};
-static const undo_param position_text_styles[] = {
-    {UNDO_TYPE_I64, 0, "position"},
-    {UNDO_TYPE_STRING, 0, "text"},
-    {UNDO_TYPE_BYTES, 0, "styles"},
-};
-static const undo_param position_styles[] = {
-    {UNDO_TYPE_I64, 0, "position"},
-    {UNDO_TYPE_BYTES, 0, "styles"},
-};
+/* Each parameter list declared once: UNDO_ACTION_PERFORM/INVERSE (ABI 1.6) check that every
+ * function registered with a list has the C prototype it means, at compile time. */
+UNDO_PARAMS(position_text, (I64, position), (STRING, text));
+UNDO_PARAMS(position_length, (I64, position), (I64, length));
+UNDO_PARAMS(position_text_styles, (I64, position), (STRING, text), (BYTES, styles));
+UNDO_PARAMS(position_styles, (I64, position), (BYTES, styles));
 
 /* ABI 1.5: the names in Korean, for a host whose titles are Korean ("입력 실행 취소"). A host
  * older than 1.5 has no register_action_name and shows the English names. */
@@ -435,37 +424,29 @@ static int32_t register_all(const undo_host *host) {
     type.struct_size = (uint32_t)sizeof type;
     type.id = "insert";
     type.name = "Typing";
-    type.params = position_text;
-    type.param_count = 2;
-    type.perform = UNDO_FN(text_insert);
-    type.inverse = UNDO_FN(text_insert_inverse);
+    UNDO_ACTION_PERFORM(&type, position_text, text_insert);
+    UNDO_ACTION_INVERSE_SAME(&type, position_text, text_insert_inverse);
     type.coalescing_key = "typing";
-    type.merge = UNDO_FN(text_insert_merge);
+    UNDO_ACTION_MERGE(&type, text_insert_merge);
     if ((rc = host->register_action(host, &type)) != UNDO_OK) return rc;
 
     memset(&type, 0, sizeof type);
     type.struct_size = (uint32_t)sizeof type;
     type.id = "delete";
     type.name = "Delete";
-    type.params = position_length;
-    type.param_count = 2;
-    type.inverse_params = position_text_styles;
-    type.inverse_param_count = 3;
-    type.perform = UNDO_FN(text_delete);
-    type.inverse = UNDO_FN(text_delete_inverse);
+    UNDO_ACTION_PERFORM(&type, position_length, text_delete);
+    UNDO_ACTION_INVERSE(&type, position_text_styles, text_delete_inverse);
     if ((rc = host->register_action(host, &type)) != UNDO_OK) return rc;
 
     type.id = "bold";
     type.name = "Bold";
-    type.inverse_params = position_styles;
-    type.inverse_param_count = 2;
-    type.perform = UNDO_FN(text_bold);
-    type.inverse = UNDO_FN(text_restore_styles);
+    UNDO_ACTION_PERFORM(&type, position_length, text_bold);
+    UNDO_ACTION_INVERSE(&type, position_styles, text_restore_styles);
     if ((rc = host->register_action(host, &type)) != UNDO_OK) return rc;
 
     type.id = "italic";
     type.name = "Italic";
-    type.perform = UNDO_FN(text_italic);
+    UNDO_ACTION_PERFORM(&type, position_length, text_italic);
     if ((rc = host->register_action(host, &type)) != UNDO_OK) return rc;
     return register_korean_names(host);
 }

@@ -12,8 +12,20 @@ import UndoPluginABI
         #include <stdio.h>
 
         static int32_t noop(undo_call *call, int64_t x) { (void)call; (void)x; return UNDO_OK; }
+        static int32_t every(undo_call *call, int32_t a, uint32_t b, int64_t c, uint64_t d, double e,
+                             const char *f, const void *g, uint64_t g_size) {
+            (void)call, (void)a, (void)b, (void)c, (void)d, (void)e, (void)f, (void)g, (void)g_size;
+            return UNDO_OK;
+        }
+        static int32_t nothing(undo_call *call) { (void)call; return UNDO_OK; }
+        static int32_t merge(undo_call *call, const undo_value *a, const undo_value *b, const undo_value *c,
+                             const undo_value *d) { (void)call, (void)a, (void)b, (void)c, (void)d; return 0; }
 
         static const undo_param params[] = {{UNDO_TYPE_I64, 0, "x"}};
+        UNDO_PARAMS(every_params, (I32, a), (U32, b), (I64, c), (U64, d), (F64, e), (STRING, f), (BYTES, g));
+        UNDO_PARAMS(sixteen, (I32, a1), (I32, a2), (I32, a3), (I32, a4), (I32, a5), (I32, a6), (I32, a7), (I32, a8),
+                    (I32, a9), (I32, a10), (I32, a11), (I32, a12), (I32, a13), (I32, a14), (I32, a15), (I32, a16));
+        UNDO_PARAMS_NONE(no_params);
 
         UNDO_PLUGIN_EXPORT const undo_plugin_descriptor *undo_plugin_entry(void) { return NULL; }
 
@@ -23,7 +35,17 @@ import UndoPluginABI
                                      UNDO_MERGE_BY_FUNCTION, 0};
             undo_host host;
             undo_value value;
+            undo_action_type checked;
             host.struct_size = (uint32_t)UNDO_HOST_SIZE_V1;
+            UNDO_ACTION_PERFORM(&checked, every_params, every);
+            UNDO_ACTION_INVERSE(&checked, no_params, nothing);
+            UNDO_ACTION_MERGE(&checked, merge);
+            printf("checked=%u,%s,%u,%u,%d,%u\\n", (unsigned)checked.param_count, checked.params[6].name,
+                   (unsigned)checked.params[6].type, (unsigned)checked.inverse_param_count,
+                   checked.inverse_params == NULL, (unsigned)(sixteen__count + sizeof sixteen / sizeof sixteen[0]));
+            UNDO_ACTION_INVERSE_SAME(&checked, every_params, every);
+            printf("descriptor_1_6=%u call_1_6=%u\\n", (unsigned)UNDO_PLUGIN_DESCRIPTOR_SIZE_V1_6,
+                   (unsigned)UNDO_CALL_SIZE_V1_6);
             value.type = UNDO_TYPE_BYTES;
             value.as.bytes.size = 0;
             printf("action_1_2=%u append=%d\\n", (unsigned)UNDO_ACTION_TYPE_SIZE_V1_2, UNDO_MERGE_BY_APPEND);
@@ -55,13 +77,15 @@ import UndoPluginABI
     }
 
     var expectedOutput: String {
-        "action_1_2=\(MemoryLayout<undo_action_type>.size) append=1\n"
+        "checked=7,g,7,0,1,32\n"
+            + "descriptor_1_6=\(MemoryLayout<undo_plugin_descriptor>.size) call_1_6=\(MemoryLayout<undo_call>.size)\n"
+            + "action_1_2=\(MemoryLayout<undo_action_type>.size) append=1\n"
             + "host_1_1=\(MemoryLayout<undo_host>.offset(of: \.set_coalescing_key)!) "
             + "host_1_3=\(MemoryLayout<undo_host>.offset(of: \.register_action_name)!) "
             + "host_1_5=\(MemoryLayout<undo_host>.size) has_key=0 has_names=0\n"
             + "descriptor=\(PluginDescriptor.minimumSize) action=\(ActionTypeReader.minimumSize) "
-            + "host=\(MemoryLayout<undo_host>.offset(of: \.set_close_handler)!) call=\(MemoryLayout<undo_call>.size) "
-            + "value=\(MemoryLayout<undo_value>.size) has_record=1 version=1005\n"
+            + "host=\(MemoryLayout<undo_host>.offset(of: \.set_close_handler)!) call=\(MemoryLayout<undo_call>.offset(of: \.document_data)!) "
+            + "value=\(MemoryLayout<undo_value>.size) has_record=1 version=1006\n"
             + "UNDO_EUTF8 invalid UTF-8 or embedded NUL in string UNDO_EUNKNOWN\n"
     }
 
@@ -77,7 +101,10 @@ import UndoPluginABI
     /// are exactly that size plus what later minors appended (a test to update, not loosen,
     /// when a minor appends fields).
     @Test func fixedMinimumSizesMatchTheLayout() {
-        #expect(Int(PluginDescriptor.minimumSize) == MemoryLayout<undo_plugin_descriptor>.size)
+        // 1.6 appended describe_v2 and close_document to the descriptor, document_data to the call.
+        #expect(Int(PluginDescriptor.minimumSize) == MemoryLayout<undo_plugin_descriptor>.offset(of: \.describe_v2)!)
+        #expect(Int(PluginDescriptor.minimumSize) + 16 == MemoryLayout<undo_plugin_descriptor>.size)
+        #expect(MemoryLayout<undo_call>.offset(of: \.document_data)! + 8 == MemoryLayout<undo_call>.size)
         // 1.2 appended merge_mode (and a reserved word) to the action type, after the 1.0 fields.
         #expect(Int(ActionTypeReader.minimumSize) == MemoryLayout<undo_action_type>.offset(of: \.merge_mode)!)
         #expect(Int(ActionTypeReader.minimumSize) + 8 == MemoryLayout<undo_action_type>.size)

@@ -54,8 +54,9 @@ struct PluginTemplate {
         "cc -std=c99 -Wall -shared -fPIC -I \(include) -o \(name)/lib\(name).so \(name)/\(name).c"
     }
 
-    /// NAME.c: documents that each hold one number; add (its inverse takes perform's arguments)
-    /// and set (its inverse gets the old value from perform); describe; a close handler.
+    /// NAME.c: documents that each hold one number in their slot (ABI 1.6); add (its inverse
+    /// takes perform's arguments) and set (its inverse gets the old value from perform), both
+    /// registered with the checked macros; describe_v2; close_document.
     func cSource(include: String) -> String {
         let p = identifier
         return """
@@ -77,36 +78,22 @@ struct PluginTemplate {
         #include <stdlib.h>
         #include <string.h>
 
+        /* One document's state, kept by the host in the document's slot (call->document_data). */
         typedef struct \(p)_doc {
-            char *name;
             uint64_t value; /* unsigned: adding wraps around instead of overflowing */
-            struct \(p)_doc *next;
         } \(p)_doc;
 
-        typedef struct \(p)_state {
-            \(p)_doc *docs;
-        } \(p)_state;
-
-        /* The document named `name`, made when first used; NULL when out of memory. */
-        static \(p)_doc *\(p)_find(\(p)_state *state, const char *name, int make) {
-            \(p)_doc *doc;
-            for (doc = state->docs; doc != NULL; doc = doc->next) {
-                if (strcmp(doc->name, name) == 0) return doc;
-            }
-            if (!make || (doc = (\(p)_doc *)calloc(1, sizeof *doc)) == NULL) return NULL;
-            if ((doc->name = (char *)malloc(strlen(name) + 1)) == NULL) {
-                free(doc);
-                return NULL;
-            }
-            strcpy(doc->name, name);
-            doc->next = state->docs;
-            state->docs = doc;
-            return doc;
-        }
-
+        /* The call's document, made in its slot when first used; NULL when out of memory. */
         static \(p)_doc *\(p)_document(undo_call *call) {
-            return \(p)_find((\(p)_state *)call->plugin_data, call->context, 1);
+            if (*call->document_data == NULL) *call->document_data = calloc(1, sizeof(\(p)_doc));
+            return (\(p)_doc *)*call->document_data;
         }
+
+        /* Each parameter list is declared once; UNDO_ACTION_PERFORM and UNDO_ACTION_INVERSE (in
+         * init) refuse to compile a function whose prototype does not match its list. */
+        UNDO_PARAMS(amount_params, (I64, amount));
+        UNDO_PARAMS(value_params, (I64, value));
+        UNDO_PARAMS(old_params, (I64, old));
 
         static int32_t \(p)_add(undo_call *call, int64_t amount) {
             \(p)_doc *doc = \(p)_document(call);
@@ -142,74 +129,49 @@ struct PluginTemplate {
             return UNDO_OK;
         }
 
-        static int32_t \(p)_describe(void *plugin_data, const char *context, char *buffer, uint32_t capacity) {
-            \(p)_doc *doc = \(p)_find((\(p)_state *)plugin_data, context, 0);
+        /* A document never used shows 0. */
+        static int32_t \(p)_describe(undo_call *call, char *buffer, uint32_t capacity) {
+            const \(p)_doc *doc = (const \(p)_doc *)*call->document_data;
             int length = snprintf(buffer, capacity, "value=%" PRId64, doc ? (int64_t)doc->value : (int64_t)0);
-            return length < 0 ? UNDO_EINVAL : (int32_t)length;
+            if (length < 0) return call->host->report_error(call->host, UNDO_EINVAL, "snprintf failed");
+            return (int32_t)length;
         }
 
-        /* The host closed a document: forget it, so one opened later under that name starts at 0. */
-        static void \(p)_close(void *plugin_data, const char *context) {
-            \(p)_state *state = (\(p)_state *)plugin_data;
-            \(p)_doc **link = &state->docs;
-            while (*link != NULL && strcmp((*link)->name, context) != 0) link = &(*link)->next;
-            if (*link != NULL) {
-                \(p)_doc *doc = *link;
-                *link = doc->next;
-                free(doc->name);
-                free(doc);
-            }
+        /* The host closed a document (or unloads the plugin): free its state. One opened later
+         * under the same name starts with an empty slot, so at 0. */
+        static void \(p)_close_document(undo_call *call) {
+            free(*call->document_data);
+            *call->document_data = NULL;
         }
-
-        static const undo_param amount_params[] = {{UNDO_TYPE_I64, 0, "amount"}};
-        static const undo_param value_params[] = {{UNDO_TYPE_I64, 0, "value"}};
-        static const undo_param old_params[] = {{UNDO_TYPE_I64, 0, "old"}};
-
-        static void \(p)_deinit(void *plugin_data);
 
         static int32_t \(p)_init(const undo_host *host, void **plugin_data) {
             undo_action_type add, set;
             int32_t rc;
-            \(p)_state *state = (\(p)_state *)calloc(1, sizeof *state);
-            if (state == NULL) return host->report_error(host, UNDO_ENOMEM, "out of memory");
 
             memset(&add, 0, sizeof add);
             add.struct_size = (uint32_t)sizeof add;
             add.id = "add", add.name = "Add";
-            add.params = amount_params, add.param_count = 1;
-            add.perform = UNDO_FN(\(p)_add), add.inverse = UNDO_FN(\(p)_add_inverse);
+            UNDO_ACTION_PERFORM(&add, amount_params, \(p)_add);
+            UNDO_ACTION_INVERSE_SAME(&add, amount_params, \(p)_add_inverse);
 
             memset(&set, 0, sizeof set);
             set.struct_size = (uint32_t)sizeof set;
             set.id = "set", set.name = "Set Value";
-            set.params = value_params, set.param_count = 1;
-            set.inverse_params = old_params, set.inverse_param_count = 1;
-            set.perform = UNDO_FN(\(p)_set), set.inverse = UNDO_FN(\(p)_set_inverse);
+            UNDO_ACTION_PERFORM(&set, value_params, \(p)_set);
+            UNDO_ACTION_INVERSE(&set, old_params, \(p)_set_inverse);
 
-            if ((rc = host->register_action(host, &add)) != UNDO_OK ||
-                (rc = host->register_action(host, &set)) != UNDO_OK) {
-                free(state);
-                return rc;
-            }
-            if (UNDO_STRUCT_HAS(host, undo_host, set_close_handler)) host->set_close_handler(host, \(p)_close);
-            *plugin_data = state;
+            if ((rc = host->register_action(host, &add)) != UNDO_OK) return rc;
+            if ((rc = host->register_action(host, &set)) != UNDO_OK) return rc;
+            *plugin_data = NULL; /* the documents are in their slots: no state of our own */
             return UNDO_OK;
         }
 
-        static void \(p)_deinit(void *plugin_data) {
-            \(p)_state *state = (\(p)_state *)plugin_data;
-            while (state->docs != NULL) {
-                \(p)_doc *doc = state->docs;
-                state->docs = doc->next;
-                free(doc->name);
-                free(doc);
-            }
-            free(state);
-        }
+        static void \(p)_deinit(void *plugin_data) { (void)plugin_data; }
 
         static const undo_plugin_descriptor \(p)_descriptor = {
-            (uint32_t)UNDO_PLUGIN_DESCRIPTOR_SIZE_V1, UNDO_ABI_VERSION_MAJOR, UNDO_ABI_VERSION_MINOR, 0,
-            "\(pluginID)", "\(name)", "0.1.0", \(p)_init, \(p)_deinit, \(p)_describe, {0}};
+            (uint32_t)UNDO_PLUGIN_DESCRIPTOR_SIZE_V1_6, UNDO_ABI_VERSION_MAJOR, UNDO_ABI_VERSION_MINOR, 0,
+            "\(pluginID)", "\(name)", "0.1.0", \(p)_init, \(p)_deinit, NULL, {0}, \(p)_describe,
+            \(p)_close_document};
 
         UNDO_PLUGIN_EXPORT const undo_plugin_descriptor *undo_plugin_entry(void) { return &\(p)_descriptor; }
 

@@ -42,13 +42,30 @@ enum CloseHandlers {
 }
 
 extension LoadedPlugin {
-    /// Tells the plugin a document closed, if it asked to be told.
+    /// Tells the plugin a document closed: its close handler (ABI 1.1), if it asked to be told,
+    /// and close_document (ABI 1.6) for the document's slot.
     func closeContext(_ context: UndoContext) {
-        guard let close = CloseHandlers.handler(for: self), isLoaded else { return }
-        let frame = CallFrame(hostTable: hostTable, pluginData: pluginData, phase: .describe, context: context)
+        guard isLoaded else { return }
         serialized {
-            frame.run { _ in context.name.withCString { close(pluginData, $0) } }
+            if let close = CloseHandlers.handler(for: self) {
+                let frame = CallFrame(hostTable: hostTable, pluginData: pluginData, phase: .closeDocument, context: context)
+                frame.run { _ in context.name.withCString { close(pluginData, $0) } }
+            }
+            closeDocumentSlot(context)
         }
+    }
+
+    /// Calls close_document for the slot of `context` when it holds something, then frees the
+    /// slot. Only with the call lock held.
+    func closeDocumentSlot(_ context: UndoContext) {
+        guard documents.existingCell(for: context) != nil else { return }
+        if documents.existingCell(for: context)?.pointee != nil, let close = descriptor.close_document {
+            let frame = CallFrame(hostTable: hostTable, pluginData: pluginData, phase: .closeDocument,
+                                  context: context, documents: documents)
+            frame.run { close($0) }
+        }
+        forgetKeptDocument()
+        documents.remove(context)
     }
 }
 

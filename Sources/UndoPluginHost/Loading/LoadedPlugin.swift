@@ -43,6 +43,8 @@ final class LoadedPlugin: @unchecked Sendable {
     /// less than taking the lock.
     private let publishedState = Atomic<UInt8>(State.initializing.rawValue)
     private var _actions: [ActionType] = []
+    /// The plugin's slot per document (`undo_call.document_data`), used with the call lock held.
+    let documents: DocumentSlots
 
     init(path: String, library: DynamicLibrary, descriptor: PluginDescriptor, host: PluginHost) {
         self.path = path
@@ -57,8 +59,10 @@ final class LoadedPlugin: @unchecked Sendable {
         self.hostID = ObjectIdentifier(host)
         self.callRoute = host.callRoute
         self.callLock = host.history.mutex
+        documents = DocumentSlots(guardedBy: host.history.mutex)
         hostTable = HostTables.makeTable(hostName: host.hostName, hostVersion: host.hostVersion)
         keptFrame = CallFrame(hostTable: hostTable, pluginData: nil, phase: .perform)
+        keptFrame.setDocuments(documents)
         HostTables.register(hostTable, for: self)
     }
 
@@ -66,7 +70,7 @@ final class LoadedPlugin: @unchecked Sendable {
     /// `state == .loaded`, compared as the raw value (every call into the plugin asks).
     var isLoaded: Bool { publishedState.load(ordering: .acquiring) == State.loaded.rawValue }
     var actions: [ActionType] { lock.withLock { _actions } }
-    var canDescribe: Bool { descriptor.describe != nil }
+    var canDescribe: Bool { descriptor.describe != nil || descriptor.describe_v2 != nil }
 
     /// Runs plugin code with the plugin's call lock (its host's history lock) held: taken here
     /// only when this thread does not hold it yet. A call the history makes while it works
@@ -85,6 +89,9 @@ final class LoadedPlugin: @unchecked Sendable {
     /// table, so keeping it makes no cycle.
     private let keptFrame: CallFrame
 
+    /// Makes the kept frame forget its document slot, before a slot is freed.
+    func forgetKeptDocument() { keptFrame.forgetDocument() }
+
     /// Runs `body` with a frame for a call of `action` in `context`, with the call lock held
     /// (see ``serialized(_:)``).
     func withFrame<R, E: Error>(_ phase: CallFrame.Phase, action: ActionType, context: UndoContext,
@@ -97,7 +104,7 @@ final class LoadedPlugin: @unchecked Sendable {
             return try body(keptFrame)
         }
         return try body(CallFrame(hostTable: hostTable, pluginData: pluginData, phase: phase, action: action,
-                                  context: context))
+                                  context: context, documents: documents))
     }
 
     func writeLog(_ level: PluginLogMessage.Level, _ message: String) {
@@ -142,10 +149,14 @@ final class LoadedPlugin: @unchecked Sendable {
 
     deinit { HostTables.retire(hostTable) }
 
-    /// Calls deinit and forgets the action types (breaking their cycle to this object).
+    /// Closes the documents whose slot holds something (close_document), then calls deinit and
+    /// forgets the action types (breaking their cycle to this object).
     func deinitialize() {
         let frame = CallFrame(hostTable: hostTable, pluginData: pluginData, phase: .deinitialize)
         serialized {
+            for context in documents.occupied { closeDocumentSlot(context) }
+            forgetKeptDocument()
+            documents.removeAll()
             frame.run { _ in descriptor.deinit!(pluginData) }
             keptFrame.setPluginData(nil)
             keptFrame.forgetAction()  // it refers back to this object
@@ -191,24 +202,31 @@ final class LoadedPlugin: @unchecked Sendable {
 
     // MARK: Describe
 
-    /// The plugin's description of a document.
+    /// The plugin's description of a document: through describe_v2 (ABI 1.6) when the plugin
+    /// has it, else describe.
     func describe(_ context: UndoContext) throws(PluginActionError) -> String {
-        guard let describe = descriptor.describe else {
+        let describeV2 = descriptor.describe_v2
+        let describe = descriptor.describe
+        guard describeV2 != nil || describe != nil else {
             throw PluginActionError(pluginID: id, actionID: nil, phase: .describe, code: Int32(UNDO_ENOTSUP),
                                     message: "the plugin cannot show its documents")
         }
         guard isLoaded else { throw unloadedError(action: nil, phase: .describe) }
-        let frame = CallFrame(hostTable: hostTable, pluginData: pluginData, phase: .describe, context: context)
         var capacity = 4096
         var retried = false
         while true {
             var buffer = [CChar](repeating: 0, count: capacity)
-            let length = serialized {
-                frame.run { _ in
-                    context.name.withCString { name in
-                        buffer.withUnsafeMutableBufferPointer { describe(pluginData, name, $0.baseAddress, UInt32(capacity)) }
+            let (length, frame) = serialized {
+                // Made with the call lock held: it looks up the document's slot.
+                let frame = CallFrame(hostTable: hostTable, pluginData: pluginData, phase: .describe, context: context,
+                                      documents: documents)
+                let length = frame.run { call in
+                    buffer.withUnsafeMutableBufferPointer { buffer in
+                        if let describeV2 { return describeV2(call, buffer.baseAddress, UInt32(capacity)) }
+                        return context.name.withCString { describe!(pluginData, $0, buffer.baseAddress, UInt32(capacity)) }
                     }
                 }
+                return (length, frame)
             }
             if length < 0 {
                 guard ErrorCode.isFailure(length) else {

@@ -24,7 +24,7 @@ import UndoPluginABI
 /// never freed), not by a reference, so the plugin can own its frame without a cycle.
 final class CallFrame {
     enum Phase: Equatable {
-        case initialize, deinitialize, perform, redo, inverse, merge, describe
+        case initialize, deinitialize, perform, redo, inverse, merge, describe, closeDocument
 
         var cPhase: UInt32 {
             switch self {
@@ -32,6 +32,8 @@ final class CallFrame {
             case .redo: UInt32(UNDO_PHASE_REDO)
             case .inverse: UInt32(UNDO_PHASE_INVERSE)
             case .merge: UInt32(UNDO_PHASE_MERGE)
+            case .describe: UInt32(UNDO_PHASE_DESCRIBE)
+            case .closeDocument: UInt32(UNDO_PHASE_CLOSE)
             default: 0
             }
         }
@@ -47,13 +49,15 @@ final class CallFrame {
     var registeredIDs: Set<String> = []
     var registrationFailure: PluginLoadError.Reason?
 
-    /// A frame for one call of the plugin with table `hostTable` and data `pluginData`.
+    /// A frame for one call of the plugin with table `hostTable` and data `pluginData`;
+    /// `documents`: the plugin's document slots, for calls about a document (nil: no slot).
     init(hostTable: UnsafeMutablePointer<undo_host>, pluginData: UnsafeMutableRawPointer?, phase: Phase,
-         action: ActionType? = nil, context: UndoContext = .global) {
+         action: ActionType? = nil, context: UndoContext = .global, documents: DocumentSlots? = nil) {
         self.hostTable = hostTable
         storage = CallFrameStorage(host: UnsafePointer(hostTable), phase: phase)
         storage.access { state in
             state.pluginData = pluginData
+            state.documents = documents
             state.prepare(phase: phase, action: action, context: context, call: storage.call)
         }
     }
@@ -86,6 +90,18 @@ final class CallFrame {
 
     /// The plugin's data, handed to its calls in `undo_call.plugin_data`.
     func setPluginData(_ data: UnsafeMutableRawPointer?) { storage.access { $0.pluginData = data } }
+
+    /// Gives the frame the plugin's document slots, looked up from the next call on.
+    func setDocuments(_ documents: DocumentSlots) {
+        storage.access { state in
+            state.documents = documents
+            state.forgetDocument(call: storage.call)
+        }
+    }
+
+    /// Forgets the document slot of the last call (before the slot is freed): the next call
+    /// looks it up again.
+    func forgetDocument() { storage.access { $0.forgetDocument(call: storage.call) } }
 
     /// Forgets the action type of the last call (which refers to the plugin that keeps this
     /// frame: done on unload, so the two do not keep each other alive).
@@ -242,6 +258,10 @@ struct CallState {
     var action: ActionType?
     var context: UndoContext
     var pluginData: UnsafeMutableRawPointer?
+    /// The plugin's document slots (nil: calls get no slot); `call.document_data` is the cell of
+    /// `context` while `hasDocumentCell`.
+    var documents: DocumentSlots?
+    var hasDocumentCell = false
     /// Whether a call has taken the frame (see ``CallFrame/take(phase:action:context:)``).
     var taken = false
     /// Whether anything was stored in `outputs` since they were last emptied.
@@ -268,7 +288,19 @@ struct CallState {
             free(cContext)
             cContext = copy
             call.pointee.context = UnsafePointer(copy)
+            hasDocumentCell = false
         }
+        // Looked up only when the document changes (or its slot was closed).
+        if !hasDocumentCell, let documents {
+            call.pointee.document_data = documents.cell(for: context)
+            hasDocumentCell = true
+        }
+    }
+
+    /// See ``CallFrame/forgetDocument()``.
+    mutating func forgetDocument(call: UnsafeMutablePointer<undo_call>) {
+        hasDocumentCell = false
+        call.pointee.document_data = nil
     }
 
     /// Changes the outputs, remembering that there are some.
@@ -288,7 +320,8 @@ struct CallState {
 /// - `call` is allocated and initialized in init and freed only by ``free()`` (the frame's
 ///   deinit); its `context` points to the state's `cContext` and its `action_id` to a string
 ///   owned by the action type (alive while the frame holds the action type) or to the state's
-///   `noActionID`; the plugin reads it only during a call.
+///   `noActionID`; its `document_data` is NULL or a live cell of the state's `documents` (see
+///   ``DocumentSlots``); the plugin reads it only during a call.
 struct CallFrameStorage {
     let call: UnsafeMutablePointer<undo_call>
     private let state: UnsafeMutablePointer<CallState>

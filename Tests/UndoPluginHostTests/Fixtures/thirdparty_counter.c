@@ -141,6 +141,8 @@ static const undo_plugin_descriptor descriptor = {
     counter_deinit,
     counter_describe,
     {NULL, NULL, NULL, NULL},
+    NULL,
+    NULL,
 };
 
 UNDO_PLUGIN_EXPORT const undo_plugin_descriptor *undo_plugin_entry(void) { return &descriptor; }
