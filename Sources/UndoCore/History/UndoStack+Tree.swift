@@ -53,6 +53,9 @@ extension UndoStack {
     /// How many steps all branches hold together (``count`` is the current branch's).
     public var treeCount: Int { access { $0.steps.count + $0.branches.stepCount } }
 
+    /// The history clock's time now, on the scale of ``UndoTreeNode/time``.
+    public var currentTime: UInt64 { access { $0.clock.nanoseconds() } }
+
     /// Whether the start of the history (state 0) was saved at some time.
     public var wasStartSaved: Bool { access { $0.saveLog.contains { $0.state == 0 } } }
 

@@ -5,7 +5,7 @@ extension HostSession {
     func help(_ topic: String?) throws(SessionError) -> String {
         guard let topic else { return Self.commandReference(width: layout.width) + "\n\n" + actionReference }
         if let usage = SessionCommand.usages[topic] {
-            return ("usage: \(usage)\n  " + (Self.commandDescriptions[topic] ?? "")).wrapped(to: layout.width, indent: 2)
+            return ("usage: \(usage)\n  " + (Self.description(of: topic))).wrapped(to: layout.width, indent: 2)
         }
         let action = try resolve(topic)
         var text = "\(action.shortID)\(action.signature)  \"\(action.name)\"  (\(action.fullID))"
@@ -47,6 +47,11 @@ extension HostSession {
         "exit": "Leave.",
     ]
 
+    /// What the command `word` does, for help.
+    static func description(of word: String) -> String {
+        commandDescriptions[word] ?? TreeCommand.descriptions[word] ?? ""
+    }
+
     /// The session's commands, wrapped at word boundaries to `width` columns.
     static func commandReference(width lineWidth: Int) -> String {
         let shown = SessionCommand.names.filter { $0 != "exit" }
@@ -54,7 +59,7 @@ extension HostSession {
         // description right.
         let width = min(shown.compactMap { SessionCommand.usages[$0]?.count }.max() ?? 0, 22)
         let rows = [row("ACTION ARGUMENTS", "Perform a plugin action (text.insert 0 \"Hi\").", firstWidth: width, lineWidth: lineWidth)]
-            + shown.map { row(SessionCommand.usages[$0] ?? $0, commandDescriptions[$0] ?? "", firstWidth: width, lineWidth: lineWidth) }
+            + shown.map { row(SessionCommand.usages[$0] ?? $0, description(of: $0), firstWidth: width, lineWidth: lineWidth) }
         let notes = "# starts a comment anywhere outside a quoted string. At an empty prompt Ctrl+Z undoes, "
             + "Ctrl+Y (and Shift+Ctrl+Z where the terminal tells it apart) redoes."
         return "Commands:\n" + rows.joined(separator: "\n") + "\n\n" + notes.wrapped(to: lineWidth)

@@ -126,6 +126,7 @@ public final class HostSession {
         case .help(let topic): return .help(try help(topic))
         case .quit: return .none
         case .expect(let code, let line): return try expect(code, from: line)
+        case .tree(let command): return try run(tree: command)
         }
     }
 
@@ -385,7 +386,7 @@ public final class HostSession {
     }
 
     /// The body of a move: its title and the changed documents, highlighted.
-    private func moved(_ title: String, _ result: UndoResult) throws(SessionError) -> CommandOutcome.Body {
+    func moved(_ title: String, _ result: UndoResult) throws(SessionError) -> CommandOutcome.Body {
         lastChanges = result.changes
         var contexts: [UndoContext] = []
         for change in result.changes where !contexts.contains(change.context) { contexts.append(change.context) }
