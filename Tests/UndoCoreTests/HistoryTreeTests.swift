@@ -243,6 +243,32 @@ import Testing
         #expect(store[one] == "ab")
     }
 
+    /// Moving between branches again and again leaves the store's pool at most about twice its
+    /// steps (emptied slots are compacted), and every state still holds its text.
+    @Test func travelsKeepTheBranchStoreCompact() throws {
+        let store = TextStore()
+        let stack = UndoStack(coalescingWindow: nil)
+        var textAt: [UInt32: String] = [0: ""]
+        for round in 0..<30 {
+            try stack.perform(Append(store: store, text: String(round % 10)))
+            textAt[stack.currentState] = store[.global]
+            try stack.perform(Append(store: store, text: "x"))
+            textAt[stack.currentState] = store[.global]
+            try stack.undo()
+        }
+        var random = SplitMix(seed: 7)
+        let ids = stack.tree.map(\.id)
+        for _ in 0..<300 {
+            let id = ids[Int(random.next() % UInt64(ids.count))]
+            try stack.goTo(state: id)
+            #expect(store[.global] == textAt[id])
+            let (pool, stored) = stack.access { ($0.branches.pool.count, $0.branches.stepCount) }
+            #expect(pool <= 2 * stored + 16)
+        }
+        stack.checkInvariants()
+        #expect(stack.treeCount == 60)
+    }
+
     @Test func aFailingJumpGoesBackToWhereItStarted() throws {
         let (stack, store) = try branched()
         store.failOnRedo = "c"

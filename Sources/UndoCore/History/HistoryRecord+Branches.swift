@@ -23,9 +23,10 @@ extension HistoryRecord {
     /// - Complexity: O(branches).
     func oldestBranchLeaf() -> (branch: Int, serial: UInt32)? {
         var oldest: (branch: Int, serial: UInt32)?
-        for (index, branch) in branches.branches.enumerated() {
-            let serial = branch.steps[branch.steps.count - 1].serial
-            if branches.hasBranches(at: serial) { continue }
+        let forks = branches.forks()
+        for index in branches.branches.indices {
+            let serial = branches.lastSerial(of: index)
+            if forks.contains(serial) { continue }
             if oldest == nil || serial < oldest!.serial { oldest = (index, serial) }
         }
         return oldest
@@ -50,7 +51,7 @@ extension HistoryRecord {
         let tail = Array(steps[position..<steps.count])
         for step in tail { count(step.command, -1, done: false) }
         steps.removeSuffix(from: position)
-        let incoming = branches.branches[index].steps
+        let incoming = Array(branches.steps(of: index))
         for step in incoming { count(step.command, 1, done: false) }
         steps.append(contentsOf: incoming)
         if tail.isEmpty { branches.remove(at: index) } else { branches.replaceSteps(at: index, with: tail) }
@@ -94,9 +95,8 @@ extension HistoryRecord {
         var way: [(first: UInt32, forkOffset: Int?)] = []
         var branch = found.branch
         while true {
-            let stored = branches.branches[branch]
-            let parent = locations[stored.fork]
-            way.append((stored.steps[0].serial, parent?.index))
+            let parent = locations[branches.branches[branch].fork]
+            way.append((branches.firstSerial(of: branch), parent?.index))
             guard let parent else { break }
             branch = parent.branch
         }
@@ -108,7 +108,7 @@ extension HistoryRecord {
         for (first, forkOffset) in way.reversed() {
             if let forkOffset { forkIndex = position + forkOffset }
             moved += try moveList(to: forkIndex + 1, &changes)
-            guard let slot = branches.branches.firstIndex(where: { $0.steps[0].serial == first }) else {
+            guard let slot = branches.branches.indices.first(where: { branches.firstSerial(of: $0) == first }) else {
                 preconditionFailure("a branch on the way was lost")
             }
             switchToBranch(slot)
@@ -153,9 +153,9 @@ extension HistoryRecord {
             body(step, 0, parent)
             parent = step.serial
         }
-        for (index, branch) in branches.branches.enumerated() {
-            parent = branch.fork
-            for step in branch.steps {
+        for index in branches.branches.indices {
+            parent = branches.branches[index].fork
+            for step in branches.steps(of: index) {
                 body(step, index + 1, parent)
                 parent = step.serial
             }
@@ -164,6 +164,7 @@ extension HistoryRecord {
 
     /// Whether `serial` names a state of the history (0, the start, always does).
     func containsState(_ serial: UInt32) -> Bool {
-        serial == 0 || listIndex(of: serial) != nil || branches.branches.contains { $0.steps.contains { $0.serial == serial } }
+        serial == 0 || listIndex(of: serial) != nil
+            || branches.branches.indices.contains { branches.steps(of: $0).contains { $0.serial == serial } }
     }
 }

@@ -245,7 +245,7 @@ struct HistoryRecord {
         }
         steps.removeSuffix(from: position)
         steps.append(contentsOf: kept)
-        branches.add(StoredBranch(fork: currentState, steps: aside))
+        branches.add(fork: currentState, steps: aside)
     }
 
     // MARK: Limits

@@ -76,11 +76,11 @@ extension HistoryRecord {
         steps = kept
         position = keptDone
         if !branches.isEmpty {
-            var keptBranches: [StoredBranch] = []
-            for branch in branches.branches {
+            var keptBranches: [(fork: UInt32, steps: [Step])] = []
+            for index in branches.branches.indices {
                 var keptSteps: [Step] = []
-                var last = branch.fork
-                for step in branch.steps {
+                var last = branches.branches[index].fork
+                for step in branches.steps(of: index) {
                     if let step = Self.filtered(step, removing: predicate, count: &removed) {
                         keptSteps.append(step)
                         last = step.serial
@@ -88,16 +88,16 @@ extension HistoryRecord {
                         anchors[step.serial] = last
                     }
                 }
-                keptBranches.append(StoredBranch(fork: branch.fork, steps: keptSteps))
+                keptBranches.append((branches.branches[index].fork, keptSteps))
             }
             branches = BranchStore()
             for var branch in keptBranches where !branch.steps.isEmpty {
                 while let anchor = anchors[branch.fork] { branch.fork = anchor }
-                branches.add(branch)
+                branches.add(fork: branch.fork, steps: branch.steps)
             }
         }
         totalCost = steps.reduce(0) { $0 + Int($1.cost) }
-            + branches.branches.reduce(0) { $0 + $1.steps.reduce(0) { $0 + Int($1.cost) } }
+            + branches.branches.indices.reduce(0) { total, index in branches.steps(of: index).reduce(total) { $0 + Int($1.cost) } }
         contextCounts = recountedContexts()
         for group in openGroups { _ = group.removeMembers(where: predicate) }
         coalescingOpen = false
@@ -162,7 +162,6 @@ extension UndoStack {
             var cost = 0
             var serials = Set<UInt32>()
             var stored = 0
-            var forks: [UInt32: Int] = [:]
             record.forEachStep { step, branch, _ in
                 cost += Int(step.cost)
                 if let group = HistoryRecord.group(in: step.command) {
@@ -173,14 +172,12 @@ extension UndoStack {
             }
             precondition(cost == record.totalCost, "running cost \(record.totalCost) differs from the steps' \(cost)")
             precondition(stored == record.branches.stepCount, "the stored branches' step count is off")
+            record.branches.checkInvariants()
             let list = Set(record.steps.map(\.serial))
             var branchOf: [UInt32: Int] = [:]
-            for (index, branch) in record.branches.branches.enumerated() {
-                precondition(!branch.steps.isEmpty, "an empty branch is stored")
-                forks[branch.fork, default: 0] += 1
-                for step in branch.steps { branchOf[step.serial] = index }
+            for index in record.branches.branches.indices {
+                for step in record.branches.steps(of: index) { branchOf[step.serial] = index }
             }
-            precondition(forks == record.branches.forkCounts, "the branches' fork counts are off")
             for branch in record.branches.branches {
                 // Following forks reaches the current branch (or the start), without a cycle.
                 var fork = branch.fork
