@@ -2,6 +2,7 @@ import Foundation  // String.capitalized; it came through UndoPluginHost, which 
 import UndoCore
 import UndoPluginABI
 import UndoPluginHost
+import UndoJournal
 
 /// A session of the host: the plugins, the one shared history, the current document and what
 /// the last undo or redo changed. Runs one command line at a time and says what it did; the
@@ -22,6 +23,8 @@ public final class HostSession {
     public private(set) var openGroupNames: [String?] = []
     /// The room text output has (help wraps to its width).
     public var layout: TextLayout = .standard
+    /// Where every change is written before it is acknowledged (`--journal`), once restored.
+    public internal(set) var journal: UndoJournal?
 
     /// The document a session starts in.
     public static let firstDocument = "untitled"
@@ -37,8 +40,8 @@ public final class HostSession {
     }
 
     /// Makes the history and host the executable uses.
-    public static func makeHost(locale: UndoLocale = .english) -> PluginHost {
-        let stack = UndoStack(coalescingWindow: nil, formatter: UndoTitleFormatter(locale: locale))
+    public static func makeHost(locale: UndoLocale = .english, clock: any UndoClock = SystemUndoClock()) -> PluginHost {
+        let stack = UndoStack(coalescingWindow: nil, clock: clock, formatter: UndoTitleFormatter(locale: locale))
         return PluginHost(history: SharedUndoHistory(stack), hostName: "undo-host", hostVersion: UndoHostTool.version)
     }
 
@@ -74,8 +77,10 @@ public final class HostSession {
     /// Runs one command.
     public func run(_ command: SessionCommand) -> CommandOutcome {
         let body: CommandOutcome.Body
+        let document = currentDocument
         do {
             body = try execute(command)
+            try journal(command, body, document: document)
         } catch {
             return CommandOutcome(command: command.jsonName, body: .none, error: error, state: state)
         }
