@@ -9,6 +9,8 @@ let package = Package(
     products: [
         .library(name: "UndoCore", targets: ["UndoCore"]),
         .library(name: "UndoPluginHost", targets: ["UndoPluginHost"]),
+        // The journal: a session's changes kept in SQLite, so a crash or a restart loses nothing.
+        .library(name: "UndoJournal", targets: ["UndoJournal"]),
         // Sample plugins: real shared objects (libUndoPlugin*.so next to the binaries).
         .library(name: "UndoPluginTextEditor", type: .dynamic, targets: ["UndoPluginTextEditor"]),
         .library(name: "UndoPluginCanvas", type: .dynamic, targets: ["UndoPluginCanvas"]),
@@ -49,6 +51,12 @@ let package = Package(
         // imports Foundation on Linux, which the plugin host and libundohost.so do without.
         .systemLibrary(name: "CLibCrypto", path: "Sources/CLibCrypto", pkgConfig: "libcrypto",
                        providers: [.apt(["libssl-dev"])]),
+        // The system's SQLite, for the journal (never in UndoCore).
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
+                       providers: [.apt(["libsqlite3-dev"])]),
+        .target(name: "UndoJournal", dependencies: ["UndoCore", "CSQLite"], path: "Sources/UndoJournal"),
+        .testTarget(name: "UndoJournalTests", dependencies: ["UndoJournal", "UndoCore"], path: "Tests/UndoJournalTests",
+                    exclude: ["Fixtures"]),  // a journal of format 1, read by every later version
         // The direct call prototypes and the conversions of type-erased plugin functions, in C
         // (internal to UndoPluginHost).
         .target(name: "CUndoHostSupport", dependencies: ["UndoPluginABI"], path: "Sources/CUndoHostSupport"),
@@ -86,7 +94,7 @@ let package = Package(
         .target(name: "UndoPluginCheck", dependencies: ["UndoCore", "UndoPluginHost", "UndoPluginABI"],
                 path: "Sources/UndoPluginCheck"),
         // undo-host: the session logic is a library so tests can also drive it in-process.
-        .target(name: "UndoHostSession", dependencies: ["UndoCore", "UndoPluginHost", "UndoPluginABI", "UndoPluginCheck",
+        .target(name: "UndoHostSession", dependencies: ["UndoCore", "UndoPluginHost", "UndoPluginABI", "UndoPluginCheck", "UndoJournal",
                                                   .product(name: "ArgumentParser", package: "swift-argument-parser")],
                 path: "Sources/UndoHostSession"),
         .executableTarget(name: "UndoHostTool", dependencies: ["UndoHostSession"], path: "Sources/undo-host"),

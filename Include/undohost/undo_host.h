@@ -544,6 +544,85 @@ int32_t undo_history_get_context(undo_history *h, char *buffer, uint32_t capacit
  */
 int32_t undo_history_close_context(undo_history *h, const char *context);
 
+/* ---- Branches and time travel -------------------------------------------------------------- */
+
+/*
+ * A change made after undoing keeps the undone steps as a branch of the history. Every state
+ * has an id: the serial of the step that made it (ids grow in the order states were made), 0
+ * for the start. Undo and redo move along the current branch; these calls move across branches
+ * (every context at once), and the branch moved onto becomes the current one. They are all or
+ * nothing: when a step on the way fails, the history goes back to where the call started and
+ * the call returns the failure.
+ */
+
+/** Writes the id of the current state (0: the start) to *state. Errors: UNDO_EINVAL (NULL), UNDO_EHANDLE. Thread: any. */
+int32_t undo_history_current_state(undo_history *h, uint32_t *state);
+
+/**
+ * Moves to the state `state` (0: the start), on whichever branch it is (Vim's ":undo N").
+ * Returns UNDO_OK; UNDO_EEMPTY when the documents are already there; UNDO_ENOTFOUND (no such
+ * state: never made, or dropped by a limit); UNDO_ESTATE (a group is open); the plugin's code
+ * when a step failed; UNDO_EINVAL (result->struct_size too small); UNDO_EREENTRANT;
+ * UNDO_EHANDLE. *result (NULL: not wanted) as for undo_history_undo. Thread: any.
+ */
+int32_t undo_history_goto(undo_history *h, uint32_t state, undo_result *result);
+
+/**
+ * Travels back through the states in the order they were made, across branches (Vim's
+ * ":earlier"): `distance` is a count of states ("1" is Vim's g-), a time ("10s", "5m", "1h",
+ * "2d": to the newest state made at least that long before the current one) or saves ("1f":
+ * the state last saved; before the first save comes the start). Returns as undo_history_goto,
+ * UNDO_EEMPTY when there is no earlier state, UNDO_EINVAL for a distance it cannot read.
+ */
+int32_t undo_history_earlier(undo_history *h, const char *distance, undo_result *result);
+
+/**
+ * Travels forward (Vim's ":later"; "1" is g+): by states, by a time (the newest state made
+ * within that long after the current one, at least the next), by saves (past the last save:
+ * the newest state). Returns as undo_history_earlier.
+ */
+int32_t undo_history_later(undo_history *h, const char *distance, undo_result *result);
+
+/** undo_tree_node.flags: the step is done (on the way from the start to the current state). */
+#define UNDO_NODE_APPLIED 0x1u
+/** undo_tree_node.flags: the current state. */
+#define UNDO_NODE_CURRENT 0x2u
+/** undo_tree_node.flags: the state was saved at some time. */
+#define UNDO_NODE_WAS_SAVED 0x4u
+/** undo_tree_node.flags: its context's saved state now. */
+#define UNDO_NODE_SAVE_POINT 0x8u
+
+/** One state of the tree. Fixed layout (array element). */
+typedef struct undo_tree_node {
+    /** The state's id (for undo_history_goto). */
+    uint32_t id;
+    /** The state it follows: the step before it on its branch, or its branch's fork (0: the start). */
+    uint32_t parent;
+    /** 0 for the current branch, 1 and up for the others. */
+    uint32_t branch;
+    /** UNDO_NODE_* bits. */
+    uint32_t flags;
+    /** When the state was made (its step's last change), in the history clock's nanoseconds. */
+    uint64_t time_ns;
+    /** Offset of the step's name in the text buffer (NUL-terminated); UNDO_NO_NAME when the step
+     *  has no name or the buffer was too small for it. */
+    uint32_t name_offset;
+    /** Offset of the step's context ("" for the global one); UNDO_NO_NAME when it did not fit. */
+    uint32_t context_offset;
+    uint64_t reserved[2];
+} undo_tree_node;
+
+/**
+ * Lists every state of the history (every step of every branch): the current branch first,
+ * oldest first, then each other branch from its fork on. Writes the first `capacity` nodes to
+ * `nodes` and their names and contexts, NUL-terminated, one after the other to `text` (the
+ * nodes give their offsets); *text_length (may be NULL) is the size all the text needs. Call
+ * with capacity 0 and NULL buffers to size them. Returns the number of nodes (>= 0) or a
+ * negative error: UNDO_EINVAL (a NULL buffer with a capacity), UNDO_EHANDLE. Thread: any.
+ */
+int32_t undo_history_tree(undo_history *h, undo_tree_node *nodes, uint32_t capacity, char *text,
+                          uint32_t text_capacity, uint32_t *text_length);
+
 /* ---- Observers --------------------------------------------------------------------------- */
 
 /** Bits of the `changed` argument of an observer: which fields of undo_state changed. */

@@ -20,6 +20,11 @@ public enum UndoError: Error, Sendable, Equatable, CustomStringConvertible {
     case nameTooLong(what: String, bytes: Int, limit: Int)
     /// The position asked for is outside the history.
     case positionOutOfRange(requested: Int, count: Int)
+    /// No state of the history has this id (a step's serial; 0 is the start): it never
+    /// existed, or a limit dropped it.
+    case stateNotFound(UInt32)
+    /// A time-travel distance that could not be read (`"10s"`, `"3"`, `"1f"` are).
+    case invalidTravel(String)
     /// Nothing to undo (or redo) in the context asked for.
     case nothingToUndo
     case nothingToRedo
@@ -45,6 +50,9 @@ public enum UndoError: Error, Sendable, Equatable, CustomStringConvertible {
             return "the \(what) is \(bytes) bytes long; at most \(limit) are accepted"
         case .positionOutOfRange(let requested, let count):
             return "position \(requested) is outside the history (0...\(count))"
+        case .stateNotFound(let id): return "no state \(id) in the history (it never existed, or a limit dropped it)"
+        case .invalidTravel(let text):
+            return "\"\(text)\" is not a distance in the history: use a count of states (3), a time (10s, 5m, 1h, 2d) or saves (1f)"
         case .nothingToUndo: return "there is nothing to undo"
         case .nothingToRedo: return "there is nothing to redo"
         case .savePointUnreachable(let context):
@@ -95,6 +103,8 @@ extension UndoError {
             return w1 == w2 && b1 == b2 && l1 == l2
         case (.positionOutOfRange(let r1, let c1), .positionOutOfRange(let r2, let c2)): return r1 == r2 && c1 == c2
         case (.savePointUnreachable(let x), .savePointUnreachable(let y)): return x == y
+        case (.stateNotFound(let x), .stateNotFound(let y)): return x == y
+        case (.invalidTravel(let x), .invalidTravel(let y)): return x == y
         case (.rollbackFailed(let s1, let m1), .rollbackFailed(let s2, let m2)): return s1 == s2 && m1 == m2
         default: return false
         }

@@ -8,6 +8,7 @@ import UndoCore
 import UndoHostAPI
 import UndoPluginABI
 import UndoPluginHost
+import UndoJournal
 
 /// The `undo-host` program: reads its arguments, loads the plugins and runs the mode asked for.
 /// The executable only calls ``main(_:output:)`` and exits with what it returns.
@@ -62,7 +63,12 @@ public enum UndoHostTool {
         case .success(let loaded): locale = loaded
         case .failure(let error): return usageFailure(error.message, output: output)
         }
-        let host = HostSession.makeHost(locale: locale)
+        guard let durability = UndoJournal.Durability(rawValue: options.durability) else {
+            return usageFailure("--durability \(options.durability): use full or normal", output: output)
+        }
+        // A journaled history keeps wall-clock times, which mean the same after a restart.
+        let journalClock = options.journal == nil ? nil : JournalClock()
+        let host = HostSession.makeHost(locale: locale, clock: journalClock ?? SystemUndoClock())
         let words = SessionText.forLocale(locale.identifier)
         if options.allowWritablePlugins { host.trustPolicy.allowWritable = true }
         if let failure = loadPlugins(options.pluginPaths, into: host, output: output, words: words, json: options.json) {
@@ -70,6 +76,16 @@ public enum UndoHostTool {
         }
         let session = HostSession(host: host)
         session.layout = .current
+        if let path = options.journal {
+            do {
+                let journal = try UndoJournal(path: path, durability: durability)
+                let count = try session.restore(from: journal, clock: journalClock)
+                if count > 0 { output.write("undo-host: journal \(path): \(count) changes restored\n", error: true) }
+            } catch {
+                output.write("undo-host: \(error)\n", error: true)
+                return ExitStatus.scriptError
+            }
+        }
         let style: TextStyle = isatty(STDOUT_FILENO) == 1 && getenv("NO_COLOR") == nil ? .terminal : .plain
         let presenter = OutcomePresenter(output: output, json: options.json, style: style, layout: .current, words: words)
         let runner = ScriptRunner(session: session, presenter: presenter, keepGoing: options.keepGoing)

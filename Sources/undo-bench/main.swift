@@ -12,6 +12,7 @@ import Glibc
 let usage = """
     usage: undo-bench pushundoredo|typing|macro|labels [N]
            undo-bench plugin-pushundoredo|plugin-typing|plugin-macro|plugin-labels [N]
+           undo-bench branching|branching1 [N]
            undo-bench scaling [MAX_EXPONENT] [REPS]
            undo-bench floors [REPS]
     """
@@ -54,6 +55,8 @@ do {
     case "plugin-typing": result = try PluginWorkloads.typing(n)
     case "plugin-macro": result = try PluginWorkloads.macro(n)
     case "plugin-labels": result = try PluginWorkloads.labels(n)
+    case "branching": result = try TreeWorkloads.branching(n, depth: 4)
+    case "branching1": result = try TreeWorkloads.branching(n, depth: 1)
     default: fail("unknown workload: \(workload)\n\(usage)")
     }
     print(result.line)

@@ -219,7 +219,7 @@ struct Counted: UndoCommand {
 
     @Test func droppingAndRemovingKeepTheOrder() throws {
         var list = StepList()
-        for serial in 1...40 { list.append(Step(Vacancy(), serial: UInt32(serial))) }
+        for serial in 1...40 { list.append(Step(Vacancy(), serial: UInt32(serial), time: 0)) }
         for _ in 0..<25 { _ = list.removeFirst() }
         #expect(list.map(\.serial) == Array(26...40).map(UInt32.init))
         _ = list.remove(at: 3)

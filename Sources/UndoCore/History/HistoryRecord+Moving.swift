@@ -89,7 +89,7 @@ extension HistoryRecord {
                     saveStates[context, default: SaveState()].saved = []
                 }
                 count(steps[index].command, -1, done: index < position)
-                totalCost -= Int(steps.remove(at: index).cost)
+                removeFromList(at: index)
                 if index < position { position -= 1 }
             }
             throw failure
@@ -245,7 +245,7 @@ extension HistoryRecord {
             // Out of the done steps, into the revert, which does them again on redo.
             for index in indices.sorted(by: >) {
                 self.count(steps[index].command, -1, done: true)
-                totalCost -= Int(steps.remove(at: index).cost)
+                removeFromList(at: index)
                 position -= 1
             }
             appendFinished(UndoGroup(name: name, context: context, members: moved.reversed()))

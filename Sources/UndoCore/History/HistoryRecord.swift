@@ -9,8 +9,9 @@
 /// the stack's action flag before the record is touched (see ``UndoStack/beginAction(_:)``).
 ///
 /// Invariants (checked by ``UndoStack/checkInvariants()``): `0 <= position <= steps.count`;
-/// `totalCost` is the sum of the steps' costs; serials are unique; no step is an empty group;
-/// at most `max(countLimit, 1)` steps.
+/// `totalCost` is the sum of the costs of the steps and of the stored branches' steps; serials
+/// are unique across all branches; no step is an empty group; at most `max(countLimit, 1)`
+/// steps in all branches; every branch's fork is 0 or a step's serial, and forks form a tree.
 @usableFromInline
 struct HistoryRecord {
     /// Every step, oldest first: `steps[0..<position]` are done, the rest can be redone.
@@ -27,6 +28,11 @@ struct HistoryRecord {
     /// How many done and redo steps touch each context.
     @usableFromInline
     var contextCounts = ContextCounts()
+    /// The branches besides the current one (the steps above).
+    @usableFromInline
+    var branches = BranchStore()
+    /// Every save, oldest first: the state saved and when (what `earlier 1f` goes back to).
+    var saveLog: [SaveRecord] = []
     /// The save state of every context that was saved or lost steps to a limit.
     var saveStates: [UndoContext: SaveState] = [:]
     /// The groups being recorded, outermost first.
@@ -102,12 +108,13 @@ struct HistoryRecord {
     mutating func add<C: UndoCommand>(_ command: consuming C) -> Bool {
         guard recordingPauses == 0 else { return isObserved }
         let key = command.coalescingKey
-        let now = key != nil && coalescingWindowNanoseconds != nil ? clock.nanoseconds() : 0
+        // Every step carries its time (time travel reads it), so the clock is read for each change.
+        let now = clock.nanoseconds()
         var outcome = UndoMerge.refused
         if let key, coalescingOpen, now &- lastCoalescingTime <= coalescingWindowNanoseconds ?? .max {
-            outcome = mergeWithNewest(command, key: key)
+            outcome = mergeWithNewest(command, key: key, at: now)
         }
-        if outcome == .refused { append(command) }
+        if outcome == .refused { append(command, at: now) }
         // A change with a key opens (or continues) a run; one without, or one that annulled
         // the step before it, ends it.
         coalescingOpen = key != nil && outcome != .annulled
@@ -124,7 +131,7 @@ struct HistoryRecord {
     /// - Returns: `.merged` or `.annulled` when it was (the record already changed);
     ///   `.refused` when it must become a step of its own.
     @inlinable
-    mutating func mergeWithNewest<C: UndoCommand>(_ command: borrowing C, key: UndoCoalescingKey) -> UndoMerge {
+    mutating func mergeWithNewest<C: UndoCommand>(_ command: borrowing C, key: UndoCoalescingKey, at now: UInt64) -> UndoMerge {
         if let group = openGroups.last { return Self.merge(command, key: key, intoNewestOf: group) }
         guard position > 0 else { return .refused }
         let index = position - 1
@@ -132,11 +139,12 @@ struct HistoryRecord {
         switch outcome {
         case .merged?:
             totalCost += grown
+            steps.withStep(at: index) { $0.time = now }
             return .merged
         case .annulled?:
             // Both vanish; the redo steps survive, as after any change that changes nothing.
             count(steps[index].command, -1, done: true)
-            totalCost -= Int(steps.remove(at: index).cost)
+            removeFromList(at: index)
             position -= 1
             return .annulled
         case .refused?, nil:
@@ -157,16 +165,16 @@ struct HistoryRecord {
 
     /// Appends a change as a new step at the position (or as the open group's newest member).
     @inlinable
-    mutating func append<C: UndoCommand>(_ command: consuming C) {
+    mutating func append<C: UndoCommand>(_ command: consuming C, at now: UInt64) {
         if openGroups.isEmpty && position == steps.count {
             // The common case: a new step on top, made an existential in place. A command added
             // by a program is never a group (groups are made here and come in through insert).
             contextCounts.add(1, done: true, to: command.context)
-            steps.append(Step(typed: command, serial: takeSerial()))
+            steps.append(Step(typed: command, serial: takeSerial(), time: now))
             totalCost += Int(steps[position].cost)
             position += 1
         } else {
-            insert(command)
+            insert(command, at: now)
         }
     }
 
@@ -186,15 +194,15 @@ struct HistoryRecord {
     }
 
     /// Inserts a change as a new step at the position (or as the open group's newest member),
-    /// after discarding the redo steps of its contexts.
+    /// after setting the redo steps of its contexts aside as a branch.
     @usableFromInline
-    mutating func insert(_ command: consuming any UndoCommand) {
+    mutating func insert(_ command: consuming any UndoCommand, at now: UInt64) {
         if let group = openGroups.last {
             group.append(command)
             return
         }
-        if position < steps.count { discardRedoSteps(of: command) }
-        steps.insert(Step(command, serial: takeSerial()), at: position)
+        if position < steps.count { setAsideRedoSteps(of: command) }
+        steps.insert(Step(command, serial: takeSerial(), time: now), at: position)
         count(steps[position].command, 1, done: true)
         totalCost += Int(steps[position].cost)
         position += 1
@@ -204,7 +212,7 @@ struct HistoryRecord {
     @usableFromInline
     mutating func appendFinished(_ command: consuming any UndoCommand) {
         coalescingOpen = false
-        insert(command)
+        insert(command, at: clock.nanoseconds())
         trimToLimits()
     }
 
@@ -216,40 +224,52 @@ struct HistoryRecord {
     }
 
     /// Doing something new ends the redo steps of the contexts it changes, and of every context
-    /// a discarded step shared with them (those could not be redone in order any more).
+    /// a set-aside step shared with them (those could not be redone in order any more): they
+    /// leave the current branch and hang, in their order, as a branch at the present state,
+    /// from where ``goTo(_:_:)`` takes them back. The other contexts' redo steps stay.
     /// - Complexity: O(redo steps × contexts they touch).
-    private mutating func discardRedoSteps(of command: any UndoCommand) {
+    private mutating func setAsideRedoSteps(of command: any UndoCommand) {
         var contexts = Self.contexts(of: command)
         var kept: [Step] = []
+        var aside: [Step] = []
         for index in position..<steps.count {
             let step = steps[index]
             let touched = Self.contexts(of: step.command)
             if !touched.isDisjoint(with: contexts) {
                 contexts.formUnion(touched)
-                totalCost -= Int(step.cost)
                 count(step.command, -1, done: false)
+                aside.append(step)
             } else {
                 kept.append(step)
             }
         }
         steps.removeSuffix(from: position)
         steps.append(contentsOf: kept)
+        branches.add(fork: currentState, steps: aside)
     }
 
     // MARK: Limits
 
     /// Drops the oldest steps beyond the limits, never the step just done: with one step left
-    /// to undo, the farthest redo steps go instead.
-    /// - Complexity: O(1) amortized per dropped step.
+    /// to undo, the farthest redo steps go instead. With branches, the oldest (lowest serial)
+    /// of the steps that can go goes first: the current branch's first step (while two or more
+    /// are done), or the newest step of a stored branch on which no other branch hangs (a
+    /// branch is trimmed from its tip, since its first step is the way to the rest). Dropping
+    /// the current branch's first step also drops the branches that hung before it (their
+    /// start can no longer be reached); those that hung on it now start the history.
+    /// - Complexity: O(1) amortized per dropped step without stored branches; O(branches) per
+    ///   dropped step with them.
     @usableFromInline
     mutating func trimToLimits() {
         guard countLimit != nil || memoryLimit != nil else { return }
-        while steps.count > 1 && overLimits {
-            if position >= 2 {
+        while steps.count + branches.stepCount > 1 && overLimits {
+            let oldestLeaf = branches.isEmpty ? nil : oldestBranchLeaf()
+            if position >= 2 && (oldestLeaf == nil || steps[0].serial < oldestLeaf!.serial) {
                 let removed = steps.removeFirst()
                 count(removed.command, -1, done: true)
                 position -= 1
                 totalCost -= Int(removed.cost)
+                if !branches.isEmpty { dropBranchesBeforeStart(removedFirst: removed.serial) }
                 if !removed.command.isDiscardable {
                     // Undoing everything left no longer reaches the state before this step.
                     if let group = Self.group(in: removed.command) {
@@ -260,7 +280,9 @@ struct HistoryRecord {
                         saveStates[removed.command.context, default: SaveState()].baseline = removed.serial
                     }
                 }
-            } else if steps.count > position {
+            } else if let leaf = oldestLeaf {
+                totalCost -= Int(branches.removeLastStep(ofBranchAt: leaf.branch).cost)
+            } else if steps.count > position && !branches.hasBranches(at: steps[steps.count - 1].serial) {
                 let removed = steps.removeLast()
                 count(removed.command, -1, done: false)
                 totalCost -= Int(removed.cost)
@@ -271,7 +293,7 @@ struct HistoryRecord {
     }
 
     private var overLimits: Bool {
-        if let limit = countLimit, steps.count > max(limit, 1) { return true }
+        if let limit = countLimit, steps.count + branches.stepCount > max(limit, 1) { return true }
         if let limit = memoryLimit, totalCost > limit { return true }
         return false
     }
@@ -299,9 +321,9 @@ struct HistoryRecord {
     }
 }
 
-/// One step of the record: the command, the serial that names it while it stays, and its cost
-/// as measured when it went in (or last merged), so the running total never drifts when a
-/// command's own estimate would change later.
+/// One step of the record: the command, the serial that names it while it stays (and orders
+/// the steps by when they were made), its cost as measured when it went in (or last merged), so
+/// the running total never drifts when a command's own estimate would change later, and its time.
 @usableFromInline
 struct Step {
     @usableFromInline
@@ -311,19 +333,25 @@ struct Step {
     /// Bytes, at most `Int32.max` (a larger estimate counts as that much).
     @usableFromInline
     var cost: Int32
+    /// When the step's state was last reached by a change (the history's clock, in
+    /// nanoseconds): when it went in, or last merged. Time travel by a duration reads it.
+    @usableFromInline
+    var time: UInt64
 
     @usableFromInline
-    init(_ command: any UndoCommand, serial: UInt32) {
+    init(_ command: any UndoCommand, serial: UInt32, time: UInt64) {
         self.command = command
         self.serial = serial
         self.cost = Step.measure(command)
+        self.time = time
     }
 
     /// A step of a command of a known type: measured, then made an existential in place.
     @inlinable
-    init<C: UndoCommand>(typed command: consuming C, serial: UInt32) {
+    init<C: UndoCommand>(typed command: consuming C, serial: UInt32, time: UInt64) {
         self.cost = Int32(clamping: max(0, command.cost))
         self.serial = serial
+        self.time = time
         self.command = command
     }
 

@@ -50,7 +50,7 @@ struct StepList: RandomAccessCollection {
     /// - Complexity: O(1) amortized.
     mutating func removeFirst() -> Step {
         precondition(start < elements.count, "removeFirst on no steps")
-        var removed = Step(Vacancy(), serial: 0)
+        var removed = Step(Vacancy(), serial: 0, time: 0)
         swap(&removed, &elements[start])
         start += 1
         if start == elements.count {

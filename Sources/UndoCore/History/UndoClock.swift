@@ -1,19 +1,26 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import Synchronization
 
-/// The time source of coalescing windows; injectable so tests control time.
+/// The time source of coalescing windows and of the steps' times; injectable so tests control time.
 public protocol UndoClock: Sendable {
     /// Monotonic nanoseconds.
     func nanoseconds() -> UInt64
 }
 
-/// The system's monotonic clock.
+/// The system's monotonic clock (CLOCK_MONOTONIC: it does not jump with the wall clock).
 public struct SystemUndoClock: UndoClock {
     public init() {}
+    /// Read for every change (each step carries its time), so straight from the system: a
+    /// `ContinuousClock` duration costs 128-bit arithmetic on every read.
     public func nanoseconds() -> UInt64 {
-        let (seconds, attoseconds) = Self.origin.duration(to: .now).components
-        return UInt64(seconds) &* 1_000_000_000 &+ UInt64(attoseconds / 1_000_000_000)
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return UInt64(now.tv_sec) &* 1_000_000_000 &+ UInt64(now.tv_nsec)
     }
-    private static let origin = ContinuousClock.now
 }
 
 /// A clock that moves only when told: for tests and for replaying scripts deterministically.

@@ -74,31 +74,67 @@ extension HistoryRecord {
         var kept = StepList()
         var removed = 0
         var keptDone = 0
+        // Each removed step's serial, and the kept state before it: where the branches that
+        // hung at it hang now.
+        var anchors: [UInt32: UInt32] = [:]
+        var last: UInt32 = 0
         for (index, step) in steps.enumerated() {
-            // A group is a container: its members are judged, and it goes only when left empty.
-            if let group = Self.group(in: step.command) {
-                let before = Self.leafCount(group)
-                let left = group.removeMembers(where: predicate)
-                removed += before - Self.leafCount(group)
-                if !left { continue }
-                var step = step
-                step.cost = Step.measure(step.command)
-                kept.append(step)
-            } else if predicate(step.command) {
-                removed += 1
+            guard let step = Self.filtered(step, removing: predicate, count: &removed) else {
+                anchors[step.serial] = last
                 continue
-            } else {
-                kept.append(step)
             }
+            kept.append(step)
+            last = step.serial
             if index < position { keptDone += 1 }
         }
         steps = kept
         position = keptDone
+        if !branches.isEmpty {
+            var keptBranches: [(fork: UInt32, steps: [Step])] = []
+            for index in branches.branches.indices {
+                var keptSteps: [Step] = []
+                var last = branches.branches[index].fork
+                for step in branches.steps(of: index) {
+                    if let step = Self.filtered(step, removing: predicate, count: &removed) {
+                        keptSteps.append(step)
+                        last = step.serial
+                    } else {
+                        anchors[step.serial] = last
+                    }
+                }
+                keptBranches.append((branches.branches[index].fork, keptSteps))
+            }
+            branches = BranchStore()
+            for var branch in keptBranches where !branch.steps.isEmpty {
+                while let anchor = anchors[branch.fork] { branch.fork = anchor }
+                branches.add(fork: branch.fork, steps: branch.steps)
+            }
+        }
         totalCost = steps.reduce(0) { $0 + Int($1.cost) }
+            + branches.branches.indices.reduce(0) { total, index in branches.steps(of: index).reduce(total) { $0 + Int($1.cost) } }
         contextCounts = recountedContexts()
         for group in openGroups { _ = group.removeMembers(where: predicate) }
         coalescingOpen = false
         return removed
+    }
+
+    /// `step` without the commands `predicate` picks (counted into `count`), or `nil` when it
+    /// goes: a group is a container, whose members are judged, and it goes only when left empty.
+    private static func filtered(_ step: Step, removing predicate: (any UndoCommand) -> Bool, count: inout Int) -> Step? {
+        if let group = Self.group(in: step.command) {
+            let before = Self.leafCount(group)
+            let left = group.removeMembers(where: predicate)
+            count += before - Self.leafCount(group)
+            guard left else { return nil }
+            var step = step
+            step.cost = Step.measure(step.command)
+            return step
+        }
+        if predicate(step.command) {
+            count += 1
+            return nil
+        }
+        return step
     }
 
     /// How many commands that are not groups a group holds, nested ones included.
@@ -118,6 +154,8 @@ extension UndoStack {
             record.position = 0
             record.totalCost = 0
             record.contextCounts = ContextCounts()
+            record.branches = BranchStore()
+            record.saveLog.removeAll()
             record.saveStates.removeAll()
             record.coalescingOpen = false
         }
@@ -137,17 +175,37 @@ extension UndoStack {
                          "position \(record.position) outside 0...\(record.steps.count)")
             var cost = 0
             var serials = Set<UInt32>()
-            for (index, step) in record.steps.enumerated() {
+            var stored = 0
+            record.forEachStep { step, branch, _ in
                 cost += Int(step.cost)
                 if let group = HistoryRecord.group(in: step.command) {
-                    precondition(!group.members.isEmpty, "empty group at \(index)")
+                    precondition(!group.members.isEmpty, "empty group \(step.serial)")
                 }
-                precondition(serials.insert(step.serial).inserted, "serial repeated at \(index)")
+                precondition(serials.insert(step.serial).inserted, "serial \(step.serial) repeated")
+                if branch > 0 { stored += 1 }
             }
             precondition(cost == record.totalCost, "running cost \(record.totalCost) differs from the steps' \(cost)")
+            precondition(stored == record.branches.stepCount, "the stored branches' step count is off")
+            record.branches.checkInvariants()
+            let list = Set(record.steps.map(\.serial))
+            var branchOf: [UInt32: Int] = [:]
+            for index in record.branches.branches.indices {
+                for step in record.branches.steps(of: index) { branchOf[step.serial] = index }
+            }
+            for branch in record.branches.branches {
+                // Following forks reaches the current branch (or the start), without a cycle.
+                var fork = branch.fork
+                var hops = 0
+                while fork != 0 && !list.contains(fork) {
+                    guard let next = branchOf[fork] else { preconditionFailure("a branch hangs at a missing step \(fork)") }
+                    fork = record.branches.branches[next].fork
+                    hops += 1
+                    precondition(hops <= record.branches.branches.count, "the branches' forks make a cycle")
+                }
+            }
             precondition(record.contextCounts == record.recountedContexts(), "the per-context step counts differ from the steps")
             if let countLimit = record.countLimit {
-                precondition(record.steps.count <= max(countLimit, 1), "over the count limit")
+                precondition(record.steps.count + record.branches.stepCount <= max(countLimit, 1), "over the count limit")
             }
         }
     }

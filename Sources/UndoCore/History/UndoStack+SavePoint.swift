@@ -12,6 +12,7 @@ extension UndoStack {
             let context = context ?? record.currentContext ?? .global
             let marker = record.savedMarker(in: context)
             record.saveStates[context, default: SaveState()].saved = [marker]
+            record.logSave()
             record.coalescingOpen = false
         }
         notifyIfObserved()

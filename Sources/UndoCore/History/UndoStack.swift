@@ -11,7 +11,13 @@
 /// **Contexts.** Every step belongs to a context (a document). Plain `undo()` takes back the
 /// newest step of any context; `undo(in:)` the newest step of one context, even if steps of
 /// other documents came after it — that step then becomes the first redo step. Doing something
-/// new discards only the redo steps of its own context, so each document keeps its own redo.
+/// new sets aside only the redo steps of its own context, so each document keeps its own redo.
+///
+/// **Branches.** Redo steps set aside by a new change are kept as a branch of the history,
+/// hanging at the state where they were set aside; nothing done is lost. ``goTo(state:)``,
+/// ``earlier(_:)`` and ``later(_:)`` move across branches (Vim's `:undo N`, `:earlier`,
+/// `:later`), ``tree`` lists them. Undo and redo move along the current branch; the branch
+/// moved to last becomes the current one, so redo after returning to a fork takes it.
 ///
 /// **Groups.** While a group is open (``beginGroup(named:context:)``), nothing can be undone or
 /// redone: ``canUndo`` and ``canRedo`` are `false`, the titles are the plain disabled ones, and
@@ -28,9 +34,10 @@
 /// context, cost, key and merge included): Swift's exclusivity checks stop the program if it
 /// does. Observers are told after the change, and may use the history freely.
 ///
-/// **Cost.** A step costs one `Step` (48 bytes: the command, inline when it is at most three
-/// words, its serial and its cost) in an array (`StepList`); push, undo and redo are O(1) amortized,
-/// trimming to a limit included.
+/// **Cost.** A step costs one `Step` (56 bytes: the command, inline when it is at most three
+/// words, its serial, its cost and its time) in an array (`StepList`); push, undo and redo are
+/// O(1) amortized, trimming to a limit included (O(branches) per dropped step while other
+/// branches are kept).
 public final class UndoStack {
     /// Everything the history keeps, and whether a call is using it (see ``RecordStorage``).
     @usableFromInline let storage: RecordStorage
@@ -58,7 +65,8 @@ public final class UndoStack {
 
     // MARK: Configuration
 
-    /// The most steps kept; the oldest go first (never the step just done). `nil`: unlimited.
+    /// The most steps kept, in all branches; the oldest go first (never the step just done).
+    /// `nil`: unlimited.
     public var countLimit: Int? {
         get { access { $0.countLimit } }
         set { access { $0.countLimit = newValue }; limitsChanged() }
@@ -96,11 +104,12 @@ public final class UndoStack {
 
     // MARK: Counts
 
-    /// All steps, done and redoable.
+    /// All steps of the current branch, done and redoable (``treeCount``: of every branch).
     public var count: Int { access { $0.steps.count } }
     /// How many steps are done.
     public var position: Int { access { $0.position } }
-    /// The sum of the steps' costs (each measured when it went in or last merged).
+    /// The sum of the costs of the steps of every branch (each measured when it went in or last
+    /// merged): what ``memoryLimit`` limits.
     public var totalCost: Int { access { $0.totalCost } }
     /// Steps that can be undone (in the whole history).
     public var undoCount: Int { access { $0.position } }
@@ -131,7 +140,7 @@ public final class UndoStack {
     // MARK: Recording
 
     /// Performs `command` and records it as a step (or joins it to the newest step, when it
-    /// coalesces). Redo steps of the command's context are discarded. While recording is
+    /// coalesces). Redo steps of the command's context are set aside as a branch. While recording is
     /// paused, the command is performed and not recorded.
     /// - Throws: ``UndoError/reentrantCall(_:)`` from inside an action; the command's own
     ///   error (as ``UndoError/actionFailed(step:underlying:)``) if it fails, with nothing recorded.

@@ -13,6 +13,7 @@ struct UndoHostCommand: ParsableCommand {
         usage: """
             undo-host [--plugins PATH]... [--allow-writable-plugins] [--json]
             [--locale en|ko|FILE] [--keep-going] [--yes]
+            [--journal FILE [--durability full|normal]]
             [run FILE | demo | plugins | check PLUGIN... | new-plugin NAME | help]
             """,
         discussion: """
@@ -52,6 +53,15 @@ struct UndoHostCommand: ParsableCommand {
     @Flag(name: [.customShort("y"), .long],
           help: "Never ask before throwing work away (unload, close, quit with unsaved documents).")
     var yes = false
+
+    @Option(help: ArgumentHelp("Keep every change in the SQLite journal FILE; an existing one is restored first.",
+                               discussion: "Restoring replays its changes with the same plugins; a change is written before it is acknowledged.",
+                               valueName: "FILE"))
+    var journal: String?
+
+    @Option(help: ArgumentHelp("With --journal: full syncs each change to disk, normal only at checkpoints.",
+                               valueName: "full|normal"))
+    var durability: String = "full"
 }
 
 /// `run FILE`: the commands in FILE.

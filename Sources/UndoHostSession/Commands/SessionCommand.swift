@@ -32,6 +32,8 @@ public enum SessionCommand: Equatable, Sendable {
     /// `expect CODE COMMAND`: run the command line `command`, which must fail with the error
     /// `code` (`UNDO_ERANGE`); that it fails so is a success, anything else an error.
     case expect(code: Int32, command: String)
+    /// `earlier`, `later`, `goto`, `tree`: across the branches of the history.
+    case tree(TreeCommand)
 
     /// How far an undo or redo goes.
     public enum UndoAmount: Equatable, Sendable {
@@ -43,6 +45,7 @@ public enum SessionCommand: Equatable, Sendable {
     /// The command words a session knows, for help, completion and hints.
     public static let names = ["undo", "redo", "group", "break", "save", "revert", "doc", "close", "menu",
                                "history", "alert", "show", "plugins", "load", "unload", "expect", "help", "quit", "exit"]
+        + TreeCommand.words
 
     /// How each command is written, for help and usage hints.
     static let usages: [String: String] = [
@@ -52,7 +55,7 @@ public enum SessionCommand: Equatable, Sendable {
         "alert": "alert [1|2|3|u|r|c]", "show": "show [--all] [NAME]", "plugins": "plugins",
         "load": "load [--allow-writable-plugins] PATH", "expect": "expect CODE COMMAND",
         "unload": "unload PLUGIN-ID", "help": "help [COMMAND|ACTION]", "quit": "quit", "exit": "exit",
-    ]
+    ].merging(TreeCommand.usages) { first, _ in first }
 
     /// The name of the command in `--json` output.
     public var jsonName: String {
@@ -77,6 +80,7 @@ public enum SessionCommand: Equatable, Sendable {
         case .help: "help"
         case .quit: "quit"
         case .expect: "expect"
+        case .tree(let command): command.jsonName
         }
     }
 }
@@ -112,6 +116,7 @@ extension SessionCommand {
             located.message = word + ": " + error.message
             throw located
         }
+        if TreeCommand.words.contains(word) { return .tree(try TreeCommand.parse(word, words)) }
         let parser = WordParser(command: word, words: words, text: text)
         switch word {
         case "undo": return .undo(try parser.amount())

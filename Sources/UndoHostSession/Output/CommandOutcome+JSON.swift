@@ -20,6 +20,7 @@ extension CommandOutcome {
             return [("title", .string(title)), ("result", result.json), ("documents", .array(views.map(\.json)))]
         case .menu(let menu): return [("menu", menu.json)]
         case .history(let history): return [("history", history.json)]
+        case .tree(let tree, let dot): return dot ? [("dot", .string(tree.dot))] : [("tree", tree.json)]
         case .alert(let alert, let picked):
             var members: [(String, JSONValue)] = [("alert", alert.json)]
             switch picked {

@@ -15,6 +15,8 @@ public struct CommandOutcome: Sendable {
         case moved(title: String, result: UndoResult, views: [DocumentView])
         case menu(EditMenuView)
         case history(HistoryPanelView)
+        /// The whole tree, drawn (or, with `dot`, as Graphviz DOT).
+        case tree(HistoryTreeView, dot: Bool)
         /// The alert; `picked` is the outcome of the choice made with it, if one was.
         case alert(AlertView, picked: PickedChoice?)
         case documents([DocumentView])

@@ -2,6 +2,7 @@ import Foundation  // String.capitalized; it came through UndoPluginHost, which 
 import UndoCore
 import UndoPluginABI
 import UndoPluginHost
+import UndoJournal
 
 /// A session of the host: the plugins, the one shared history, the current document and what
 /// the last undo or redo changed. Runs one command line at a time and says what it did; the
@@ -27,6 +28,8 @@ public final class HostSession {
     /// The language of everything the session says (by default that of the plugin host's
     /// locale, so it matches the menu titles).
     public var words: SessionText
+    /// Where every change is written before it is acknowledged (`--journal`), once restored.
+    public internal(set) var journal: UndoJournal?
 
     /// The document a session starts in.
     public static let firstDocument = "untitled"
@@ -43,8 +46,8 @@ public final class HostSession {
     }
 
     /// Makes the history and host the executable uses.
-    public static func makeHost(locale: UndoLocale = .english) -> PluginHost {
-        let stack = UndoStack(coalescingWindow: nil, formatter: UndoTitleFormatter(locale: locale))
+    public static func makeHost(locale: UndoLocale = .english, clock: any UndoClock = SystemUndoClock()) -> PluginHost {
+        let stack = UndoStack(coalescingWindow: nil, clock: clock, formatter: UndoTitleFormatter(locale: locale))
         return PluginHost(history: SharedUndoHistory(stack), hostName: "undo-host", hostVersion: UndoHostTool.version)
     }
 
@@ -80,8 +83,10 @@ public final class HostSession {
     /// Runs one command.
     public func run(_ command: SessionCommand) -> CommandOutcome {
         let body: CommandOutcome.Body
+        let document = currentDocument
         do {
             body = try execute(command)
+            try journal(command, body, document: document)
         } catch {
             return CommandOutcome(command: command.jsonName, body: .none, error: error, state: state)
         }
@@ -132,6 +137,7 @@ public final class HostSession {
         case .help(let topic): return .help(try help(topic))
         case .quit: return .none
         case .expect(let code, let line): return try expect(code, from: line)
+        case .tree(let command): return try run(tree: command)
         }
     }
 
@@ -410,7 +416,7 @@ public final class HostSession {
     }
 
     /// The body of a move: its title and the changed documents, highlighted.
-    private func moved(_ title: String, _ result: UndoResult) throws(SessionError) -> CommandOutcome.Body {
+    func moved(_ title: String, _ result: UndoResult) throws(SessionError) -> CommandOutcome.Body {
         lastChanges = result.changes
         var contexts: [UndoContext] = []
         for change in result.changes where !contexts.contains(change.context) { contexts.append(change.context) }

@@ -34,6 +34,8 @@ public enum PluginHostError: Error, Sendable, Equatable, CustomStringConvertible
             case .reentrantCall: Int32(UNDO_EREENTRANT)
             case .nothingToUndo, .nothingToRedo: Int32(UNDO_EEMPTY)
             case .positionOutOfRange: Int32(UNDO_ERANGE)
+            case .stateNotFound: Int32(UNDO_ENOTFOUND)
+            case .invalidTravel: Int32(UNDO_EINVAL)
             case .groupTooDeep, .nameTooLong: Int32(UNDO_ELIMIT)
             case .actionFailed, .rollbackFailed: Int32(UNDO_EPLUGIN)
             default: Int32(UNDO_ESTATE)

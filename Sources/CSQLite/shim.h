@@ -1,0 +1,10 @@
+/* Swift's view of the system SQLite (libsqlite3-dev). SQLITE_TRANSIENT is a macro that casts -1
+ * to a function pointer, which Swift cannot import: this accessor hands it out. */
+#ifndef UNDOHOST_CSQLITE_SHIM_H
+#define UNDOHOST_CSQLITE_SHIM_H
+
+#include <sqlite3.h>
+
+static inline sqlite3_destructor_type undo__sqlite_transient(void) { return SQLITE_TRANSIENT; }
+
+#endif

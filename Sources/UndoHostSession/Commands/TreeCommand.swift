@@ -1,0 +1,75 @@
+import UndoCore
+
+/// The commands that move across the branches of the history and show its tree: `earlier`,
+/// `later`, `goto` and `tree` (see docs/undo-host.md, "Branches and time travel").
+public enum TreeCommand: Equatable, Sendable {
+    /// Back in the order the states were made: states (`3`), a time (`10s`), saves (`1f`).
+    case earlier(UndoTravel)
+    case later(UndoTravel)
+    /// To the state ID (0: the start), on any branch.
+    case goTo(UInt32)
+    /// Draw the tree; `dot`: as Graphviz DOT; `times`: with each state's age.
+    case tree(dot: Bool, times: Bool)
+
+    static let words = ["earlier", "later", "goto", "tree"]
+
+    static let usages: [String: String] = [
+        "earlier": "earlier [N|Ns|Nm|Nh|Nd|Nf]", "later": "later [N|Ns|Nm|Nh|Nd|Nf]",
+        "goto": "goto ID", "tree": "tree [--times] [--dot]",
+    ]
+
+    static let descriptions: [String: String] = [
+        "earlier": "Go back N states in the order they were made, across branches (1: the one before), or by a time (10s, 5m, 1h, 2d), or to the previous save (1f).",
+        "later": "Go forward N states in the order they were made, by a time, or to the next save (Nf).",
+        "goto": "Go to state ID of the tree, on any branch (0: the start).",
+        "tree": "Draw every state, branches too: @ is the current one. --times adds ages, --dot gives Graphviz DOT.",
+    ]
+
+    var jsonName: String {
+        switch self {
+        case .earlier: "earlier"
+        case .later: "later"
+        case .goTo: "goto"
+        case .tree: "tree"
+        }
+    }
+
+    /// Parses the words after `word` (one of ``words``).
+    static func parse(_ word: String, _ words: [CommandWords.Word]) throws(SessionError) -> TreeCommand {
+        func usage(_ at: CommandWords.Word?) -> SessionError {
+            let what = at.map { "\(word): unexpected \"\($0.text)\"" } ?? "\(word): missing argument"
+            return SessionError(.syntax, what, hint: "usage: " + (usages[word] ?? word), column: at?.column)
+        }
+        switch word {
+        case "earlier", "later":
+            if words.count > 1 { throw usage(words[1]) }
+            guard let distance = words.first else { return word == "earlier" ? .earlier(.states(1)) : .later(.states(1)) }
+            let travel: UndoTravel
+            do throws(UndoError) {
+                travel = try UndoTravel(parsing: distance.text)
+            } catch {
+                throw SessionError(.syntax, "\(word): \"\(distance.text)\" is not a distance",
+                                   hint: "a count of states (3), a time (10s, 5m, 1h, 2d) or saves (1f)", column: distance.column)
+            }
+            return word == "earlier" ? .earlier(travel) : .later(travel)
+        case "goto":
+            if words.count > 1 { throw usage(words[1]) }
+            guard let target = words.first else { throw usage(nil) }
+            guard let id = UInt32(target.text) else {
+                throw SessionError(.syntax, "goto: \"\(target.text)\" is not a state number",
+                                   hint: "the numbers are those of the tree (type tree); 0 is the start", column: target.column)
+            }
+            return .goTo(id)
+        default:
+            var dot = false, times = false
+            for option in words {
+                switch option.text {
+                case "--dot": dot = true
+                case "--times": times = true
+                default: throw usage(option)
+                }
+            }
+            return .tree(dot: dot, times: times)
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import CSQLite
+
+/// One connection to an SQLite database file: the one place the journal calls SQLite.
+///
+/// Invariants: `handle` is an open connection from `open` until `close()` (it is never used
+/// after); statements are finalized before the call that prepared them returns; text read from
+/// a row is copied into a `String` before the next step. Checked in debug builds by `isOpen`.
+final class SQLiteConnection {
+    private var handle: OpaquePointer?
+    private(set) var isOpen = false
+
+    /// Opens `path`; `create`: make the file when it is missing.
+    init(path: String, create: Bool) throws(JournalError) {
+        let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_FULLMUTEX
+        let status = sqlite3_open_v2(path, &handle, flags, nil)
+        guard status == SQLITE_OK else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close(handle)
+            handle = nil
+            throw JournalError(path: path, "cannot open it: \(message)")
+        }
+        isOpen = true
+        sqlite3_extended_result_codes(handle, 1)
+    }
+
+    deinit { close() }
+
+    func close() {
+        guard isOpen else { return }
+        sqlite3_close_v2(handle)
+        handle = nil
+        isOpen = false
+    }
+
+    /// The last error of the connection, as SQLite words it.
+    var lastMessage: String { handle.map { String(cString: sqlite3_errmsg($0)) } ?? "closed" }
+
+    /// Runs SQL that returns no rows (several statements allowed).
+    func execute(_ sql: String) throws(SQLiteFailure) {
+        assert(isOpen, "a closed connection was used")
+        let status = sqlite3_exec(handle, sql, nil, nil, nil)
+        guard status == SQLITE_OK else { throw SQLiteFailure(code: status, message: lastMessage) }
+    }
+
+    /// A value bound to a statement's parameter.
+    enum Value {
+        case integer(Int64)
+        case text(String)
+    }
+
+    /// Runs one statement with `values` bound in order, and gives each row's columns as text or
+    /// integers to `row` (column index → value).
+    func query(_ sql: String, _ values: [Value] = [], row: ([Value]) -> Void = { _ in }) throws(SQLiteFailure) {
+        assert(isOpen, "a closed connection was used")
+        var statement: OpaquePointer?
+        var status = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
+        guard status == SQLITE_OK else { throw SQLiteFailure(code: status, message: lastMessage) }
+        defer { sqlite3_finalize(statement) }
+        for (index, value) in values.enumerated() {
+            switch value {
+            case .integer(let number): status = sqlite3_bind_int64(statement, Int32(index + 1), number)
+            case .text(let text): status = sqlite3_bind_text(statement, Int32(index + 1), text, -1, undo__sqlite_transient())
+            }
+            guard status == SQLITE_OK else { throw SQLiteFailure(code: status, message: lastMessage) }
+        }
+        while true {
+            status = sqlite3_step(statement)
+            if status == SQLITE_DONE { return }
+            guard status == SQLITE_ROW else { throw SQLiteFailure(code: status, message: lastMessage) }
+            var columns: [Value] = []
+            for column in 0..<sqlite3_column_count(statement) {
+                if sqlite3_column_type(statement, column) == SQLITE_INTEGER {
+                    columns.append(.integer(sqlite3_column_int64(statement, column)))
+                } else if let text = sqlite3_column_text(statement, column) {
+                    columns.append(.text(String(cString: text)))
+                } else {
+                    columns.append(.text(""))
+                }
+            }
+            row(columns)
+        }
+    }
+
+    /// The first column of the first row, as an integer (0 when there is none).
+    func integer(_ sql: String) throws(SQLiteFailure) -> Int64 {
+        var result: Int64 = 0
+        try query(sql) { columns in
+            if case .integer(let value)? = columns.first { result = value }
+        }
+        return result
+    }
+
+    /// The first column of every row, as text.
+    func texts(_ sql: String) throws(SQLiteFailure) -> [String] {
+        var result: [String] = []
+        try query(sql) { columns in
+            switch columns.first {
+            case .text(let text)?: result.append(text)
+            case .integer(let number)?: result.append(String(number))
+            case nil: break
+            }
+        }
+        return result
+    }
+}
+
+/// An SQLite call that failed: its result code and message.
+struct SQLiteFailure: Error {
+    var code: Int32
+    var message: String
+    /// The damage codes: not a database, or a corrupt one.
+    var isDamage: Bool { code & 0xff == SQLITE_CORRUPT || code & 0xff == SQLITE_NOTADB }
+}

@@ -1,0 +1,137 @@
+/*
+ * Checks the branches and time travel of undo_host.h from C (undo_history_goto, _earlier,
+ * _later, _tree, _current_state), against the real libundohost.so and the text plugin.
+ * Usage: tree_api <build products folder>. Prints "ok - what" or "not ok - what: detail" per
+ * check, then "done <count>". Built by Tests/UndoHostCTests with -std=c99 -Wall -Wextra -pedantic -Werror.
+ */
+#include <undohost/undo_host.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int checks;
+static int failures;
+
+static void expect(int condition, const char *what, const char *detail) {
+    checks++;
+    if (condition) {
+        printf("ok - %s\n", what);
+    } else {
+        failures++;
+        printf("not ok - %s: %s\n", what, detail ? detail : "");
+    }
+}
+
+static void expect_code(undo_history *h, int32_t code, int32_t expected, const char *what) {
+    char detail[512];
+    snprintf(detail, sizeof detail, "got %s, expected %s; last error: %s", undo_error_name(code),
+             undo_error_name(expected), undo_history_last_error(h));
+    expect(code == expected, what, detail);
+}
+
+static void expect_text(const char *actual, const char *expected, const char *what) {
+    char detail[512];
+    snprintf(detail, sizeof detail, "got \"%s\", expected \"%s\"", actual, expected);
+    expect(strcmp(actual, expected) == 0, what, detail);
+}
+
+static const char *text_of(undo_history *h) {
+    static char text[256];
+    if (undo_history_describe(h, "org.undohost.text", "t", text, sizeof text) < 0) return "(error)";
+    return text;
+}
+
+static int32_t type(undo_history *h, int64_t position, const char *text) {
+    undo_value args[2];
+    args[0] = undo_i64(position);
+    args[1] = undo_string(text);
+    undo_history_break_coalescing(h); /* one step each */
+    return undo_history_perform(h, "text.insert", "t", args, 2);
+}
+
+static uint32_t current(undo_history *h) {
+    uint32_t state = 999;
+    undo_history_current_state(h, &state);
+    return state;
+}
+
+int main(int argc, char **argv) {
+    undo_history_options options;
+    undo_history *h = NULL;
+    uint32_t loaded = 0, text_length = 0, i;
+    undo_result result;
+    char name[64];
+    undo_tree_node nodes[8];
+    char text[256];
+    int32_t count;
+    (void)argv;
+    if (argc != 2) {
+        fprintf(stderr, "usage: tree_api <build products folder>\n");
+        return 2;
+    }
+    memset(&options, 0, sizeof options);
+    options.struct_size = sizeof options;
+    options.coalescing_window_ms = -1;
+    if (undo_history_create(&options, &h) != UNDO_OK || undo_history_load_bundled(h, &loaded) != UNDO_OK) {
+        printf("not ok - setup: %s\n", undo_history_last_error(h));
+        return 1;
+    }
+
+    /* a b c, undo two, d: "ad", with "bc" kept as a branch. */
+    type(h, 0, "a");
+    type(h, 1, "b");
+    type(h, 2, "c");
+    undo_history_undo(h, 2, NULL);
+    expect_code(h, type(h, 1, "d"), UNDO_OK, "a change after undoing");
+    expect_text(text_of(h), "ad", "the new branch");
+    expect(current(h) == 4, "the current state is the newest step", NULL);
+
+    memset(&result, 0, sizeof result);
+    result.struct_size = sizeof result;
+    result.name = name;
+    result.name_capacity = sizeof name;
+    expect_code(h, undo_history_goto(h, 3, &result), UNDO_OK, "goto a state on the other branch");
+    expect_text(text_of(h), "abc", "goto reaches it");
+    expect(result.step_count == 3, "goto undoes to the fork and redoes along the branch (3 steps)", NULL);
+    expect_code(h, undo_history_goto(h, 3, NULL), UNDO_EEMPTY, "goto the current state");
+    expect_code(h, undo_history_goto(h, 77, NULL), UNDO_ENOTFOUND, "goto a state that never was");
+    expect(strstr(undo_history_last_error(h), "77") != NULL, "the message names the state", undo_history_last_error(h));
+
+    expect_code(h, undo_history_earlier(h, "1", NULL), UNDO_OK, "earlier 1 (g-)");
+    expect_text(text_of(h), "ab", "earlier 1 goes to the state made before");
+    expect_code(h, undo_history_later(h, "2", NULL), UNDO_OK, "later 2 (g+ twice)");
+    expect_text(text_of(h), "ad", "later 2 crosses the branches");
+    expect_code(h, undo_history_earlier(h, "10h", NULL), UNDO_OK, "earlier 10h");
+    expect(current(h) == 0, "earlier 10h goes to the start", NULL);
+    expect_code(h, undo_history_earlier(h, "1", NULL), UNDO_EEMPTY, "nothing is earlier than the start");
+    expect_code(h, undo_history_later(h, "3x", NULL), UNDO_EINVAL, "a distance that cannot be read");
+    expect(strstr(undo_history_last_error(h), "3x") != NULL, "the message names the distance", undo_history_last_error(h));
+    expect_code(h, undo_history_later(h, NULL, NULL), UNDO_EINVAL, "a NULL distance");
+    expect_code(h, undo_history_current_state(h, NULL), UNDO_EINVAL, "current_state with NULL");
+    expect_code(h, undo_history_later(h, "1f", NULL), UNDO_OK, "later 1f with no save goes to the newest state");
+    expect_text(text_of(h), "ad", "later 1f");
+
+    count = undo_history_tree(h, NULL, 0, NULL, 0, &text_length);
+    expect(count == 4, "the tree has four states", NULL);
+    expect(text_length == 4 * (strlen("Typing") + 1 + strlen("t") + 1), "the text all names and contexts need", NULL);
+    expect_code(h, undo_history_tree(h, NULL, 3, NULL, 0, NULL), UNDO_EINVAL, "NULL nodes with a capacity");
+    count = undo_history_tree(h, nodes, 8, text, sizeof text, &text_length);
+    expect(count == 4 && nodes[0].id == 1 && nodes[1].id == 4 && nodes[2].id == 2 && nodes[3].id == 3,
+           "the current branch first, then the other", NULL);
+    expect(nodes[2].parent == 1 && nodes[2].branch == 1 && nodes[1].branch == 0, "parents and branches", NULL);
+    expect((nodes[1].flags & UNDO_NODE_CURRENT) && (nodes[0].flags & UNDO_NODE_APPLIED)
+           && !(nodes[3].flags & UNDO_NODE_APPLIED), "flags", NULL);
+    for (i = 0; i < 4; i++) {
+        if (nodes[i].name_offset == UNDO_NO_NAME) break;
+        expect_text(text + nodes[i].name_offset, "Typing", "a node's name");
+        expect_text(text + nodes[i].context_offset, "t", "a node's context");
+    }
+    count = undo_history_tree(h, nodes, 8, text, 10, &text_length);
+    expect(count == 4 && nodes[0].name_offset == 0 && nodes[1].name_offset == UNDO_NO_NAME,
+           "names that do not fit are UNDO_NO_NAME", NULL);
+
+    expect_code(h, undo_history_destroy(h), UNDO_OK, "destroy");
+    printf("done %d\n", checks);
+    return failures == 0 ? 0 : 1;
+}

@@ -1,0 +1,173 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// undo-host --journal: a session comes back after a restart or a SIGKILL exactly as it was at
+/// its last acknowledged change, branches, saves and documents included.
+@Suite("Journal: restart and crash")
+struct JournalSessionTests {
+    /// A session of `count` lines over two documents: typing, breaks, undos, redos, groups,
+    /// saves, moves across branches (by state, by save), deletes that may fail.
+    static func script(count: Int, seed: UInt64) -> [String] {
+        var state = seed
+        func next(_ bound: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        var lines: [String] = []
+        var document = "untitled"
+        while lines.count < count {
+            let i = lines.count
+            switch next(16) {
+            case 0...3: lines.append("text.insert 0 \"w\(i)\"")
+            case 4: lines.append("break")
+            case 5: lines.append("undo")
+            case 6: lines.append("undo 2")
+            case 7: lines.append("redo")
+            case 8: lines.append("save")
+            case 9: lines.append("goto \(next(i / 2 + 1))")
+            case 10: lines.append("earlier")
+            case 11: lines.append("later 2")
+            case 12: lines += ["group begin \"G\(i)\"", "text.insert 0 \"g\(i)\"", "text.insert 0 \"h\(i)\"", "group end"]
+            case 13:
+                document = document == "untitled" ? "b.txt" : "untitled"
+                lines.append("doc \(document)")
+            case 14: lines.append("earlier 1f")
+            default: lines.append("text.delete 0 1")
+            }
+        }
+        return Array(lines.prefix(count))
+    }
+
+    /// What a restored session shows: the tree, the current branch, every document.
+    static let questions = "tree\nhistory\ndoc\nshow --all untitled\nshow --all b.txt\n"
+
+    static func answers(journal: String) throws -> String {
+        let run = try UndoHostProcess.run(UndoHostProcess.samplePlugins + ["--keep-going", "--journal", journal],
+                                          input: questions)
+        return run.standardOutput
+    }
+
+    @Test("A restored session is the session as it was: documents, branches, saves, the current state")
+    func aRestartLosesNothing() throws {
+        let folder = try TemporaryFolder()
+        let journal = folder.url.appendingPathComponent("session.undojournal").path
+        let lines = Self.script(count: 150, seed: 3).joined(separator: "\n") + "\n"
+        let uninterrupted = try UndoHostProcess.run(UndoHostProcess.samplePlugins + ["--keep-going"],
+                                                    input: lines + Self.questions)
+        let first = try UndoHostProcess.run(UndoHostProcess.samplePlugins + ["--keep-going", "--journal", journal], input: lines)
+        #expect(first.standardOutput == uninterrupted.standardOutput.prefix(first.standardOutput.count).description)
+        let restored = try Self.answers(journal: journal)
+        #expect(uninterrupted.standardOutput.hasSuffix(restored), "\(restored)")
+        #expect(restored.contains("History tree"))
+    }
+
+    @Test("A journal made with a plugin that is missing now is refused, naming the action, and left as it was")
+    func aMissingPluginIsNamed() throws {
+        let folder = try TemporaryFolder()
+        let journal = folder.url.appendingPathComponent("j.undojournal").path
+        _ = try UndoHostProcess.run(UndoHostProcess.samplePlugins + ["--journal", journal],
+                                    input: "canvas.add 1 \"circle\" 0 0 10 10 0xff\ntext.insert 0 \"Hi\"\n")
+        let before = try Data(contentsOf: URL(fileURLWithPath: journal))
+        let textOnly = ["--plugins", UndoHostProcess.productsFolder.appendingPathComponent("libUndoPluginTextEditor.so").path]
+        let refused = try UndoHostProcess.run(textOnly + ["--journal", journal], input: "text.insert 0 \"lost\"\n")
+        #expect(refused.status == 1)
+        #expect(refused.standardError.contains("change 1 (org.undohost.canvas/add"), "\(refused.standardError)")
+        #expect(refused.standardError.contains("cannot be replayed"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: journal)) == before)
+    }
+
+    @Test("--durability takes full or normal", arguments: ["full", "normal", "fast"])
+    func durabilityIsChecked(mode: String) throws {
+        let folder = try TemporaryFolder()
+        let journal = folder.url.appendingPathComponent("j.undojournal").path
+        let run = try UndoHostProcess.run(UndoHostProcess.samplePlugins + ["--journal", journal, "--durability", mode],
+                                          input: "text.insert 0 \"Hi\"\n")
+        if mode == "fast" {
+            #expect(run.status == 2 && run.standardError.contains("--durability fast: use full or normal"))
+        } else {
+            #expect(run.status == 0)
+            #expect(try Self.answers(journal: journal).contains("Hi"))
+        }
+    }
+
+    /// The crash test: the session is killed with SIGKILL right after a line is sent, at many
+    /// points; each time the journal reopens to the session after the last acknowledged line, or
+    /// after the line being run when it was killed — never anything else.
+    @Test("SIGKILL at many points loses no acknowledged change and leaves no half change",
+          arguments: [("full", 3 as UInt64), ("normal", 5 as UInt64)])
+    func killedAtAnyPoint(durability: String, seed: UInt64) throws {
+        let lines = Self.script(count: 240, seed: seed)
+        let folder = try TemporaryFolder()
+        var references: [Int: String] = [:]
+        func reference(_ count: Int) throws -> String {
+            if let known = references[count] { return known }
+            let journal = folder.url.appendingPathComponent("reference-\(count).undojournal").path
+            let input = lines.prefix(count).map { $0 + "\n" }.joined()
+            _ = try UndoHostProcess.run(UndoHostProcess.samplePlugins + ["--keep-going", "--journal", journal], input: input)
+            let answer = try Self.answers(journal: journal)
+            references[count] = answer
+            return answer
+        }
+        // Kill points spread over the session (every 2 lines; 120 points per mode).
+        for killAt in stride(from: 1, through: lines.count, by: 2) {
+            let journal = folder.url.appendingPathComponent("killed-\(killAt).undojournal").path
+            let live = try LiveUndoHost(UndoHostProcess.samplePlugins
+                + ["--json", "--keep-going", "--journal", journal, "--durability", durability])
+            var acknowledged = 0
+            for (index, line) in lines.prefix(killAt).enumerated() {
+                live.send(line)
+                if index + 1 == killAt { break }       // killed while it runs this one
+                guard live.readLine() != nil else { break }
+                acknowledged += 1
+            }
+            live.kill()
+            let restored = try Self.answers(journal: journal)
+            let before = try reference(acknowledged)
+            let after = try reference(acknowledged + 1)
+            #expect(restored == before || restored == after,
+                    "killed at line \(killAt) (\(lines[killAt - 1])): the journal holds neither state")
+        }
+    }
+}
+
+/// undo-host running with pipes: lines in, one JSON line out per command.
+final class LiveUndoHost {
+    let process = Process()
+    private let input = Pipe()
+    private let output = Pipe()
+    private var buffer = Data()
+
+    init(_ arguments: [String]) throws {
+        process.executableURL = UndoHostProcess.executable
+        process.arguments = arguments
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+    }
+
+    func send(_ line: String) { input.fileHandleForWriting.write(Data((line + "\n").utf8)) }
+
+    /// The next line of output, or `nil` when it ended.
+    func readLine() -> String? {
+        while true {
+            if let newline = buffer.firstIndex(of: 0x0A) {
+                let line = String(decoding: buffer[..<newline], as: UTF8.self)
+                buffer.removeSubrange(...newline)
+                return line
+            }
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { return nil }
+            buffer.append(chunk)
+        }
+    }
+
+    func kill() {
+        Glibc.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        try? input.fileHandleForWriting.close()
+    }
+}
