@@ -12,7 +12,7 @@ typealias CallPointer = UnsafeMutablePointer<undo_call>?
 /// arguments and removes that note again.
 let writeNote: @convention(c) (CallPointer, UnsafePointer<CChar>?, Int32) -> Int32 = { call, text, priority in
     UndoCall.run(call) { call in
-        let book = call.state(NotesBook.self)
+        let book = try call.state(NotesBook.self)
         book.append(.init(text: String(undoArgument: text), priority: priority), in: call.context)
         call.reportChange(location: Int64(book.notes(in: call.context).count - 1))
     }
@@ -20,7 +20,7 @@ let writeNote: @convention(c) (CallPointer, UnsafePointer<CChar>?, Int32) -> Int
 
 let unwriteNote: @convention(c) (CallPointer, UnsafePointer<CChar>?, Int32) -> Int32 = { call, text, priority in
     UndoCall.run(call) { call in
-        let book = call.state(NotesBook.self)
+        let book = try call.state(NotesBook.self)
         let last = book.notes(in: call.context).count - 1
         // Undo must take back exactly what was written, not whatever is last now.
         guard last >= 0, book.notes(in: call.context)[last] == .init(text: String(undoArgument: text), priority: priority) else {
@@ -35,7 +35,7 @@ let unwriteNote: @convention(c) (CallPointer, UnsafePointer<CChar>?, Int32) -> I
 /// inverse can put it back.
 let eraseNote: @convention(c) (CallPointer, UInt32) -> Int32 = { call, index in
     UndoCall.run(call) { call in
-        let book = call.state(NotesBook.self)
+        let book = try call.state(NotesBook.self)
         let note = try book.remove(at: Int(index), in: call.context)
         do {
             try call.setInverseArgument(0, .u32(index))

@@ -36,7 +36,7 @@ extension UndoCall {
         guard let call else { return Int32(UNDO_EINVAL) }
         let wrapped = UndoCall(call)
         do {
-            guard let action = wrapped.instance.plugin.action(withID: wrapped.actionID) else {
+            guard let action = try wrapped.instance.plugin.action(withID: wrapped.actionID) else {
                 throw UndoPluginError(.notFound, "merge called for unknown action \(wrapped.actionID)")
             }
             let argumentCount = action.parameters.count

@@ -32,15 +32,25 @@ public struct UndoCall {
     public var host: UndoHostCallbacks { UndoHostCallbacks(raw.pointee.host) }
 
     /// The instance this call is for (made by the kit's init from `undo_call.plugin_data`).
-    var instance: UndoPluginInstance { UndoPluginInstance.from(raw.pointee.plugin_data) }
+    var instance: UndoPluginInstance {
+        get throws(UndoPluginError) {
+            guard let instance = UndoPluginInstance.from(raw.pointee.plugin_data) else {
+                throw UndoPluginError(.wrongState, "the call has no plugin data: the plugin was not initialized by UndoPluginKit")
+            }
+            return instance
+        }
+    }
 
     /// The state `makeState` made for this plugin instance.
-    /// Stops the process if `type` is not the state's type: a programming error.
-    public func state<State: AnyObject>(_ type: State.Type = State.self) -> State {
-        guard let state = instance.state as? State else {
-            preconditionFailure("the plugin state is \(Swift.type(of: instance.state)), not \(State.self)")
+    /// - Parameter type: the type `makeState` returns.
+    /// - Throws: UNDO_ESTATE when the state is of another type (a mistake in the plugin, which
+    ///   fails this one call rather than the host's process).
+    public func state<State: AnyObject>(_ type: State.Type = State.self) throws(UndoPluginError) -> State {
+        let state = try instance.state
+        guard let typed = state as? State else {
+            throw UndoPluginError(.wrongState, "the plugin state is \(Swift.type(of: state)), not \(State.self)")
         }
-        return state
+        return typed
     }
 
     /// Reports a place this call changed. `location`: an offset or object id, -1 for the whole

@@ -34,17 +34,73 @@ public struct UndoPluginParameter: Sendable, Hashable {
 ///         call, position, text in UndoCall.run(call) { call in ... }
 ///     }
 ///
-/// The kit cannot check the parameter types against the declaration (C function types cannot
-/// be generic); it does check that a C function pointer was given, not a Swift closure.
+/// C function types cannot be generic, so the compiler cannot check the function against the
+/// declared parameters. The kit checks it when the host loads the plugin, from the function's
+/// Swift type: anything else than a C function returning `Int32` whose parameters are the
+/// declared ones makes the load fail with a message naming the action (the host refuses that
+/// plugin and carries on; the function is never called).
 public struct UndoPluginFunction: @unchecked Sendable {
-    let raw: undo_fn
+    /// The function, or nil when `problem` says why it cannot be used.
+    let raw: undo_fn?
+    /// The function's Swift type, as the runtime names it.
+    let typeName: String
+    /// Why the function cannot be called, found at once; nil when it is a C function.
+    let problem: String?
 
-    /// - Parameter function: a `@convention(c)` function returning `Int32`.
+    /// - Parameter function: a `@convention(c)` function returning `Int32`, its first
+    ///   parameter the `undo_call` pointer and the others the action's declared parameters.
     public init<Function>(_ function: Function) {
-        // A Swift closure is two words (function and context); a C function pointer is one.
-        precondition(MemoryLayout<Function>.size == MemoryLayout<undo_fn>.size,
-                     "UndoPluginFunction needs a @convention(c) function, not a Swift closure (\(Function.self))")
+        typeName = String(describing: Function.self)
+        // A Swift closure is two words (function and context) and is named without
+        // "@convention(c)"; only a C function pointer can be handed to the host.
+        guard MemoryLayout<Function>.size == MemoryLayout<undo_fn>.size,
+              Self.cParameterTypes(of: typeName) != nil else {
+            raw = nil
+            problem = "needs a @convention(c) function returning Int32, not \(typeName)"
+            return
+        }
         raw = unsafeBitCast(function, to: undo_fn.self)
+        problem = nil
+    }
+
+    /// The Swift names of the C parameters of a C function type returning Int32 (the
+    /// `undo_call` pointer first), or nil for any other type.
+    static func cParameterTypes(of typeName: String) -> [Substring]? {
+        let prefix = "@convention(c) (", suffix = ") -> Int32"
+        guard typeName.hasPrefix(prefix), typeName.hasSuffix(suffix),
+              typeName.count >= prefix.count + suffix.count else { return nil }
+        let list = typeName.dropFirst(prefix.count).dropLast(suffix.count)
+        // None of the types a parameter may have contains a comma.
+        return list.isEmpty ? [] : list.split(separator: ", ", omittingEmptySubsequences: false)
+    }
+
+    /// The problem with calling this function with `parameters` after the call pointer, or nil.
+    func mismatch(with parameters: [UndoPluginParameter]) -> String? {
+        if let problem { return problem }
+        guard let actual = Self.cParameterTypes(of: typeName) else { return "is not a C function" }
+        let callPointer = ["Optional<UnsafeMutablePointer<undo_call>>", "UnsafeMutablePointer<undo_call>"]
+        var expected: [[String]] = [callPointer]
+        for parameter in parameters { expected += parameter.type.cSwiftTypeNames }
+        let matches = actual.count == expected.count
+            && zip(actual, expected).allSatisfy { name, allowed in allowed.contains(String(name)) }
+        guard !matches else { return nil }
+        let declared = parameters.map { "\($0.name): \($0.type)" }.joined(separator: ", ")
+        return "is \(typeName), which does not take the declared parameters (\(declared)) after the undo_call pointer"
+    }
+}
+
+extension UndoValueType {
+    /// The Swift names of the C parameter (two for bytes) a value of this type arrives as.
+    var cSwiftTypeNames: [[String]] {
+        switch self {
+        case .i32: [["Int32"]]
+        case .u32: [["UInt32"]]
+        case .i64: [["Int64"]]
+        case .u64: [["UInt64"]]
+        case .f64: [["Double"]]
+        case .string: [["Optional<UnsafePointer<Int8>>", "UnsafePointer<Int8>"]]
+        case .bytes: [["Optional<UnsafeRawPointer>", "UnsafeRawPointer"], ["UInt64"]]
+        }
     }
 }
 

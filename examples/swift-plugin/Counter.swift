@@ -8,7 +8,7 @@ final class Counts { var value: [String: Int64] = [:] }   // one per host instan
 // UndoCall.run turns a thrown error into report_error plus its code.
 let add: @convention(c) (UnsafeMutablePointer<undo_call>?, Int64) -> Int32 = { call, amount in
     UndoCall.run(call) { call in
-        let counts = call.state(Counts.self)
+        let counts = try call.state(Counts.self)
         counts.value[call.context, default: 0] += call.phase == .inverse ? -amount : amount
     }
 }

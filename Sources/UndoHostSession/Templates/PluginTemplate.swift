@@ -218,7 +218,7 @@ struct PluginTemplate {
 
         let add: @convention(c) (UnsafeMutablePointer<undo_call>?, Int64) -> Int32 = { call, amount in
             UndoCall.run(call) { call in
-                let documents = call.state(Documents.self)
+                let documents = try call.state(Documents.self)
                 // Wrapping (&+, &-): an overflow would stop the host's process.
                 let value = documents.values[call.context, default: 0]
                 documents.values[call.context] = call.phase == .inverse ? value &- amount : value &+ amount
