@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "UndoPluginSwiftNotes", type: .dynamic, targets: ["UndoPluginSwiftNotes"]),
         // A test fixture: a Swift plugin with mistakes the host refuses (not a bundled plugin).
         .library(name: "UndoTestSwiftMistakes", type: .dynamic, targets: ["UndoTestSwiftMistakes"]),
+        .library(name: "UndoTestSwiftKitUse", type: .dynamic, targets: ["UndoTestSwiftKitUse"]),
         // For plugin authors writing Swift: compiled into their plugin, never into a host.
         .library(name: "UndoPluginKit", targets: ["UndoPluginKit"]),
         // The C ABI's types (undo_call, undo_value, …), which a Swift plugin imports beside the kit.
@@ -75,6 +76,8 @@ let package = Package(
                 path: "Plugins/SwiftNotes"),
         .target(name: "UndoTestSwiftMistakes", dependencies: ["UndoPluginKit", "UndoPluginABI"],
                 path: "Tests/SwiftPluginMistakes"),
+        .target(name: "UndoTestSwiftKitUse", dependencies: ["UndoPluginKit", "UndoPluginABI"],
+                path: "Tests/SwiftPluginKitUse"),
         // Not on UndoPluginKit: the tests load the Swift plugin the way a host does.
         .testTarget(name: "UndoPluginKitTests", dependencies: ["UndoPluginHost", "UndoCore"],
                     path: "Tests/UndoPluginKitTests"),

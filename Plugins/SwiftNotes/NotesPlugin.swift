@@ -14,23 +14,23 @@ import UndoPluginKit
 let notesPlugin = UndoPlugin(
     id: "org.undohost.notes", name: "Notes (Swift)", version: "1.0.0",
     actions: [
-        UndoPluginAction(id: "write", name: "New Note",
-                         parameters: [.string("text"), .i32("priority")],
-                         perform: UndoPluginFunction(writeNote), inverse: UndoPluginFunction(unwriteNote),
-                         localizedNames: ["ko": "새 메모"]),
-        UndoPluginAction(id: "erase", name: "Delete Note",
-                         parameters: [.u32("index")], perform: UndoPluginFunction(eraseNote),
+        UndoPluginAction(id: "write", name: "New Note", parameters: [.string("text"), .i32("priority")],
+                         perform: UndoPluginFunction(writeNote), inverse: UndoPluginFunction(unwriteNote))
+            .localized(["ko": "새 메모"]),
+        UndoPluginAction(id: "erase", name: "Delete Note", parameters: [.u32("index")],
+                         perform: UndoPluginFunction(eraseNote),
                          inverseParameters: [.u32("index"), .string("text"), .i32("priority")],
-                         inverse: UndoPluginFunction(restoreNote), localizedNames: ["ko": "메모 삭제"]),
-        UndoPluginAction(id: "prioritize", name: "Priority Change",
-                         parameters: [.u32("index"), .i32("priority")], perform: UndoPluginFunction(prioritizeNote),
-                         inverseParameters: [.u32("index"), .i32("priority")],
-                         inverse: UndoPluginFunction(prioritizeNote),
-                         coalescingKey: "priority", merge: mergePriorities, localizedNames: ["ko": "우선순위 변경"]),
-        UndoPluginAction(id: "type", name: "Typing",
-                         parameters: [.u32("index"), .string("text")], perform: UndoPluginFunction(typeIntoNote),
-                         inverse: UndoPluginFunction(untypeFromNote),
-                         coalescingKey: "typing", mergesByAppending: true, localizedNames: ["ko": "입력"]),
+                         inverse: UndoPluginFunction(restoreNote))
+            .localized(["ko": "메모 삭제"]),
+        UndoPluginAction(id: "prioritize", name: "Priority Change", parameters: [.u32("index"), .i32("priority")],
+                         perform: UndoPluginFunction(prioritizeNote),
+                         inverseParameters: [.u32("index"), .i32("priority")], inverse: UndoPluginFunction(prioritizeNote))
+            .coalescing("priority", merge: mergePriorities)
+            .localized(["ko": "우선순위 변경"]),
+        UndoPluginAction(id: "type", name: "Typing", parameters: [.u32("index"), .string("text")],
+                         perform: UndoPluginFunction(typeIntoNote), inverse: UndoPluginFunction(untypeFromNote))
+            .coalescingByAppending("typing")
+            .localized(["ko": "입력"]),
     ],
     makeState: { _ in NotesBook() },
     describe: { book, context in book.text(of: context) },

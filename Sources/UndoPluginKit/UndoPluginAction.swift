@@ -119,7 +119,7 @@ public struct UndoPluginAction: Sendable {
     public var parameters: [UndoPluginParameter]
     public var perform: UndoPluginFunction
     /// The inverse's own parameters, handed back by perform with
-    /// ``UndoCall/setInverseArgument(_:_:)``; nil when the inverse takes perform's arguments.
+    /// `UndoCall.setInverseArgument`; nil when the inverse takes perform's arguments.
     public var inverseParameters: [UndoPluginParameter]?
     public var inverse: UndoPluginFunction
     /// Steps with the same key in the same context coalesce into one step; nil: never.
