@@ -75,7 +75,8 @@ public final class UndoPlugin: @unchecked Sendable {
     let problems: [String]
 
     private static func problems(of action: UndoPluginAction) -> [String] {
-        var found: [String] = []
+        var found = action.declarationProblems.map { "action \"\(action.id)\": \($0)" }
+        guard found.isEmpty else { return found }
         if let mismatch = action.perform.mismatch(with: action.parameters) {
             found.append("action \"\(action.id)\": its perform function \(mismatch)")
         }

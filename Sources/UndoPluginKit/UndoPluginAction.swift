@@ -46,6 +46,9 @@ public struct UndoPluginFunction: @unchecked Sendable {
     let typeName: String
     /// Why the function cannot be called, found at once; nil when it is a C function.
     let problem: String?
+    /// The names of its parameters after the call pointer, when given with the function: the
+    /// kit then derives the declared parameters from its type.
+    var parameterNames: [String]? = nil
 
     /// - Parameter function: a `@convention(c)` function returning `Int32`, its first
     ///   parameter the `undo_call` pointer and the others the action's declared parameters.
@@ -136,21 +139,49 @@ public struct UndoPluginAction: Sendable {
     /// are in that language shows it in place of ``name`` (ABI 1.5, `register_action_name`; an
     /// older host shows ``name``).
     public var localizedNames: [String: String] = [:]
+    /// What made the parameters underivable (``init(id:name:perform:inverse:)``): reported
+    /// when the host loads the plugin.
+    var declarationProblems: [String] = []
 
+    /// An action with its parameters declared beside its functions. Prefer
+    /// ``init(id:name:perform:inverse:)``, which takes the parameters' types from the functions.
+    /// - Parameters:
+    ///   - id: the local id, unique in the plugin.
+    ///   - name: the brief name shown after "Undo ".
+    ///   - parameters: perform's parameters.
+    ///   - perform: the perform function, taking `parameters`.
+    ///   - inverseParameters: the inverse's own parameters; nil: perform's.
+    ///   - inverse: the inverse function.
+    ///   - coalescingKey: see ``coalescingKey``.
+    ///   - merge: see ``merge``.
+    ///   - isDiscardable: see ``isDiscardable``.
+    ///   - mergesByAppending: see ``mergesByAppending``.
+    ///   - localizedNames: see ``localizedNames``.
+    @available(*, deprecated, message: "use init(id:name:perform:inverse:) with UndoPluginFunction(f, parameterNames: ...), and the modifiers .coalescing, .coalescingByAppending, .discardable, .localized")
     public init(id: String, name: String, parameters: [UndoPluginParameter], perform: UndoPluginFunction,
                 inverseParameters: [UndoPluginParameter]? = nil, inverse: UndoPluginFunction,
                 coalescingKey: String? = nil, merge: UndoMergeFunction? = nil, isDiscardable: Bool = false,
                 mergesByAppending: Bool = false, localizedNames: [String: String] = [:]) {
+        self.init(declaring: id, name: name, parameters: parameters, perform: perform,
+                  inverseParameters: inverseParameters, inverse: inverse)
+        self.coalescingKey = coalescingKey
+        self.merge = merge
+        self.isDiscardable = isDiscardable
+        self.mergesByAppending = mergesByAppending
+        self.localizedNames = localizedNames
+    }
+
+    init(declaring id: String, name: String, parameters: [UndoPluginParameter], perform: UndoPluginFunction,
+         inverseParameters: [UndoPluginParameter]?, inverse: UndoPluginFunction) {
         self.id = id
         self.name = name
         self.parameters = parameters
         self.perform = perform
         self.inverseParameters = inverseParameters
         self.inverse = inverse
-        self.coalescingKey = coalescingKey
-        self.merge = merge
-        self.isDiscardable = isDiscardable
-        self.mergesByAppending = mergesByAppending
-        self.localizedNames = localizedNames
+        coalescingKey = nil
+        merge = nil
+        isDiscardable = false
+        mergesByAppending = false
     }
 }

@@ -32,8 +32,8 @@ let mergeMarks: UndoMergeFunction = { call, previous, previousInverse, next, nex
 let plugin = UndoPlugin(
     id: "org.undohost.test.kit", name: "Kit", version: "1.0",
     actions: [
-        UndoPluginAction(id: "mark", name: "Mark", parameters: [.i64("id")], perform: UndoPluginFunction(mark),
-                         inverseParameters: [.i64("id")], inverse: UndoPluginFunction(mark))
+        UndoPluginAction(id: "mark", name: "Mark", perform: UndoPluginFunction(mark, parameterNames: "id"),
+                         inverse: UndoPluginFunction(mark, parameterNames: "id"))
             .coalescing("mark", merge: mergeMarks)
             .discardable(),
     ],

@@ -9,18 +9,23 @@ final class Nothing {}
 /// A Swift closure where a C function is needed: it cannot be handed to the host.
 let swiftClosure: @Sendable (UnsafeMutablePointer<undo_call>?, Int64) -> Int32 = { _, _ in 0 }
 
-/// A C function taking an Int32 where the action declares an i64 and a string.
-let wrongParameters: @convention(c) (UnsafeMutablePointer<undo_call>?, Int32) -> Int32 = { call, _ in
+/// C functions of one and of two parameters: given two names, and as the inverse of the other.
+let oneParameter: @convention(c) (UnsafeMutablePointer<undo_call>?, Int32) -> Int32 = { call, _ in
+    UndoCall.run(call) { _ in }
+}
+let twoParameters: @convention(c) (UnsafeMutablePointer<undo_call>?, Int32, Double) -> Int32 = { call, _, _ in
     UndoCall.run(call) { _ in }
 }
 
 let mistaken = UndoPlugin(
     id: "org.undohost.test.mistakes", name: "Mistakes", version: "1.0",
     actions: [
-        UndoPluginAction(id: "closure", name: "Closure", parameters: [.i64("amount")],
-                         perform: UndoPluginFunction(swiftClosure), inverse: UndoPluginFunction(swiftClosure)),
-        UndoPluginAction(id: "mismatch", name: "Mismatch", parameters: [.i64("amount"), .string("text")],
-                         perform: UndoPluginFunction(wrongParameters), inverse: UndoPluginFunction(wrongParameters)),
+        UndoPluginAction(id: "closure", name: "Closure", perform: UndoPluginFunction(swiftClosure, parameterNames: "amount"),
+                         inverse: UndoPluginFunction(swiftClosure)),
+        UndoPluginAction(id: "names", name: "Names", perform: UndoPluginFunction(oneParameter, parameterNames: "amount", "text"),
+                         inverse: UndoPluginFunction(oneParameter)),
+        UndoPluginAction(id: "inverse", name: "Inverse", perform: UndoPluginFunction(oneParameter, parameterNames: "amount"),
+                         inverse: UndoPluginFunction(twoParameters)),
     ],
     makeState: { _ in Nothing() })
 

@@ -15,8 +15,9 @@ let add: @convention(c) (UnsafeMutablePointer<undo_call>?, Int64) -> Int32 = { c
 
 let plugin = UndoPlugin(
     id: "com.example.swiftcounter", name: "Swift Counter", version: "1.0",
-    actions: [UndoPluginAction(id: "add", name: "Count", parameters: [.i64("amount")],
-                               perform: UndoPluginFunction(add), inverse: UndoPluginFunction(add))],
+    // The action's parameters are add's own (amount: i64), named here: declared once.
+    actions: [UndoPluginAction(id: "add", name: "Count", perform: UndoPluginFunction(add, parameterNames: "amount"),
+                               inverse: UndoPluginFunction(add))],
     makeState: { _ in Counts() },
     describe: { counts, context in "count=\(counts.value[context, default: 0])" })
 

@@ -227,8 +227,8 @@ struct PluginTemplate {
 
         let plugin = UndoPlugin(
             id: "\(pluginID)", name: "\(name)", version: "0.1.0",
-            actions: [UndoPluginAction(id: "add", name: "Add", parameters: [.i64("amount")],
-                                       perform: UndoPluginFunction(add), inverse: UndoPluginFunction(add))],
+            actions: [UndoPluginAction(id: "add", name: "Add", perform: UndoPluginFunction(add, parameterNames: "amount"),
+                                       inverse: UndoPluginFunction(add))],
             makeState: { _ in Documents() },
             describe: { documents, context in "value=\\(documents.values[context, default: 0])" })
 
