@@ -20,6 +20,9 @@ let package = Package(
         // The benchmark against the reference benchmarks (docs/performance.md).
         .executable(name: "undo-bench", targets: ["undo-bench"]),
         .library(name: "UndoPluginSwiftNotes", type: .dynamic, targets: ["UndoPluginSwiftNotes"]),
+        // A test fixture: a Swift plugin with mistakes the host refuses (not a bundled plugin).
+        .library(name: "UndoTestSwiftMistakes", type: .dynamic, targets: ["UndoTestSwiftMistakes"]),
+        .library(name: "UndoTestSwiftKitUse", type: .dynamic, targets: ["UndoTestSwiftKitUse"]),
         // For plugin authors writing Swift: compiled into their plugin, never into a host.
         .library(name: "UndoPluginKit", targets: ["UndoPluginKit"]),
         // The C ABI's types (undo_call, undo_value, …), which a Swift plugin imports beside the kit.
@@ -71,6 +74,10 @@ let package = Package(
         .target(name: "UndoPluginKit", dependencies: ["UndoPluginABI"], path: "Sources/UndoPluginKit"),
         .target(name: "UndoPluginSwiftNotes", dependencies: ["UndoPluginKit", "UndoPluginABI"],
                 path: "Plugins/SwiftNotes"),
+        .target(name: "UndoTestSwiftMistakes", dependencies: ["UndoPluginKit", "UndoPluginABI"],
+                path: "Tests/SwiftPluginMistakes"),
+        .target(name: "UndoTestSwiftKitUse", dependencies: ["UndoPluginKit", "UndoPluginABI"],
+                path: "Tests/SwiftPluginKitUse"),
         // Not on UndoPluginKit: the tests load the Swift plugin the way a host does.
         .testTarget(name: "UndoPluginKitTests", dependencies: ["UndoPluginHost", "UndoCore"],
                     path: "Tests/UndoPluginKitTests"),

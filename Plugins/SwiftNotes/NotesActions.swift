@@ -3,8 +3,9 @@ import UndoPluginKit
 
 // The functions the host calls: C functions whose parameters match the
 // declarations in NotesPlugin.swift exactly (a string is a `const char *`). Changes are reported
-// as object ids (a note's index, no length), which hosts match to the "#<index>" lines of
-// describe().
+// as objects by the note's index, which hosts match to the "#<index>" lines of describe(). (An
+// index shifts when an earlier note is erased; a plugin whose hosts highlight changes should
+// give each note an id of its own: docs/writing-a-plugin-in-swift.md.)
 
 typealias CallPointer = UnsafeMutablePointer<undo_call>?
 
@@ -12,22 +13,22 @@ typealias CallPointer = UnsafeMutablePointer<undo_call>?
 /// arguments and removes that note again.
 let writeNote: @convention(c) (CallPointer, UnsafePointer<CChar>?, Int32) -> Int32 = { call, text, priority in
     UndoCall.run(call) { call in
-        let book = call.state(NotesBook.self)
+        let book = try call.state(NotesBook.self)
         book.append(.init(text: String(undoArgument: text), priority: priority), in: call.context)
-        call.reportChange(location: Int64(book.notes(in: call.context).count - 1))
+        try call.reportChange(.object(Int64(book.notes(in: call.context).count - 1)))
     }
 }
 
 let unwriteNote: @convention(c) (CallPointer, UnsafePointer<CChar>?, Int32) -> Int32 = { call, text, priority in
     UndoCall.run(call) { call in
-        let book = call.state(NotesBook.self)
+        let book = try call.state(NotesBook.self)
         let last = book.notes(in: call.context).count - 1
         // Undo must take back exactly what was written, not whatever is last now.
         guard last >= 0, book.notes(in: call.context)[last] == .init(text: String(undoArgument: text), priority: priority) else {
             throw UndoPluginError(.wrongState, "the last note is no longer the one written")
         }
         try book.remove(at: last, in: call.context)
-        call.reportChange(location: Int64(last))
+        try call.reportChange(.object(Int64(last)))
     }
 }
 
@@ -35,18 +36,18 @@ let unwriteNote: @convention(c) (CallPointer, UnsafePointer<CChar>?, Int32) -> I
 /// inverse can put it back.
 let eraseNote: @convention(c) (CallPointer, UInt32) -> Int32 = { call, index in
     UndoCall.run(call) { call in
-        let book = call.state(NotesBook.self)
+        let book = try call.state(NotesBook.self)
         let note = try book.remove(at: Int(index), in: call.context)
         do {
-            try call.setInverseArgument(0, .u32(index))
-            try call.setInverseArgument(1, .string(note.text))
-            try call.setInverseArgument(2, .i32(note.priority))
+            try call.setInverseArgument("index", index)
+            try call.setInverseArgument("text", note.text)
+            try call.setInverseArgument("priority", note.priority)
         } catch {
             // perform must change nothing when it fails.
             try? book.insert(note, at: Int(index), in: call.context)
             throw error
         }
-        call.reportChange(location: Int64(index))
+        try call.reportChange(.object(Int64(index)))
     }
 }
 
@@ -54,7 +55,7 @@ let restoreNote: @convention(c) (CallPointer, UInt32, UnsafePointer<CChar>?, Int
     UndoCall.run(call) { call in
         try call.state(NotesBook.self).insert(.init(text: String(undoArgument: text), priority: priority),
                                                at: Int(index), in: call.context)
-        call.reportChange(location: Int64(index))
+        try call.reportChange(.object(Int64(index)))
     }
 }
 
@@ -64,10 +65,10 @@ let prioritizeNote: @convention(c) (CallPointer, UInt32, Int32) -> Int32 = { cal
     UndoCall.run(call) { call in
         let previous = try call.state(NotesBook.self).setPriority(priority, at: Int(index), in: call.context)
         if call.phase != .inverse {
-            try call.setInverseArgument(0, .u32(index))
-            try call.setInverseArgument(1, .i32(previous))
+            try call.setInverseArgument("index", index)
+            try call.setInverseArgument("priority", previous)
         }
-        call.reportChange(location: Int64(index))
+        try call.reportChange(.object(Int64(index)))
     }
 }
 
@@ -75,9 +76,10 @@ let prioritizeNote: @convention(c) (CallPointer, UInt32, Int32) -> Int32 = { cal
 /// back at the original priority they annul. Changes of different notes stay two steps.
 let mergePriorities: UndoMergeFunction = { call, previous, previousInverse, next, nextInverse in
     UndoCall.merge(call, previous, previousInverse, next, nextInverse) { call, steps in
-        guard steps.previousArguments[0] == steps.nextArguments[0] else { return .refused }
-        if steps.nextArguments[1] == steps.previousInverseArguments[1] { return .annulled }
-        try call.setArgument(1, steps.nextArguments[1])
+        guard try steps.previous("index", as: UInt32.self) == steps.next("index", as: UInt32.self) else { return .refused }
+        let latest = try steps.next("priority", as: Int32.self)
+        if latest == (try steps.previousInverse("priority", as: Int32.self)) { return .annulled }
+        try call.setArgument("priority", latest)
         return .merged
     }
 }
@@ -88,13 +90,13 @@ let mergePriorities: UndoMergeFunction = { call, previous, previousInverse, next
 let typeIntoNote: @convention(c) (CallPointer, UInt32, UnsafePointer<CChar>?) -> Int32 = { call, index, text in
     UndoCall.run(call) { call in
         try call.state(NotesBook.self).type(String(undoArgument: text), intoNote: Int(index), in: call.context)
-        call.reportChange(location: Int64(index))
+        try call.reportChange(.object(Int64(index)))
     }
 }
 
 let untypeFromNote: @convention(c) (CallPointer, UInt32, UnsafePointer<CChar>?) -> Int32 = { call, index, text in
     UndoCall.run(call) { call in
         try call.state(NotesBook.self).untype(String(undoArgument: text), fromNote: Int(index), in: call.context)
-        call.reportChange(location: Int64(index))
+        try call.reportChange(.object(Int64(index)))
     }
 }

@@ -15,22 +15,23 @@ let notesPlugin = UndoPlugin(
     id: "org.undohost.notes", name: "Notes (Swift)", version: "1.0.0",
     actions: [
         UndoPluginAction(id: "write", name: "New Note",
-                         parameters: [.string("text"), .i32("priority")],
-                         perform: UndoPluginFunction(writeNote), inverse: UndoPluginFunction(unwriteNote),
-                         localizedNames: ["ko": "새 메모"]),
+                         perform: UndoPluginFunction(writeNote, parameterNames: "text", "priority"),
+                         inverse: UndoPluginFunction(unwriteNote))
+            .localized(["ko": "새 메모"]),
         UndoPluginAction(id: "erase", name: "Delete Note",
-                         parameters: [.u32("index")], perform: UndoPluginFunction(eraseNote),
-                         inverseParameters: [.u32("index"), .string("text"), .i32("priority")],
-                         inverse: UndoPluginFunction(restoreNote), localizedNames: ["ko": "메모 삭제"]),
+                         perform: UndoPluginFunction(eraseNote, parameterNames: "index"),
+                         inverse: UndoPluginFunction(restoreNote, parameterNames: "index", "text", "priority"))
+            .localized(["ko": "메모 삭제"]),
         UndoPluginAction(id: "prioritize", name: "Priority Change",
-                         parameters: [.u32("index"), .i32("priority")], perform: UndoPluginFunction(prioritizeNote),
-                         inverseParameters: [.u32("index"), .i32("priority")],
-                         inverse: UndoPluginFunction(prioritizeNote),
-                         coalescingKey: "priority", merge: mergePriorities, localizedNames: ["ko": "우선순위 변경"]),
+                         perform: UndoPluginFunction(prioritizeNote, parameterNames: "index", "priority"),
+                         inverse: UndoPluginFunction(prioritizeNote, parameterNames: "index", "priority"))
+            .coalescing("priority", merge: mergePriorities)
+            .localized(["ko": "우선순위 변경"]),
         UndoPluginAction(id: "type", name: "Typing",
-                         parameters: [.u32("index"), .string("text")], perform: UndoPluginFunction(typeIntoNote),
-                         inverse: UndoPluginFunction(untypeFromNote),
-                         coalescingKey: "typing", mergesByAppending: true, localizedNames: ["ko": "입력"]),
+                         perform: UndoPluginFunction(typeIntoNote, parameterNames: "index", "text"),
+                         inverse: UndoPluginFunction(untypeFromNote))
+            .coalescingByAppending("typing")
+            .localized(["ko": "입력"]),
     ],
     makeState: { _ in NotesBook() },
     describe: { book, context in book.text(of: context) },

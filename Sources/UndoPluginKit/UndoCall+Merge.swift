@@ -1,19 +1,75 @@
 import UndoPluginABI
 
 /// The two steps a merge function is asked to combine, copied into Swift values.
+///
+/// Read an argument by its declared name and type: `try steps.next("priority", as: Int32.self)`.
 public struct UndoMergeRequest: Sendable {
     public let previousArguments: [UndoValue]
     public let previousInverseArguments: [UndoValue]
     public let nextArguments: [UndoValue]
     public let nextInverseArguments: [UndoValue]
+    /// The declared parameter names of perform and of the inverse.
+    let parameterNames: [String]
+    let inverseParameterNames: [String]
+
+    /// The previous step's argument `name`.
+    /// - Parameters:
+    ///   - name: a declared parameter's name.
+    ///   - type: its Swift type (`Int32.self` for an i32).
+    /// - Throws: UNDO_ENOTFOUND for an undeclared name, UNDO_ETYPE for another type.
+    /// - Complexity: O(number of parameters).
+    public func previous<Value: UndoPluginValue>(_ name: String, as type: Value.Type = Value.self) throws(UndoPluginError) -> Value {
+        try Self.value(name, in: previousArguments, names: parameterNames, what: "parameter")
+    }
+
+    /// The next step's argument `name`.
+    /// - Parameters:
+    ///   - name: a declared parameter's name.
+    ///   - type: its Swift type.
+    /// - Throws: UNDO_ENOTFOUND for an undeclared name, UNDO_ETYPE for another type.
+    /// - Complexity: O(number of parameters).
+    public func next<Value: UndoPluginValue>(_ name: String, as type: Value.Type = Value.self) throws(UndoPluginError) -> Value {
+        try Self.value(name, in: nextArguments, names: parameterNames, what: "parameter")
+    }
+
+    /// The previous step's inverse argument `name`.
+    /// - Parameters:
+    ///   - name: a declared inverse parameter's name (perform's when the inverse takes perform's).
+    ///   - type: its Swift type.
+    /// - Throws: UNDO_ENOTFOUND for an undeclared name, UNDO_ETYPE for another type.
+    /// - Complexity: O(number of parameters).
+    public func previousInverse<Value: UndoPluginValue>(_ name: String, as type: Value.Type = Value.self) throws(UndoPluginError) -> Value {
+        try Self.value(name, in: previousInverseArguments, names: inverseParameterNames, what: "inverse parameter")
+    }
+
+    /// The next step's inverse argument `name`.
+    /// - Parameters:
+    ///   - name: a declared inverse parameter's name.
+    ///   - type: its Swift type.
+    /// - Throws: UNDO_ENOTFOUND for an undeclared name, UNDO_ETYPE for another type.
+    /// - Complexity: O(number of parameters).
+    public func nextInverse<Value: UndoPluginValue>(_ name: String, as type: Value.Type = Value.self) throws(UndoPluginError) -> Value {
+        try Self.value(name, in: nextInverseArguments, names: inverseParameterNames, what: "inverse parameter")
+    }
+
+    private static func value<Value: UndoPluginValue>(_ name: String, in values: [UndoValue], names: [String],
+                                                      what: String) throws(UndoPluginError) -> Value {
+        guard let index = names.firstIndex(of: name), index < values.count else {
+            throw UndoPluginError(.notFound, "no \(what) \(name) (declared: \(names.joined(separator: ", ")))")
+        }
+        guard let value = Value(undoValue: values[index]) else {
+            throw UndoPluginError(.wrongType, "\(what) \(name) is \(values[index].type), not \(Value.undoType)")
+        }
+        return value
+    }
 }
 
 /// What a merge function decided (see UNDO_MERGE_* in undo_plugin.h).
 public enum UndoMergeDecision: Int32, Sendable {
     /// Keep both steps (they still coalesce into one step of the history).
     case refused = 0
-    /// The previous step now does both (after ``UndoCall/setArgument(_:_:)`` and
-    /// ``UndoCall/setInverseArgument(_:_:)``); the next one is dropped.
+    /// The previous step now does both (after `UndoCall.setArgument` and
+    /// `UndoCall.setInverseArgument`); the next one is dropped.
     case merged = 1
     /// Together they change nothing: both steps vanish.
     case annulled = 2
@@ -36,16 +92,19 @@ extension UndoCall {
         guard let call else { return Int32(UNDO_EINVAL) }
         let wrapped = UndoCall(call)
         do {
-            guard let action = wrapped.instance.plugin.action(withID: wrapped.actionID) else {
+            guard let action = try wrapped.instance.plugin.action(withID: wrapped.actionID) else {
                 throw UndoPluginError(.notFound, "merge called for unknown action \(wrapped.actionID)")
             }
-            let argumentCount = action.parameters.count
-            let inverseCount = (action.inverseParameters ?? action.parameters).count
+            let names = action.parameters.map(\.name)
+            let inverseNames = (action.inverseParameters ?? action.parameters).map(\.name)
+            let argumentCount = names.count
+            let inverseCount = inverseNames.count
             let request = UndoMergeRequest(
                 previousArguments: try UndoValue.copyArray(previousArguments, count: argumentCount),
                 previousInverseArguments: try UndoValue.copyArray(previousInverseArguments, count: inverseCount),
                 nextArguments: try UndoValue.copyArray(nextArguments, count: argumentCount),
-                nextInverseArguments: try UndoValue.copyArray(nextInverseArguments, count: inverseCount))
+                nextInverseArguments: try UndoValue.copyArray(nextInverseArguments, count: inverseCount),
+                parameterNames: names, inverseParameterNames: inverseNames)
             return try body(wrapped, request).rawValue
         } catch {
             return wrapped.host.report(UndoPluginError(error))

@@ -32,26 +32,94 @@ public struct UndoCall {
     public var host: UndoHostCallbacks { UndoHostCallbacks(raw.pointee.host) }
 
     /// The instance this call is for (made by the kit's init from `undo_call.plugin_data`).
-    var instance: UndoPluginInstance { UndoPluginInstance.from(raw.pointee.plugin_data) }
+    var instance: UndoPluginInstance {
+        get throws(UndoPluginError) {
+            guard let instance = UndoPluginInstance.from(raw.pointee.plugin_data) else {
+                throw UndoPluginError(.wrongState, "the call has no plugin data: the plugin was not initialized by UndoPluginKit")
+            }
+            return instance
+        }
+    }
 
     /// The state `makeState` made for this plugin instance.
-    /// Stops the process if `type` is not the state's type: a programming error.
-    public func state<State: AnyObject>(_ type: State.Type = State.self) -> State {
-        guard let state = instance.state as? State else {
-            preconditionFailure("the plugin state is \(Swift.type(of: instance.state)), not \(State.self)")
+    /// - Parameter type: the type `makeState` returns.
+    /// - Throws: UNDO_ESTATE when the state is of another type (a mistake in the plugin, which
+    ///   fails this one call rather than the host's process).
+    public func state<State: AnyObject>(_ type: State.Type = State.self) throws(UndoPluginError) -> State {
+        let state = try instance.state
+        guard let typed = state as? State else {
+            throw UndoPluginError(.wrongState, "the plugin state is \(Swift.type(of: state)), not \(State.self)")
         }
-        return state
+        return typed
     }
 
     /// Reports a place this call changed. `location`: an offset or object id, -1 for the whole
     /// context; `length`: -1 for a point or an object; `context`: nil for the call's own.
+    @available(*, deprecated, message: "use reportChange(_:in:) with .object(id), .range(location:length:) or .whole")
     public func reportChange(location: Int64 = -1, length: Int64 = -1, in context: String? = nil) {
+        _ = reportChange(cLocation: location, length: length, in: context)
+    }
+
+    /// Reports a place this call changed, for the host to show after undo and redo.
+    /// - Parameters:
+    ///   - change: an object by its id, a range, or the whole document.
+    ///   - context: the document, nil for the call's own.
+    /// - Throws: UNDO_ERANGE for a negative id, location or length (nothing is reported), or
+    ///   the host's refusal (UNDO_ESTATE outside perform and inverse; a context name that is
+    ///   not UTF-8 or too long). For the call's own context from perform or inverse, with no
+    ///   negative number, it does not fail, so it may come after the change.
+    public func reportChange(_ change: UndoChangeReport, in context: String? = nil) throws(UndoPluginError) {
+        guard let (location, length) = change.cArguments else {
+            throw UndoPluginError(.outOfRange, "a reported change has no negative numbers: \(change)")
+        }
+        let status = reportChange(cLocation: location, length: length, in: context)
+        if let error = UndoPluginError(status: status, "report_change(\(change))") { throw error }
+    }
+
+    private func reportChange(cLocation location: Int64, length: Int64, in context: String?) -> Int32 {
         let host = raw.pointee.host!
         if let context {
-            _ = context.withCString { host.pointee.report_change(raw, $0, location, length) }
-        } else {
-            _ = host.pointee.report_change(raw, nil, location, length)
+            return context.withCString { host.pointee.report_change(raw, $0, location, length) }
         }
+        return host.pointee.report_change(raw, nil, location, length)
+    }
+
+    /// The index of the parameter `name`, checked against `Value`'s type.
+    private func parameterIndex<Value: UndoPluginValue>(_ name: String, of value: Value.Type,
+                                                         inverse: Bool) throws(UndoPluginError) -> Int {
+        guard let action = try instance.plugin.action(withID: actionID) else {
+            throw UndoPluginError(.notFound, "no action \(actionID) in this plugin")
+        }
+        let parameters = inverse ? action.inverseParameters ?? action.parameters : action.parameters
+        guard let index = parameters.firstIndex(where: { $0.name == name }) else {
+            throw UndoPluginError(.notFound, "\(actionID) has no \(inverse ? "inverse " : "")parameter \(name)")
+        }
+        guard parameters[index].type == Value.undoType else {
+            throw UndoPluginError(.wrongType, "\(actionID)'s \(inverse ? "inverse " : "")parameter \(name) is \(parameters[index].type), not \(Value.undoType)")
+        }
+        return index
+    }
+
+    /// From perform: hands back the inverse argument `name` for undo. From merge: sets the
+    /// merged step's inverse argument. The host copies it at once.
+    /// - Parameters:
+    ///   - name: an inverse parameter's declared name (perform's when the inverse takes
+    ///     perform's arguments).
+    ///   - value: its value, of the declared type.
+    /// - Throws: UNDO_ENOTFOUND for an undeclared name, UNDO_ETYPE for another type, or the
+    ///   host's refusal.
+    public func setInverseArgument<Value: UndoPluginValue>(_ name: String, _ value: Value) throws(UndoPluginError) {
+        try setInverseArgument(try parameterIndex(name, of: Value.self, inverse: true), value.undoValue)
+    }
+
+    /// From merge only: sets the argument `name` of the merged step (used again on redo).
+    /// - Parameters:
+    ///   - name: a declared parameter's name.
+    ///   - value: its value, of the declared type.
+    /// - Throws: UNDO_ENOTFOUND for an undeclared name, UNDO_ETYPE for another type, or the
+    ///   host's refusal.
+    public func setArgument<Value: UndoPluginValue>(_ name: String, _ value: Value) throws(UndoPluginError) {
+        try setArgument(try parameterIndex(name, of: Value.self, inverse: false), value.undoValue)
     }
 
     /// From perform: hands back inverse argument `index` (of the inverse parameters) for undo.

@@ -63,10 +63,39 @@ public final class UndoPlugin: @unchecked Sendable {
             describeState = nil
         }
         self.closeDocument = closeDocument.map { close in { state, context in close(state as! State, context) } }
+        problems = actions.flatMap(Self.problems(of:))
         descriptorStorage = .allocate(capacity: 1)
         descriptorStorage.initialize(to: makeDescriptor(hasDescribe: describe != nil))
         actionTypes = actions.map(makeActionType)
         Self.claimImage(for: self)
+    }
+
+    /// What makes this plugin unusable, found when it was made: init refuses to load it with
+    /// these (a plugin's mistake must make its own load fail, never stop the host).
+    let problems: [String]
+
+    private static func problems(of action: UndoPluginAction) -> [String] {
+        var found = action.declarationProblems.map { "action \"\(action.id)\": \($0)" }
+        guard found.isEmpty else { return found }
+        if let mismatch = action.perform.mismatch(with: action.parameters) {
+            found.append("action \"\(action.id)\": its perform function \(mismatch)")
+        }
+        if let mismatch = action.inverse.mismatch(with: action.inverseParameters ?? action.parameters) {
+            found.append("action \"\(action.id)\": its inverse function \(mismatch)")
+        }
+        return found
+    }
+
+    /// Why the host must not use this image's plugin, or nil: the problems of the plugin and
+    /// a second UndoPlugin made in the same shared object.
+    static var refusal: String? {
+        var reasons = current?.problems ?? []
+        if let second = UnsafeRawPointer(bitPattern: secondPlugin.load(ordering: .acquiring)),
+           let first = current {
+            let other = Unmanaged<UndoPlugin>.fromOpaque(second).takeUnretainedValue()
+            reasons.append("only one UndoPlugin per shared object, but \(first.id) and \(other.id) were made")
+        }
+        return reasons.isEmpty ? nil : reasons.joined(separator: "; ")
     }
 
     /// What `undo_plugin_entry` returns: valid for the life of the process.
@@ -83,13 +112,15 @@ public final class UndoPlugin: @unchecked Sendable {
     // as a retained pointer, set once. An atomic rather than a `Mutex`: a contended `Mutex`
     // is taken inside the kernel, where ThreadSanitizer cannot see the hand-over.
     private static let registered = Atomic<UInt>(0)
+    /// A second UndoPlugin made in this image (a mistake init reports), kept like the first.
+    private static let secondPlugin = Atomic<UInt>(0)
 
     private static func claimImage(for plugin: UndoPlugin) {
         let bits = UInt(bitPattern: Unmanaged.passRetained(plugin).toOpaque())
-        let (claimed, earlier) = registered.compareExchange(expected: 0, desired: bits, ordering: .acquiringAndReleasing)
-        guard claimed else {
-            let first = Unmanaged<UndoPlugin>.fromOpaque(UnsafeRawPointer(bitPattern: earlier)!).takeUnretainedValue()
-            preconditionFailure("only one UndoPlugin per shared object (\(first.id), \(plugin.id))")
+        let (claimed, _) = registered.compareExchange(expected: 0, desired: bits, ordering: .acquiringAndReleasing)
+        if !claimed {
+            let (kept, _) = secondPlugin.compareExchange(expected: 0, desired: bits, ordering: .acquiringAndReleasing)
+            if !kept { Unmanaged<UndoPlugin>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).release() }
         }
     }
 

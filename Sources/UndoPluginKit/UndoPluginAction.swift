@@ -34,17 +34,76 @@ public struct UndoPluginParameter: Sendable, Hashable {
 ///         call, position, text in UndoCall.run(call) { call in ... }
 ///     }
 ///
-/// The kit cannot check the parameter types against the declaration (C function types cannot
-/// be generic); it does check that a C function pointer was given, not a Swift closure.
+/// C function types cannot be generic, so the compiler cannot check the function against the
+/// declared parameters. The kit checks it when the host loads the plugin, from the function's
+/// Swift type: anything else than a C function returning `Int32` whose parameters are the
+/// declared ones makes the load fail with a message naming the action (the host refuses that
+/// plugin and carries on; the function is never called).
 public struct UndoPluginFunction: @unchecked Sendable {
-    let raw: undo_fn
+    /// The function, or nil when `problem` says why it cannot be used.
+    let raw: undo_fn?
+    /// The function's Swift type, as the runtime names it.
+    let typeName: String
+    /// Why the function cannot be called, found at once; nil when it is a C function.
+    let problem: String?
+    /// The names of its parameters after the call pointer, when given with the function: the
+    /// kit then derives the declared parameters from its type.
+    var parameterNames: [String]? = nil
 
-    /// - Parameter function: a `@convention(c)` function returning `Int32`.
+    /// - Parameter function: a `@convention(c)` function returning `Int32`, its first
+    ///   parameter the `undo_call` pointer and the others the action's declared parameters.
     public init<Function>(_ function: Function) {
-        // A Swift closure is two words (function and context); a C function pointer is one.
-        precondition(MemoryLayout<Function>.size == MemoryLayout<undo_fn>.size,
-                     "UndoPluginFunction needs a @convention(c) function, not a Swift closure (\(Function.self))")
+        typeName = String(describing: Function.self)
+        // A Swift closure is two words (function and context) and is named without
+        // "@convention(c)"; only a C function pointer can be handed to the host.
+        guard MemoryLayout<Function>.size == MemoryLayout<undo_fn>.size,
+              Self.cParameterTypes(of: typeName) != nil else {
+            raw = nil
+            problem = "needs a @convention(c) function returning Int32, not \(typeName)"
+            return
+        }
         raw = unsafeBitCast(function, to: undo_fn.self)
+        problem = nil
+    }
+
+    /// The Swift names of the C parameters of a C function type returning Int32 (the
+    /// `undo_call` pointer first), or nil for any other type.
+    static func cParameterTypes(of typeName: String) -> [Substring]? {
+        let prefix = "@convention(c) (", suffix = ") -> Int32"
+        guard typeName.hasPrefix(prefix), typeName.hasSuffix(suffix),
+              typeName.count >= prefix.count + suffix.count else { return nil }
+        let list = typeName.dropFirst(prefix.count).dropLast(suffix.count)
+        // None of the types a parameter may have contains a comma.
+        return list.isEmpty ? [] : list.split(separator: ", ", omittingEmptySubsequences: false)
+    }
+
+    /// The problem with calling this function with `parameters` after the call pointer, or nil.
+    func mismatch(with parameters: [UndoPluginParameter]) -> String? {
+        if let problem { return problem }
+        guard let actual = Self.cParameterTypes(of: typeName) else { return "is not a C function" }
+        let callPointer = ["Optional<UnsafeMutablePointer<undo_call>>", "UnsafeMutablePointer<undo_call>"]
+        var expected: [[String]] = [callPointer]
+        for parameter in parameters { expected += parameter.type.cSwiftTypeNames }
+        let matches = actual.count == expected.count
+            && zip(actual, expected).allSatisfy { name, allowed in allowed.contains(String(name)) }
+        guard !matches else { return nil }
+        let declared = parameters.map { "\($0.name): \($0.type)" }.joined(separator: ", ")
+        return "is \(typeName), which does not take the declared parameters (\(declared)) after the undo_call pointer"
+    }
+}
+
+extension UndoValueType {
+    /// The Swift names of the C parameter (two for bytes) a value of this type arrives as.
+    var cSwiftTypeNames: [[String]] {
+        switch self {
+        case .i32: [["Int32"]]
+        case .u32: [["UInt32"]]
+        case .i64: [["Int64"]]
+        case .u64: [["UInt64"]]
+        case .f64: [["Double"]]
+        case .string: [["Optional<UnsafePointer<Int8>>", "UnsafePointer<Int8>"]]
+        case .bytes: [["Optional<UnsafeRawPointer>", "UnsafeRawPointer"], ["UInt64"]]
+        }
     }
 }
 
@@ -63,7 +122,7 @@ public struct UndoPluginAction: Sendable {
     public var parameters: [UndoPluginParameter]
     public var perform: UndoPluginFunction
     /// The inverse's own parameters, handed back by perform with
-    /// ``UndoCall/setInverseArgument(_:_:)``; nil when the inverse takes perform's arguments.
+    /// `UndoCall.setInverseArgument`; nil when the inverse takes perform's arguments.
     public var inverseParameters: [UndoPluginParameter]?
     public var inverse: UndoPluginFunction
     /// Steps with the same key in the same context coalesce into one step; nil: never.
@@ -80,21 +139,49 @@ public struct UndoPluginAction: Sendable {
     /// are in that language shows it in place of ``name`` (ABI 1.5, `register_action_name`; an
     /// older host shows ``name``).
     public var localizedNames: [String: String] = [:]
+    /// What made the parameters underivable (``init(id:name:perform:inverse:)``): reported
+    /// when the host loads the plugin.
+    var declarationProblems: [String] = []
 
+    /// An action with its parameters declared beside its functions. Prefer
+    /// ``init(id:name:perform:inverse:)``, which takes the parameters' types from the functions.
+    /// - Parameters:
+    ///   - id: the local id, unique in the plugin.
+    ///   - name: the brief name shown after "Undo ".
+    ///   - parameters: perform's parameters.
+    ///   - perform: the perform function, taking `parameters`.
+    ///   - inverseParameters: the inverse's own parameters; nil: perform's.
+    ///   - inverse: the inverse function.
+    ///   - coalescingKey: see ``coalescingKey``.
+    ///   - merge: see ``merge``.
+    ///   - isDiscardable: see ``isDiscardable``.
+    ///   - mergesByAppending: see ``mergesByAppending``.
+    ///   - localizedNames: see ``localizedNames``.
+    @available(*, deprecated, message: "use init(id:name:perform:inverse:) with UndoPluginFunction(f, parameterNames: ...), and the modifiers .coalescing, .coalescingByAppending, .discardable, .localized")
     public init(id: String, name: String, parameters: [UndoPluginParameter], perform: UndoPluginFunction,
                 inverseParameters: [UndoPluginParameter]? = nil, inverse: UndoPluginFunction,
                 coalescingKey: String? = nil, merge: UndoMergeFunction? = nil, isDiscardable: Bool = false,
                 mergesByAppending: Bool = false, localizedNames: [String: String] = [:]) {
+        self.init(declaring: id, name: name, parameters: parameters, perform: perform,
+                  inverseParameters: inverseParameters, inverse: inverse)
+        self.coalescingKey = coalescingKey
+        self.merge = merge
+        self.isDiscardable = isDiscardable
+        self.mergesByAppending = mergesByAppending
+        self.localizedNames = localizedNames
+    }
+
+    init(declaring id: String, name: String, parameters: [UndoPluginParameter], perform: UndoPluginFunction,
+         inverseParameters: [UndoPluginParameter]?, inverse: UndoPluginFunction) {
         self.id = id
         self.name = name
         self.parameters = parameters
         self.perform = perform
         self.inverseParameters = inverseParameters
         self.inverse = inverse
-        self.coalescingKey = coalescingKey
-        self.merge = merge
-        self.isDiscardable = isDiscardable
-        self.mergesByAppending = mergesByAppending
-        self.localizedNames = localizedNames
+        coalescingKey = nil
+        merge = nil
+        isDiscardable = false
+        mergesByAppending = false
     }
 }

@@ -13,9 +13,10 @@ final class UndoPluginInstance {
         self.state = state
     }
 
-    static func from(_ pluginData: UnsafeMutableRawPointer?) -> UndoPluginInstance {
-        guard let pluginData else { preconditionFailure("plugin_data is NULL: the plugin was not initialized by UndoPluginKit") }
-        return Unmanaged<UndoPluginInstance>.fromOpaque(pluginData).takeUnretainedValue()
+    /// The instance init made, or nil for NULL plugin data (a host that did not init the plugin):
+    /// the caller returns an error instead of stopping the host's process.
+    static func from(_ pluginData: UnsafeMutableRawPointer?) -> UndoPluginInstance? {
+        pluginData.map { Unmanaged<UndoPluginInstance>.fromOpaque($0).takeUnretainedValue() }
     }
 
     // MARK: The descriptor's functions
@@ -26,6 +27,9 @@ final class UndoPluginInstance {
         let callbacks = UndoHostCallbacks(host)
         guard let plugin = UndoPlugin.current else {
             return callbacks.report(UndoPluginError(.pluginFailed, "the plugin made no UndoPlugin"))
+        }
+        if let refusal = UndoPlugin.refusal {
+            return callbacks.report(UndoPluginError(.invalidArgument, "\(plugin.id) cannot be used: \(refusal)"))
         }
         let state: AnyObject
         do {
@@ -59,7 +63,7 @@ final class UndoPluginInstance {
 
     static let describe: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafeMutablePointer<CChar>?, UInt32) -> Int32 = {
         pluginData, context, buffer, capacity in
-        let instance = from(pluginData)
+        guard let instance = from(pluginData) else { return Int32(UNDO_EINVAL) }
         guard let describeState = instance.plugin.describeState else { return Int32(UNDO_ENOTSUP) }
         do {
             let text = try describeState(instance.state, String(undoArgument: context))
@@ -71,7 +75,7 @@ final class UndoPluginInstance {
 
     static let closeContext: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Void = {
         pluginData, context in
-        let instance = from(pluginData)
+        guard let instance = from(pluginData) else { return }
         instance.plugin.closeDocument?(instance.state, String(undoArgument: context))
     }
 

@@ -8,15 +8,16 @@ final class Counts { var value: [String: Int64] = [:] }   // one per host instan
 // UndoCall.run turns a thrown error into report_error plus its code.
 let add: @convention(c) (UnsafeMutablePointer<undo_call>?, Int64) -> Int32 = { call, amount in
     UndoCall.run(call) { call in
-        let counts = call.state(Counts.self)
+        let counts = try call.state(Counts.self)
         counts.value[call.context, default: 0] += call.phase == .inverse ? -amount : amount
     }
 }
 
 let plugin = UndoPlugin(
     id: "com.example.swiftcounter", name: "Swift Counter", version: "1.0",
-    actions: [UndoPluginAction(id: "add", name: "Count", parameters: [.i64("amount")],
-                               perform: UndoPluginFunction(add), inverse: UndoPluginFunction(add))],
+    // The action's parameters are add's own (amount: i64), named here: declared once.
+    actions: [UndoPluginAction(id: "add", name: "Count", perform: UndoPluginFunction(add, parameterNames: "amount"),
+                               inverse: UndoPluginFunction(add))],
     makeState: { _ in Counts() },
     describe: { counts, context in "count=\(counts.value[context, default: 0])" })
 

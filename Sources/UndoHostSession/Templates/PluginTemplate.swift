@@ -218,7 +218,7 @@ struct PluginTemplate {
 
         let add: @convention(c) (UnsafeMutablePointer<undo_call>?, Int64) -> Int32 = { call, amount in
             UndoCall.run(call) { call in
-                let documents = call.state(Documents.self)
+                let documents = try call.state(Documents.self)
                 // Wrapping (&+, &-): an overflow would stop the host's process.
                 let value = documents.values[call.context, default: 0]
                 documents.values[call.context] = call.phase == .inverse ? value &- amount : value &+ amount
@@ -227,8 +227,8 @@ struct PluginTemplate {
 
         let plugin = UndoPlugin(
             id: "\(pluginID)", name: "\(name)", version: "0.1.0",
-            actions: [UndoPluginAction(id: "add", name: "Add", parameters: [.i64("amount")],
-                                       perform: UndoPluginFunction(add), inverse: UndoPluginFunction(add))],
+            actions: [UndoPluginAction(id: "add", name: "Add", perform: UndoPluginFunction(add, parameterNames: "amount"),
+                                       inverse: UndoPluginFunction(add))],
             makeState: { _ in Documents() },
             describe: { documents, context in "value=\\(documents.values[context, default: 0])" })
 

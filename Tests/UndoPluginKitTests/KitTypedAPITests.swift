@@ -1,0 +1,68 @@
+import Testing
+import UndoCore
+import UndoPluginABI
+import UndoPluginHost
+
+/// The kit's typed API (change reports as cases, arguments by name and type, the action's
+/// options as modifiers) used by a real plugin (Tests/SwiftPluginKitUse) loaded by the host.
+@Suite struct KitTypedAPITests {
+    let host: PluginHost
+    let log: LogMessages
+    let doc = UndoContext("doc")
+
+    init() throws {
+        (host, log) = SwiftPluginFixtures.makeHost()
+        try host.load(file: SwiftPluginFixtures.products + "/libUndoTestSwiftKitUse.so")
+    }
+
+    func mark() throws -> String { try host.describe(doc, plugin: "org.undohost.test.kit") }
+
+    @Test func modifiersDeclareTheActionsOptions() throws {
+        let info = try #require(host.plugins.first)
+        #expect(info.actionTypes.map(\.detailedDescription) == [
+            #"kit.mark(id: i64) "Mark" inverse(id: i64) coalesces("mark") merges discardable"#,
+        ])
+    }
+
+    @Test func anObjectReportIsTheObjectsIdAndANegativeIdFailsTheCall() throws {
+        try host.perform("kit.mark", [.i64(5)], in: doc)
+        let undone = try #require(try host.undo()) // the inverse marks the old id, 0
+        #expect(undone.changes == [UndoChange(context: doc, location: 0, length: nil)])
+        let redone = try #require(try host.redo())
+        #expect(redone.changes == [UndoChange(context: doc, location: 5, length: nil)])
+        try host.undo()
+        let error = try #require(throws: PluginHostError.self) { try host.perform("kit.mark", [.i64(-2)], in: doc) }
+        guard case .actionFailed(let failure) = error else {
+            Issue.record("expected actionFailed, got \(error)")
+            return
+        }
+        #expect(failure.code == Int32(UNDO_ERANGE))
+        #expect(failure.message == "a reported change has no negative numbers: object(-2)")
+        #expect(try mark() == "mark=0") // the failing call changed nothing
+    }
+
+    @Test func mergeReadsAndSetsArgumentsByNameAndType() throws {
+        for id in [3, 4, 9] as [Int64] { try host.perform("kit.mark", [.i64(id)], in: doc) }
+        #expect(try mark() == "mark=9")
+        #expect(host.stepCount == 1) // merged into one step
+        try host.undo()
+        #expect(try mark() == "mark=0")
+        try host.redo()
+        #expect(try mark() == "mark=9")
+
+        let other = UndoContext("other")
+        try host.perform("kit.mark", [.i64(2)], in: other)
+        try host.perform("kit.mark", [.i64(0)], in: other) // back to the start: the merge annuls
+        #expect(try host.describe(other, plugin: "org.undohost.test.kit") == "mark=0")
+        #expect(host.stepCount == 1)
+    }
+
+    @Test func readingAMergeArgumentAsTheWrongTypeIsReportedAndMergesNothing() throws {
+        try host.perform("kit.mark", [.i64(3)], in: doc)
+        try host.perform("kit.mark", [.i64(13)], in: doc)
+        #expect(try mark() == "mark=13")
+        #expect(log.all.contains { $0.message.contains("parameter id is i64, not string") })
+        try host.undo()
+        #expect(try mark() == "mark=3") // the steps stayed two
+    }
+}
