@@ -31,7 +31,7 @@ struct CheckTest: Sendable {
         for action in plugin.actionTypes where action.canMerge {
             tests.append(merge(action.localID))
         }
-        tests += [badArguments, manyDocuments, loadUnload]
+        tests += [badArguments, manyDocuments, loadUnload, threads]
         return tests
     }
 

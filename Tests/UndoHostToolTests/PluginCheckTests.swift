@@ -38,7 +38,7 @@ import Testing
         for seed in [1, 2, 3] {
             let outcome = try UndoHostProcess.run(["check", "--seed", String(seed)] + plugins)
             #expect(outcome.status == 0, "seed \(seed):\n\(outcome.standardOutput)\(outcome.standardError)")
-            #expect(outcome.lines.last?.hasPrefix("32 tests: 32 passed, 0 failed") == true, "\(outcome.lines.last ?? "")")
+            #expect(outcome.lines.last?.hasPrefix("35 tests: 35 passed, 0 failed") == true, "\(outcome.lines.last ?? "")")
         }
     }
 
@@ -57,6 +57,7 @@ import Testing
         ("ZOO_PERFORM_HANGS", "round-trip/set", "hung: the test did not finish in 2 s"),
         ("ZOO_PERFORM_NOTHING", "round-trip/set", "reported success"),
         ("ZOO_DESCRIBE_GROWS", "describe", "asked for a"),
+        ("ZOO_SHARED_STATE", "threads", "while another instance was called from another thread"),
     ])
     func eachZooMistakeIsCaughtByItsTest(define: String, test: String, message: String) throws {
         let folder = try Self.privateFolder()
@@ -106,7 +107,7 @@ import Testing
         let list = try UndoHostProcess.run(["check", "--list", plugin])
         #expect(list.status == 0)
         #expect(list.lines == ["org.example.zoo 1.0.0 (\(plugin))", "  descriptor", "  describe", "  round-trip/add",
-                               "  round-trip/set", "  merge/add", "  bad-arguments", "  many-documents", "  load-unload"])
+                               "  round-trip/set", "  merge/add", "  bad-arguments", "  many-documents", "  load-unload", "  threads"])
 
         let json = try UndoHostProcess.run(["check", "--json", "--seed", "1", "--filter", "set", plugin])
         #expect(json.status == 1)

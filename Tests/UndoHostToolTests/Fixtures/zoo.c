@@ -8,6 +8,7 @@
  *   ZOO_PERFORM_HANGS     set's perform never returns                        round-trip/set
  *   ZOO_PERFORM_NOTHING   set reports success but changes nothing            round-trip/set
  *   ZOO_DESCRIBE_GROWS    describe asks for a larger buffer every time       describe
+ *   ZOO_SHARED_STATE      every instance keeps its documents in one global   threads (and load-unload)
  *
  * A document is one number: add(amount) adds to it, set(value) replaces it.
  */
@@ -120,7 +121,12 @@ static const undo_param old_param[] = {{UNDO_TYPE_I64, 0, "old"}};
 static int32_t zoo_init(const undo_host *host, void **plugin_data) {
     undo_action_type add, set;
     int32_t rc;
+#ifdef ZOO_SHARED_STATE
+    static zoo_state shared;
+    zoo_state *state = &shared;
+#else
     zoo_state *state = (zoo_state *)calloc(1, sizeof *state);
+#endif
     if (state == NULL) return host->report_error(host, UNDO_ENOMEM, "out of memory");
     memset(&add, 0, sizeof add);
     add.struct_size = (uint32_t)sizeof add;
@@ -134,14 +140,20 @@ static int32_t zoo_init(const undo_host *host, void **plugin_data) {
     set.perform = UNDO_FN(zoo_set), set.inverse = UNDO_FN(zoo_set_inverse);
     set.coalescing_key = NULL, set.merge = NULL;
     if ((rc = host->register_action(host, &add)) != UNDO_OK || (rc = host->register_action(host, &set)) != UNDO_OK) {
+#ifndef ZOO_SHARED_STATE
         free(state);
+#endif
         return rc;
     }
     *plugin_data = state;
     return UNDO_OK;
 }
 
+#ifdef ZOO_SHARED_STATE
+static void zoo_deinit(void *plugin_data) { (void)plugin_data; }
+#else
 static void zoo_deinit(void *plugin_data) { free(plugin_data); }
+#endif
 
 static const undo_plugin_descriptor zoo_descriptor = {
     (uint32_t)UNDO_PLUGIN_DESCRIPTOR_SIZE_V1, UNDO_ABI_VERSION_MAJOR, UNDO_ABI_VERSION_MINOR, 0,
