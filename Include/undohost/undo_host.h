@@ -507,6 +507,14 @@ int32_t undo_history_break_coalescing(undo_history *h);
 int32_t undo_history_mark_saved(undo_history *h, const char *context);
 
 /**
+ * Forgets the context's save point (Qt's resetClean): no state of it is the saved one any more
+ * (the file was deleted or saved elsewhere), so it is dirty wherever undo and redo go, until the
+ * next undo_history_mark_saved; undo_history_revert then answers UNDO_ESTATE. The steps stay.
+ * Errors: UNDO_EUTF8, UNDO_EREENTRANT, UNDO_EHANDLE. Thread: any.
+ */
+int32_t undo_history_forget_saved(undo_history *h, const char *context);
+
+/**
  * 1 when the context differs from its saved state, 0 when not, or a negative error
  * (UNDO_EHANDLE). Thread: any; observers may call.
  */

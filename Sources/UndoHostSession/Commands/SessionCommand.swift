@@ -11,6 +11,8 @@ public enum SessionCommand: Equatable, Sendable {
     case groupEnd
     case breakCoalescing
     case save
+    /// `save --forget`: no state of the document is the saved one any more.
+    case forgetSave
     case revert
     /// Switch to a document, or (no name) list the documents.
     case document(String?)
@@ -50,7 +52,7 @@ public enum SessionCommand: Equatable, Sendable {
     /// How each command is written, for help and usage hints.
     static let usages: [String: String] = [
         "undo": "undo [N] | undo to N", "redo": "redo [N] | redo to N",
-        "group": "group begin [\"Name\"] | group end", "break": "break", "save": "save", "revert": "revert",
+        "group": "group begin [\"Name\"] | group end", "break": "break", "save": "save [--forget]", "revert": "revert",
         "doc": "doc [NAME]", "close": "close [NAME]", "menu": "menu", "history": "history",
         "alert": "alert [1|2|3|u|r|c]", "show": "show [--all] [NAME]", "plugins": "plugins",
         "load": "load [--allow-writable-plugins] PATH", "expect": "expect CODE COMMAND",
@@ -67,6 +69,7 @@ public enum SessionCommand: Equatable, Sendable {
         case .groupEnd: "group end"
         case .breakCoalescing: "break"
         case .save: "save"
+        case .forgetSave: "save --forget"
         case .revert: "revert"
         case .document: "doc"
         case .close: "close"
@@ -133,7 +136,10 @@ extension SessionCommand {
                 throw parser.usageError(at: words.first)
             }
         case "break": try parser.expectAtMost(0); return .breakCoalescing
-        case "save": try parser.expectAtMost(0); return .save
+        case "save":
+            let (forget, rest) = parser.taking("--forget")
+            try rest.expectAtMost(0)
+            return forget ? .forgetSave : .save
         case "revert": try parser.expectAtMost(0); return .revert
         case "doc": try parser.expectAtMost(1); return .document(words.first?.text)
         case "close": try parser.expectAtMost(1); return .close(words.first?.text)

@@ -63,6 +63,10 @@ public struct SessionText: Sendable, Equatable {
     func from(_ path: String) -> String { pick("from \(path)", "위치: \(path)") }
     var coalesces: String { pick("coalesces", "하나로 합쳐짐") }
     func saved(_ document: String) -> String { pick("Saved \(document)", "\(document) 저장됨") }
+    func forgotSave(_ document: String) -> String {
+        pick("\(document) has no saved state now: it counts as changed until the next save",
+             "이제 \(document)에는 저장된 상태가 없습니다. 다음에 저장할 때까지 바뀐 것으로 봅니다")
+    }
     func closed(_ document: String, removed: Int, now current: String) -> String {
         pick("Closed \(document): \(steps(removed)) left the history; now in \(current)",
              "\(document) 닫음: \(steps(removed))가 기록에서 빠졌습니다. 지금 문서: \(current)")
@@ -287,7 +291,7 @@ public struct SessionText: Sendable, Equatable {
         "redo": "Redo the next step of this document (N steps; or go forward to step N).",
         "group": "Make the actions between begin and end one step, named Name.",
         "break": "End a run of typing or dragging: the next change is a new step.",
-        "save": "Mark this document as saved.",
+        "save": "Mark this document as saved; --forget: no state of it is the saved one any more (it was deleted or saved elsewhere).",
         "revert": "Take this document back to its last save, as one step you can undo.",
         "doc": "Switch to document NAME (its own undo and redo); without NAME, list the documents.",
         "close": "Close a document: its steps leave the history, the others stay.",
@@ -313,7 +317,7 @@ public struct SessionText: Sendable, Equatable {
         "redo": "이 문서의 다음 단계를 실행 복귀합니다 (N단계, 또는 N단계까지).",
         "group": "begin과 end 사이의 동작을 Name이라는 한 단계로 묶습니다.",
         "break": "이어지던 입력이나 끌기를 끊습니다. 다음 변경은 새 단계가 됩니다.",
-        "save": "이 문서를 저장한 것으로 표시합니다.",
+        "save": "이 문서를 저장한 것으로 표시합니다. --forget: 어느 상태도 저장된 상태가 아니게 합니다 (파일을 지웠거나 다른 곳에 저장했을 때).",
         "revert": "이 문서를 마지막으로 저장한 상태로 되돌립니다. 이것도 실행 취소할 수 있는 한 단계입니다.",
         "doc": "NAME 문서로 옮겨 갑니다 (문서마다 실행 취소와 복귀가 따로). NAME이 없으면 문서 목록을 보여 줍니다.",
         "close": "문서를 닫습니다. 그 문서의 단계는 기록에서 빠지고 다른 문서의 단계는 남습니다.",

@@ -51,6 +51,7 @@ extension HostSession {
         case .groupEnd: return "group end"
         case .breakCoalescing: return "break"
         case .save: return "save"
+        case .forgetSave: return "save --forget"
         case .revert: return "revert"
         case .document(let name?): return "doc " + quoted(name)
         case .close(let name): return "close " + quoted(name ?? document)

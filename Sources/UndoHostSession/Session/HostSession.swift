@@ -120,6 +120,9 @@ public final class HostSession {
         case .save:
             try historyCall { try $0.markSaved(UndoContext(currentDocument)) }
             return .message(words.saved(currentDocument))
+        case .forgetSave:
+            try historyCall { try $0.forgetSavePoint(UndoContext(currentDocument)) }
+            return .message(words.forgotSave(currentDocument))
         case .revert: return try revert()
         case .document(let name?): return try openDocument(name)
         case .document(nil): return documentList()

@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+import UndoHostSession
+
+/// What the peers (Qt's QUndoStack, the Rust crate `undo`) offer, at undo-host: scripts run by
+/// the built binary with the bundled plugins.
+@Suite("Scripts: what the peers offer")
+struct PeerParitySessionTests {
+    @Test("save --forget: dirty wherever undo and redo go, until the next save")
+    func forgetTheSavePoint() throws {
+        let run = try UndoHostProcess.runScript("""
+            text.insert 0 "a"
+            save
+            save --forget
+            undo
+            redo
+            expect UNDO_ESTATE revert
+            save --json-typo
+            save
+            """, extraArguments: ["--keep-going", "--json"])
+        let lines = run.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.count == 8, "\(run.standardOutput)")
+        // The state after each line: the failed `save --json-typo` changed nothing.
+        let dirty = lines.map { $0.contains("\"dirty\":true") }
+        #expect(dirty == [true, false, true, true, true, true, true, false], "\(run.standardOutput)")
+        #expect(lines[2].contains("\"command\":\"save --forget\""))
+        #expect(lines[6].contains("--json-typo") && lines[6].contains("save [--forget]"))
+    }
+
+    @Test("save --forget in Korean")
+    func forgetTheSavePointInKorean() throws {
+        let run = try UndoHostProcess.runScript("text.insert 0 \"a\"\nsave --forget\n",
+                                                extraArguments: ["--locale", "ko"])
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardOutput.contains("이제 untitled에는 저장된 상태가 없습니다"))
+    }
+}
