@@ -530,6 +530,23 @@ int32_t undo_history_is_dirty(undo_history *h, const char *context);
  */
 int32_t undo_history_revert(undo_history *h, const char *context, undo_result *result);
 
+/* ---- Limits ------------------------------------------------------------------------------ */
+
+/**
+ * Sets the limits: the most steps kept in all branches and the most bytes their actions hold;
+ * 0 means unlimited (as in undo_history_options and Qt's setUndoLimit). A limit is always kept,
+ * never raised on its own: lowered below what is kept, it drops the oldest done steps first,
+ * then, with one step left to undo, the farthest redo steps; the step just done stays.
+ * Errors: UNDO_ERANGE (a limit too large), UNDO_EREENTRANT, UNDO_EHANDLE. Thread: any.
+ */
+int32_t undo_history_set_limits(undo_history *h, uint64_t count_limit, uint64_t memory_limit);
+
+/**
+ * Writes the limits (0: unlimited) to *count_limit and *memory_limit; either may be NULL.
+ * Errors: UNDO_EHANDLE. Thread: any; observers may call.
+ */
+int32_t undo_history_get_limits(undo_history *h, uint64_t *count_limit, uint64_t *memory_limit);
+
 /* ---- Contexts ------------------------------------------------------------------------------ */
 
 /**

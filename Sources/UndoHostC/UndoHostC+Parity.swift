@@ -13,3 +13,33 @@ public func undo_history_forget_saved(_ h: OpaquePointer?, _ context: UnsafePoin
         return Int32(UNDO_OK)
     }
 }
+
+@c @implementation
+public func undo_history_set_limits(_ h: OpaquePointer?, _ countLimit: UInt64, _ memoryLimit: UInt64) -> Int32 {
+    withClient(h) { history throws(ClientFailure) in
+        guard let count = Int(exactly: countLimit) else { throw .range("count_limit \(countLimit) is too large") }
+        guard let memory = Int(exactly: memoryLimit) else { throw .range("memory_limit \(memoryLimit) is too large") }
+        // Checked and set under one hold of the history's lock.
+        let isRunningAction = try history.withStack { stack in
+            guard !stack.isRunningAction else { return true }
+            stack.countLimit = count
+            stack.memoryLimit = memory
+            return false
+        }
+        if isRunningAction {
+            throw ClientFailure(Int32(UNDO_EREENTRANT), "undo_history_set_limits cannot be called from inside an action")
+        }
+        return Int32(UNDO_OK)
+    }
+}
+
+@c @implementation
+public func undo_history_get_limits(_ h: OpaquePointer?, _ countLimit: UnsafeMutablePointer<UInt64>?,
+                                    _ memoryLimit: UnsafeMutablePointer<UInt64>?) -> Int32 {
+    withClient(h, changing: false) { history throws(ClientFailure) in
+        let (count, memory) = try history.withStack { ($0.countLimit, $0.memoryLimit) }
+        countLimit?.pointee = UInt64(count ?? 0)
+        memoryLimit?.pointee = UInt64(memory ?? 0)
+        return Int32(UNDO_OK)
+    }
+}

@@ -51,4 +51,59 @@ import Testing
         try empty.forgetSavePoint()
         #expect(empty.isDirty())
     }
+
+    // MARK: Limits (Qt setUndoLimit, Rust set_limit)
+
+    @Test func aLimitOfZeroOrLessIsUnlimitedAsInQt() throws {
+        for limit in [0, -3] {
+            let counter = Counter()
+            let stack = UndoStack.testing(countLimit: limit, memoryLimit: limit)
+            #expect(stack.countLimit == nil && stack.memoryLimit == nil)
+            for _ in 0..<50 {
+                try stack.perform(Nudge(counter: counter))
+                stack.breakCoalescing()
+            }
+            #expect(stack.count == 50 && stack.undoCount == 50)
+            stack.countLimit = 10
+            #expect(stack.count == 10)
+            stack.countLimit = 0
+            #expect(stack.countLimit == nil && stack.count == 10)
+            stack.checkInvariants()
+        }
+    }
+
+    @Test func loweringTheLimitBelowTheRedoStepsDropsTheFarthestOnes() throws {
+        // Rust's undo raises its limit to keep every redo step; here a limit is a bound kept
+        // always: the oldest done steps go, then, with one done step left, the farthest redo.
+        let store = TextStore()
+        let stack = UndoStack.testing()
+        for text in ["a", "b", "c", "d", "e"] { try stack.perform(Append(store: store, text: text)) }
+        try stack.undo(count: 3)
+        #expect(store[.global] == "ab")
+        stack.countLimit = 2
+        #expect(stack.countLimit == 2 && stack.count == 2 && stack.treeCount == 2)
+        #expect(stack.position == 1 && store[.global] == "ab", "the document does not change")
+        try stack.redo()
+        #expect(store[.global] == "abc" && !stack.canRedo)
+        try stack.undo(count: 2)
+        #expect(store[.global] == "a" && !stack.canUndo)
+        stack.checkInvariants()
+    }
+
+    @Test func loweringTheLimitDropsTheOldestDoneStepsFirst() throws {
+        let store = TextStore()
+        let stack = UndoStack.testing()
+        for text in ["a", "b", "c", "d", "e"] { try stack.perform(Append(store: store, text: text)) }
+        try stack.undo()
+        stack.countLimit = 3
+        #expect(stack.position == 2 && stack.redoCount == 1)
+        try stack.undo(count: 2)
+        #expect(store[.global] == "ab" && !stack.canUndo && stack.isDirty())
+        // Everything undone: only the nearest redo steps stay.
+        stack.countLimit = 1
+        #expect(stack.count == 1)
+        try stack.redo()
+        #expect(store[.global] == "abc")
+        stack.checkInvariants()
+    }
 }

@@ -35,3 +35,28 @@ struct PeerParitySessionTests {
         #expect(run.standardOutput.contains("이제 untitled에는 저장된 상태가 없습니다"))
     }
 }
+
+extension PeerParitySessionTests {
+    @Test("limit N keeps N steps (0: unlimited); lowered below the redo steps, the farthest go")
+    func limits() throws {
+        let run = try UndoHostProcess.runScript("""
+            limit
+            text.insert 0 "a"
+            break
+            text.insert 1 "b"
+            break
+            text.insert 2 "c"
+            undo 2
+            limit 2
+            redo 2
+            expect UNDO_EEMPTY redo
+            limit 0
+            expect UNDO_EINVAL limit -1
+            expect UNDO_EINVAL limit 1 2
+            """)
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardOutput.hasPrefix("No limit: every step is kept (0 steps now)\n"), "\(run.standardOutput)")
+        #expect(run.standardOutput.contains("At most 2 steps kept, the oldest dropped first (2 steps now)\nRedo Typing"))
+        #expect(run.standardOutput.hasSuffix("No limit: every step is kept (2 steps now)\n"), "\(run.standardOutput)")
+    }
+}

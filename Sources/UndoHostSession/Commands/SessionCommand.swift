@@ -14,6 +14,8 @@ public enum SessionCommand: Equatable, Sendable {
     /// `save --forget`: no state of the document is the saved one any more.
     case forgetSave
     case revert
+    /// `limit N`: keep at most N steps (0: unlimited); `limit`: say what is kept.
+    case limit(Int?)
     /// Switch to a document, or (no name) list the documents.
     case document(String?)
     /// Close a document (the current one when no name is given): its steps leave the history.
@@ -45,14 +47,14 @@ public enum SessionCommand: Equatable, Sendable {
     }
 
     /// The command words a session knows, for help, completion and hints.
-    public static let names = ["undo", "redo", "group", "break", "save", "revert", "doc", "close", "menu",
+    public static let names = ["undo", "redo", "group", "break", "save", "revert", "limit", "doc", "close", "menu",
                                "history", "alert", "show", "plugins", "load", "unload", "expect", "help", "quit", "exit"]
         + TreeCommand.words
 
     /// How each command is written, for help and usage hints.
     static let usages: [String: String] = [
         "undo": "undo [N] | undo to N", "redo": "redo [N] | redo to N",
-        "group": "group begin [\"Name\"] | group end", "break": "break", "save": "save [--forget]", "revert": "revert",
+        "group": "group begin [\"Name\"] | group end", "break": "break", "save": "save [--forget]", "revert": "revert", "limit": "limit [N]",
         "doc": "doc [NAME]", "close": "close [NAME]", "menu": "menu", "history": "history",
         "alert": "alert [1|2|3|u|r|c]", "show": "show [--all] [NAME]", "plugins": "plugins",
         "load": "load [--allow-writable-plugins] PATH", "expect": "expect CODE COMMAND",
@@ -71,6 +73,7 @@ public enum SessionCommand: Equatable, Sendable {
         case .save: "save"
         case .forgetSave: "save --forget"
         case .revert: "revert"
+        case .limit: "limit"
         case .document: "doc"
         case .close: "close"
         case .menu: "menu"
@@ -141,6 +144,14 @@ extension SessionCommand {
             try rest.expectAtMost(0)
             return forget ? .forgetSave : .save
         case "revert": try parser.expectAtMost(0); return .revert
+        case "limit":
+            try parser.expectAtMost(1)
+            guard let word = words.first else { return .limit(nil) }
+            guard let count = Int(word.text), count >= 0 else {
+                throw SessionError(.syntax, text.notALimit(word.text), hint: text.usage(usages["limit"] ?? "limit"),
+                                   column: word.column)
+            }
+            return .limit(count)
         case "doc": try parser.expectAtMost(1); return .document(words.first?.text)
         case "close": try parser.expectAtMost(1); return .close(words.first?.text)
         case "menu": try parser.expectAtMost(0); return .menu

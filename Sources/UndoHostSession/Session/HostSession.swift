@@ -124,6 +124,9 @@ public final class HostSession {
             try historyCall { try $0.forgetSavePoint(UndoContext(currentDocument)) }
             return .message(words.forgotSave(currentDocument))
         case .revert: return try revert()
+        case .limit(let count):
+            if let count { withStack { $0.countLimit = count } }
+            return .message(words.limit(withStack { $0.countLimit }, kept: withStack { $0.treeCount }))
         case .document(let name?): return try openDocument(name)
         case .document(nil): return documentList()
         case .close(let name): return try close(name ?? currentDocument)

@@ -87,6 +87,40 @@ static void forget_saved(void) {
     undo_history_destroy(h);
 }
 
+/* Limits: 0 is unlimited (Qt); lowered below the redo steps, the farthest go. */
+static void limits(void) {
+    undo_history *h = make_history();
+    uint64_t count = 99, memory = 99;
+    undo_history_state state;
+    expect_code(h, undo_history_get_limits(h, &count, &memory), UNDO_OK, "get the limits");
+    expect(count == 0 && memory == 0, "no limits by default", NULL);
+    type(h, 0, "a");
+    type(h, 1, "b");
+    type(h, 2, "c");
+    type(h, 3, "d");
+    undo_history_undo(h, 3, NULL);
+    expect_code(h, undo_history_set_limits(h, 2, 0), UNDO_OK, "lower the count limit below the redo steps");
+    memset(&state, 0, sizeof state);
+    state.struct_size = sizeof state;
+    undo_history_get_state(h, NULL, &state);
+    expect(state.count == 2 && state.position == 1, "one done step and the nearest redo step stay", NULL);
+    expect_text(text_of(h), "a", "the document does not change");
+    expect_code(h, undo_history_redo(h, 3, NULL), UNDO_OK, "redo as far as it goes");
+    expect_text(text_of(h), "ab", "only the nearest redo step stayed");
+    expect_code(h, undo_history_redo(h, 1, NULL), UNDO_EEMPTY, "the farthest redo steps are gone");
+    expect_code(h, undo_history_get_limits(h, &count, NULL), UNDO_OK, "get the count limit alone");
+    expect(count == 2, "the limit reads back", NULL);
+    expect_code(h, undo_history_set_limits(h, 0, 0), UNDO_OK, "a limit of 0");
+    type(h, 2, "c");
+    type(h, 3, "d");
+    type(h, 4, "e");
+    undo_history_get_state(h, NULL, &state);
+    expect(state.count == 5, "0 is unlimited", NULL);
+    expect_code(h, undo_history_set_limits(h, UINT64_MAX, 0), UNDO_ERANGE, "a limit too large");
+    expect_code(h, undo_history_set_limits(NULL, 1, 0), UNDO_EHANDLE, "no history");
+    undo_history_destroy(h);
+}
+
 int main(int argc, char **argv) {
     (void)argv;
     if (argc != 2) {
@@ -94,6 +128,7 @@ int main(int argc, char **argv) {
         return 2;
     }
     forget_saved();
+    limits();
     printf("done %d\n", checks);
     return failures == 0 ? 0 : 1;
 }
