@@ -488,6 +488,20 @@ int32_t undo_history_begin_group(undo_history *h, const char *name, const char *
 int32_t undo_history_end_group(undo_history *h);
 
 /**
+ * Cancels the innermost open group, as a transaction is cancelled (the Rust crate undo's
+ * checkpoints): every change made in it is taken back, newest first, and it closes leaving no
+ * step and nothing to redo (the redo steps from before it stay). Inside an outer group, only
+ * the inner one's changes go. *result (may be NULL) says what was taken back, as for
+ * undo_history_undo. An inverse that fails follows the rules of a failing undo: the changes
+ * already taken back are made again and the group stays open.
+ * Returns UNDO_OK; UNDO_EEMPTY when the group had no changes (it is closed all the same);
+ * UNDO_ESTATE (no group open); the plugin's code, or UNDO_EPLUGIN, when an inverse failed
+ * (when even putting back failed, the group is closed and its documents count as edited
+ * until their next save); UNDO_EREENTRANT; UNDO_EHANDLE. Thread: any.
+ */
+int32_t undo_history_cancel_group(undo_history *h, undo_result *result);
+
+/**
  * Ends the current run of coalescing changes: the next change starts a new step even if it
  * would coalesce. Errors: UNDO_EREENTRANT, UNDO_EHANDLE. Thread: any.
  */

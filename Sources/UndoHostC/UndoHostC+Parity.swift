@@ -43,3 +43,18 @@ public func undo_history_get_limits(_ h: OpaquePointer?, _ countLimit: UnsafeMut
         return Int32(UNDO_OK)
     }
 }
+
+@c @implementation
+public func undo_history_cancel_group(_ h: OpaquePointer?, _ result: UnsafeMutablePointer<undo_result>?) -> Int32 {
+    withClient(h) { history throws(ClientFailure) in
+        let request = try ResultWriter.readRequest(result)
+        let done: UndoResult?
+        do throws(PluginHostError) {
+            done = try history.host.cancelGroup()
+        } catch {
+            throw ClientFailure(error)
+        }
+        return try ResultWriter.finish(history, done, direction: .undo, request: request, into: result,
+                                       nothing: "the group had no changes to take back; it is closed")
+    }
+}

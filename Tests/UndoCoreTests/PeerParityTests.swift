@@ -106,4 +106,112 @@ import Testing
         #expect(store[.global] == "abc")
         stack.checkInvariants()
     }
+
+    // MARK: Transactions (Rust undo's checkpoints: commit or cancel)
+
+    @Test func aCommittedTransactionIsOneStep() throws {
+        let store = TextStore()
+        let stack = UndoStack.testing()
+        try stack.beginGroup(named: "Drag")
+        for text in ["a", "b", "c"] { try stack.perform(Append(store: store, text: text)) }
+        #expect(store[.global] == "abc", "changes take effect as they are made")
+        try stack.endGroup()
+        #expect(stack.count == 1 && stack.undoMenuTitle == "Undo Drag")
+        try stack.undo()
+        #expect(store[.global] == "")
+    }
+
+    @Test func aCancelledTransactionLeavesNoStepAndNoRedo() throws {
+        let store = TextStore()
+        let stack = UndoStack.testing()
+        for text in ["a", "b"] { try stack.perform(Append(store: store, text: text)) }
+        try stack.undo()
+        try stack.markSaved()
+        var notified = 0
+        let observation = stack.observe { _, _ in notified += 1 }
+        defer { observation.cancel() }
+        try stack.beginGroup(named: "Preview")
+        for text in ["c", "d"] { try stack.perform(Append(store: store, text: text)) }
+        #expect(store[.global] == "acd")
+        let result = try #require(try stack.cancelGroup())
+        #expect(result.direction == .undo && result.name == "Preview" && result.changes.count == 2)
+        #expect(store[.global] == "a" && stack.groupDepth == 0 && notified == 2)
+        // Nothing of the transaction is left: the redo step from before it is still the next redo.
+        #expect(stack.count == 2 && stack.treeCount == 2 && stack.redoMenuTitle == "Redo Insert" && !stack.isDirty())
+        try stack.redo()
+        #expect(store[.global] == "ab")
+        #expect(throws: UndoError.noOpenGroup) { try stack.cancelGroup() }
+        stack.checkInvariants()
+    }
+
+    @Test func cancellingWithoutAnOpenGroupOrChanges() throws {
+        let stack = UndoStack.testing()
+        #expect(throws: UndoError.noOpenGroup) { try stack.cancelGroup() }
+        try stack.beginGroup()
+        #expect(try stack.cancelGroup() == nil)
+        #expect(stack.groupDepth == 0 && stack.count == 0)
+    }
+
+    @Test func nestedTransactionsCancelOnlyTheInnerOne() throws {
+        let store = TextStore()
+        let stack = UndoStack.testing()
+        try stack.beginGroup(named: "Outer")
+        try stack.perform(Append(store: store, text: "x"))
+        try stack.beginGroup(named: "Inner")
+        try stack.perform(Append(store: store, text: "y", typing: true))
+        try stack.perform(Append(store: store, text: "z", typing: true))
+        try stack.cancelGroup()
+        #expect(store[.global] == "x" && stack.groupDepth == 1)
+        try stack.perform(Append(store: store, text: "w"))
+        try stack.endGroup()
+        #expect(store[.global] == "xw" && stack.count == 1 && stack.names == ["Outer"])
+        try stack.undo()
+        #expect(store[.global] == "")
+        try stack.redo()
+        #expect(store[.global] == "xw")
+        // Cancelling the outer one takes back its nested, committed group too.
+        try stack.beginGroup(named: "Outer")
+        try stack.beginGroup(named: "Inner")
+        try stack.perform(Append(store: store, text: "1"))
+        try stack.endGroup()
+        try stack.perform(Append(store: store, text: "2"))
+        try stack.cancelGroup()
+        #expect(store[.global] == "xw" && stack.count == 1 && stack.groupDepth == 0)
+        stack.checkInvariants()
+    }
+
+    @Test func aFailingInverseDuringCancelLeavesTheTransactionAsItWas() throws {
+        let store = TextStore()
+        let stack = UndoStack.testing()
+        try stack.perform(Append(store: store, text: "a"))
+        try stack.beginGroup(named: "Preview")
+        for text in ["c", "d"] { try stack.perform(Append(store: store, text: text)) }
+        store.failOn = "c"
+        #expect(throws: UndoError.self) { try stack.cancelGroup() }
+        // As after a failing undo: nothing changed, the transaction is still open.
+        #expect(store[.global] == "acd" && stack.groupDepth == 1)
+        store.failOn = nil
+        try stack.cancelGroup()
+        #expect(store[.global] == "a" && stack.count == 1)
+    }
+
+    @Test func aCancelThatCannotBePutBackClosesTheTransactionAndDirties() throws {
+        let store = TextStore()
+        let stack = UndoStack.testing()
+        try stack.perform(Append(store: store, text: "a"))
+        try stack.markSaved()
+        try stack.beginGroup(named: "Preview")
+        for text in ["c", "d"] { try stack.perform(Append(store: store, text: text)) }
+        store.failOn = "c"
+        store.failOnRedo = "d"
+        do {
+            try stack.cancelGroup()
+            Issue.record("the cancel should have failed")
+        } catch UndoError.rollbackFailed(let step, _) {
+            #expect(step == "Preview")
+        }
+        #expect(store[.global] == "ac" && stack.groupDepth == 0 && stack.count == 1)
+        #expect(stack.isDirty(), "the document holds a change no state describes")
+        stack.checkInvariants()
+    }
 }

@@ -60,3 +60,38 @@ extension PeerParitySessionTests {
         #expect(run.standardOutput.hasSuffix("No limit: every step is kept (2 steps now)\n"), "\(run.standardOutput)")
     }
 }
+
+extension PeerParitySessionTests {
+    @Test("group cancel takes a transaction back, leaves no step and keeps the redo steps")
+    func cancelATransaction() throws {
+        let run = try UndoHostProcess.runScript("""
+            text.insert 0 "a"
+            break
+            text.insert 1 "b"
+            undo
+            group begin "Preview"
+            text.insert 1 "xy"
+            group begin "Inner"
+            text.insert 3 "z"
+            group cancel
+            show
+            group cancel
+            show
+            history
+            expect UNDO_ESTATE group cancel
+            group begin
+            group cancel
+            """)
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardOutput.contains("Cancelled \"Inner\": its changes are taken back"), "\(run.standardOutput)")
+        #expect(run.standardOutput.contains("axy"))
+        #expect(run.standardOutput.contains("Cancelled \"Preview\": its changes are taken back"))
+        #expect(run.standardOutput.contains("""
+            History (1 of 2 done)
+                 Start
+            > 1  Typing  untitled
+              2  Typing  untitled  undone
+            """), "\(run.standardOutput)")
+        #expect(run.standardOutput.hasSuffix("Cancelled the group: it had no changes\n"))
+    }
+}

@@ -9,6 +9,8 @@ public enum SessionCommand: Equatable, Sendable {
     case redo(UndoAmount)
     case groupBegin(name: String?)
     case groupEnd
+    /// `group cancel`: take back the changes of the innermost open group and close it, no step left.
+    case groupCancel
     case breakCoalescing
     case save
     /// `save --forget`: no state of the document is the saved one any more.
@@ -54,7 +56,7 @@ public enum SessionCommand: Equatable, Sendable {
     /// How each command is written, for help and usage hints.
     static let usages: [String: String] = [
         "undo": "undo [N] | undo to N", "redo": "redo [N] | redo to N",
-        "group": "group begin [\"Name\"] | group end", "break": "break", "save": "save [--forget]", "revert": "revert", "limit": "limit [N]",
+        "group": "group begin [\"Name\"] | group end | group cancel", "break": "break", "save": "save [--forget]", "revert": "revert", "limit": "limit [N]",
         "doc": "doc [NAME]", "close": "close [NAME]", "menu": "menu", "history": "history",
         "alert": "alert [1|2|3|u|r|c]", "show": "show [--all] [NAME]", "plugins": "plugins",
         "load": "load [--allow-writable-plugins] PATH", "expect": "expect CODE COMMAND",
@@ -69,6 +71,7 @@ public enum SessionCommand: Equatable, Sendable {
         case .redo: "redo"
         case .groupBegin: "group begin"
         case .groupEnd: "group end"
+        case .groupCancel: "group cancel"
         case .breakCoalescing: "break"
         case .save: "save"
         case .forgetSave: "save --forget"
@@ -135,6 +138,9 @@ extension SessionCommand {
             case "end":
                 try parser.expectAtMost(1)
                 return .groupEnd
+            case "cancel":
+                try parser.expectAtMost(1)
+                return .groupCancel
             default:
                 throw parser.usageError(at: words.first)
             }

@@ -49,6 +49,7 @@ extension HostSession {
         case .redo(.to(let step)): return "redo to \(step)"
         case .groupBegin(let name): return name.map { "group begin " + quoted($0) } ?? "group begin"
         case .groupEnd: return "group end"
+        case .groupCancel: return "group cancel"
         case .breakCoalescing: return "break"
         case .save: return "save"
         case .forgetSave: return "save --forget"

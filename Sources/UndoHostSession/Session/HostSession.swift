@@ -114,6 +114,7 @@ public final class HostSession {
             openGroupNames.removeLast()
             lastChanges = nil
             return .none
+        case .groupCancel: return try cancelGroup()
         case .breakCoalescing:
             withStack { $0.breakCoalescing() }
             return .none
@@ -410,6 +411,24 @@ public final class HostSession {
             let name = result.name.flatMap(formatter.displayName)
             return try moved(words.movedTo(undo: direction == .undo, target: target, count: result.stepCount, newest: name), result)
         }
+    }
+
+    /// `group cancel`: the open group's changes taken back, shown as an undo of them.
+    private func cancelGroup() throws(SessionError) -> CommandOutcome.Body {
+        guard let name = openGroupNames.last else {
+            throw SessionError(.history, "group cancel: " + words.noGroupOpen, hint: words.beginGroupHint)
+        }
+        let result: UndoResult?
+        do throws(PluginHostError) {
+            result = try host.cancelGroup()
+        } catch {
+            // A cancel that could not even put its changes back closed the group all the same.
+            if withStack(\.groupDepth) < openGroupNames.count { openGroupNames.removeLast() }
+            throw sessionError(error, what: "group cancel")
+        }
+        openGroupNames.removeLast()
+        guard let result else { return .message(words.cancelledGroup(name, changes: false)) }
+        return try moved(words.cancelledGroup(name, changes: true), result)
     }
 
     private func revert() throws(SessionError) -> CommandOutcome.Body {

@@ -121,6 +121,50 @@ static void limits(void) {
     undo_history_destroy(h);
 }
 
+/* Transactions (Rust undo's checkpoints): a group committed as one step, or cancelled. */
+static void transactions(void) {
+    undo_history *h = make_history();
+    undo_history_state state;
+    undo_result result;
+    char name[64];
+    memset(&state, 0, sizeof state);
+    state.struct_size = sizeof state;
+    memset(&result, 0, sizeof result);
+    result.struct_size = sizeof result;
+    result.name = name;
+    result.name_capacity = sizeof name;
+    type(h, 0, "a");
+    type(h, 1, "b");
+    undo_history_undo(h, 1, NULL);
+    expect_code(h, undo_history_begin_group(h, "Preview", NULL), UNDO_OK, "begin a transaction");
+    type(h, 1, "x");
+    type(h, 2, "y");
+    expect_text(text_of(h), "axy", "its changes take effect as they are made");
+    expect_code(h, undo_history_cancel_group(h, &result), UNDO_OK, "cancel it");
+    expect_text(text_of(h), "a", "every change is taken back");
+    expect(result.direction == UNDO_DIRECTION_UNDO && strcmp(name, "Preview") == 0 && result.change_count == 2,
+           "the result names the transaction and its changes", name);
+    undo_history_get_state(h, NULL, &state);
+    expect(state.count == 2 && state.position == 1 && state.group_depth == 0, "no step left, the redo step stays", NULL);
+    expect_code(h, undo_history_redo(h, 1, NULL), UNDO_OK, "redo the step from before");
+    expect_text(text_of(h), "ab", "redone");
+
+    expect_code(h, undo_history_begin_group(h, "Outer", NULL), UNDO_OK, "begin an outer transaction");
+    type(h, 2, "c");
+    undo_history_begin_group(h, "Inner", NULL);
+    type(h, 3, "d");
+    expect_code(h, undo_history_cancel_group(h, NULL), UNDO_OK, "cancel the inner one");
+    expect_text(text_of(h), "abc", "only the inner one's changes go");
+    expect_code(h, undo_history_end_group(h), UNDO_OK, "commit the outer one");
+    undo_history_get_state(h, NULL, &state);
+    expect(state.count == 3, "the outer transaction is one step", NULL);
+
+    undo_history_begin_group(h, NULL, NULL);
+    expect_code(h, undo_history_cancel_group(h, NULL), UNDO_EEMPTY, "cancel a transaction with no changes");
+    expect_code(h, undo_history_cancel_group(h, NULL), UNDO_ESTATE, "cancel with no group open");
+    undo_history_destroy(h);
+}
+
 int main(int argc, char **argv) {
     (void)argv;
     if (argc != 2) {
@@ -129,6 +173,7 @@ int main(int argc, char **argv) {
     }
     forget_saved();
     limits();
+    transactions();
     printf("done %d\n", checks);
     return failures == 0 ? 0 : 1;
 }
