@@ -214,4 +214,89 @@ import Testing
         #expect(stack.isDirty(), "the document holds a change no state describes")
         stack.checkInvariants()
     }
+
+    // MARK: Obsolete steps (Qt setObsolete)
+
+    /// Sets a value; finds itself obsolete when the value is already what it would set.
+    struct SetValue: UndoCommand {
+        let counter: Counter
+        var to: Int
+        var from = 0
+        /// When set, an undo finds the step obsolete (the value was changed behind its back).
+        var obsoleteOnUndo: Bool
+        var name: String? { "Set \(to)" }
+        mutating func perform(_ changes: inout UndoChanges) throws {
+            if counter.value == to { changes.markObsolete(); return }
+            from = counter.value
+            counter.value = to
+        }
+        mutating func undo(_ changes: inout UndoChanges) throws {
+            if obsoleteOnUndo { changes.markObsolete(); return }
+            counter.value = from
+        }
+    }
+
+    @Test func aCommandObsoleteWhenPerformedIsNotRecorded() throws {
+        let counter = Counter()
+        let stack = UndoStack.testing()
+        try stack.perform(SetValue(counter: counter, to: 3, obsoleteOnUndo: false))
+        try stack.perform(SetValue(counter: counter, to: 3, obsoleteOnUndo: false))
+        #expect(stack.count == 1 && stack.undoMenuTitle == "Undo Set 3")
+    }
+
+    @Test func aStepObsoleteWhenUndoneLeavesTheHistory() throws {
+        let counter = Counter()
+        let stack = UndoStack.testing()
+        try stack.perform(SetValue(counter: counter, to: 1, obsoleteOnUndo: false))
+        try stack.perform(SetValue(counter: counter, to: 2, obsoleteOnUndo: true))
+        try stack.markSaved()
+        try stack.perform(SetValue(counter: counter, to: 5, obsoleteOnUndo: false))
+        try stack.undo()
+        #expect(counter.value == 2 && stack.position == 2)
+        // The undo ran, found nothing to take back, and the step left: position and titles follow.
+        let result = try #require(try stack.undo())
+        #expect(result.name == "Set 2" && result.direction == .undo)
+        #expect(stack.count == 2 && stack.position == 1 && stack.names == ["Set 1", "Set 5"])
+        #expect(stack.undoMenuTitle == "Undo Set 1" && stack.redoMenuTitle == "Redo Set 5")
+        // The saved state was the one after "Set 2", which is now the state after "Set 1".
+        #expect(!stack.isDirty())
+        try stack.undo()
+        #expect(counter.value == 0 && stack.isDirty())
+        try stack.redo(count: 2)
+        #expect(counter.value == 5)
+        stack.checkInvariants()
+    }
+
+    @Test func aStepObsoleteWhenRedoneLeavesTheHistoryInAJump() throws {
+        let counter = Counter()
+        let stack = UndoStack.testing()
+        for value in [1, 2, 3] { try stack.perform(SetValue(counter: counter, to: value, obsoleteOnUndo: false)) }
+        try stack.undo(count: 2)
+        #expect(counter.value == 1)
+        counter.value = 2  // changed behind the history's back: redoing "Set 2" changes nothing
+        let result = try #require(try stack.redo(count: 2))
+        #expect(result.stepCount == 2 && result.name == "Set 3" && counter.value == 3)
+        #expect(stack.names == ["Set 1", "Set 3"] && stack.position == 2)
+        try stack.undo(count: 2)
+        #expect(counter.value == 0)
+        stack.checkInvariants()
+    }
+
+    @Test func aGroupIsObsoleteOnlyWhenEveryMemberIs() throws {
+        let counter = Counter()
+        let stack = UndoStack.testing()
+        try stack.beginGroup(named: "Both")
+        try stack.perform(SetValue(counter: counter, to: 1, obsoleteOnUndo: true))
+        try stack.perform(SetValue(counter: counter, to: 2, obsoleteOnUndo: false))
+        try stack.endGroup()
+        try stack.undo()
+        #expect(stack.count == 1 && stack.redoMenuTitle == "Redo Both")
+        try stack.beginGroup(named: "Neither")
+        try stack.perform(SetValue(counter: counter, to: 7, obsoleteOnUndo: true))
+        try stack.endGroup()
+        #expect(stack.count == 1)  // the new group set "Both" aside as a branch
+        try stack.undo()
+        #expect(stack.count == 0 && !stack.canUndo)
+        stack.checkInvariants()
+    }
 }

@@ -152,7 +152,8 @@ public final class UndoStack {
 
     /// Performs `command` and records it as a step (or joins it to the newest step, when it
     /// coalesces). Redo steps of the command's context are set aside as a branch. While recording is
-    /// paused, the command is performed and not recorded.
+    /// paused, the command is performed and not recorded; so is a command that marks itself
+    /// obsolete (``UndoChanges/markObsolete()``).
     /// - Throws: ``UndoError/reentrantCall(_:)`` from inside an action; the command's own
     ///   error (as ``UndoError/actionFailed(step:underlying:)``) if it fails, with nothing recorded.
     /// - Complexity: O(1) amortized (plus the redo steps discarded).
@@ -167,6 +168,11 @@ public final class UndoStack {
         } catch {
             endAction()
             throw UndoError.wrap(error, step: command.name)
+        }
+        guard !changes.isObsolete else {
+            // It changed nothing: there is nothing to record.
+            endAction()
+            return
         }
         let observed = storage.record.pointee.add(command)  // its merge is the command's code too
         endAction()
