@@ -488,6 +488,20 @@ int32_t undo_history_begin_group(undo_history *h, const char *name, const char *
 int32_t undo_history_end_group(undo_history *h);
 
 /**
+ * Cancels the innermost open group, as a transaction is cancelled (the Rust crate undo's
+ * checkpoints): every change made in it is taken back, newest first, and it closes leaving no
+ * step and nothing to redo (the redo steps from before it stay). Inside an outer group, only
+ * the inner one's changes go. *result (may be NULL) says what was taken back, as for
+ * undo_history_undo. An inverse that fails follows the rules of a failing undo: the changes
+ * already taken back are made again and the group stays open.
+ * Returns UNDO_OK; UNDO_EEMPTY when the group had no changes (it is closed all the same);
+ * UNDO_ESTATE (no group open); the plugin's code, or UNDO_EPLUGIN, when an inverse failed
+ * (when even putting back failed, the group is closed and its documents count as edited
+ * until their next save); UNDO_EREENTRANT; UNDO_EHANDLE. Thread: any.
+ */
+int32_t undo_history_cancel_group(undo_history *h, undo_result *result);
+
+/**
  * Ends the current run of coalescing changes: the next change starts a new step even if it
  * would coalesce. Errors: UNDO_EREENTRANT, UNDO_EHANDLE. Thread: any.
  */
@@ -507,6 +521,14 @@ int32_t undo_history_break_coalescing(undo_history *h);
 int32_t undo_history_mark_saved(undo_history *h, const char *context);
 
 /**
+ * Forgets the context's save point (Qt's resetClean): no state of it is the saved one any more
+ * (the file was deleted or saved elsewhere), so it is dirty wherever undo and redo go, until the
+ * next undo_history_mark_saved; undo_history_revert then answers UNDO_ESTATE. The steps stay.
+ * Errors: UNDO_EUTF8, UNDO_EREENTRANT, UNDO_EHANDLE. Thread: any.
+ */
+int32_t undo_history_forget_saved(undo_history *h, const char *context);
+
+/**
  * 1 when the context differs from its saved state, 0 when not, or a negative error
  * (UNDO_EHANDLE). Thread: any; observers may call.
  */
@@ -521,6 +543,23 @@ int32_t undo_history_is_dirty(undo_history *h, const char *context);
  * changed; its message in undo_history_last_error); UNDO_EREENTRANT; UNDO_EHANDLE. Thread: any.
  */
 int32_t undo_history_revert(undo_history *h, const char *context, undo_result *result);
+
+/* ---- Limits ------------------------------------------------------------------------------ */
+
+/**
+ * Sets the limits: the most steps kept in all branches and the most bytes their actions hold;
+ * 0 means unlimited (as in undo_history_options and Qt's setUndoLimit). A limit is always kept,
+ * never raised on its own: lowered below what is kept, it drops the oldest done steps first,
+ * then, with one step left to undo, the farthest redo steps; the step just done stays.
+ * Errors: UNDO_ERANGE (a limit too large), UNDO_EREENTRANT, UNDO_EHANDLE. Thread: any.
+ */
+int32_t undo_history_set_limits(undo_history *h, uint64_t count_limit, uint64_t memory_limit);
+
+/**
+ * Writes the limits (0: unlimited) to *count_limit and *memory_limit; either may be NULL.
+ * Errors: UNDO_EHANDLE. Thread: any; observers may call.
+ */
+int32_t undo_history_get_limits(undo_history *h, uint64_t *count_limit, uint64_t *memory_limit);
 
 /* ---- Contexts ------------------------------------------------------------------------------ */
 

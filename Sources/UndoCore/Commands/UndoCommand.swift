@@ -121,4 +121,16 @@ public struct UndoChanges: Sendable {
     }
     /// Reports every place `other` holds, after these.
     public mutating func report(contentsOf other: UndoChanges) { all.append(contentsOf: other.all) }
+
+    /// How often ``markObsolete()`` was called through this value.
+    var obsoleteMarks = 0
+    /// Whether the running action found that its step changes nothing any more.
+    public var isObsolete: Bool { obsoleteMarks > 0 }
+    /// Says that the step being performed, undone or redone changes nothing any more (Qt's
+    /// `QUndoCommand::setObsolete`): the history then lets it go. Marked on perform, the
+    /// command is not recorded; on undo or redo, the step leaves the history after it ran,
+    /// and the position, the titles and the save point stay right. In a group, the group
+    /// goes only when every member marks itself obsolete. Jumps across branches
+    /// (``UndoStack/goTo(state:)``, `earlier`, `later`) and a revert keep the step.
+    public mutating func markObsolete() { obsoleteMarks += 1 }
 }

@@ -93,11 +93,17 @@ public final class UndoGroup: UndoCommand {
         defer { swap(&running, &parts.members) }
         let count = running.count
         var done = 0
+        // The group is obsolete only when every member is (see UndoChanges.markObsolete()).
+        let marksBefore = changes.obsoleteMarks
+        var obsoleteMembers = 0
         do {
             while done < count {
+                let marks = changes.obsoleteMarks
                 if forward { try running[done].perform(&changes) } else { try running[count - 1 - done].undo(&changes) }
+                if changes.obsoleteMarks != marks { obsoleteMembers += 1 }
                 done += 1
             }
+            changes.obsoleteMarks = marksBefore + (count > 0 && obsoleteMembers == count ? 1 : 0)
         } catch {
             let failure = UndoError.wrap(error, step: name)
             var scratch = UndoChanges()

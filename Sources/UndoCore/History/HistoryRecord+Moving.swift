@@ -23,22 +23,31 @@ extension HistoryRecord {
         var changes = UndoChanges()
         if count == 1 {
             // One step, the common case.
-            try apply(direction, at: first, &changes)
+            if let removed = try apply(direction, at: first, &changes, removingObsolete: true) {
+                return UndoResult(direction: direction, name: removed.name, context: removed.context, changes: changes.all)
+            }
             let (name, context) = nameAndContext(at: direction == .undo ? position : position - 1)
             return UndoResult(direction: direction, name: name, context: context, changes: changes.all)
         }
         var moved = 0
+        // The steps moved over that are still in the history (obsolete ones left it).
+        var kept = 0
+        // The name of the newest step moved over, when it left the history.
+        var newestRemoved: (name: String?, context: UndoContext)?
         var index: Int? = first
         while moved < count, let next = index {
             do {
-                try apply(direction, at: next, &changes)
+                let removed = try apply(direction, at: next, &changes, removingObsolete: true)
+                if removed == nil { kept += 1 }
+                if direction == .redo || moved == 0 { newestRemoved = removed }
             } catch {
-                // Put back what this call already moved over, newest first.
+                // Put back what this call already moved over, newest first (a step that left
+                // the history changed nothing).
                 let back: UndoResult.Direction = direction == .undo ? .redo : .undo
                 var scratch = UndoChanges()
-                while moved > 0, let step = find(back, in: scope) {
-                    try? apply(back, at: step, &scratch)
-                    moved -= 1
+                while kept > 0, let step = find(back, in: scope) {
+                    _ = try? apply(back, at: step, &scratch)
+                    kept -= 1
                 }
                 throw error
             }
@@ -47,7 +56,7 @@ extension HistoryRecord {
         }
         // Each step moved over sits at the position's edge: the first one undone (the newest)
         // was pushed up by each later one; the last one redone is the newest done step.
-        let (name, context) = nameAndContext(at: direction == .undo ? position + moved - 1 : position - 1)
+        let (name, context) = newestRemoved ?? nameAndContext(at: direction == .undo ? position + kept - 1 : position - 1)
         return UndoResult(direction: direction, name: name, context: context, stepCount: moved, changes: changes.all)
     }
 
@@ -69,9 +78,16 @@ extension HistoryRecord {
     /// even be put back (``UndoError/rollbackFailed(step:message:)``): then it is removed, so
     /// that what remains still matches the document, and the documents it changed count as
     /// edited until their next save.
+    ///
+    /// With `removingObsolete`, a step whose action marked itself obsolete
+    /// (``UndoChanges/markObsolete()``) leaves the history instead of moving.
+    /// - Returns: the name and context of the step when it left the history as obsolete.
     /// - Complexity: O(1) plus the steps it moves past (none unless `index` is in another
     ///   context's way).
-    mutating func apply(_ direction: UndoResult.Direction, at index: Int, _ changes: inout UndoChanges) throws {
+    @discardableResult
+    mutating func apply(_ direction: UndoResult.Direction, at index: Int, _ changes: inout UndoChanges,
+                        removingObsolete: Bool = false) throws -> (name: String?, context: UndoContext)? {
+        let marks = changes.obsoleteMarks
         do {
             try steps.withStep(at: index) { step in
                 switch direction {
@@ -94,6 +110,10 @@ extension HistoryRecord {
             }
             throw failure
         }
+        if changes.obsoleteMarks != marks {
+            changes.obsoleteMarks = marks
+            if removingObsolete { return removeObsolete(at: index) }
+        }
         var from = index
         let to = direction == .undo ? position - 1 : position
         while from < to { steps.swapAt(from, from + 1); from += 1 }
@@ -102,6 +122,23 @@ extension HistoryRecord {
         let moved = steps[from].command
         count(moved, -1, done: direction == .undo)
         count(moved, 1, done: direction == .redo)
+        return nil
+    }
+
+    /// Removes the step at `index`, which changes nothing any more: the states before and
+    /// after it are one, so a save point at it moves to the state before it.
+    mutating func removeObsolete(at index: Int) -> (name: String?, context: UndoContext) {
+        let removed = nameAndContext(at: index)
+        let serial = steps[index].serial
+        for context in Self.contexts(of: steps[index].command) {
+            guard var state = saveStates[context], state.saved.contains(serial) else { continue }
+            state.saved.insert(newestNonDiscardableSerial(in: context, below: index) ?? state.baseline)
+            saveStates[context] = state
+        }
+        count(steps[index].command, -1, done: index < position)
+        removeFromList(at: index)
+        if index < position { position -= 1 }
+        return removed
     }
 
     /// Moves the redo step at `index` back among the done steps without running it (a revert

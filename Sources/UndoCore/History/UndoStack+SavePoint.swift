@@ -18,6 +18,24 @@ extension UndoStack {
         notifyIfObserved()
     }
 
+    /// Forgets the save point of `context` (default: the current context, or
+    /// ``UndoContext/global``): no state of it is the saved one any more (the file was deleted,
+    /// or saved under another name), so every state, the present one included, is dirty until
+    /// the next ``markSaved(_:)``, and ``revertToSaved(_:named:)`` has nothing to go back to.
+    /// The steps stay; the log of past saves (what `earlier 1f` travels by) stays too. Like
+    /// Qt's `QUndoStack::resetClean` and the `undo` crate's `clear_saved`.
+    /// - Parameter context: the document whose save point is forgotten.
+    /// - Throws: ``UndoError/reentrantCall(_:)`` from inside an action.
+    /// - Complexity: O(1).
+    public func forgetSavePoint(_ context: UndoContext? = nil) throws {
+        try refuseReentry("forgetSavePoint")
+        access { record in
+            let context = context ?? record.currentContext ?? .global
+            record.saveStates[context, default: SaveState()].saved = []
+        }
+        notifyIfObserved()
+    }
+
     /// Whether `context` (default: the current one, or ``UndoContext/global``) differs from its
     /// saved state. Discardable steps do not count.
     /// - Complexity: O(steps since that context's newest non-discardable step).

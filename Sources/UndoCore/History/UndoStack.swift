@@ -44,8 +44,8 @@ public final class UndoStack {
 
     /// Creates an empty history.
     /// - Parameters:
-    ///   - countLimit: the most steps kept, or `nil` for unlimited.
-    ///   - memoryLimit: the most bytes kept, or `nil` for unlimited.
+    ///   - countLimit: the most steps kept, or `nil` (or 0 or less, as in Qt) for unlimited.
+    ///   - memoryLimit: the most bytes kept, or `nil` (or 0 or less) for unlimited.
     ///   - coalescingWindow: see ``coalescingWindow``.
     ///   - clock: the time source of the coalescing window (inject ``ManualUndoClock`` in tests).
     ///   - formatter: formats the menu titles.
@@ -53,7 +53,7 @@ public final class UndoStack {
                 coalescingWindow: Duration? = .milliseconds(500),
                 clock: any UndoClock = SystemUndoClock(),
                 formatter: UndoTitleFormatter = UndoTitleFormatter()) {
-        storage = RecordStorage(HistoryRecord(countLimit: countLimit, memoryLimit: memoryLimit,
+        storage = RecordStorage(HistoryRecord(countLimit: Self.limit(countLimit), memoryLimit: Self.limit(memoryLimit),
                                               coalescingWindow: coalescingWindow, clock: clock, formatter: formatter))
     }
 
@@ -66,16 +66,27 @@ public final class UndoStack {
     // MARK: Configuration
 
     /// The most steps kept, in all branches; the oldest go first (never the step just done).
-    /// `nil`: unlimited.
+    /// `nil`: unlimited; 0 or less is unlimited too, as in Qt's `setUndoLimit` (and as in the C
+    /// API's options), and reads back as `nil`.
+    ///
+    /// A limit is a bound the history always keeps, never raised on its own: lowered below
+    /// the steps kept, it drops the oldest done steps first, then, with one step left to undo,
+    /// the farthest redo steps (Rust's `undo` raises its limit to keep them instead; Qt
+    /// refuses a new limit unless the history is empty). The step just done always stays.
+    /// - Complexity: setting it, O(steps dropped) (O(branches) each while branches are kept).
     public var countLimit: Int? {
         get { access { $0.countLimit } }
-        set { access { $0.countLimit = newValue }; limitsChanged() }
+        set { access { $0.countLimit = Self.limit(newValue) }; limitsChanged() }
     }
-    /// The most bytes (the sum of the steps' ``UndoCommand/cost``) kept. `nil`: unlimited.
+    /// The most bytes (the sum of the steps' ``UndoCommand/cost``) kept. `nil` (or 0 or less,
+    /// read back as `nil`): unlimited. Lowered, it drops steps as ``countLimit`` does.
     public var memoryLimit: Int? {
         get { access { $0.memoryLimit } }
-        set { access { $0.memoryLimit = newValue }; limitsChanged() }
+        set { access { $0.memoryLimit = Self.limit(newValue) }; limitsChanged() }
     }
+
+    /// A limit as kept: `nil` for none, 0 or less (Qt's "no limit").
+    static func limit(_ value: Int?) -> Int? { value.flatMap { $0 > 0 ? $0 : nil } }
     /// How long after the previous change a change with the same coalescing key still joins
     /// its step. `nil`: no time limit (runs end only on a break). Default 500 ms.
     public var coalescingWindow: Duration? {
@@ -141,7 +152,8 @@ public final class UndoStack {
 
     /// Performs `command` and records it as a step (or joins it to the newest step, when it
     /// coalesces). Redo steps of the command's context are set aside as a branch. While recording is
-    /// paused, the command is performed and not recorded.
+    /// paused, the command is performed and not recorded; so is a command that marks itself
+    /// obsolete (``UndoChanges/markObsolete()``).
     /// - Throws: ``UndoError/reentrantCall(_:)`` from inside an action; the command's own
     ///   error (as ``UndoError/actionFailed(step:underlying:)``) if it fails, with nothing recorded.
     /// - Complexity: O(1) amortized (plus the redo steps discarded).
@@ -156,6 +168,11 @@ public final class UndoStack {
         } catch {
             endAction()
             throw UndoError.wrap(error, step: command.name)
+        }
+        guard !changes.isObsolete else {
+            // It changed nothing: there is nothing to record.
+            endAction()
+            return
         }
         let observed = storage.record.pointee.add(command)  // its merge is the command's code too
         endAction()

@@ -9,9 +9,15 @@ public enum SessionCommand: Equatable, Sendable {
     case redo(UndoAmount)
     case groupBegin(name: String?)
     case groupEnd
+    /// `group cancel`: take back the changes of the innermost open group and close it, no step left.
+    case groupCancel
     case breakCoalescing
     case save
+    /// `save --forget`: no state of the document is the saved one any more.
+    case forgetSave
     case revert
+    /// `limit N`: keep at most N steps (0: unlimited); `limit`: say what is kept.
+    case limit(Int?)
     /// Switch to a document, or (no name) list the documents.
     case document(String?)
     /// Close a document (the current one when no name is given): its steps leave the history.
@@ -43,14 +49,14 @@ public enum SessionCommand: Equatable, Sendable {
     }
 
     /// The command words a session knows, for help, completion and hints.
-    public static let names = ["undo", "redo", "group", "break", "save", "revert", "doc", "close", "menu",
+    public static let names = ["undo", "redo", "group", "break", "save", "revert", "limit", "doc", "close", "menu",
                                "history", "alert", "show", "plugins", "load", "unload", "expect", "help", "quit", "exit"]
         + TreeCommand.words
 
     /// How each command is written, for help and usage hints.
     static let usages: [String: String] = [
         "undo": "undo [N] | undo to N", "redo": "redo [N] | redo to N",
-        "group": "group begin [\"Name\"] | group end", "break": "break", "save": "save", "revert": "revert",
+        "group": "group begin [\"Name\"] | group end | group cancel", "break": "break", "save": "save [--forget]", "revert": "revert", "limit": "limit [N]",
         "doc": "doc [NAME]", "close": "close [NAME]", "menu": "menu", "history": "history",
         "alert": "alert [1|2|3|u|r|c]", "show": "show [--all] [NAME]", "plugins": "plugins",
         "load": "load [--allow-writable-plugins] PATH", "expect": "expect CODE COMMAND",
@@ -65,9 +71,12 @@ public enum SessionCommand: Equatable, Sendable {
         case .redo: "redo"
         case .groupBegin: "group begin"
         case .groupEnd: "group end"
+        case .groupCancel: "group cancel"
         case .breakCoalescing: "break"
         case .save: "save"
+        case .forgetSave: "save --forget"
         case .revert: "revert"
+        case .limit: "limit"
         case .document: "doc"
         case .close: "close"
         case .menu: "menu"
@@ -129,12 +138,26 @@ extension SessionCommand {
             case "end":
                 try parser.expectAtMost(1)
                 return .groupEnd
+            case "cancel":
+                try parser.expectAtMost(1)
+                return .groupCancel
             default:
                 throw parser.usageError(at: words.first)
             }
         case "break": try parser.expectAtMost(0); return .breakCoalescing
-        case "save": try parser.expectAtMost(0); return .save
+        case "save":
+            let (forget, rest) = parser.taking("--forget")
+            try rest.expectAtMost(0)
+            return forget ? .forgetSave : .save
         case "revert": try parser.expectAtMost(0); return .revert
+        case "limit":
+            try parser.expectAtMost(1)
+            guard let word = words.first else { return .limit(nil) }
+            guard let count = Int(word.text), count >= 0 else {
+                throw SessionError(.syntax, text.notALimit(word.text), hint: text.usage(usages["limit"] ?? "limit"),
+                                   column: word.column)
+            }
+            return .limit(count)
         case "doc": try parser.expectAtMost(1); return .document(words.first?.text)
         case "close": try parser.expectAtMost(1); return .close(words.first?.text)
         case "menu": try parser.expectAtMost(0); return .menu

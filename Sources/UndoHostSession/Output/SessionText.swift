@@ -63,6 +63,32 @@ public struct SessionText: Sendable, Equatable {
     func from(_ path: String) -> String { pick("from \(path)", "위치: \(path)") }
     var coalesces: String { pick("coalesces", "하나로 합쳐짐") }
     func saved(_ document: String) -> String { pick("Saved \(document)", "\(document) 저장됨") }
+    /// What `limit` says: the count limit and the steps kept now.
+    func limit(_ limit: Int?, kept: Int) -> String {
+        guard let limit else {
+            return pick("No limit: every step is kept (\(steps(kept)) now)", "제한 없음: 모든 단계를 남깁니다 (지금 \(steps(kept)))")
+        }
+        return pick("At most \(steps(limit)) kept, the oldest dropped first (\(steps(kept)) now)",
+                    "최대 \(steps(limit))를 남기고 가장 오래된 것부터 버립니다 (지금 \(steps(kept)))")
+    }
+    func notALimit(_ word: String) -> String {
+        pick("limit: \"\(word)\" is not a count of steps (0: unlimited)",
+             "limit: \"\(word)\"은(는) 단계 수가 아닙니다 (0: 제한 없음)")
+    }
+    /// What `group cancel` says: the group (`nil`: unnamed) and whether it had changes.
+    func cancelledGroup(_ name: String?, changes: Bool) -> String {
+        let group = name.map { "\"\($0)\"" }
+        switch (changes, group) {
+        case (true, let group?): return pick("Cancelled \(group): its changes are taken back", "\(group) 취소함: 그 변경을 모두 되돌렸습니다")
+        case (true, nil): return pick("Cancelled the group: its changes are taken back", "그룹 취소함: 그 변경을 모두 되돌렸습니다")
+        case (false, let group?): return pick("Cancelled \(group): it had no changes", "\(group) 취소함: 변경이 없었습니다")
+        case (false, nil): return pick("Cancelled the group: it had no changes", "그룹 취소함: 변경이 없었습니다")
+        }
+    }
+    func forgotSave(_ document: String) -> String {
+        pick("\(document) has no saved state now: it counts as changed until the next save",
+             "이제 \(document)에는 저장된 상태가 없습니다. 다음에 저장할 때까지 바뀐 것으로 봅니다")
+    }
     func closed(_ document: String, removed: Int, now current: String) -> String {
         pick("Closed \(document): \(steps(removed)) left the history; now in \(current)",
              "\(document) 닫음: \(steps(removed))가 기록에서 빠졌습니다. 지금 문서: \(current)")
@@ -285,10 +311,11 @@ public struct SessionText: Sendable, Equatable {
     static let englishDescriptions: [String: String] = [
         "undo": "Undo the newest step of this document (N steps; or go back to step N of the history).",
         "redo": "Redo the next step of this document (N steps; or go forward to step N).",
-        "group": "Make the actions between begin and end one step, named Name.",
+        "group": "Make the actions between begin and end one step, named Name; cancel takes them all back and leaves no step.",
         "break": "End a run of typing or dragging: the next change is a new step.",
-        "save": "Mark this document as saved.",
+        "save": "Mark this document as saved; --forget: no state of it is the saved one any more (it was deleted or saved elsewhere).",
         "revert": "Take this document back to its last save, as one step you can undo.",
+        "limit": "Keep at most N steps, in all branches and documents (0: unlimited); the oldest go first. Without N, show the limit.",
         "doc": "Switch to document NAME (its own undo and redo); without NAME, list the documents.",
         "close": "Close a document: its steps leave the history, the others stay.",
         "menu": "Show the Edit menu: Undo and Redo as they are titled now, with their shortcuts.",
@@ -311,10 +338,11 @@ public struct SessionText: Sendable, Equatable {
     static let koreanDescriptions: [String: String] = [
         "undo": "이 문서의 가장 최근 단계를 실행 취소합니다 (N단계, 또는 기록의 N단계까지).",
         "redo": "이 문서의 다음 단계를 실행 복귀합니다 (N단계, 또는 N단계까지).",
-        "group": "begin과 end 사이의 동작을 Name이라는 한 단계로 묶습니다.",
+        "group": "begin과 end 사이의 동작을 Name이라는 한 단계로 묶습니다. cancel은 그 동작을 모두 되돌리고 단계를 남기지 않습니다.",
         "break": "이어지던 입력이나 끌기를 끊습니다. 다음 변경은 새 단계가 됩니다.",
-        "save": "이 문서를 저장한 것으로 표시합니다.",
+        "save": "이 문서를 저장한 것으로 표시합니다. --forget: 어느 상태도 저장된 상태가 아니게 합니다 (파일을 지웠거나 다른 곳에 저장했을 때).",
         "revert": "이 문서를 마지막으로 저장한 상태로 되돌립니다. 이것도 실행 취소할 수 있는 한 단계입니다.",
+        "limit": "모든 가지와 문서를 합쳐 최대 N단계만 남깁니다 (0: 제한 없음). 가장 오래된 것부터 버립니다. N이 없으면 제한을 보여 줍니다.",
         "doc": "NAME 문서로 옮겨 갑니다 (문서마다 실행 취소와 복귀가 따로). NAME이 없으면 문서 목록을 보여 줍니다.",
         "close": "문서를 닫습니다. 그 문서의 단계는 기록에서 빠지고 다른 문서의 단계는 남습니다.",
         "menu": "편집 메뉴를 보여 줍니다. 지금 제목 그대로의 실행 취소와 실행 복귀, 그리고 단축키.",

@@ -44,7 +44,7 @@ public struct ScriptRunner {
             }
             switch outcome.command {
             case "group begin": openGroups.append(number)
-            case "group end": _ = openGroups.popLast()
+            case "group end", "group cancel": _ = openGroups.popLast()
             default: break
             }
             if outcome.endsSession {

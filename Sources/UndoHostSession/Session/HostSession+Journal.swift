@@ -49,9 +49,12 @@ extension HostSession {
         case .redo(.to(let step)): return "redo to \(step)"
         case .groupBegin(let name): return name.map { "group begin " + quoted($0) } ?? "group begin"
         case .groupEnd: return "group end"
+        case .groupCancel: return "group cancel"
         case .breakCoalescing: return "break"
         case .save: return "save"
+        case .forgetSave: return "save --forget"
         case .revert: return "revert"
+        case .limit(let count?): return "limit \(count)"
         case .document(let name?): return "doc " + quoted(name)
         case .close(let name): return "close " + quoted(name ?? document)
         case .load(let path, let allowWritable): return "load " + (allowWritable ? "--allow-writable-plugins " : "") + quoted(path)
@@ -59,7 +62,7 @@ extension HostSession {
         case .tree(.goTo), .tree(.earlier), .tree(.later):
             // A move by time or by saves depends on the clock and the saves: kept as where it went.
             return "goto \(withStack { $0.currentState })"
-        case .document(nil), .menu, .history, .alert, .show, .plugins, .help, .quit, .expect, .tree(.tree):
+        case .limit(nil), .document(nil), .menu, .history, .alert, .show, .plugins, .help, .quit, .expect, .tree(.tree):
             // An alert's pick and an expectation run their commands through run(_:), which
             // journals them.
             return nil

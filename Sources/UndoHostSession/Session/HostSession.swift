@@ -114,13 +114,20 @@ public final class HostSession {
             openGroupNames.removeLast()
             lastChanges = nil
             return .none
+        case .groupCancel: return try cancelGroup()
         case .breakCoalescing:
             withStack { $0.breakCoalescing() }
             return .none
         case .save:
             try historyCall { try $0.markSaved(UndoContext(currentDocument)) }
             return .message(words.saved(currentDocument))
+        case .forgetSave:
+            try historyCall { try $0.forgetSavePoint(UndoContext(currentDocument)) }
+            return .message(words.forgotSave(currentDocument))
         case .revert: return try revert()
+        case .limit(let count):
+            if let count { withStack { $0.countLimit = count } }
+            return .message(words.limit(withStack { $0.countLimit }, kept: withStack { $0.treeCount }))
         case .document(let name?): return try openDocument(name)
         case .document(nil): return documentList()
         case .close(let name): return try close(name ?? currentDocument)
@@ -404,6 +411,24 @@ public final class HostSession {
             let name = result.name.flatMap(formatter.displayName)
             return try moved(words.movedTo(undo: direction == .undo, target: target, count: result.stepCount, newest: name), result)
         }
+    }
+
+    /// `group cancel`: the open group's changes taken back, shown as an undo of them.
+    private func cancelGroup() throws(SessionError) -> CommandOutcome.Body {
+        guard let name = openGroupNames.last else {
+            throw SessionError(.history, "group cancel: " + words.noGroupOpen, hint: words.beginGroupHint)
+        }
+        let result: UndoResult?
+        do throws(PluginHostError) {
+            result = try host.cancelGroup()
+        } catch {
+            // A cancel that could not even put its changes back closed the group all the same.
+            if withStack(\.groupDepth) < openGroupNames.count { openGroupNames.removeLast() }
+            throw sessionError(error, what: "group cancel")
+        }
+        openGroupNames.removeLast()
+        guard let result else { return .message(words.cancelledGroup(name, changes: false)) }
+        return try moved(words.cancelledGroup(name, changes: true), result)
     }
 
     private func revert() throws(SessionError) -> CommandOutcome.Body {
