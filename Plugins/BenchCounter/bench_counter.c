@@ -11,6 +11,8 @@
  *                                        the host merges a run into one step by appending
  *                                        (UNDO_MERGE_BY_APPEND); the inverse removes the text
  * describe() shows the typing document for the "typing" context, else the counter.
+ * With UNDO_BENCH_EXTRA_ACTIONS=N in the environment, init also registers N more counter
+ * actions (bench.extra0 ...), named in Korean too: the scaling run times registering many.
  *
  * The work per call is as small as the anchors' (a counter update, a byte append), so the
  * benchmark measures the host's path. Only undo_plugin_entry is exported.
@@ -106,6 +108,22 @@ static int32_t register_counter_action(const undo_host *host, const char *id, co
     return host->register_action(host, &type);
 }
 
+/* The extra action types the environment asks for (the host copies ids and names). */
+static int32_t register_extras(const undo_host *host) {
+    const char *text = getenv("UNDO_BENCH_EXTRA_ACTIONS");
+    long count = text != NULL ? strtol(text, NULL, 10) : 0;
+    long i;
+    for (i = 0; i < count; i++) {
+        char id[32];
+        int32_t rc;
+        snprintf(id, sizeof id, "extra%ld", i);
+        if ((rc = register_counter_action(host, id, "Extra")) != UNDO_OK) return rc;
+        if (UNDO_STRUCT_HAS(host, undo_host, register_action_name)
+            && (rc = host->register_action_name(host, id, "ko", "추가")) != UNDO_OK) return rc;
+    }
+    return UNDO_OK;
+}
+
 static int32_t register_all(const undo_host *host) {
     undo_action_type type;
     int32_t rc;
@@ -126,7 +144,8 @@ static int32_t register_all(const undo_host *host) {
     /* Consecutive typing becomes one step: the host appends each keystroke's text to the run's
      * (in place), and the inverse gets the whole run. */
     type.merge_mode = UNDO_MERGE_BY_APPEND;
-    return host->register_action(host, &type);
+    if ((rc = host->register_action(host, &type)) != UNDO_OK) return rc;
+    return register_extras(host);
 }
 
 static int32_t bench_init(const undo_host *host, void **plugin_data) {

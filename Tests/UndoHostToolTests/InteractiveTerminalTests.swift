@@ -65,6 +65,37 @@ struct InteractiveTerminalTests {
         #expect(try terminal.waitForExit() == 0)
     }
 
+    @Test("quit or Ctrl+D with a group open is refused until group end; Ctrl+D twice leaves with status 1")
+    func quitWithAGroupOpen() throws {
+        let terminal = try PseudoTerminal(arguments: ["--yes"])
+        try terminal.waitForPrompt("untitled> ")
+        terminal.type("group begin \"Paste\"\r")
+        try terminal.waitForPrompt("untitled+> ")
+        terminal.type("text.insert 0 \"a\"\r")
+        try terminal.waitForPrompt("untitled+> ")
+        terminal.type("quit\r")
+        let refused = try terminal.waitForPrompt("untitled+> ")
+        #expect(refused.contains("error: UNDO_ESTATE: a group \"Paste\" is open: not quitting"), "got \(refused.debugDescription)")
+        #expect(refused.contains("hint: end it with group end first"))
+        terminal.type("\u{4}")
+        let again = try terminal.waitForPrompt("untitled+> ")
+        #expect(again.contains("a group \"Paste\" is open: not quitting"))
+        terminal.type("group end\r")
+        try terminal.waitForPrompt("untitled*> ")
+        terminal.type("quit\r")
+        #expect(try terminal.waitForExit() == 0)
+
+        // Ctrl+D twice in a row with the group still open: the session ends, status 1.
+        let second = try PseudoTerminal(arguments: ["--yes"])
+        try second.waitForPrompt("untitled> ")
+        second.type("group begin\r")
+        try second.waitForPrompt("untitled+> ")
+        second.type("\u{4}")
+        try second.waitForPrompt("untitled+> ")
+        second.type("\u{4}")
+        #expect(try second.waitForExit() == 1)
+    }
+
     @Test("Errors are shown and the session goes on")
     func errorsDoNotEndTheSession() throws {
         let terminal = try PseudoTerminal(arguments: ["--yes"])

@@ -25,6 +25,26 @@ import UndoPluginABI
         }
     }
 
+    /// 10^4 action types, each named in Korean: registration looks ids up a fixed number of
+    /// times per type, and resolving every one of them by id reads each type once in all (it
+    /// was a search of every earlier type per registration and per id: quadratic).
+    @Test(arguments: [1_000, 10_000])
+    func registeringAndResolvingManyActionTypesIsLinear(count: Int) throws {
+        let path = try Fixtures.buildPlugin("many.c", defines: ["ACTION_COUNT=\(count)", "NAME_EACH=1"],
+                                            name: "named-\(count).so")
+        let host = host()
+        #expect(try host.load(file: path).actionTypes.count == count)
+        let plugin = try #require(host.loadedPlugin(withID: "org.undohost.test.many"))
+        // A duplicate check and an insert per type, a lookup per name.
+        #expect(plugin.registrationLookups == 3 * count)
+        for index in 0..<count {
+            let id = index % 3 == 0 ? "a\(index)" : index % 3 == 1 ? "many.a\(index)" : "org.undohost.test.many/a\(index)"
+            #expect(try host.actionType(id).localID == "a\(index)")
+            #expect(plugin.action(localID: "a\(index)")?.localID == "a\(index)")
+        }
+        #expect(host.resolvedActions.indexedActionTypes == count, "the index is built once")
+    }
+
     /// 100,000 report_change calls in one perform: the first 65,536 are kept, the rest answered
     /// UNDO_ELIMIT, and the perform fails though the plugin ignored the answers.
     @Test func changesReportedByOneCallAreBounded() throws {

@@ -14,7 +14,7 @@ extension SessionText {
             errorPrefix, column(1), hint, usage(x), didYouMean(x), noGroupOpen, beginGroupHint, ambiguous(x),
             writeOneOf(x), noPluginsHint, listActionsHint, unknownAction(x), unknownCommand(x), argument(1), expected(x),
             phase(.perform), phase(.redo), phase(.undo), phase(.describe), failed(x, phase: x, x), pluginRefusedHint,
-            noPlugin(x), listPluginsHint, groupOpen(nil), groupOpen(x), endGroupHint, historyUnchangedHint,
+            noPlugin(x), listPluginsHint, groupOpen(nil), groupOpen(x), endGroupHint, notLeaving, historyUnchangedHint,
             noDocument(x), listDocumentsHint, nothingTo(undo: true, in: x), nothingTo(undo: false, in: x),
             disabledItemHint(undo: true), disabledItemHint(undo: false), noStep(undo: true, 1), stepNumbersHint,
             alreadyPast(undo: true, target: 1, current: 2), alreadyPast(undo: false, target: 1, current: 2), use(x),

@@ -155,6 +155,7 @@ public struct SessionText: Sendable, Equatable {
     func groupOpen(_ name: String?) -> String {
         pick("a group\(name.map { " \"\($0)\"" } ?? "") is open", "그룹\(name.map { " \"\($0)\"" } ?? "")이 열려 있습니다")
     }
+    var notLeaving: String { pick("not quitting", "끝내지 않습니다") }
     var endGroupHint: String { pick("end it with group end first", "먼저 group end로 끝내세요") }
     var historyUnchangedHint: String { pick("the history is unchanged", "기록은 바뀌지 않았습니다") }
     func noDocument(_ name: String) -> String { pick("no document \(name) is open", "\(name) 문서는 열려 있지 않습니다") }

@@ -443,11 +443,17 @@ public final class HostSession {
     /// The body of a move: its title and the changed documents, highlighted.
     func moved(_ title: String, _ result: UndoResult) throws(SessionError) -> CommandOutcome.Body {
         lastChanges = result.changes
+        // The changes of each document in one pass (in the order the documents first appear), so
+        // undoing 10^5 steps in 10^4 documents does not read every change once per document.
         var contexts: [UndoContext] = []
-        for change in result.changes where !contexts.contains(change.context) { contexts.append(change.context) }
+        var changesByContext: [UndoContext: [UndoChange]] = [:]
+        for change in result.changes {
+            if changesByContext[change.context] == nil { contexts.append(change.context) }
+            changesByContext[change.context, default: []].append(change)
+        }
         if contexts.isEmpty { contexts = [result.context] }
         var views: [DocumentView] = []
-        for context in contexts { views += try self.views(of: context.name, changes: result.changes) }
+        for context in contexts { views += try self.views(of: context.name, changes: changesByContext[context] ?? []) }
         return .moved(title: title, result: result, views: views)
     }
 

@@ -30,10 +30,26 @@ public final class InteractiveSession {
             presenter.note(words.banner(version: UndoHostTool.version, plugins: plugins.isEmpty ? nil : plugins).wrapped(to: width))
             presenter.note(words.bannerHelp.wrapped(to: width))
         }
+        var endOfInputRefused = false
         while true {
             guard let line = readLine(prompt: prompt) else {
+                // Ctrl+D with a group open is refused like quit; twice in a row (or input that
+                // has ended) leaves with status 1, the group reported as never ended.
+                if !session.openGroupNames.isEmpty {
+                    refuseLeavingWithOpenGroup()
+                    if endOfInputRefused { return 1 }
+                    endOfInputRefused = true
+                    continue
+                }
                 // Ctrl+D: leaving like quit, so the same question about unsaved documents.
                 if confirmLeaving() { break }
+                continue
+            }
+            endOfInputRefused = false
+            // quit with a group open would leave its steps out of the history as one: refused
+            // (scripts exit 1 instead), so the person can end the group first.
+            if case .quit? = try? SessionCommand.parse(line), !session.openGroupNames.isEmpty {
+                refuseLeavingWithOpenGroup()
                 continue
             }
             if let question = discardQuestion(for: line), !confirm(question) {
@@ -171,6 +187,13 @@ public final class InteractiveSession {
         default:
             return nil
         }
+    }
+
+    /// Says a group is open and that `group end` comes first.
+    private func refuseLeavingWithOpenGroup() {
+        presenter.presentError(SessionError(.history, words.groupOpen(session.openGroupNames.last ?? nil) + ": " + words.notLeaving,
+                                            hint: words.endGroupHint),
+                               at: .prompt, state: session.state)
     }
 
     private var quitQuestion: String? {

@@ -46,23 +46,29 @@ public struct DocumentView: Sendable, Equatable {
         return view
     }
 
+    /// - Complexity: O(text + changes × log changes): the text is read once (lines and object
+    ///   lines indexed in one pass), whatever the number of changes.
     public init(document: String, source: String, text: String, changes: [UndoChange]) {
         self.document = document
         self.source = source
         self.text = text
         var highlights: [Highlight] = []
         var vanished: [Int64] = []
-        let map = VisibleTextMap(text)
+        var map = VisibleTextMap(text)
+        var wholeDocument = false
         for change in changes {
             switch (change.location, change.length) {
             case (nil, _):
-                highlights.append(contentsOf: map.lineSpans().filter { $0.length > 0 })
+                wholeDocument = true
             case (let location?, nil):
                 if let line = map.objectLine(id: location) { highlights.append(line) } else { vanished.append(location) }
             case (let location?, let length?):
                 highlights.append(map.span(visibleStart: location, length: max(0, length)))
             }
         }
+        DocumentViewWork.note(changes.count)
+        // Every line once, however many changes named the whole document.
+        if wholeDocument { highlights.append(contentsOf: map.lineSpans.filter { $0.length > 0 }) }
         self.highlights = Self.merged(highlights)
         vanishedObjects = Array(Set(vanished)).sorted()
     }
@@ -105,10 +111,11 @@ public struct DocumentView: Sendable, Equatable {
             lineStart = index + 1
         }
         lines.append(lineStart..<scalars.count)
+        DocumentViewWork.note(scalars.count)
 
         // Scroll: the first highlight's line sits a third of the way down.
         let focusOffset = highlights.first?.start
-        let focusLine = focusOffset.map { offset in lines.firstIndex { $0.upperBound >= offset } ?? 0 } ?? 0
+        let focusLine = focusOffset.map { offset in Self.firstIndex(in: lines) { $0.upperBound >= offset } ?? 0 } ?? 0
         var first = 0
         if lines.count > height {
             first = min(max(0, focusLine - height / 3), lines.count - height)
@@ -125,6 +132,19 @@ public struct DocumentView: Sendable, Equatable {
         return (output + vanishedNote(words)).joined(separator: "\n")
     }
 
+    /// The first index of `items` whose element satisfies `isAtOrPast`, which must be false
+    /// then true along the array (a binary search).
+    static func firstIndex<T>(in items: [T], where isAtOrPast: (T) -> Bool) -> Int? {
+        var low = 0
+        var high = items.count
+        while low < high {
+            let middle = low + (high - low) / 2
+            if isAtOrPast(items[middle]) { high = middle } else { low = middle + 1 }
+        }
+        DocumentViewWork.note(items.count.bitWidth - items.count.leadingZeroBitCount + 1)
+        return low < items.count ? low : nil
+    }
+
     private func vanishedNote(_ words: SessionText) -> [String] {
         vanishedObjects.isEmpty ? [] : ["  (" + words.vanished + ": " + vanishedObjects.map { "#\($0)" }.joined(separator: ", ") + ")"]
     }
@@ -134,14 +154,21 @@ public struct DocumentView: Sendable, Equatable {
         var visible = line
         let widths = scalars[line].map { Character($0).terminalWidth }
         let total = widths.reduce(0, +)
+        // The highlights touching this line: merged highlights are sorted and their ends never
+        // go down, so a binary search finds the first and the rest follow it (a whole view of
+        // many lines and many highlights stays linear).
+        let first = Self.firstIndex(in: highlights) { $0.start + $0.length >= line.lowerBound } ?? highlights.count
+        var past = first
+        while past < highlights.count && highlights[past].start <= line.upperBound { past += 1 }
+        let onLine = highlights[first..<past]
+        DocumentViewWork.note(line.count + onLine.count)
         // The indent, and the room the highlight marks take ([ and ] without a terminal).
-        let marks = style == .plain
-            ? 2 * highlights.filter { $0.start + $0.length >= line.lowerBound && $0.start <= line.upperBound }.count : 1
+        let marks = style == .plain ? 2 * onLine.count : 1
         let available = width - 2 - marks
         var cutBefore = false
         var cutAfter = false
         if total > available {
-            let focus = highlights.first { $0.start + $0.length >= line.lowerBound && $0.start <= line.upperBound }?.start ?? line.lowerBound
+            let focus = onLine.first?.start ?? line.lowerBound
             var start = max(line.lowerBound, min(focus, line.upperBound))
             // Back up about a third of the view so the highlight has context on its left.
             var room = available / 3
@@ -172,7 +199,7 @@ public struct DocumentView: Sendable, Equatable {
             output += String(plain)
             plain.removeAll()
         }
-        for highlight in highlights {
+        for highlight in onLine {
             let start = highlight.start
             let end = highlight.start + highlight.length
             // The part of this highlight on the visible part of the line.
@@ -191,12 +218,14 @@ public struct DocumentView: Sendable, Equatable {
     }
 
     var json: JSONValue {
-        .object([
+        // Once, not once per highlight.
+        let scalars = Array(text.unicodeScalars)
+        DocumentViewWork.note(scalars.count + highlights.count)
+        return .object([
             ("document", .string(document)),
             ("source", .string(source)),
             ("text", .string(text)),
             ("highlights", .array(highlights.map { highlight in
-                let scalars = Array(text.unicodeScalars)
                 let start = min(highlight.start, scalars.count)
                 let end = min(highlight.start + highlight.length, scalars.count)
                 return .object([("start", .integer(highlight.start)), ("length", .integer(highlight.length)),
@@ -208,25 +237,40 @@ public struct DocumentView: Sendable, Equatable {
 }
 
 /// Maps visible character offsets (markup tags take no room) to scalar offsets of a
-/// description, and finds the lines of objects.
+/// description, and finds the lines of objects. Built in one pass over the text; the lines
+/// and the object lines are indexed once, the first time they are asked for.
 struct VisibleTextMap {
     let scalars: [Unicode.Scalar]
     /// The scalar offset of each visible character, in order.
     let visibleOffsets: [Int]
+    /// Every line as a span (without its newline).
+    let lineSpans: [DocumentView.Highlight]
+    /// The first line starting with "#<id>" (and not "#<id><digit>") for each id; built on
+    /// the first object change.
+    private var objectLines: [Int64: DocumentView.Highlight]?
 
     init(_ text: String) {
         scalars = Array(text.unicodeScalars)
         var offsets: [Int] = []
+        var spans: [DocumentView.Highlight] = []
+        var lineStart = 0
         var index = 0
         while index < scalars.count {
             if let tagLength = Self.markupTagLength(at: index, in: scalars) {
                 index += tagLength
                 continue
             }
+            if scalars[index] == "\n" {
+                spans.append(DocumentView.Highlight(start: lineStart, length: index - lineStart))
+                lineStart = index + 1
+            }
             offsets.append(index)
             index += 1
         }
+        spans.append(DocumentView.Highlight(start: lineStart, length: scalars.count - lineStart))
         visibleOffsets = offsets
+        lineSpans = spans
+        DocumentViewWork.note(scalars.count)
     }
 
     /// The length of a markup tag at `index` (`<b>`, `</i>`: a '<', an optional '/', one to
@@ -264,27 +308,38 @@ struct VisibleTextMap {
     }
 
     /// The line starting with "#<id>" (and not "#<id><digit>").
-    func objectLine(id: Int64) -> DocumentView.Highlight? {
-        let marker = Array("#\(id)".unicodeScalars)
-        for line in lineSpans() {
-            let lineScalars = scalars[line.start..<line.start + line.length]
-            guard lineScalars.starts(with: marker) else { continue }
-            let next = line.start + marker.count
-            if next < line.start + line.length, ("0"..."9").contains(scalars[next]) { continue }
-            return line
-        }
-        return nil
+    /// - Complexity: O(text) the first time (all object lines are indexed), O(1) after.
+    mutating func objectLine(id: Int64) -> DocumentView.Highlight? {
+        if objectLines == nil { objectLines = indexObjectLines() }
+        return objectLines?[id]
     }
 
-    /// Every line as a span (without its newline).
-    func lineSpans() -> [DocumentView.Highlight] {
-        var spans: [DocumentView.Highlight] = []
-        var start = 0
-        for (index, scalar) in scalars.enumerated() where scalar == "\n" {
-            spans.append(DocumentView.Highlight(start: start, length: index - start))
-            start = index + 1
+    /// One pass over the lines: each line that starts with "#" and the way `"#\(id)"` writes an
+    /// id (an optional "-", digits without a leading zero unless the id is 0) is that id's line,
+    /// unless an earlier line already is.
+    private func indexObjectLines() -> [Int64: DocumentView.Highlight] {
+        var lines: [Int64: DocumentView.Highlight] = [:]
+        var read = 0
+        for line in lineSpans {
+            let end = line.start + line.length
+            guard line.length > 1, scalars[line.start] == "#" else { continue }
+            var cursor = line.start + 1
+            let negative = scalars[cursor] == "-"
+            if negative { cursor += 1 }
+            let digitsStart = cursor
+            var digits = ""
+            while cursor < end, ("0"..."9").contains(scalars[cursor]), cursor - digitsStart <= 20 {
+                digits.unicodeScalars.append(scalars[cursor])
+                cursor += 1
+            }
+            read += cursor - line.start
+            // "#0", "#12": written as "\(id)" writes it; "#012", "#-0" and too many digits are not an id.
+            guard !digits.isEmpty, cursor == end || !("0"..."9").contains(scalars[cursor]),
+                  digits == "0" ? !negative : !digits.hasPrefix("0"),
+                  let id = Int64((negative ? "-" : "") + digits) else { continue }
+            if lines[id] == nil { lines[id] = line }
         }
-        spans.append(DocumentView.Highlight(start: start, length: scalars.count - start))
-        return spans
+        DocumentViewWork.note(lineSpans.count + read)
+        return lines
     }
 }

@@ -18,7 +18,7 @@ enum ActionTypeReader {
         + MemoryLayout<UInt32>.size)
 
     static func read(_ pointer: UnsafePointer<undo_action_type>?, plugin: LoadedPlugin,
-                     existing: Set<String>) throws(RegistrationError) -> ActionType {
+                     existing: [String: Int]) throws(RegistrationError) -> ActionType {
         func refuse(_ code: Int32, _ message: String, _ action: String? = nil) -> RegistrationError {
             RegistrationError(action: action, code: code, message: message)
         }
@@ -53,7 +53,7 @@ enum ActionTypeReader {
         guard CStrings.isLocalID(id) else {
             throw refuse(Int32(UNDO_EINVAL), "id \(ActionValue.quoted(id)) may only have letters, digits, '_' and '-'", id)
         }
-        guard !existing.contains(id) else {
+        guard existing[id] == nil else {
             throw refuse(Int32(UNDO_EEXIST), "action id \(id) is already registered", id)
         }
         let name = try string(type.name, "name", limit: Int(UNDO_MAX_NAME_LENGTH), action: id)

@@ -101,6 +101,11 @@ extension PluginHost {
 final class ResolvedActions: @unchecked Sendable {
     private let lock = RecursiveMutex()
     private var byID: [String: ActionType] = [:]
+    /// Every loaded action type by local id, built on the first lookup after a load or unload.
+    private var byLocalID: [String: [ActionType]]?
+    /// Action types read into `byLocalID` so far (tests: once per action type per index).
+    private var _indexedActionTypes = 0
+    var indexedActionTypes: Int { lock.withLock { _indexedActionTypes } }
     /// Changes with every ``removeAll()``: a resolution made from an older set of plugins is
     /// not stored.
     private var _generation = 0
@@ -125,7 +130,23 @@ final class ResolvedActions: @unchecked Sendable {
     func removeAll() {
         lock.withLock {
             byID.removeAll()
+            byLocalID = nil
             _generation += 1
+        }
+    }
+
+    /// The loaded action types whose local id is `localID`.
+    /// - Complexity: O(1) amortized; O(action types) to build the index after a load or unload.
+    func withLocalID(_ localID: String, in host: PluginHost) -> [ActionType] {
+        lock.withLock {
+            if byLocalID == nil {
+                var index: [String: [ActionType]] = [:]
+                let all = host.actionTypes
+                for action in all { index[action.localID, default: []].append(action) }
+                _indexedActionTypes += all.count
+                byLocalID = index
+            }
+            return byLocalID?[localID] ?? []
         }
     }
 }

@@ -131,7 +131,8 @@ enum HostCallbacks {
         } catch {
             return refuse(code(error), CStrings.describe(error, "the action id"), nil)
         }
-        guard let action = frame.registrations.first(where: { $0.localID == id }) else {
+        frame.registrationLookups += 1
+        guard let action = frame.registeredIDs[id].map({ frame.registrations[$0] }) else {
             return refuse(Int32(UNDO_ENOTFOUND), "no action type \(ActionValue.quoted(id)) was registered (register it first)", id)
         }
         let localeName: String

@@ -43,6 +43,11 @@ final class LoadedPlugin: @unchecked Sendable {
     /// less than taking the lock.
     private let publishedState = Atomic<UInt8>(State.initializing.rawValue)
     private var _actions: [ActionType] = []
+    /// Where each local id is in `_actions`: an action is found by id in O(1).
+    private var _actionPositions: [String: Int] = [:]
+    /// The id lookups registration took (for tests: a few per action type, not one per earlier type).
+    private var _registrationLookups = 0
+    var registrationLookups: Int { lock.withLock { _registrationLookups } }
     /// The plugin's slot per document (`undo_call.document_data`), used with the call lock held.
     let documents: DocumentSlots
 
@@ -138,6 +143,8 @@ final class LoadedPlugin: @unchecked Sendable {
         serialized { keptFrame.setPluginData(data) }
         lock.withLock {
             _actions = frame.registrations
+            _actionPositions = frame.registeredIDs
+            _registrationLookups = frame.registrationLookups
             _state = .loaded
         }
     }
@@ -164,6 +171,7 @@ final class LoadedPlugin: @unchecked Sendable {
         lock.withLock {
             _state = .unloaded
             _actions = []
+            _actionPositions = [:]
         }
         pluginData = nil
         CloseHandlers.set(nil, for: self)
@@ -171,7 +179,10 @@ final class LoadedPlugin: @unchecked Sendable {
     }
 
     /// The plugin's action type with this local id.
-    func action(localID: String) -> ActionType? { actions.first { $0.localID == localID } }
+    /// - Complexity: O(1) (an index by id).
+    func action(localID: String) -> ActionType? {
+        lock.withLock { _actionPositions[localID].map { _actions[$0] } }
+    }
 
     // MARK: Registration (from init, through the host table)
 
@@ -187,8 +198,9 @@ final class LoadedPlugin: @unchecked Sendable {
                                         message: "a plugin may register at most \(Self.maximumActionTypes) action types")
             }
             let action = try ActionTypeReader.read(type, plugin: self, existing: frame.registeredIDs)
+            frame.registeredIDs[action.localID] = frame.registrations.count
+            frame.registrationLookups += 2
             frame.registrations.append(action)
-            frame.registeredIDs.insert(action.localID)
             return Int32(UNDO_OK)
         } catch {
             if frame.registrationFailure == nil {

@@ -45,8 +45,11 @@ final class CallFrame {
     private let storage: CallFrameStorage
     /// Action types registered during init, and the first registration refused (init frames only).
     var registrations: [ActionType] = []
-    /// Their local ids, so a duplicate is found in O(1), not by reading every earlier one.
-    var registeredIDs: Set<String> = []
+    /// Their positions in `registrations` by local id, so a duplicate (or the action a name is
+    /// registered for) is found in O(1), not by reading every earlier one.
+    var registeredIDs: [String: Int] = [:]
+    /// Lookups and inserts in `registeredIDs` so far: tests check they stay a few per action.
+    var registrationLookups = 0
     var registrationFailure: PluginLoadError.Reason?
 
     /// A frame for one call of the plugin with table `hostTable` and data `pluginData`;

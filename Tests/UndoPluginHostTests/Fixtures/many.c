@@ -2,6 +2,8 @@
  * A plugin that registers ACTION_COUNT action types ("a0", "a1", ...) and whose action
  * "a0" reports CHANGE_COUNT changes in one perform: the bounds on both (ScalingBoundsTests).
  * many_report_results() tells how many report_change calls returned UNDO_OK and UNDO_ELIMIT.
+ * With NAME_EACH, each action type also gets a Korean name (register_action_name), so the
+ * lookup of the action a name is for is counted too.
  */
 #include <undohost/undo_plugin.h>
 
@@ -45,6 +47,10 @@ static int32_t many_init(const undo_host *host, void **plugin_data) {
         type.inverse = UNDO_FN(go);
         rc = host->register_action(host, &type);
         if (rc != UNDO_OK) return rc;
+#ifdef NAME_EACH
+        rc = host->register_action_name(host, ids[i], "ko", "많음");
+        if (rc != UNDO_OK) return rc;
+#endif
     }
     return UNDO_OK;
 }
