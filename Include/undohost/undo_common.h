@@ -26,10 +26,12 @@
  * 1.3 undo_host.set_coalescing_key; 1.4 undo_error_name and undo_error_message exported by
  * libundohost; 1.5 undo_host.register_action_name (action names per locale); 1.6 the checked
  * registration macros (UNDO_PARAMS, UNDO_ACTION_PERFORM...), undo_call.document_data,
- * undo_plugin_descriptor.describe_v2 and close_document.
+ * undo_plugin_descriptor.describe_v2 and close_document; 1.7 undo_host.set_obsolete,
+ * set_description and locale (obsolete steps, a step's longer text), undo_plugin_descriptor
+ * save_document and load_document (a document's state as bytes, for journals).
  */
 #define UNDO_ABI_VERSION_MAJOR 1
-#define UNDO_ABI_VERSION_MINOR 6
+#define UNDO_ABI_VERSION_MINOR 7
 /** The version as one number, MAJOR * 1000 + MINOR, for `#if` tests. */
 #define UNDO_ABI_VERSION (UNDO_ABI_VERSION_MAJOR * 1000 + UNDO_ABI_VERSION_MINOR)
 
@@ -234,6 +236,8 @@ typedef struct undo_value {
 #define UNDO_MAX_VALUE_SIZE 16777216
 /** Longest message (error, log) the host keeps, in bytes; longer ones are cut. */
 #define UNDO_MAX_MESSAGE_LENGTH 4096
+/** The longest step description (undo_host.set_description), in bytes, without the NUL. */
+#define UNDO_MAX_DESCRIPTION_LENGTH 4096
 /** Largest struct_size a host accepts in a growable struct; larger is refused as absurd. */
 #define UNDO_MAX_STRUCT_SIZE 65536
 

@@ -65,7 +65,7 @@ UNDO__EXTERN_C_BEGIN
 uint32_t undo_library_version(void);
 
 /** The release of the library these headers come with (semantic versioning), beside the ABI. */
-#define UNDO_LIBRARY_RELEASE "1.2.0"
+#define UNDO_LIBRARY_RELEASE "1.3.0"
 
 /**
  * The library's release version at run time ("1.2.0"): for a person (an about box, a bug

@@ -102,6 +102,8 @@ typedef void (*undo_fn)(void);
 #define UNDO_PHASE_MERGE 4   /**< the action type's merge function */
 #define UNDO_PHASE_DESCRIBE 5 /**< describe_v2 (ABI 1.6) */
 #define UNDO_PHASE_CLOSE 6    /**< close_document (ABI 1.6) */
+#define UNDO_PHASE_SAVE 7     /**< save_document (ABI 1.7) */
+#define UNDO_PHASE_LOAD 8     /**< load_document (ABI 1.7) */
 
 /**
  * The first parameter of every perform, inverse and merge function: what the call is about.
@@ -530,6 +532,39 @@ struct undo_host {
      */
     int32_t (*register_action_name)(const undo_host *host, const char *action_id, const char *locale,
                                     const char *name);
+
+    /* ---- Added in ABI 1.7: check UNDO_STRUCT_HAS(host, undo_host, locale) ---- */
+
+    /**
+     * From perform (first time or redo) or the inverse: this step changes nothing any more
+     * (the object it acted on is gone, the value is already what it sets), so the host takes
+     * it out of the history once the call returns, as Qt's QUndoCommand::setObsolete does. On
+     * a first perform nothing is added; on undo or redo the step leaves the history and the
+     * position moves so that every other step keeps its place and the titles name the steps
+     * now next to the position. A group leaves only when every member is obsolete. The call
+     * still returns its own result: return UNDO_OK after marking (an error undoes as usual).
+     * Thread: the call's. Errors: UNDO_ESTATE outside perform/inverse (or for a stale call).
+     */
+    int32_t (*set_obsolete)(undo_call *call);
+
+    /**
+     * From perform (first time) or merge: gives the step a longer description for history
+     * lists, beside the brief name of the Edit menu (Qt's text beside its action text):
+     * "Typing \"hello\"" for the name "Typing". Write it in the language of `locale` below.
+     * description: NUL-terminated UTF-8 of at most UNDO_MAX_DESCRIPTION_LENGTH bytes, copied;
+     * NULL removes it (lists then show the name). A later call replaces it; a merge that does
+     * not call it keeps the older step's description. On redo the call is accepted and ignored.
+     * Thread: the call's. Errors: UNDO_ESTATE outside perform/merge (or for a stale call);
+     * UNDO_EUTF8 for text that is not UTF-8, UNDO_ELIMIT for text that is too long.
+     */
+    int32_t (*set_description)(undo_call *call, const char *description);
+
+    /**
+     * The language of the host's titles, as register_action_name names locales ("en", "ko",
+     * "pt-BR"): write descriptions and messages in it when you can. Never NULL in a 1.7 host;
+     * a static string owned by the host, valid until deinit returns.
+     */
+    const char *locale;
 };
 
 /** The size of a 1.0 undo_host. */
@@ -540,6 +575,8 @@ struct undo_host {
 #define UNDO_HOST_SIZE_V1_3 (offsetof(undo_host, set_coalescing_key) + sizeof(void (*)(void)))
 /** The size of a 1.5 undo_host (with register_action_name). */
 #define UNDO_HOST_SIZE_V1_5 (offsetof(undo_host, register_action_name) + sizeof(void (*)(void)))
+/** The size of a 1.7 undo_host (with set_obsolete, set_description and locale). */
+#define UNDO_HOST_SIZE_V1_7 (offsetof(undo_host, locale) + sizeof(const char *))
 
 /* ---- The plugin descriptor ---------------------------------------------------------------- */
 
@@ -616,6 +653,32 @@ typedef struct undo_plugin_descriptor {
      * without it leaks that data when documents close.
      */
     void (*close_document)(undo_call *call);
+
+    /* ---- Added in ABI 1.7: set struct_size to sizeof (UNDO_PLUGIN_DESCRIPTOR_SIZE_V1_7) ---- */
+
+    /**
+     * Optional (NULL if none; then set load_document NULL too): writes the whole state of the
+     * document call->context as bytes that load_document turns back into the same state, so a
+     * journal can keep a checkpoint instead of every step since the document was opened. The
+     * bytes are the plugin's own format; put a version in them if it may change.
+     * Writes at most `capacity` bytes into buffer (NULL when capacity is 0) and returns the
+     * full length, so the host retries with a larger buffer; or a negative code (explained
+     * with report_error). call->phase is UNDO_PHASE_SAVE, call->action_id "". Never called
+     * inside another call into the plugin; callbacks that change a document or the history
+     * are refused in it. Thread: see the header comment. At most UNDO_MAX_VALUE_SIZE bytes.
+     */
+    int64_t (*save_document)(undo_call *call, uint8_t *buffer, uint64_t capacity);
+
+    /**
+     * Optional (set with save_document): replaces the state of the document call->context
+     * (which is empty: opened and never changed, or just closed) with what `bytes` hold, as
+     * save_document wrote them, possibly in an earlier run or by an earlier version of the
+     * plugin. bytes: `length` bytes owned by the host, valid during the call. Returns UNDO_OK,
+     * or a negative code (UNDO_EINVAL for bytes it cannot read, explained with report_error):
+     * the document must then stay empty. call->phase is UNDO_PHASE_LOAD. Same rules as
+     * save_document otherwise.
+     */
+    int32_t (*load_document)(undo_call *call, const uint8_t *bytes, uint64_t length);
 } undo_plugin_descriptor;
 
 /** The size of a 1.0 undo_plugin_descriptor: the minimum the host accepts. */
@@ -624,6 +687,9 @@ typedef struct undo_plugin_descriptor {
 /** The size of a 1.6 undo_plugin_descriptor (with describe_v2 and close_document). */
 #define UNDO_PLUGIN_DESCRIPTOR_SIZE_V1_6 \
     (offsetof(undo_plugin_descriptor, close_document) + sizeof(void (*)(void)))
+/** The size of a 1.7 undo_plugin_descriptor (with save_document and load_document). */
+#define UNDO_PLUGIN_DESCRIPTOR_SIZE_V1_7 \
+    (offsetof(undo_plugin_descriptor, load_document) + sizeof(void (*)(void)))
 
 /**
  * The type of the one function a plugin exports as UNDO_PLUGIN_ENTRY_SYMBOL. It must only
