@@ -34,10 +34,10 @@ enum JournalFiles {
 
     static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 
-    /// The path of a fixture beside this folder's tests.
+    /// The path of a fixture of the tests (`file`: a test file at the top of the test folder).
     static func fixture(_ name: String, file: String = #filePath) -> String {
         var parts = file.split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast(2)
+        parts.removeLast()
         return parts.joined(separator: "/") + "/Fixtures/" + name
     }
 }
