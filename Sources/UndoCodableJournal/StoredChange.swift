@@ -34,7 +34,7 @@ struct StoredChange: Equatable {
 
 extension UndoStackJournal {
     /// Checks an existing journal and reads its changes, oldest first. Reads only.
-    /// - Throws: ``JournalError``: not a history journal, another version, damaged.
+    /// - Throws: `JournalError`: not a history journal, another version, damaged.
     static func read(_ connection: SQLiteConnection, path: String) throws(JournalError) -> [StoredChange] {
         func damaged(_ message: String) -> JournalError { JournalError(path: path, "the file is damaged (\(message))") }
         var application: Int64 = 0

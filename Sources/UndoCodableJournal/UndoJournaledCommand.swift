@@ -1,7 +1,7 @@
 import FoundationEssentials
 import UndoCore
 
-/// A command that a journal can keep: an ``UndoCommand`` that is `Codable`, under a name that
+/// A command that a journal can keep: an `UndoCommand` that is `Codable`, under a name that
 /// stays the same from one version of the program to the next.
 ///
 /// The journal encodes the command as it is handed to ``UndoStackJournal/perform(_:)`` (before

@@ -35,10 +35,10 @@ extension UndoStackJournal {
 
     // MARK: Recording
 
-    /// Performs `command` and records it (``UndoStack/perform(_:)``), then writes it: the
+    /// Performs `command` and records it (`UndoStack.perform(_:)`), then writes it: the
     /// command as it was before it ran, which the journal performs again when reopened.
     /// - Parameter command: a command of a registered type.
-    /// - Throws: ``JournalError`` when the type is not registered or the command cannot be
+    /// - Throws: `JournalError` when the type is not registered or the command cannot be
     ///   encoded (nothing is performed then) or written; the history's errors, with nothing written.
     /// - Complexity: O(1) amortized, plus encoding the command and one write.
     public func perform<C: UndoJournaledCommand>(_ command: C) throws {
@@ -46,7 +46,7 @@ extension UndoStackJournal {
         try journaled(command: stored, { try stack.perform(command) }) { _ in .perform }
     }
 
-    /// Records a change the app already made (``UndoStack/record(_:)``). When the journal is
+    /// Records a change the app already made (`UndoStack.record(_:)`). When the journal is
     /// reopened, the command's perform makes the change on the new model.
     /// - Parameter command: a command of a registered type, as it stands after the change.
     /// - Throws: as ``perform(_:)``.
@@ -55,38 +55,38 @@ extension UndoStackJournal {
         try journaled(command: stored, { try stack.record(command) }) { _ in .record }
     }
 
-    /// Ends the current run of coalescing changes (``UndoStack/breakCoalescing()``).
-    /// - Throws: ``JournalError`` when it cannot be written.
+    /// Ends the current run of coalescing changes (`UndoStack.breakCoalescing()`).
+    /// - Throws: `JournalError` when it cannot be written.
     public func breakCoalescing() throws {
         try journaled({ stack.breakCoalescing() }) { _ in .breakCoalescing }
     }
 
-    /// Pauses recording (``UndoStack/pauseRecording()``): changes performed meanwhile are
+    /// Pauses recording (`UndoStack.pauseRecording()`): changes performed meanwhile are
     /// journaled and performed again on reopening, without becoming steps.
-    /// - Throws: ``JournalError`` when it cannot be written.
+    /// - Throws: `JournalError` when it cannot be written.
     public func pauseRecording() throws {
         try journaled({ stack.pauseRecording() }) { _ in .pauseRecording }
     }
 
-    /// Resumes recording (``UndoStack/resumeRecording()``).
-    /// - Throws: ``JournalError`` when it cannot be written.
+    /// Resumes recording (`UndoStack.resumeRecording()`).
+    /// - Throws: `JournalError` when it cannot be written.
     public func resumeRecording() throws {
         try journaled({ stack.resumeRecording() }) { _ in .resumeRecording }
     }
 
     // MARK: Undo and redo
 
-    /// Undoes up to `count` steps of the current context (``UndoStack/undo(count:)``).
+    /// Undoes up to `count` steps of the current context (`UndoStack.undo(count:)`).
     /// - Parameter count: how many steps; 1 by default.
     /// - Returns: what was undone, or `nil` when there was nothing.
-    /// - Throws: the history's error (nothing written), or ``JournalError``.
+    /// - Throws: the history's error (nothing written), or `JournalError`.
     @discardableResult
     public func undo(count: Int = 1) throws -> UndoResult? {
         try journaled({ try stack.undo(count: count) }) { _ in .undo(count: count, scope: .current) }
     }
 
     /// Undoes up to `count` steps of `scope` (`nil`: the whole history), as
-    /// ``UndoStack/undo(count:in:)``.
+    /// `UndoStack.undo(count:in:)`.
     /// - Parameters:
     ///   - count: how many steps.
     ///   - scope: the context, or `nil` for the whole history.
@@ -97,7 +97,7 @@ extension UndoStackJournal {
         try journaled({ try stack.undo(count: count, in: scope) }) { _ in .undo(count: count, scope: .init(scope)) }
     }
 
-    /// Redoes up to `count` steps of the current context (``UndoStack/redo(count:)``).
+    /// Redoes up to `count` steps of the current context (`UndoStack.redo(count:)`).
     /// - Parameter count: how many steps; 1 by default.
     /// - Returns: what was redone, or `nil` when there was nothing.
     /// - Throws: as ``undo(count:)``.
@@ -107,7 +107,7 @@ extension UndoStackJournal {
     }
 
     /// Redoes up to `count` steps of `scope` (`nil`: the whole history), as
-    /// ``UndoStack/redo(count:in:)``.
+    /// `UndoStack.redo(count:in:)`.
     /// - Parameters:
     ///   - count: how many steps.
     ///   - scope: the context, or `nil` for the whole history.
@@ -118,10 +118,10 @@ extension UndoStackJournal {
         try journaled({ try stack.redo(count: count, in: scope) }) { _ in .redo(count: count, scope: .init(scope)) }
     }
 
-    /// Jumps to `position` on the current branch (``UndoStack/move(to:)``).
-    /// - Parameter position: 0 (everything undone) to ``UndoStack/count``.
+    /// Jumps to `position` on the current branch (`UndoStack.move(to:)`).
+    /// - Parameter position: 0 (everything undone) to `UndoStack.count`.
     /// - Returns: what moved, or `nil`.
-    /// - Throws: as ``UndoStack/move(to:)``, or ``JournalError``.
+    /// - Throws: as `UndoStack.move(to:)`, or `JournalError`.
     @discardableResult
     public func move(to position: Int) throws -> UndoResult? {
         try journaled({ try stack.move(to: position) }) { _ in .move(position: position) }
@@ -129,17 +129,17 @@ extension UndoStackJournal {
 
     // MARK: Branches and time travel
 
-    /// Moves to the state after step `id`, on any branch (``UndoStack/goTo(state:)``).
+    /// Moves to the state after step `id`, on any branch (`UndoStack.goTo(state:)`).
     /// - Parameter id: the state's id (0: the start).
     /// - Returns: what moved, or `nil` when already there.
-    /// - Throws: as ``UndoStack/goTo(state:)``, or ``JournalError``.
-    /// - Complexity: as ``UndoStack/goTo(state:)``, plus one write.
+    /// - Throws: as `UndoStack.goTo(state:)`, or `JournalError`.
+    /// - Complexity: as `UndoStack.goTo(state:)`, plus one write.
     @discardableResult
     public func goTo(state id: UInt32) throws -> UndoResult? {
         try journaled({ try stack.goTo(state: id) }) { _ in .goTo(state: id) }
     }
 
-    /// Travels back in the order the states were made (``UndoStack/earlier(_:)``). Journaled
+    /// Travels back in the order the states were made (`UndoStack.earlier(_:)`). Journaled
     /// as the state it reached, so a travel by time or by saves replays to the same state.
     /// - Parameter distance: states, a time, or saves.
     /// - Returns: what moved, or `nil`.
@@ -149,7 +149,7 @@ extension UndoStackJournal {
         try journaled({ try stack.earlier(distance) }) { _ in .goTo(state: stack.currentState) }
     }
 
-    /// Travels forward in the order the states were made (``UndoStack/later(_:)``), journaled
+    /// Travels forward in the order the states were made (`UndoStack.later(_:)`), journaled
     /// as the state it reached.
     /// - Parameter distance: states, a time, or saves.
     /// - Returns: what moved, or `nil`.
@@ -161,26 +161,26 @@ extension UndoStackJournal {
 
     // MARK: Groups
 
-    /// Opens a group (``UndoStack/beginGroup(named:context:)``).
+    /// Opens a group (`UndoStack.beginGroup(named:context:)`).
     /// - Parameters:
     ///   - name: the step's name, or `nil`.
     ///   - context: the group's context; by default that of its first member.
-    /// - Throws: the history's error (nothing written), or ``JournalError``.
+    /// - Throws: the history's error (nothing written), or `JournalError`.
     public func beginGroup(named name: String? = nil, context: UndoContext? = nil) throws {
         try journaled({ try stack.beginGroup(named: name, context: context) }) { _ in
             .beginGroup(name: name, context: context?.name)
         }
     }
 
-    /// Closes the innermost group (``UndoStack/endGroup()``).
-    /// - Throws: the history's error (nothing written), or ``JournalError``.
+    /// Closes the innermost group (`UndoStack.endGroup()`).
+    /// - Throws: the history's error (nothing written), or `JournalError`.
     public func endGroup() throws {
         try journaled({ try stack.endGroup() }) { _ in .endGroup }
     }
 
-    /// Cancels the innermost group, taking back its changes (``UndoStack/cancelGroup()``).
+    /// Cancels the innermost group, taking back its changes (`UndoStack.cancelGroup()`).
     /// - Returns: what was taken back, or `nil` when the group had no changes.
-    /// - Throws: the history's error (nothing written), or ``JournalError``.
+    /// - Throws: the history's error (nothing written), or `JournalError`.
     @discardableResult
     public func cancelGroup() throws -> UndoResult? {
         try journaled({ try stack.cancelGroup() }) { _ in .cancelGroup }
@@ -188,26 +188,26 @@ extension UndoStackJournal {
 
     // MARK: Save points
 
-    /// Marks `context`'s present state as saved (``UndoStack/markSaved(_:)``).
+    /// Marks `context`'s present state as saved (`UndoStack.markSaved(_:)`).
     /// - Parameter context: the document; by default the current context, or the global one.
-    /// - Throws: the history's error (nothing written), or ``JournalError``.
+    /// - Throws: the history's error (nothing written), or `JournalError`.
     public func markSaved(_ context: UndoContext? = nil) throws {
         try journaled({ try stack.markSaved(context) }) { _ in .markSaved(context: context?.name) }
     }
 
-    /// Forgets `context`'s save point (``UndoStack/forgetSavePoint(_:)``).
+    /// Forgets `context`'s save point (`UndoStack.forgetSavePoint(_:)`).
     /// - Parameter context: the document; by default the current context, or the global one.
-    /// - Throws: the history's error (nothing written), or ``JournalError``.
+    /// - Throws: the history's error (nothing written), or `JournalError`.
     public func forgetSavePoint(_ context: UndoContext? = nil) throws {
         try journaled({ try stack.forgetSavePoint(context) }) { _ in .forgetSavePoint(context: context?.name) }
     }
 
-    /// Takes `context` back to its saved state as one new step (``UndoStack/revertToSaved(_:named:)``).
+    /// Takes `context` back to its saved state as one new step (`UndoStack.revertToSaved(_:named:)`).
     /// - Parameters:
     ///   - context: the document; by default the current context, or the global one.
     ///   - name: the new step's name.
     /// - Returns: the result, or `nil` when the context is not dirty.
-    /// - Throws: the history's error (nothing written), or ``JournalError``.
+    /// - Throws: the history's error (nothing written), or `JournalError`.
     @discardableResult
     public func revertToSaved(_ context: UndoContext? = nil, named name: String = "Revert to Saved") throws -> UndoResult? {
         try journaled({ try stack.revertToSaved(context, named: name) }) { _ in
@@ -217,48 +217,48 @@ extension UndoStackJournal {
 
     // MARK: Settings and removal
 
-    /// Sets ``UndoStack/countLimit`` (steps over it are dropped now, and the drop is journaled).
+    /// Sets `UndoStack.countLimit` (steps over it are dropped now, and the drop is journaled).
     /// - Parameter limit: the most steps kept, or `nil` for unlimited.
-    /// - Throws: ``JournalError`` when it cannot be written.
+    /// - Throws: `JournalError` when it cannot be written.
     public func setCountLimit(_ limit: Int?) throws {
         try journaled({ stack.countLimit = limit }) { _ in .countLimit(limit) }
     }
 
-    /// Sets ``UndoStack/memoryLimit``.
+    /// Sets `UndoStack.memoryLimit`.
     /// - Parameter limit: the most bytes kept, or `nil` for unlimited.
-    /// - Throws: ``JournalError`` when it cannot be written.
+    /// - Throws: `JournalError` when it cannot be written.
     public func setMemoryLimit(_ limit: Int?) throws {
         try journaled({ stack.memoryLimit = limit }) { _ in .memoryLimit(limit) }
     }
 
-    /// Sets ``UndoStack/coalescingWindow``: which changes join a step depends on it, so a
+    /// Sets `UndoStack.coalescingWindow`: which changes join a step depends on it, so a
     /// replay needs it as it was.
     /// - Parameter window: the window, or `nil` for no time limit.
-    /// - Throws: ``JournalError`` when it cannot be written.
+    /// - Throws: `JournalError` when it cannot be written.
     public func setCoalescingWindow(_ window: Duration?) throws {
         try journaled({ stack.coalescingWindow = window }) { _ in
             .coalescingWindow(seconds: window?.components.seconds, attoseconds: window?.components.attoseconds)
         }
     }
 
-    /// Sets ``UndoStack/currentContext``, the default scope of undo, redo and saves.
+    /// Sets `UndoStack.currentContext`, the default scope of undo, redo and saves.
     /// - Parameter context: the context the person is looking at, or `nil` for the whole history.
-    /// - Throws: ``JournalError`` when it cannot be written.
+    /// - Throws: `JournalError` when it cannot be written.
     public func setCurrentContext(_ context: UndoContext?) throws {
         try journaled({ stack.currentContext = context }) { _ in .currentContext(context?.name) }
     }
 
-    /// Removes the steps and save state of `context` (``UndoStack/removeAll(in:)``).
+    /// Removes the steps and save state of `context` (`UndoStack.removeAll(in:)`).
     /// - Parameter context: the document that closed.
     /// - Returns: how many steps were removed.
-    /// - Throws: the history's error (nothing written), or ``JournalError``.
+    /// - Throws: the history's error (nothing written), or `JournalError`.
     @discardableResult
     public func removeAll(in context: UndoContext) throws -> Int {
         try journaled({ try stack.removeAll(in: context) }) { _ in .removeAll(context: context.name) }
     }
 
-    /// Removes every step and save state (``UndoStack/removeAll()``).
-    /// - Throws: the history's error (nothing written), or ``JournalError``.
+    /// Removes every step and save state (`UndoStack.removeAll()`).
+    /// - Throws: the history's error (nothing written), or `JournalError`.
     public func removeAll() throws {
         try journaled({ try stack.removeAll() }) { _ in .removeAll(context: nil) }
     }

@@ -5,7 +5,7 @@ import UndoJournal
 extension UndoStackJournal {
     /// Performs `changes` again on `stack` (and so on the model its commands find), each at the
     /// time it was first made.
-    /// - Throws: ``JournalError`` naming the first change that cannot be replayed.
+    /// - Throws: `JournalError` naming the first change that cannot be replayed.
     /// - Complexity: O(changes), each decoded once and replayed as the call that made it.
     static func replay(_ changes: [StoredChange], into stack: UndoStack, clock: JournalClock,
                        registry: [String: any UndoJournaledCommand.Type], model: Any, path: String) throws(JournalError) {

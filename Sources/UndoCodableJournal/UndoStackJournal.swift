@@ -7,7 +7,7 @@ import FoundationEssentials
 import UndoCore
 import UndoJournal
 
-/// A journal of an app's own history (an ``UndoStack`` of Swift commands) in an SQLite
+/// A journal of an app's own history (an `UndoStack` of Swift commands) in an SQLite
 /// database (WAL mode): every change made through it is written before the call returns, so a
 /// new process that opens the same file gets back the same history — branches, position, save
 /// points, times, contexts — and, by performing the journaled commands again, the same model.
@@ -22,14 +22,14 @@ import UndoJournal
 ///
 /// Commands are ``UndoJournaledCommand``s (`Codable`, under a stable name) of the types
 /// registered when the journal is opened. Make every change through the journal; read the
-/// history (titles, ``UndoStack/tree``, ``UndoStack/isDirty(_:)``) from ``stack``. A change made
+/// history (titles, `UndoStack.tree`, `UndoStack.isDirty(_:)`) from ``stack``. A change made
 /// on ``stack`` directly is not journaled, and a reopened journal would not have it.
 ///
 /// Every call is refused once a change could not be written (the disk is full, the file was
 /// removed): the history then holds a change the journal lacks; reopen the journal.
 public final class UndoStackJournal {
     /// How much a crash or a power loss can take: the modes of the session journal
-    /// (``UndoJournal/Durability``).
+    /// (`UndoJournal.Durability`).
     public typealias Durability = UndoJournal.Durability
 
     /// The format this version writes and reads.
@@ -67,7 +67,7 @@ public final class UndoStackJournal {
     ///     ``Swift/Decoder/journalModel(_:)``.
     ///   - makeStack: makes the empty history, with the clock it is given (so that each step
     ///     gets the time it was first made) and the app's settings, the same on every opening.
-    /// - Throws: ``JournalError`` naming the file and the problem: not a history journal,
+    /// - Throws: `JournalError` naming the file and the problem: not a history journal,
     ///   another format version, damaged, a change of a type not registered or that cannot be
     ///   decoded or performed again (naming the change and the type), two types under one name.
     ///   The file is not changed then, and `model` should be discarded.
