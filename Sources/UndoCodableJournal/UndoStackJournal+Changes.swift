@@ -15,6 +15,11 @@ extension UndoStackJournal {
         do {
             defer { clock.resume() }
             result = try body()
+        } catch UndoError.rollbackFailed(let step, let message) {
+            // Changes were made that no step holds and no journaled call replays.
+            writeFailure = JournalError(path: path, "a change failed and could not be taken back, so the history and "
+                                        + "the model no longer match the journal: reopen it to return to the last journaled state")
+            throw UndoError.rollbackFailed(step: step, message: message)
         }
         try write(operation(result), time: time, commandType: command?.type ?? "", command: command?.json ?? "")
         return result

@@ -26,7 +26,8 @@ import UndoJournal
 /// on ``stack`` directly is not journaled, and a reopened journal would not have it.
 ///
 /// Every call is refused once a change could not be written (the disk is full, the file was
-/// removed): the history then holds a change the journal lacks; reopen the journal.
+/// removed), or failed and could not be taken back (`UndoError.rollbackFailed`): the history
+/// and the model then hold a change the journal lacks; reopen the journal.
 public final class UndoStackJournal {
     /// How much a crash or a power loss can take: the modes of the session journal
     /// (`UndoJournal.Durability`).

@@ -87,6 +87,32 @@ struct RoundTripTests {
         #expect(reopened.restoredCount == 1)
     }
 
+    @Test("a failing undo writes nothing; one that cannot be taken back stops the journal")
+    func rollbackFailureStops() throws {
+        let path = JournalFiles.newPath()
+        let documents = Documents()
+        let journal = try UndoStackJournal(path: path, commands: JournalFiles.commands, model: documents)
+        try journal.perform(InsertText(documents, "a", at: 0, "A", coalesces: false))
+        documents.failUndo = ["A"]
+        #expect(throws: (any Error).self) { try journal.undo() }          // the history as it was
+        try journal.beginGroup()
+        try journal.perform(InsertText(documents, "a", at: 1, "B", coalesces: false))
+        try journal.perform(InsertText(documents, "a", at: 2, "C", coalesces: false))
+        documents.failUndo = ["B"]
+        documents.failPerform = ["C"]
+        // Cancelling undoes C, fails on B, and cannot perform C again.
+        let failure = #expect(throws: UndoError.self) { try journal.cancelGroup() }
+        guard case .rollbackFailed? = failure else { Issue.record("expected a rollback failure, got \(String(describing: failure))"); return }
+        let refusal = #expect(throws: JournalError.self) { try journal.undo() }
+        #expect(refusal?.message.contains("reopen it") == true)
+        journal.close()
+        // The journal reopens to the last journaled state: A, and the open group with B and C.
+        let fresh = Documents()
+        let reopened = try UndoStackJournal(path: path, commands: JournalFiles.commands, model: fresh)
+        #expect(reopened.restoredCount == 4)
+        #expect(fresh.text("a") == "ABC" && reopened.stack.groupDepth == 1)
+    }
+
     @Test("a command of a type not registered is refused before it runs")
     func unregisteredTypeRefused() throws {
         let path = JournalFiles.newPath()

@@ -8,6 +8,9 @@ final class Documents {
     var texts: [String: String] = [:]
     var decodes = 0
     var performs = 0
+    /// Texts whose insert fails to be performed, or undone (to make an action fail on purpose).
+    var failPerform: Set<String> = []
+    var failUndo: Set<String> = []
 
     func text(_ document: String) -> String { texts[document, default: ""] }
 }
@@ -46,6 +49,7 @@ struct InsertText: UndoJournaledCommand {
     var coalescingKey: UndoCoalescingKey? { coalesces ? UndoCoalescingKey("typing " + document) : nil }
 
     func perform(_ changes: inout UndoChanges) throws {
+        if documents.failPerform.contains(text) { throw TestFailure("perform of \(text) fails") }
         var characters = Array(documents.text(document))
         guard offset <= characters.count else { throw TestFailure("insert past the end") }
         characters.insert(contentsOf: text, at: offset)
@@ -54,6 +58,7 @@ struct InsertText: UndoJournaledCommand {
     }
 
     func undo(_ changes: inout UndoChanges) throws {
+        if documents.failUndo.contains(text) { throw TestFailure("undo of \(text) fails") }
         var characters = Array(documents.text(document))
         characters.removeSubrange(offset..<offset + text.count)
         documents.texts[document] = String(characters)
