@@ -55,6 +55,7 @@ extension UndoStackJournal {
     /// reopened, the command's perform makes the change on the new model.
     /// - Parameter command: a command of a registered type, as it stands after the change.
     /// - Throws: as ``perform(_:)``.
+    /// - Complexity: that of the history's call, plus one write.
     public func record<C: UndoJournaledCommand>(_ command: C) throws {
         let stored = try encoded(command)
         try journaled(command: stored, { try stack.record(command) }) { _ in .record }
@@ -62,6 +63,7 @@ extension UndoStackJournal {
 
     /// Ends the current run of coalescing changes (`UndoStack.breakCoalescing()`).
     /// - Throws: `JournalError` when it cannot be written.
+    /// - Complexity: that of the history's call, plus one write.
     public func breakCoalescing() throws {
         try journaled({ stack.breakCoalescing() }) { _ in .breakCoalescing }
     }
@@ -69,12 +71,14 @@ extension UndoStackJournal {
     /// Pauses recording (`UndoStack.pauseRecording()`): changes performed meanwhile are
     /// journaled and performed again on reopening, without becoming steps.
     /// - Throws: `JournalError` when it cannot be written.
+    /// - Complexity: that of the history's call, plus one write.
     public func pauseRecording() throws {
         try journaled({ stack.pauseRecording() }) { _ in .pauseRecording }
     }
 
     /// Resumes recording (`UndoStack.resumeRecording()`).
     /// - Throws: `JournalError` when it cannot be written.
+    /// - Complexity: that of the history's call, plus one write.
     public func resumeRecording() throws {
         try journaled({ stack.resumeRecording() }) { _ in .resumeRecording }
     }
@@ -85,6 +89,7 @@ extension UndoStackJournal {
     /// - Parameter count: how many steps; 1 by default.
     /// - Returns: what was undone, or `nil` when there was nothing.
     /// - Throws: the history's error (nothing written), or `JournalError`.
+    /// - Complexity: that of the history's call, plus one write.
     @discardableResult
     public func undo(count: Int = 1) throws -> UndoResult? {
         try journaled({ try stack.undo(count: count) }) { _ in .undo(count: count, scope: .current) }
@@ -97,6 +102,7 @@ extension UndoStackJournal {
     ///   - scope: the context, or `nil` for the whole history.
     /// - Returns: what was undone, or `nil` when there was nothing.
     /// - Throws: as ``undo(count:)``.
+    /// - Complexity: that of the history's call, plus one write.
     @discardableResult
     public func undo(count: Int = 1, in scope: UndoContext?) throws -> UndoResult? {
         try journaled({ try stack.undo(count: count, in: scope) }) { _ in .undo(count: count, scope: .init(scope)) }
@@ -106,6 +112,7 @@ extension UndoStackJournal {
     /// - Parameter count: how many steps; 1 by default.
     /// - Returns: what was redone, or `nil` when there was nothing.
     /// - Throws: as ``undo(count:)``.
+    /// - Complexity: that of the history's call, plus one write.
     @discardableResult
     public func redo(count: Int = 1) throws -> UndoResult? {
         try journaled({ try stack.redo(count: count) }) { _ in .redo(count: count, scope: .current) }
@@ -118,6 +125,7 @@ extension UndoStackJournal {
     ///   - scope: the context, or `nil` for the whole history.
     /// - Returns: what was redone, or `nil` when there was nothing.
     /// - Throws: as ``undo(count:)``.
+    /// - Complexity: that of the history's call, plus one write.
     @discardableResult
     public func redo(count: Int = 1, in scope: UndoContext?) throws -> UndoResult? {
         try journaled({ try stack.redo(count: count, in: scope) }) { _ in .redo(count: count, scope: .init(scope)) }
@@ -127,6 +135,7 @@ extension UndoStackJournal {
     /// - Parameter position: 0 (everything undone) to `UndoStack.count`.
     /// - Returns: what moved, or `nil`.
     /// - Throws: as `UndoStack.move(to:)`, or `JournalError`.
+    /// - Complexity: that of the history's call, plus one write.
     @discardableResult
     public func move(to position: Int) throws -> UndoResult? {
         try journaled({ try stack.move(to: position) }) { _ in .move(position: position) }
@@ -149,6 +158,7 @@ extension UndoStackJournal {
     /// - Parameter distance: states, a time, or saves.
     /// - Returns: what moved, or `nil`.
     /// - Throws: as ``goTo(state:)``.
+    /// - Complexity: that of the history's call, plus one write.
     @discardableResult
     public func earlier(_ distance: UndoTravel) throws -> UndoResult? {
         try journaled({ try stack.earlier(distance) }) { _ in .goTo(state: stack.currentState) }
@@ -159,6 +169,7 @@ extension UndoStackJournal {
     /// - Parameter distance: states, a time, or saves.
     /// - Returns: what moved, or `nil`.
     /// - Throws: as ``goTo(state:)``.
+    /// - Complexity: that of the history's call, plus one write.
     @discardableResult
     public func later(_ distance: UndoTravel) throws -> UndoResult? {
         try journaled({ try stack.later(distance) }) { _ in .goTo(state: stack.currentState) }
@@ -171,6 +182,7 @@ extension UndoStackJournal {
     ///   - name: the step's name, or `nil`.
     ///   - context: the group's context; by default that of its first member.
     /// - Throws: the history's error (nothing written), or `JournalError`.
+    /// - Complexity: that of the history's call, plus one write.
     public func beginGroup(named name: String? = nil, context: UndoContext? = nil) throws {
         try journaled({ try stack.beginGroup(named: name, context: context) }) { _ in
             .beginGroup(name: name, context: context?.name)
@@ -179,6 +191,7 @@ extension UndoStackJournal {
 
     /// Closes the innermost group (`UndoStack.endGroup()`).
     /// - Throws: the history's error (nothing written), or `JournalError`.
+    /// - Complexity: that of the history's call, plus one write.
     public func endGroup() throws {
         try journaled({ try stack.endGroup() }) { _ in .endGroup }
     }
@@ -186,6 +199,7 @@ extension UndoStackJournal {
     /// Cancels the innermost group, taking back its changes (`UndoStack.cancelGroup()`).
     /// - Returns: what was taken back, or `nil` when the group had no changes.
     /// - Throws: the history's error (nothing written), or `JournalError`.
+    /// - Complexity: that of the history's call, plus one write.
     @discardableResult
     public func cancelGroup() throws -> UndoResult? {
         try journaled({ try stack.cancelGroup() }) { _ in .cancelGroup }
@@ -196,6 +210,7 @@ extension UndoStackJournal {
     /// Marks `context`'s present state as saved (`UndoStack.markSaved(_:)`).
     /// - Parameter context: the document; by default the current context, or the global one.
     /// - Throws: the history's error (nothing written), or `JournalError`.
+    /// - Complexity: that of the history's call, plus one write.
     public func markSaved(_ context: UndoContext? = nil) throws {
         try journaled({ try stack.markSaved(context) }) { _ in .markSaved(context: context?.name) }
     }
@@ -203,6 +218,7 @@ extension UndoStackJournal {
     /// Forgets `context`'s save point (`UndoStack.forgetSavePoint(_:)`).
     /// - Parameter context: the document; by default the current context, or the global one.
     /// - Throws: the history's error (nothing written), or `JournalError`.
+    /// - Complexity: that of the history's call, plus one write.
     public func forgetSavePoint(_ context: UndoContext? = nil) throws {
         try journaled({ try stack.forgetSavePoint(context) }) { _ in .forgetSavePoint(context: context?.name) }
     }
@@ -213,6 +229,7 @@ extension UndoStackJournal {
     ///   - name: the new step's name.
     /// - Returns: the result, or `nil` when the context is not dirty.
     /// - Throws: the history's error (nothing written), or `JournalError`.
+    /// - Complexity: that of the history's call, plus one write.
     @discardableResult
     public func revertToSaved(_ context: UndoContext? = nil, named name: String = "Revert to Saved") throws -> UndoResult? {
         try journaled({ try stack.revertToSaved(context, named: name) }) { _ in
@@ -225,6 +242,7 @@ extension UndoStackJournal {
     /// Sets `UndoStack.countLimit` (steps over it are dropped now, and the drop is journaled).
     /// - Parameter limit: the most steps kept, or `nil` for unlimited.
     /// - Throws: `JournalError` when it cannot be written.
+    /// - Complexity: that of the history's call, plus one write.
     public func setCountLimit(_ limit: Int?) throws {
         try journaled({ stack.countLimit = limit }) { _ in .countLimit(limit) }
     }
@@ -232,6 +250,7 @@ extension UndoStackJournal {
     /// Sets `UndoStack.memoryLimit`.
     /// - Parameter limit: the most bytes kept, or `nil` for unlimited.
     /// - Throws: `JournalError` when it cannot be written.
+    /// - Complexity: that of the history's call, plus one write.
     public func setMemoryLimit(_ limit: Int?) throws {
         try journaled({ stack.memoryLimit = limit }) { _ in .memoryLimit(limit) }
     }
@@ -240,6 +259,7 @@ extension UndoStackJournal {
     /// replay needs it as it was.
     /// - Parameter window: the window, or `nil` for no time limit.
     /// - Throws: `JournalError` when it cannot be written.
+    /// - Complexity: that of the history's call, plus one write.
     public func setCoalescingWindow(_ window: Duration?) throws {
         try journaled({ stack.coalescingWindow = window }) { _ in
             .coalescingWindow(seconds: window?.components.seconds, attoseconds: window?.components.attoseconds)
@@ -249,6 +269,7 @@ extension UndoStackJournal {
     /// Sets `UndoStack.currentContext`, the default scope of undo, redo and saves.
     /// - Parameter context: the context the person is looking at, or `nil` for the whole history.
     /// - Throws: `JournalError` when it cannot be written.
+    /// - Complexity: that of the history's call, plus one write.
     public func setCurrentContext(_ context: UndoContext?) throws {
         try journaled({ stack.currentContext = context }) { _ in .currentContext(context?.name) }
     }
@@ -257,6 +278,7 @@ extension UndoStackJournal {
     /// - Parameter context: the document that closed.
     /// - Returns: how many steps were removed.
     /// - Throws: the history's error (nothing written), or `JournalError`.
+    /// - Complexity: that of the history's call, plus one write.
     @discardableResult
     public func removeAll(in context: UndoContext) throws -> Int {
         try journaled({ try stack.removeAll(in: context) }) { _ in .removeAll(context: context.name) }
@@ -264,6 +286,7 @@ extension UndoStackJournal {
 
     /// Removes every step and save state (`UndoStack.removeAll()`).
     /// - Throws: the history's error (nothing written), or `JournalError`.
+    /// - Complexity: that of the history's call, plus one write.
     public func removeAll() throws {
         try journaled({ try stack.removeAll() }) { _ in .removeAll(context: nil) }
     }

@@ -1,6 +1,6 @@
 import Glibc
 import Testing
-import UndoCodableJournal
+@testable import UndoCodableJournal
 import UndoCore
 import UndoJournal
 
@@ -142,5 +142,28 @@ struct RoundTripTests {
         #expect(throws: JournalError.self) { try journal.perform(InsertText(documents, "a", at: 0, "x")) }
         #expect(throws: JournalError.self) { try journal.undo() }
         #expect(documents.texts.isEmpty)
+    }
+}
+
+@Suite("A change that cannot be written")
+struct WriteFailureTests {
+    @Test("is reported, and every later call is refused; the file keeps what was written")
+    func writeFailureStops() throws {
+        let path = JournalFiles.newPath()
+        let documents = Documents()
+        let journal = try UndoStackJournal(path: path, commands: JournalFiles.commands, model: documents)
+        try journal.perform(InsertText(documents, "a", at: 0, "kept", coalesces: false))
+        try journal.connection.execute("PRAGMA query_only=1;")     // every write fails from here on, as on a full disk
+        let failure = #expect(throws: JournalError.self) {
+            try journal.perform(InsertText(documents, "a", at: 4, " lost", coalesces: false))
+        }
+        #expect(failure?.message.hasPrefix("change 2 was made but could not be written") == true)
+        let refusal = #expect(throws: JournalError.self) { try journal.undo() }
+        #expect(refusal?.message == failure?.message)
+        #expect(documents.text("a") == "kept lost")                 // the undo was refused
+        journal.close()
+        let fresh = Documents()
+        let reopened = try UndoStackJournal(path: path, commands: JournalFiles.commands, model: fresh)
+        #expect(reopened.restoredCount == 1 && fresh.text("a") == "kept")
     }
 }
