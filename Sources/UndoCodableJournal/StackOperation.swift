@@ -5,6 +5,9 @@ import UndoCore
 ///
 /// Moves across branches (`goTo`, `earlier`, `later`) are kept as the state they reached: a
 /// move by time or by saves then replays to the same state whatever the clock says.
+///
+/// Its synthesized JSON (`{"undo":{"count":1,"scope":{"current":{}}}}`) is the file format:
+/// renaming a case or a label is a new format version (the fixture test sees it).
 enum StackOperation: Codable, Equatable {
     /// Which steps an undo or redo considered: the current context, the whole history, or one context.
     enum Scope: Codable, Equatable {
