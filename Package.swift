@@ -11,6 +11,8 @@ let package = Package(
         .library(name: "UndoPluginHost", targets: ["UndoPluginHost"]),
         // The journal: a session's changes kept in SQLite, so a crash or a restart loses nothing.
         .library(name: "UndoJournal", targets: ["UndoJournal"]),
+        // An app's own history (Swift commands that are Codable) kept in SQLite (Foundation's JSON).
+        .library(name: "UndoCodableJournal", targets: ["UndoCodableJournal"]),
         // Sample plugins: real shared objects (libUndoPlugin*.so next to the binaries).
         .library(name: "UndoPluginTextEditor", type: .dynamic, targets: ["UndoPluginTextEditor"]),
         .library(name: "UndoPluginCanvas", type: .dynamic, targets: ["UndoPluginCanvas"]),
@@ -60,6 +62,10 @@ let package = Package(
         .target(name: "UndoJournal", dependencies: ["UndoCore", "CSQLite"], path: "Sources/UndoJournal"),
         .testTarget(name: "UndoJournalTests", dependencies: ["UndoJournal", "UndoCore"], path: "Tests/UndoJournalTests",
                     exclude: ["Fixtures"]),  // a journal of format 1, read by every later version
+        .target(name: "UndoCodableJournal", dependencies: ["UndoCore", "UndoJournal"],
+                path: "Sources/UndoCodableJournal"),
+        .testTarget(name: "UndoCodableJournalTests", dependencies: ["UndoCodableJournal", "UndoJournal", "UndoCore"],
+                    path: "Tests/UndoCodableJournalTests", exclude: ["Fixtures"]),  // a history journal of format 1
         // The direct call prototypes and the conversions of type-erased plugin functions, in C
         // (internal to UndoPluginHost).
         .target(name: "CUndoHostSupport", dependencies: ["UndoPluginABI"], path: "Sources/CUndoHostSupport"),
@@ -128,7 +134,7 @@ let package = Package(
                 path: "examples/swift-plugin"),
         // Every code block of README.md and docs/*.md compiled, run or compared (docs/checked-examples.md).
         // Not on UndoPluginKit: the tests load Swift plugins the way a host does.
-        .testTarget(name: "DocsTests", dependencies: ["UndoCore", "UndoPluginHost"],
+        .testTarget(name: "DocsTests", dependencies: ["UndoCore", "UndoPluginHost", "UndoCodableJournal"],
                     path: "Tests/DocsTests"),
         .testTarget(name: "UndoThreadStressTests", dependencies: ["UndoPluginHost", "UndoCore", "UndoPluginABI", "UndoHostC"],
                     path: "Tests/UndoThreadStressTests"),

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Builds the DocC documentation of UndoCore and UndoPluginKit (swift-docc-plugin) and fails on
+# Builds the DocC documentation of UndoCore, UndoPluginKit and UndoCodableJournal (swift-docc-plugin) and fails on
 # any warning: a broken symbol link, an undocumented parameter, a missing page.
 # The archives are in .build/plugins/Swift-DocC/outputs/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 status=0
-for target in UndoCore UndoPluginKit; do
+for target in UndoCore UndoPluginKit UndoCodableJournal; do
     log=$(mktemp)
     if ! swift package --disable-sandbox generate-documentation --target "$target" >"$log" 2>&1; then
         cat "$log"; echo "docs: $target failed" >&2; status=1

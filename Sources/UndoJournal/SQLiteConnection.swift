@@ -5,12 +5,12 @@ import CSQLite
 /// Invariants: `handle` is an open connection from `open` until `close()` (it is never used
 /// after); statements are finalized before the call that prepared them returns; text read from
 /// a row is copied into a `String` before the next step. Checked in debug builds by `isOpen`.
-final class SQLiteConnection {
+package final class SQLiteConnection {
     private var handle: OpaquePointer?
-    private(set) var isOpen = false
+    package private(set) var isOpen = false
 
     /// Opens `path`; `create`: make the file when it is missing.
-    init(path: String, create: Bool) throws(JournalError) {
+    package init(path: String, create: Bool) throws(JournalError) {
         let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_FULLMUTEX
         let status = sqlite3_open_v2(path, &handle, flags, nil)
         guard status == SQLITE_OK else {
@@ -25,7 +25,7 @@ final class SQLiteConnection {
 
     deinit { close() }
 
-    func close() {
+    package func close() {
         guard isOpen else { return }
         sqlite3_close_v2(handle)
         handle = nil
@@ -33,24 +33,24 @@ final class SQLiteConnection {
     }
 
     /// The last error of the connection, as SQLite words it.
-    var lastMessage: String { handle.map { String(cString: sqlite3_errmsg($0)) } ?? "closed" }
+    package var lastMessage: String { handle.map { String(cString: sqlite3_errmsg($0)) } ?? "closed" }
 
     /// Runs SQL that returns no rows (several statements allowed).
-    func execute(_ sql: String) throws(SQLiteFailure) {
+    package func execute(_ sql: String) throws(SQLiteFailure) {
         assert(isOpen, "a closed connection was used")
         let status = sqlite3_exec(handle, sql, nil, nil, nil)
         guard status == SQLITE_OK else { throw SQLiteFailure(code: status, message: lastMessage) }
     }
 
     /// A value bound to a statement's parameter.
-    enum Value {
+    package enum Value {
         case integer(Int64)
         case text(String)
     }
 
     /// Runs one statement with `values` bound in order, and gives each row's columns as text or
     /// integers to `row` (column index → value).
-    func query(_ sql: String, _ values: [Value] = [], row: ([Value]) -> Void = { _ in }) throws(SQLiteFailure) {
+    package func query(_ sql: String, _ values: [Value] = [], row: ([Value]) -> Void = { _ in }) throws(SQLiteFailure) {
         assert(isOpen, "a closed connection was used")
         var statement: OpaquePointer?
         var status = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
@@ -82,7 +82,7 @@ final class SQLiteConnection {
     }
 
     /// The first column of the first row, as an integer (0 when there is none).
-    func integer(_ sql: String) throws(SQLiteFailure) -> Int64 {
+    package func integer(_ sql: String) throws(SQLiteFailure) -> Int64 {
         var result: Int64 = 0
         try query(sql) { columns in
             if case .integer(let value)? = columns.first { result = value }
@@ -91,7 +91,7 @@ final class SQLiteConnection {
     }
 
     /// The first column of every row, as text.
-    func texts(_ sql: String) throws(SQLiteFailure) -> [String] {
+    package func texts(_ sql: String) throws(SQLiteFailure) -> [String] {
         var result: [String] = []
         try query(sql) { columns in
             switch columns.first {
@@ -105,9 +105,9 @@ final class SQLiteConnection {
 }
 
 /// An SQLite call that failed: its result code and message.
-struct SQLiteFailure: Error {
-    var code: Int32
-    var message: String
+package struct SQLiteFailure: Error {
+    package var code: Int32
+    package var message: String
     /// The damage codes: not a database, or a corrupt one.
-    var isDamage: Bool { code & 0xff == SQLITE_CORRUPT || code & 0xff == SQLITE_NOTADB }
+    package var isDamage: Bool { code & 0xff == SQLITE_CORRUPT || code & 0xff == SQLITE_NOTADB }
 }

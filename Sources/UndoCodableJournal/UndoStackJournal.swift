@@ -1,0 +1,141 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import FoundationEssentials
+import UndoCore
+import UndoJournal
+
+/// A journal of an app's own history (an `UndoStack` of Swift commands) in an SQLite
+/// database (WAL mode): every change made through it is written before the call returns, so a
+/// new process that opens the same file gets back the same history — branches, position, save
+/// points, times, contexts — and, by performing the journaled commands again, the same model.
+///
+/// A new file starts empty. An existing one is checked (a history journal, of this format
+/// version, undamaged: ``formatVersion``, an integrity check, a checksum per change) and its
+/// changes are replayed into a new stack, against the model the app hands in, each at the time
+/// it was first made. Then every later change made through the journal is written before it
+/// is acknowledged, as durable as ``durability`` says (`full`: synced before it returns;
+/// `normal`: in the WAL, so a process crash loses nothing, a power loss the changes since the
+/// last checkpoint).
+///
+/// Commands are ``UndoJournaledCommand``s (`Codable`, under a stable name) of the types
+/// registered when the journal is opened. Make every change through the journal; read the
+/// history (titles, `UndoStack.tree`, `UndoStack.isDirty(_:)`) from ``stack``. A change made
+/// on ``stack`` directly is not journaled, and a reopened journal would not have it.
+///
+/// Every call is refused once a change could not be written (the disk is full, the file was
+/// removed), or failed and could not be taken back (`UndoError.rollbackFailed`): the history
+/// and the model then hold a change the journal lacks; reopen the journal.
+public final class UndoStackJournal {
+    /// How much a crash or a power loss can take: the modes of the session journal
+    /// (`UndoJournal.Durability`).
+    public typealias Durability = UndoJournal.Durability
+
+    /// The format this version writes and reads.
+    public static let formatVersion: Int64 = 1
+    /// SQLite's application id of a history journal: "UNDS" (the session journal is "UNDO").
+    static let applicationID: Int64 = 0x554E_4453
+
+    /// The database file.
+    public let path: String
+    /// How durable each change is when the call that made it returns.
+    public let durability: Durability
+    /// The history: read it freely; change it only through the journal.
+    public let stack: UndoStack
+    /// The history's clock: the wall clock, set to each change's original time while it replays.
+    public let clock: JournalClock
+    /// How many changes the file held when it was opened (and were replayed).
+    public let restoredCount: Int
+
+    let connection: SQLiteConnection
+    let registry: [String: any UndoJournaledCommand.Type]
+    let encoder = JSONEncoder()
+    var nextSequence: Int64
+    /// The write that failed, after which every call is refused.
+    var writeFailure: JournalError?
+
+    /// Opens the journal at `path`: a new file starts empty; an existing one is checked and
+    /// replayed into a new stack and `model`.
+    /// - Parameters:
+    ///   - path: the database file; created when missing.
+    ///   - durability: see ``Durability``; `full` by default.
+    ///   - commands: every command type the journal holds or will hold, each under its
+    ///     ``UndoJournaledCommand/journalName``.
+    ///   - model: what the commands change, fresh (as at the start of the history): the journaled
+    ///     commands are performed on it again. Decoded commands find it with
+    ///     ``Swift/Decoder/journalModel(_:)``.
+    ///   - makeStack: makes the empty history, with the clock it is given (so that each step
+    ///     gets the time it was first made) and the app's settings, the same on every opening.
+    /// - Throws: `JournalError` naming the file and the problem: not a history journal,
+    ///   another format version, damaged, a change of a type not registered or that cannot be
+    ///   decoded or performed again (naming the change and the type), two types under one name.
+    ///   The file is not changed then, and `model` should be discarded.
+    /// - Complexity: O(changes in the file), each replayed as the call that made it.
+    public init(path: String, durability: Durability = .full, commands: [any UndoJournaledCommand.Type], model: Any,
+                makeStack: (JournalClock) -> UndoStack = { UndoStack(clock: $0) }) throws(JournalError) {
+        self.path = path
+        self.durability = durability
+        var registry: [String: any UndoJournaledCommand.Type] = [:]
+        for type in commands {
+            if let other = registry.updateValue(type, forKey: type.journalName), other != type {
+                throw JournalError(path: path, "two command types are registered as \"\(type.journalName)\": \(other) and \(type)")
+            }
+        }
+        self.registry = registry
+        encoder.outputFormatting = [.sortedKeys]
+        clock = JournalClock()
+        stack = makeStack(clock)
+        guard stack.treeCount == 0 && stack.groupDepth == 0 else {
+            throw JournalError(path: path, "the stack to restore into is not empty: make a new one in makeStack")
+        }
+        let exists = access(path, F_OK) == 0
+        let connection = try SQLiteConnection(path: path, create: !exists)
+        self.connection = connection
+        do throws(JournalError) {
+            if exists {
+                let changes = try Self.read(connection, path: path)
+                try Self.replay(changes, into: stack, clock: clock, registry: registry, model: model, path: path)
+                restoredCount = changes.count
+            } else {
+                try Self.run(path) { () throws(SQLiteFailure) in try Self.create(connection) }
+                restoredCount = 0
+            }
+            let synchronous = durability == .full ? "FULL" : "NORMAL"
+            try Self.run(path) { () throws(SQLiteFailure) in try connection.execute("PRAGMA synchronous=\(synchronous);") }
+        } catch {
+            connection.close()
+            throw error
+        }
+        nextSequence = Int64(restoredCount) + 1
+    }
+
+    /// Makes the tables of a new journal.
+    static func create(_ connection: SQLiteConnection) throws(SQLiteFailure) {
+        try connection.execute("""
+            PRAGMA journal_mode=WAL;
+            BEGIN;
+            PRAGMA application_id=\(applicationID);
+            PRAGMA user_version=\(formatVersion);
+            CREATE TABLE changes(sequence INTEGER PRIMARY KEY, time INTEGER NOT NULL, operation TEXT NOT NULL,
+                                 command_type TEXT NOT NULL, command TEXT NOT NULL, checksum INTEGER NOT NULL);
+            COMMIT;
+            """)
+    }
+
+    /// Runs SQLite calls, turning their failure into the journal's error.
+    static func run(_ path: String, _ body: () throws(SQLiteFailure) -> Void) throws(JournalError) {
+        do throws(SQLiteFailure) {
+            try body()
+        } catch {
+            throw JournalError(path: path, error.isDamage ? "the file is damaged (\(error.message))" : error.message)
+        }
+    }
+
+    /// Closes the file (also done when the journal is freed); later changes are refused.
+    public func close() {
+        connection.close()
+        if writeFailure == nil { writeFailure = JournalError(path: path, "the journal is closed") }
+    }
+}
