@@ -46,6 +46,8 @@ public struct SessionText: Sendable, Equatable {
     var saved: String { pick("saved", "저장됨") }
     var undone: String { pick("undone", "실행 취소됨") }
     var unnamed: String { pick("(unnamed)", "(이름 없음)") }
+    /// Before the arguments a plugin step's inverse takes, in `history --values`.
+    var inverseArguments: String { pick("undo with", "되돌릴 때") }
     var alert: String { pick("Alert", "알림") }
     func choose(_ count: Int, keys: String) -> String { pick("Choose 1-\(count) or \(keys): ", "1-\(count) 또는 \(keys) 중에서 고르세요: ") }
     var empty: String { pick("empty", "비어 있음") }
