@@ -189,6 +189,7 @@ static int32_t insert_text(undo_call *call, int64_t position, const char *text,
     return UNDO_OK;
 }
 
+// docs:begin describe-step
 /* Whether the host writes its titles in Korean (undo_host.locale, ABI 1.7). */
 static int host_is_korean(const undo_host *host) {
     return UNDO_STRUCT_HAS(host, undo_host, locale) && host->locale != NULL &&
@@ -217,6 +218,7 @@ static void describe_step(undo_call *call, const char *english, const char *kore
     }
     (void)call->host->set_description(call, description);
 }
+// docs:end describe-step
 
 /* ---- Actions --------------------------------------------------------------------------- */
 
