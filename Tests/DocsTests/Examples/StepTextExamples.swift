@@ -35,7 +35,7 @@ extension DocExamples {
         try history.endGroup()
         print(history.undoMenuTitle)
         for step in history.steps {
-            let values = history.historyValues(at: step.index).map { "\($0.label)=\($0.value.debugDescription)" }
+            let values = history.historyValues(at: step.index).map { "\($0.label): \($0.value)" }
             print(step.index, history.historyText(at: step.index) ?? "-", values)
         }
         // docs:end step-texts
