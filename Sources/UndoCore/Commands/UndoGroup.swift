@@ -1,5 +1,5 @@
 /// A step made of several commands that undo and redo as one: the parent step of a named group
-/// (``UndoStack/beginGroup(named:context:)``). Members run in order on redo and in reverse order
+/// (``UndoStack/beginGroup(named:description:context:)``). Members run in order on redo and in reverse order
 /// on undo; if one fails partway, those already changed are put back so the group stays atomic.
 public final class UndoGroup: UndoCommand {
     public internal(set) var name: String?
