@@ -482,6 +482,17 @@ int32_t undo_history_alert_choice(undo_history *h, uint32_t index, uint32_t *kin
 int32_t undo_history_begin_group(undo_history *h, const char *name, const char *context);
 
 /**
+ * Opens a group as undo_history_begin_group does, with a longer description for history lists
+ * beside its name (Qt's text beside the action text): name "Paste", description "Paste 2
+ * lines"; undo_step_info.description reads it back. description: NUL-terminated UTF-8 of at
+ * most 4096 bytes (copied), or NULL for none. Errors: as undo_history_begin_group (UNDO_ELIMIT
+ * and UNDO_EUTF8 for the description too). Thread: any. Complexity: O(1) plus the texts'
+ * lengths. Since release 1.3 (ABI 1.7).
+ */
+int32_t undo_history_begin_group_v2(undo_history *h, const char *name, const char *description,
+                                    const char *context);
+
+/**
  * Closes the innermost open group (an empty group leaves no step).
  * Errors: UNDO_ESTATE (no group open), UNDO_EREENTRANT, UNDO_EHANDLE. Thread: any.
  */

@@ -166,8 +166,28 @@ int main(void) {
            "a group has no action type, description or arguments", r.action_id);
     expect_code(h, read_argument(h, 2, UNDO_STEP_ARGUMENTS, 0, &a), UNDO_ERANGE, "a group's argument 0");
 
+    /* A group opened with a description (undo_history_begin_group_v2): the menu names it, the
+     * list describes it; a description too long or not UTF-8 is refused and opens nothing. */
+    expect_code(h, undo_history_begin_group_v2(h, "Paste", "Paste 2 lines", "a"), UNDO_OK, "begin a described group");
+    expect_code(h, perform(h, "text.insert", 0, "y", 0), UNDO_OK, "insert in the described group");
+    expect_code(h, undo_history_end_group(h), UNDO_OK, "end the described group");
+    expect_code(h, read_row(h, 3, &r), UNDO_OK, "step 3 (the described group)");
+    expect_text(r.name, "Paste", "the group's name");
+    expect_text(r.description, "Paste 2 lines", "the group's description");
+    {
+        char *huge = (char *)malloc(4098);
+        if (huge == NULL) return 1;
+        memset(huge, 'x', 4097);
+        huge[4097] = '\0';
+        expect_code(h, undo_history_begin_group_v2(h, "G", huge, NULL), UNDO_ELIMIT, "a description of 4097 bytes");
+        free(huge);
+    }
+    expect_code(h, undo_history_begin_group_v2(h, "G", "\xff", NULL), UNDO_EUTF8, "a description not UTF-8");
+    expect_code(h, undo_history_end_group(h), UNDO_ESTATE, "no group was opened by the refusals");
+    expect_code(h, undo_history_undo(h, 1, NULL), UNDO_OK, "undo the described group");
+
     /* Every bad input named. */
-    expect_code(h, read_argument(h, 3, UNDO_STEP_ARGUMENTS, 0, &a), UNDO_ERANGE, "no step 3");
+    expect_code(h, read_argument(h, 4, UNDO_STEP_ARGUMENTS, 0, &a), UNDO_ERANGE, "no step 4");
     expect_code(h, read_argument(h, 0, UNDO_STEP_ARGUMENTS, 2, &a), UNDO_ERANGE, "no argument 2");
     expect_code(h, read_argument(h, 0, UNDO_STEP_INVERSE_ARGUMENTS, 2, &a), UNDO_ERANGE, "no inverse argument 2");
     expect_code(h, read_argument(h, 0, 2, 0, &a), UNDO_EINVAL, "which 2");
