@@ -68,10 +68,12 @@ public struct PluginCommand: UndoCommand, Sendable, CustomStringConvertible {
     }
     /// The longer description perform (or a merge) gave with `set_description` (ABI 1.7), in
     /// the host's locale; `nil` when it gave none (lists then show the name).
+    /// - Complexity: O(1).
     public var historyDescription: String? { step.description }
     /// The perform arguments, labelled with their parameters' names and written as scripts
     /// write them (`position: 3`, `text: "hello"`); ``PluginHost/stepValues(at:)`` gives them
     /// typed, with the inverse arguments.
+    /// - Complexity: O(arguments and their sizes).
     public var historyValues: [UndoStepValue] {
         zip(action.signature.parameters, arguments).map { parameter, value in
             UndoStepValue(label: parameter.name, value: value.description)
