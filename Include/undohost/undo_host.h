@@ -871,7 +871,8 @@ typedef struct undo_step_info {
  * and marks the UNDO_STEP_CURRENT row. Indexes stay valid until the history changes.
  * Errors: UNDO_ERANGE (index >= count), UNDO_EINVAL (info NULL, struct_size below
  * UNDO_STEP_INFO_SIZE_V1, a NULL buffer with a capacity, a reserved field not NULL),
- * UNDO_EHANDLE. Thread: any; observers may call. Complexity: O(1) plus the names' lengths.
+ * UNDO_EHANDLE. Thread: any; observers may call. Complexity: O(1) plus the texts' lengths
+ * (and, for a plugin step, its number of arguments).
  */
 int32_t undo_history_step(undo_history *h, uint64_t index, undo_step_info *info);
 
@@ -923,7 +924,8 @@ typedef struct undo_step_argument {
  * is not a plugin step is 0), UNDO_EINVAL (arg NULL, struct_size below UNDO_STEP_ARGUMENT_SIZE_V1,
  * a NULL buffer with a capacity, a reserved field not NULL, `which` not one of the two),
  * UNDO_EHANDLE. Thread: any; observers may call. Ownership: nothing to free; every text and
- * byte goes into the caller's buffers. Complexity: O(1) plus the sizes of the name and value.
+ * byte goes into the caller's buffers. Complexity: O(the step's number of arguments) plus the
+ * sizes of the name and value.
  * Since release 1.3 (ABI 1.7).
  */
 int32_t undo_history_step_argument(undo_history *h, uint64_t index, uint32_t which, uint32_t arg_index,
