@@ -482,6 +482,17 @@ int32_t undo_history_alert_choice(undo_history *h, uint32_t index, uint32_t *kin
 int32_t undo_history_begin_group(undo_history *h, const char *name, const char *context);
 
 /**
+ * Opens a group as undo_history_begin_group does, with a longer description for history lists
+ * beside its name (Qt's text beside the action text): name "Paste", description "Paste 2
+ * lines"; undo_step_info.description reads it back. description: NUL-terminated UTF-8 of at
+ * most 4096 bytes (copied), or NULL for none. Errors: as undo_history_begin_group (UNDO_ELIMIT
+ * and UNDO_EUTF8 for the description too). Thread: any. Complexity: O(1) plus the texts'
+ * lengths. Since release 1.3 (ABI 1.7).
+ */
+int32_t undo_history_begin_group_v2(undo_history *h, const char *name, const char *description,
+                                    const char *context);
+
+/**
  * Closes the innermost open group (an empty group leaves no step).
  * Errors: UNDO_ESTATE (no group open), UNDO_EREENTRANT, UNDO_EHANDLE. Thread: any.
  */
@@ -828,10 +839,31 @@ typedef struct undo_step_info {
     uint32_t context_length;
     /** Set to NULL. */
     void *reserved[4];
+
+    /* ---- Added in release 1.3 (ABI 1.7): set struct_size to UNDO_STEP_INFO_SIZE_V2 ---- */
+
+    /** In: buffer for the step's longer description for history lists, as it was given
+     * (undo_host.set_description, a group's or a Swift command's: "Typing \"hello\""); out:
+     * its full length, UNDO_NO_NAME when it has none (a list then shows display_name). */
+    char *description;
+    uint32_t description_capacity;
+    uint32_t description_length;
+    /** In: buffer for a plugin step's action type, its full id ("org.undohost.text/insert");
+     * out: its full length, UNDO_NO_NAME for a step that is not a plugin step (a group). */
+    char *action_id;
+    uint32_t action_id_capacity;
+    uint32_t action_id_length;
+    /** Out: how many arguments and inverse arguments a plugin step has (0 for other steps):
+     * read each with undo_history_step_argument. */
+    uint32_t argument_count;
+    uint32_t inverse_argument_count;
 } undo_step_info;
 
 /** The size of the first undo_step_info: the minimum the library accepts. */
 #define UNDO_STEP_INFO_SIZE_V1 (offsetof(undo_step_info, reserved) + 4 * sizeof(void *))
+/** The size of a release 1.3 undo_step_info (with description, action_id and the argument
+ * counts). A caller that sets UNDO_STEP_INFO_SIZE_V1 gets the first fields only. */
+#define UNDO_STEP_INFO_SIZE_V2 (offsetof(undo_step_info, inverse_argument_count) + sizeof(uint32_t))
 
 /**
  * Writes step `index` (0: the oldest; the count is undo_history_state.count) into *info.
@@ -839,9 +871,65 @@ typedef struct undo_step_info {
  * and marks the UNDO_STEP_CURRENT row. Indexes stay valid until the history changes.
  * Errors: UNDO_ERANGE (index >= count), UNDO_EINVAL (info NULL, struct_size below
  * UNDO_STEP_INFO_SIZE_V1, a NULL buffer with a capacity, a reserved field not NULL),
- * UNDO_EHANDLE. Thread: any; observers may call. Complexity: O(1) plus the names' lengths.
+ * UNDO_EHANDLE. Thread: any; observers may call. Complexity: O(1) plus the texts' lengths
+ * (and, for a plugin step, its number of arguments).
  */
 int32_t undo_history_step(undo_history *h, uint64_t index, undo_step_info *info);
+
+/** undo_history_step_argument's `which`: the arguments perform takes. */
+#define UNDO_STEP_ARGUMENTS 0u
+/** undo_history_step_argument's `which`: the arguments the inverse takes (perform's again when
+ * the action type declares no inverse parameters). */
+#define UNDO_STEP_INVERSE_ARGUMENTS 1u
+
+/**
+ * One argument of a plugin step, read back by undo_history_step_argument. The caller sets
+ * struct_size and the buffers (any may be NULL with capacity 0); the library fills in the rest.
+ * Growable. Since release 1.3 (ABI 1.7).
+ */
+typedef struct undo_step_argument {
+    uint32_t struct_size;
+    /** Out: the parameter's type, UNDO_TYPE_*. */
+    uint32_t type;
+    /** In: buffer for the parameter's name (undo_param.name: "position"); out: its full length. */
+    char *name;
+    uint32_t name_capacity;
+    uint32_t name_length;
+    /** In: buffer for the value as scripts write it (3, "hello" with quotes and escapes,
+     * x"00ff" for bytes); out: its full length. */
+    char *text;
+    uint32_t text_capacity;
+    uint32_t text_length;
+    /** In: buffer for a string's or bytes' data; out: the value, typed. A number is in place.
+     * A string or bytes value has its full size in as.string.size / as.bytes.size, and its data
+     * points into `data` (a string NUL-terminated) when all of it fits (size + 1 bytes for a
+     * string), else NULL. The data is the caller's: valid as long as the buffer is. */
+    uint8_t *data;
+    uint64_t data_capacity;
+    undo_value value;
+    /** Set to NULL. */
+    void *reserved[4];
+} undo_step_argument;
+
+/** The size of the first undo_step_argument: the minimum the library accepts. */
+#define UNDO_STEP_ARGUMENT_SIZE_V1 (offsetof(undo_step_argument, reserved) + 4 * sizeof(void *))
+
+/**
+ * Reads argument `arg_index` of step `index` (as undo_history_step numbers them) into *arg:
+ * which is UNDO_STEP_ARGUMENTS or UNDO_STEP_INVERSE_ARGUMENTS; the counts are
+ * undo_step_info.argument_count and inverse_argument_count. Only plugin steps have arguments
+ * (a step the plugin made with record has the inverse arguments it gave; one never performed
+ * has none). Indexes stay valid until the history changes.
+ * Errors: UNDO_ERANGE (index >= count, arg_index >= that step's count, which for a step that
+ * is not a plugin step is 0), UNDO_EINVAL (arg NULL, struct_size below UNDO_STEP_ARGUMENT_SIZE_V1,
+ * a NULL buffer with a capacity, a reserved field not NULL, `which` not one of the two),
+ * UNDO_EHANDLE. Thread: any; observers may call. Ownership: nothing to free; every text and
+ * byte goes into the caller's buffers. Complexity: O(the step's number of arguments) plus the
+ * sizes of the name and value.
+ * Since release 1.3 (ABI 1.7).
+ */
+int32_t undo_history_step_argument(undo_history *h, uint64_t index, uint32_t which, uint32_t arg_index,
+                                   undo_step_argument *arg);
 
 /**
  * Writes the names of the contexts that have steps (done or redo, group members included),

@@ -14,8 +14,15 @@ typealias CallPointer = UnsafeMutablePointer<undo_call>?
 let writeNote: @convention(c) (CallPointer, UnsafePointer<CChar>?, Int32) -> Int32 = { call, text, priority in
     UndoCall.run(call) { call in
         let book = try call.state(NotesBook.self)
-        book.append(.init(text: String(undoArgument: text), priority: priority), in: call.context)
+        let written = String(undoArgument: text)
+        book.append(.init(text: written, priority: priority), in: call.context)
         try call.reportChange(.object(Int64(book.notes(in: call.context).count - 1)))
+        if call.phase == .perform {
+            // The history list's text, in the host's language. Optional: an older host, which
+            // has no descriptions, shows the name alone.
+            let shown = written.count > 40 ? written.prefix(39) + "…" : Substring(written)
+            try? call.setDescription(call.host.locale.hasPrefix("ko") ? "메모 \"\(shown)\" 쓰기" : "Write \"\(shown)\"")
+        }
     }
 }
 

@@ -189,10 +189,43 @@ static int32_t insert_text(undo_call *call, int64_t position, const char *text,
     return UNDO_OK;
 }
 
+// docs:begin describe-step
+/* Whether the host writes its titles in Korean (undo_host.locale, ABI 1.7). */
+static int host_is_korean(const undo_host *host) {
+    return UNDO_STRUCT_HAS(host, undo_host, locale) && host->locale != NULL &&
+           strncmp(host->locale, "ko", 2) == 0 && (host->locale[2] == '\0' || host->locale[2] == '-' ||
+                                                   host->locale[2] == '_');
+}
+
+/* Gives the step a description for history lists (ABI 1.7): the action's word and the text
+ * it concerns, quoted and cut to 40 bytes at a character boundary ("Typing \"hello\"",
+ * Korean: "\"hello\" 입력"). A host older than 1.7 has no set_description: names only. */
+static void describe_step(undo_call *call, const char *english, const char *korean,
+                          const char *text, uint64_t size) {
+    char description[128];
+    uint64_t shown = size;
+    const char *more = "";
+    if (!UNDO_STRUCT_HAS(call->host, undo_host, locale)) return;
+    if (shown > 40) {
+        shown = 40;
+        while (shown > 0 && ((unsigned char)text[shown] & 0xC0) == 0x80) shown--;
+        more = "…";
+    }
+    if (host_is_korean(call->host)) {
+        snprintf(description, sizeof description, "\"%.*s%s\" %s", (int)shown, text, more, korean);
+    } else {
+        snprintf(description, sizeof description, "%s \"%.*s%s\"", english, (int)shown, text, more);
+    }
+    (void)call->host->set_description(call, description);
+}
+// docs:end describe-step
+
 /* ---- Actions --------------------------------------------------------------------------- */
 
 static int32_t text_insert(undo_call *call, int64_t position, const char *text) {
-    return insert_text(call, position, text, NULL, 0);
+    int32_t rc = insert_text(call, position, text, NULL, 0);
+    if (rc == UNDO_OK) describe_step(call, "Typing", "입력", text, strlen(text));
+    return rc;
 }
 
 /* The inverse of insert: removes the inserted text, after checking it is still there. */
@@ -240,6 +273,9 @@ static int32_t text_insert_merge(undo_call *call, const undo_value *prev_args,
     merged.as.string.data = joined;
     merged.as.string.size = prev_size + next_size;
     rc = call->host->set_arg(call, 1, &merged); /* the host copies */
+    if (rc == UNDO_OK) {
+        describe_step(call, "Typing", "입력", joined, prev_size + next_size);
+    }
     free(joined);
     return rc == UNDO_OK ? UNDO_MERGE_MERGED : rc;
 }
@@ -276,6 +312,9 @@ static int32_t text_delete(undo_call *call, int64_t position, int64_t length) {
         value.as.bytes.data = length ? (const void *)(doc->styles + position) : NULL;
         value.as.bytes.size = (uint64_t)length;
         rc = call->host->set_inverse_arg(call, 2, &value);
+    }
+    if (rc == UNDO_OK) {
+        describe_step(call, "Delete", "삭제", removed ? removed : "", size);
     }
     free(removed);
     if (rc != UNDO_OK) return rc;

@@ -32,6 +32,9 @@ public struct UndoStepInfo: Sendable, Equatable {
     /// A number that identifies the step while it stays in the history.
     public var serial: UInt32
     public var name: String?
+    /// The step's longer description for history lists, raw as the command gave it
+    /// (``UndoCommand/historyDescription``); `nil` when it has none.
+    public var historyDescription: String?
     public var context: UndoContext
     /// `true` for steps below the position (done), `false` for redo steps.
     public var isApplied: Bool

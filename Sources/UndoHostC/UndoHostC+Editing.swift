@@ -15,6 +15,18 @@ public func undo_history_begin_group(_ h: OpaquePointer?, _ name: UnsafePointer<
 }
 
 @c @implementation
+public func undo_history_begin_group_v2(_ h: OpaquePointer?, _ name: UnsafePointer<CChar>?,
+                                        _ description: UnsafePointer<CChar>?, _ context: UnsafePointer<CChar>?) -> Int32 {
+    withClient(h) { history throws(ClientFailure) in
+        let name = try CText.readOptional(name, "name")
+        let description = try CText.readOptional(description, "description")
+        let context = try CText.optionalContext(context)
+        try history.withStack { try $0.beginGroup(named: name, description: description, context: context) }
+        return Int32(UNDO_OK)
+    }
+}
+
+@c @implementation
 public func undo_history_end_group(_ h: OpaquePointer?) -> Int32 {
     withClient(h) { history throws(ClientFailure) in
         try history.withStack { try $0.endGroup() }

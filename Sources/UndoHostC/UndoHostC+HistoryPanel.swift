@@ -45,13 +45,18 @@ public func undo_history_step(_ h: OpaquePointer?, _ index: UInt64, _ info: Unsa
         try HistoryPanel.checkBuffer(written.display_name, written.display_name_capacity, "info.display_name")
         try HistoryPanel.checkBuffer(written.context, written.context_capacity, "info.context")
         try ReservedFields.pointers(written.reserved, "info.reserved")
+        // Zero (NULL, 0) in a V1 caller's struct, which has no such fields.
+        try HistoryPanel.checkBuffer(written.description, written.description_capacity, "info.description")
+        try HistoryPanel.checkBuffer(written.action_id, written.action_id_capacity, "info.action_id")
         // The index is checked under the same lock as the step is read.
         // (A closure with typed throws here crashes the 6.3.1 compiler: the refusal is thrown after.)
-        let row: (step: UndoStepInfo?, displayName: String?, position: Int, count: Int) = try history.withStack { stack in
+        let row: (step: UndoStepInfo?, displayName: String?, plugin: PluginCommand?, position: Int, count: Int)
+            = try history.withStack { stack in
             let count = stack.count
-            guard let index = Int(exactly: index), index < count else { return (nil, nil, stack.position, count) }
+            guard let index = Int(exactly: index), index < count else { return (nil, nil, nil, stack.position, count) }
             let step = stack.step(at: index)
-            return (step, step.name.flatMap(stack.formatter.displayName), stack.position, count)
+            return (step, step.name.flatMap(stack.formatter.displayName), stack.command(at: index) as? PluginCommand,
+                    stack.position, count)
         }
         guard let step = row.step else {
             throw .range("no step \(index): the history has \(row.count) (indexes 0 to count - 1)")
@@ -70,7 +75,56 @@ public func undo_history_step(_ h: OpaquePointer?, _ index: UInt64, _ info: Unsa
                                                              capacity: written.display_name_capacity)
         written.context_length = UInt32(bitPattern: try CText.write(step.context.name, to: written.context,
                                                                     capacity: written.context_capacity))
+        written.description_length = try HistoryPanel.write(step.historyDescription, to: written.description,
+                                                            capacity: written.description_capacity)
+        written.action_id_length = try HistoryPanel.write(row.plugin?.action.fullID, to: written.action_id,
+                                                          capacity: written.action_id_capacity)
+        written.argument_count = UInt32(clamping: row.plugin?.arguments.count ?? 0)
+        written.inverse_argument_count = UInt32(clamping: row.plugin?.inverseArguments.count ?? 0)
         GrowableStruct.write(written, to: info)
+        return Int32(UNDO_OK)
+    }
+}
+
+@c @implementation
+public func undo_history_step_argument(_ h: OpaquePointer?, _ index: UInt64, _ which: UInt32, _ argIndex: UInt32,
+                                      _ arg: UnsafeMutablePointer<undo_step_argument>?) -> Int32 {
+    withClient(h, changing: false) { history throws(ClientFailure) in
+        guard let arg else { throw .invalid("arg is NULL") }
+        var written = try GrowableStruct.read(UnsafePointer(arg), minimum: HistoryPanel.argumentMinimumSize, "arg")
+        try HistoryPanel.checkBuffer(written.name, written.name_capacity, "arg.name")
+        try HistoryPanel.checkBuffer(written.text, written.text_capacity, "arg.text")
+        if written.data == nil && written.data_capacity > 0 {
+            throw .invalid("arg.data is NULL but its capacity is \(written.data_capacity)")
+        }
+        try ReservedFields.pointers(written.reserved, "arg.reserved")
+        guard which == UNDO_STEP_ARGUMENTS || which == UNDO_STEP_INVERSE_ARGUMENTS else {
+            throw .invalid("which is \(which): UNDO_STEP_ARGUMENTS (0) or UNDO_STEP_INVERSE_ARGUMENTS (1)")
+        }
+        let inverse = which == UNDO_STEP_INVERSE_ARGUMENTS
+        // Read under one lock; the refusals are thrown after (see undo_history_step).
+        let found: (values: PluginStepValues?, count: Int, isStep: Bool) = try history.withStack { stack in
+            guard let index = Int(exactly: index), index < stack.count else { return (nil, stack.count, false) }
+            return ((stack.command(at: index) as? PluginCommand)?.values, stack.count, true)
+        }
+        guard found.isStep else {
+            throw .range("no step \(index): the history has \(found.count) (indexes 0 to count - 1)")
+        }
+        let arguments = (inverse ? found.values?.inverseArguments : found.values?.arguments) ?? []
+        guard Int(argIndex) < arguments.count else {
+            let kind = inverse ? "inverse arguments" : "arguments"
+            throw .range(found.values == nil
+                ? "step \(index) is not a plugin step: it has no \(kind)"
+                : "step \(index) has \(arguments.count) \(kind) (indexes 0 to \(arguments.count) - 1), not \(argIndex)")
+        }
+        let argument = arguments[Int(argIndex)]
+        written.type = argument.type.rawValue
+        written.name_length = UInt32(bitPattern: try CText.write(argument.name, to: written.name,
+                                                                 capacity: written.name_capacity))
+        written.text_length = UInt32(bitPattern: try CText.write(argument.value.description, to: written.text,
+                                                                 capacity: written.text_capacity))
+        written.value = HistoryPanel.typedValue(argument.value, data: written.data, capacity: written.data_capacity)
+        GrowableStruct.write(written, to: arg)
         return Int32(UNDO_OK)
     }
 }
@@ -155,6 +209,39 @@ public func undo_history_remove_all(_ h: OpaquePointer?) -> Int32 {
 enum HistoryPanel {
     static let stateMinimumSize = MemoryLayout<undo_history_state>.offset(of: \.reserved)! + 4 * MemoryLayout<UnsafeRawPointer>.size
     static let stepMinimumSize = MemoryLayout<undo_step_info>.offset(of: \.reserved)! + 4 * MemoryLayout<UnsafeRawPointer>.size
+    static let argumentMinimumSize = MemoryLayout<undo_step_argument>.offset(of: \.reserved)! + 4 * MemoryLayout<UnsafeRawPointer>.size
+
+    /// `value` as an `undo_value`: a number in place; a string's or bytes' data copied into the
+    /// caller's `data` buffer when all of it fits (a string with its NUL), else a NULL pointer,
+    /// with the full size either way.
+    static func typedValue(_ value: ActionValue, data: UnsafeMutablePointer<UInt8>?, capacity: UInt64) -> undo_value {
+        var typed = undo_value()
+        typed.type = value.type.rawValue
+        func copied(_ bytes: some Collection<UInt8>, terminated: Bool) -> UnsafeRawPointer? {
+            guard let data, UInt64(bytes.count) + (terminated ? 1 : 0) <= capacity else { return nil }
+            var offset = 0
+            for byte in bytes {
+                data[offset] = byte
+                offset += 1
+            }
+            if terminated { data[offset] = 0 }
+            return UnsafeRawPointer(data)
+        }
+        switch value {
+        case .i32(let number): typed.as.i32 = number
+        case .u32(let number): typed.as.u32 = number
+        case .i64(let number): typed.as.i64 = number
+        case .u64(let number): typed.as.u64 = number
+        case .f64(let number): typed.as.f64 = number
+        case .string(let text):
+            typed.as.string.size = UInt64(text.utf8.count)
+            typed.as.string.data = copied(text.utf8, terminated: true)?.assumingMemoryBound(to: CChar.self)
+        case .bytes(let bytes):
+            typed.as.bytes.size = UInt64(bytes.count)
+            typed.as.bytes.data = copied(bytes, terminated: false)
+        }
+        return typed
+    }
 
     /// What undo_history_get_state reports, read under one lock. `context` nil: the current
     /// context, as observers see it (UndoStack's defaults).

@@ -84,6 +84,29 @@ public struct UndoCall {
         return host.pointee.report_change(raw, nil, location, length)
     }
 
+    /// From perform (the first time) or merge: gives the step a longer description for history
+    /// lists, beside its brief name (`Typing "hello"` for "Typing"), in the language of
+    /// ``UndoHostCallbacks/locale``; `nil` removes it. A merge that does not set one keeps the
+    /// older step's; on redo the host accepts it and keeps the step's first description
+    /// (`undo_host.set_description`, ABI 1.7).
+    /// - Parameter description: at most `UNDO_MAX_DESCRIPTION_LENGTH` bytes of UTF-8, or `nil`.
+    /// - Throws: UNDO_ENOTSUP from a host older than 1.7 (the step then shows its name), or the
+    ///   host's refusal (UNDO_ESTATE outside perform and merge, UNDO_ELIMIT for a text too long).
+    /// - Complexity: O(*n*) in the length of the text, which the host copies.
+    public func setDescription(_ description: String?) throws(UndoPluginError) {
+        let host = raw.pointee.host!
+        guard UndoHostCallbacks(host).hasABI17, let setDescription = host.pointee.set_description else {
+            throw UndoPluginError(.notSupported, "the host (ABI \(host.pointee.abi_major).\(host.pointee.abi_minor)) has no set_description")
+        }
+        let status: Int32
+        if let description {
+            status = description.withCString { setDescription(raw, $0) }
+        } else {
+            status = setDescription(raw, nil)
+        }
+        if let error = UndoPluginError(status: status, "set_description") { throw error }
+    }
+
     /// The index of the parameter `name`, checked against `Value`'s type.
     private func parameterIndex<Value: UndoPluginValue>(_ name: String, of value: Value.Type,
                                                          inverse: Bool) throws(UndoPluginError) -> Int {

@@ -18,6 +18,21 @@ public struct UndoHostCallbacks: @unchecked Sendable {
     /// The host's plugin ABI version at run time.
     public var abiVersion: (major: UInt32, minor: UInt32) { (raw.pointee.abi_major, raw.pointee.abi_minor) }
 
+    /// Whether the table has the fields of ABI 1.7 (`set_obsolete`, `set_description`, `locale`).
+    var hasABI17: Bool {
+        let end = MemoryLayout<undo_host>.offset(of: \.locale)! + MemoryLayout<UnsafePointer<CChar>?>.size
+        return Int(raw.pointee.struct_size) >= end
+    }
+
+    /// The language of the host's titles ("en", "ko", "pt-BR"), in which to write descriptions
+    /// (``UndoCall/setDescription(_:)``) and messages; "en" from a host older than ABI 1.7,
+    /// which has no `undo_host.locale`.
+    /// - Complexity: O(*n*) in the identifier's length.
+    public var locale: String {
+        guard hasABI17, let locale = raw.pointee.locale else { return "en" }
+        return String(undoArgument: locale)
+    }
+
     /// Writes to the host's log (the host copies the message). Thread: any.
     public func log(_ level: LogLevel, _ message: String) {
         message.withCString { raw.pointee.log(raw, level.rawValue, $0) }

@@ -72,7 +72,7 @@ struct DemoAndPluginListingTests {
             Unloaded org.undohost.canvas: 1 step left the history
             History (1 of 1 done)
                  Start
-            > 2  Typing  untitled
+            > 2  Typing "kept"  untitled
 
             """)
         #expect(run.standardError.hasPrefix("<stdin>:6: UNDO_ENOTFOUND: unknown action canvas.add\n"))

@@ -69,10 +69,10 @@ struct EngineBehaviourScriptTests {
               [x]
             History (5 of 5 done)
                  Start
-              1  Typing           letter.txt  saved
+              1  Typing "x"       letter.txt  saved
               2  Bold             letter.txt
-              3  Typing           letter.txt
-              4  Delete           letter.txt
+              3  Typing "y"       letter.txt
+              4  Delete "x"       letter.txt
             > 5  Revert to Saved  letter.txt  saved
             Undo Revert to Saved
             letter.txt (Text Editor)

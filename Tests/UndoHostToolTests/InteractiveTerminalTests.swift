@@ -143,7 +143,7 @@ struct InteractiveTerminalTests {
         try terminal.waitForPrompt("untitled*> ")
         terminal.type("hist\t\r")
         let history = try terminal.waitForPrompt("untitled*> ")
-        #expect(history.contains("1  Typing  untitled"))
+        #expect(history.contains("1  Typing \"tab\"  untitled"))
         terminal.type("quit\r")
         #expect(try terminal.waitForExit() == 0)
     }

@@ -122,15 +122,15 @@ struct KeepGoingAndExpectTests {
             Closed a: 1 step left the history; now in b
             History (2 of 2 done)
                  Start
-              2  Typing  b
-            > 3  Pair    b  group of 2 actions
+              2  Typing "2"  b
+            > 3  Pair        b  group of 2 actions
             Undo to step 2 (1 step, newest Pair)
             """), "\(run.standardOutput)")
         #expect(run.standardOutput.hasSuffix("""
             History (1 of 2 done)
                  Start
-            > 2  Typing  b
-              3  Pair    b  group of 2 actions, undone
+            > 2  Typing "2"  b
+              3  Pair        b  group of 2 actions, undone
 
             """))
     }

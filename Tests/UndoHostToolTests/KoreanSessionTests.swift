@@ -61,8 +61,8 @@ struct KoreanSessionTests {
         #expect(run.standardOutput.hasSuffix("""
             실행 기록 (2개 중 1개 실행됨)
                  처음
-            > 1  입력   a  저장됨
-              2  Paste  a  동작 2개의 그룹, 실행 취소됨
+            > 1  "x" 입력  a  저장됨
+              2  Paste     a  동작 2개의 그룹, 실행 취소됨
 
             """), "\(run.standardOutput)")
     }
@@ -121,7 +121,7 @@ struct KoreanSessionTests {
         let leaked = fragments.filter { Self.containsWords(run.standardOutput, $0) }
         #expect(leaked.isEmpty, "English in the Korean demo: \(leaked)")
         #expect(run.standardOutput.contains("데모가 끝났습니다"))
-        #expect(run.standardOutput.contains("> 6  저장된 상태로 되돌리기  letter.txt  저장됨"))
+        #expect(run.standardOutput.contains("> 6  저장된 상태로 되돌리기                      letter.txt  저장됨"))
     }
 
     @Test("Every message of the session's table has a Korean form that is not the English one")

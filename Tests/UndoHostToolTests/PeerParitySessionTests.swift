@@ -89,8 +89,8 @@ extension PeerParitySessionTests {
         #expect(run.standardOutput.contains("""
             History (1 of 2 done)
                  Start
-            > 1  Typing  untitled
-              2  Typing  untitled  undone
+            > 1  Typing "a"  untitled
+              2  Typing "b"  untitled  undone
             """), "\(run.standardOutput)")
         #expect(run.standardOutput.hasSuffix("Cancelled the group: it had no changes\n"))
     }

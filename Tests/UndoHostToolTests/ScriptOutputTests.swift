@@ -43,14 +43,14 @@ struct ScriptOutputTests {
               Hello <b>[world]</b>
             History (2 of 2 done)
                  Start
-              1  Typing  letter.txt
-            > 2  Bold    letter.txt
+              1  Typing "Hello world"  letter.txt
+            > 2  Bold                  letter.txt
             Saved letter.txt
             History (3 of 3 done)
                  Start
-              1  Typing  letter.txt
-              2  Bold    letter.txt  saved
-            > 3  Delete  letter.txt
+              1  Typing "Hello world"  letter.txt
+              2  Bold                  letter.txt  saved
+            > 3  Delete "Hello "       letter.txt
             Undo Delete
             letter.txt (Text Editor)
               [Hello ]<b>world</b>
@@ -136,12 +136,12 @@ struct ScriptOutputTests {
             a.txt (Text Editor): empty
             History (1 of 2 done)
                  Start
-            > 2  Typing  b.txt
-              1  Typing  a.txt  undone
+            > 2  Typing "beta"   b.txt
+              1  Typing "alpha"  a.txt  undone
             Closed b.txt: 1 step left the history; now in a.txt
             History (0 of 1 done)
             >    Start
-              1  Typing  a.txt  undone
+              1  Typing "alpha"  a.txt  undone
             Documents:
                 untitled  0 steps
               > a.txt     1 step

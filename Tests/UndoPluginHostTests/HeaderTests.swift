@@ -111,10 +111,13 @@ import UndoPluginABI
         #expect(MemoryLayout<undo_value>.size == 24)
         // 1.1 appended set_close_handler to the host table, after the 1.0 reserved slots.
         #expect(MemoryLayout<undo_host>.offset(of: \.set_close_handler)! == MemoryLayout<undo_host>.offset(of: \.reserved)! + 8 * 8)
-        // 1.3 appended set_coalescing_key after it; 1.5 register_action_name: the end of today's table.
+        // 1.3 appended set_coalescing_key after it; 1.5 register_action_name.
         #expect(MemoryLayout<undo_host>.offset(of: \.set_coalescing_key)! == MemoryLayout<undo_host>.offset(of: \.set_close_handler)! + 8)
         #expect(MemoryLayout<undo_host>.offset(of: \.register_action_name)! == MemoryLayout<undo_host>.offset(of: \.set_coalescing_key)! + 8)
-        #expect(MemoryLayout<undo_host>.offset(of: \.register_action_name)! + 8 == MemoryLayout<undo_host>.size)
+        // 1.7 appended set_obsolete, set_description and locale: the end of today's table.
+        #expect(MemoryLayout<undo_host>.offset(of: \.set_obsolete)! == MemoryLayout<undo_host>.offset(of: \.register_action_name)! + 8)
+        #expect(MemoryLayout<undo_host>.offset(of: \.set_description)! == MemoryLayout<undo_host>.offset(of: \.set_obsolete)! + 8)
+        #expect(MemoryLayout<undo_host>.offset(of: \.locale)! + 8 == MemoryLayout<undo_host>.size)
         #expect(MemoryLayout<undo_param>.size == 16)
     }
 

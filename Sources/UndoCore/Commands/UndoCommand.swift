@@ -17,6 +17,17 @@ public protocol UndoCommand {
     /// the history's ``UndoTitleFormatter`` formats it.
     var name: String? { get }
 
+    /// A longer description of the change for a history list, beside the brief ``name`` of the
+    /// menu (Qt's text beside its action text): `Typing "hello"` for the name "Typing". Written
+    /// in the language of the app's titles, like the name; `nil` (the default) lets lists show
+    /// the name. Raw: ``UndoTitleFormatter/historyText(name:description:)`` shapes it.
+    var historyDescription: String? { get }
+
+    /// Whatever the command chooses to show of its values in a history list, as labelled
+    /// texts in the order to show them (`position: 3`, `text: "hello"`). Defaults to none.
+    /// Read only when a list asks for it (``UndoStack/historyValues(at:)``).
+    var historyValues: [UndoStepValue] { get }
+
     /// The document or target this change belongs to. Defaults to ``UndoContext/global``.
     var context: UndoContext { get }
 
@@ -56,12 +67,32 @@ public protocol UndoCommand {
 
 extension UndoCommand {
     public var name: String? { nil }
+    public var historyDescription: String? { nil }
+    public var historyValues: [UndoStepValue] { [] }
     public var context: UndoContext { .global }
     public func belongs(to context: UndoContext) -> Bool { self.context == context }
     public var cost: Int { MemoryLayout<Self>.size }
     public var coalescingKey: UndoCoalescingKey? { nil }
     public var isDiscardable: Bool { false }
     public mutating func merge(with next: Self) -> UndoMerge { .refused }
+}
+
+/// One value of a step as a history list shows it (``UndoCommand/historyValues``): a label and
+/// the value as text, both in the app's language.
+public struct UndoStepValue: Sendable, Hashable {
+    /// What the value is: `position`, `colour`.
+    public var label: String
+    /// The value as text: `3`, `"hello"`.
+    public var value: String
+
+    /// Makes a labelled value.
+    /// - Parameters:
+    ///   - label: what the value is (`position`).
+    ///   - value: the value as text (`3`).
+    public init(label: String, value: String) {
+        self.label = label
+        self.value = value
+    }
 }
 
 /// What ``UndoCommand/merge(with:)`` did with the next command.

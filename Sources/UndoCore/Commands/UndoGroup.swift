@@ -1,8 +1,10 @@
 /// A step made of several commands that undo and redo as one: the parent step of a named group
-/// (``UndoStack/beginGroup(named:context:)``). Members run in order on redo and in reverse order
+/// (``UndoStack/beginGroup(named:description:context:)``). Members run in order on redo and in reverse order
 /// on undo; if one fails partway, those already changed are put back so the group stays atomic.
 public final class UndoGroup: UndoCommand {
     public internal(set) var name: String?
+    /// The group's longer description for history lists (``UndoStack/beginGroup(named:description:context:)``).
+    public internal(set) var historyDescription: String?
     /// The members, the group's context and what is known of the members' contexts, in one
     /// stored property: adding a member is one access to it (each stored property of a class
     /// is checked for exclusive access on its own).

@@ -2,7 +2,7 @@ extension UndoStack {
     /// Cancels the innermost open group: takes back every change made in it, newest first,
     /// and closes it leaving no step and nothing to redo (the redo steps from before it stay,
     /// as after a group that changed nothing). A group so used is a transaction, as the `undo`
-    /// crate's checkpoints: ``beginGroup(named:context:)`` begins it, its changes take effect
+    /// crate's checkpoints: ``beginGroup(named:description:context:)`` begins it, its changes take effect
     /// as they are made, ``endGroup()`` commits them as one step and this cancels them. The
     /// everyday case: a drag or a live preview abandoned with Escape. Inside an outer group,
     /// only the inner group's changes are taken back; the outer one stays open.

@@ -3,18 +3,25 @@ extension UndoStack {
     /// Groups nest; a nested group becomes one member of its parent.
     /// - Parameters:
     ///   - name: the step's brief name ("Paste Style"); `nil` for an unnamed step.
+    ///   - description: the step's longer description for history lists ("Paste Style onto 3
+    ///     paragraphs", see ``UndoCommand/historyDescription``); `nil` (the default): none.
     ///   - context: the group's context; by default that of its first member.
-    /// - Throws: ``UndoError/groupTooDeep(limit:)``, ``UndoError/reentrantCall(_:)``.
-    public func beginGroup(named name: String? = nil, context: UndoContext? = nil) throws {
+    /// - Throws: ``UndoError/groupTooDeep(limit:)``, ``UndoError/reentrantCall(_:)``,
+    ///   ``UndoError/nameTooLong(what:bytes:limit:)`` for a name or description over
+    ///   ``maximumNameBytes``.
+    /// - Complexity: O(1) amortized, plus the lengths of the texts checked.
+    public func beginGroup(named name: String? = nil, description: String? = nil, context: UndoContext? = nil) throws {
         try refuseReentry("beginGroup")
         try Self.checkLength(of: name, "group name")
+        try Self.checkLength(of: description, "group description")
         try Self.checkLength(of: context?.name, "context name")
         try access { record in
             guard record.openGroups.count < Self.maximumGroupDepth else {
                 throw UndoError.groupTooDeep(limit: Self.maximumGroupDepth)
             }
-            record.openGroups.append(UndoGroup(name: name, context: context ?? .global,
-                                               capacity: min(record.lastGroupSize, 1024)))
+            let group = UndoGroup(name: name, context: context ?? .global, capacity: min(record.lastGroupSize, 1024))
+            group.historyDescription = description
+            record.openGroups.append(group)
             record.coalescingOpen = false
         }
         notifyIfObserved()  // nothing can be undone or redone while it is open

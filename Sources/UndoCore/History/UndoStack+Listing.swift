@@ -12,6 +12,27 @@ extension UndoStack {
     /// - Complexity: O(1).
     public func step(at index: Int) -> UndoStepInfo { access { $0.stepInfo(at: index) } }
 
+    /// The values the command of the step at `index` (0 is the oldest) chooses to show in a
+    /// history list (``UndoCommand/historyValues``): read on demand, not with every row of
+    /// ``steps``.
+    /// - Parameter index: the step's index, as in ``steps``.
+    /// - Precondition: `index` is in `0..<count`.
+    /// - Complexity: O(1) plus what the command does to describe its values.
+    public func historyValues(at index: Int) -> [UndoStepValue] { access { $0.steps[index].command.historyValues } }
+
+    /// The text a history list shows for the step at `index`: its description when it has one,
+    /// else its name as titles show it, in the history's formatter
+    /// (``UndoTitleFormatter/historyText(name:description:)``); `nil` for a step with neither.
+    /// - Parameter index: the step's index, as in ``steps``.
+    /// - Precondition: `index` is in `0..<count`.
+    /// - Complexity: O(*n*) in the length of the text.
+    public func historyText(at index: Int) -> String? {
+        access { record in
+            let command = record.steps[index].command
+            return record.formatter.historyText(name: command.name, description: command.historyDescription)
+        }
+    }
+
     /// The contexts that have steps, done or redoable (a group's members included): the global
     /// context first when it has any, then the others in no set order (sort them to show them).
     /// - Complexity: O(contexts with steps).
@@ -60,7 +81,8 @@ extension HistoryRecord {
         let step = steps[index]
         let command = step.command
         let context = command.context
-        return UndoStepInfo(index: index, serial: step.serial, name: command.name, context: context,
+        return UndoStepInfo(index: index, serial: step.serial, name: command.name,
+                            historyDescription: command.historyDescription, context: context,
                             isApplied: index < position,
                             isSavePoint: saveStates[context]?.saved.contains(step.serial) ?? false,
                             isDiscardable: command.isDiscardable,

@@ -19,7 +19,7 @@
 /// `:later`), ``tree`` lists them. Undo and redo move along the current branch; the branch
 /// moved to last becomes the current one, so redo after returning to a fork takes it.
 ///
-/// **Groups.** While a group is open (``beginGroup(named:context:)``), nothing can be undone or
+/// **Groups.** While a group is open (``beginGroup(named:description:context:)``), nothing can be undone or
 /// redone: ``canUndo`` and ``canRedo`` are `false`, the titles are the plain disabled ones, and
 /// ``undo()`` throws ``UndoError/groupOpen`` — as in Qt, where a macro being recorded offers no
 /// undo. End the group first.

@@ -47,6 +47,23 @@ public struct UndoTitleFormatter: Sendable {
         return truncated(name)
     }
 
+    /// The text a history list shows for a step (Qt's text, where the menu shows its action
+    /// text): the description with its whitespace collapsed as in ``displayName(_:)`` but kept
+    /// as written otherwise (no title case, punctuation and quotes kept, not shortened); or,
+    /// when there is no description (`nil`, or only whitespace), the name as ``displayName(_:)``
+    /// shows it; `nil` when neither is left.
+    /// - Parameters:
+    ///   - name: the step's raw brief name (``UndoCommand/name``).
+    ///   - description: the step's raw description (``UndoCommand/historyDescription``).
+    /// - Complexity: O(*n*) in the length of the texts.
+    public func historyText(name: String?, description: String?) -> String? {
+        if let description {
+            let collapsed = Self.collapsedWhitespace(description)
+            if !collapsed.isEmpty { return collapsed }
+        }
+        return name.flatMap(displayName)
+    }
+
     /// The title of the Undo menu item: "Undo Typing", or the locale's plain "Undo" when the step
     /// is unnamed (`nil`, or nothing left after ``displayName(_:)``).
     public func undoTitle(for name: String?) -> String {
@@ -159,6 +176,25 @@ public struct UndoTitleFormatter: Sendable {
         }
         dropTrailingPunctuation(&name)
         return name
+    }
+
+    /// `text` with runs of whitespace made one space and none at either end.
+    private static func collapsedWhitespace(_ text: String) -> String {
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        var spacePending = false
+        for character in text {
+            if character.isWhitespace {
+                spacePending = !result.isEmpty
+                continue
+            }
+            if spacePending {
+                result.append(" ")
+                spacePending = false
+            }
+            result.append(character)
+        }
+        return result
     }
 
     /// Whether `character` would become part of a space written before it (a lone combining

@@ -23,7 +23,9 @@ public enum SessionCommand: Equatable, Sendable {
     /// Close a document (the current one when no name is given): its steps leave the history.
     case close(String?)
     case menu
-    case history
+    /// `history`: every step; `history --values`: with each plugin step's action type and
+    /// arguments.
+    case history(values: Bool)
     /// Show the alert; with a choice (number, letter or kind), also pick it.
     case alert(choice: String?)
     /// Show a document; `whole`: all of it, not scrolled or cut to the terminal (`show --all`).
@@ -57,7 +59,7 @@ public enum SessionCommand: Equatable, Sendable {
     static let usages: [String: String] = [
         "undo": "undo [N] | undo to N", "redo": "redo [N] | redo to N",
         "group": "group begin [\"Name\"] | group end | group cancel", "break": "break", "save": "save [--forget]", "revert": "revert", "limit": "limit [N]",
-        "doc": "doc [NAME]", "close": "close [NAME]", "menu": "menu", "history": "history",
+        "doc": "doc [NAME]", "close": "close [NAME]", "menu": "menu", "history": "history [--values]",
         "alert": "alert [1|2|3|u|r|c]", "show": "show [--all] [NAME]", "plugins": "plugins",
         "load": "load [--allow-writable-plugins] PATH", "expect": "expect CODE COMMAND",
         "unload": "unload PLUGIN-ID", "help": "help [COMMAND|ACTION]", "quit": "quit", "exit": "exit",
@@ -80,7 +82,7 @@ public enum SessionCommand: Equatable, Sendable {
         case .document: "doc"
         case .close: "close"
         case .menu: "menu"
-        case .history: "history"
+        case .history(let values): values ? "history --values" : "history"
         case .alert: "alert"
         case .show: "show"
         case .plugins: "plugins"
@@ -161,7 +163,10 @@ extension SessionCommand {
         case "doc": try parser.expectAtMost(1); return .document(words.first?.text)
         case "close": try parser.expectAtMost(1); return .close(words.first?.text)
         case "menu": try parser.expectAtMost(0); return .menu
-        case "history": try parser.expectAtMost(0); return .history
+        case "history":
+            let (values, rest) = parser.taking("--values")
+            try rest.expectAtMost(0)
+            return .history(values: values)
         case "alert": try parser.expectAtMost(1); return .alert(choice: words.first?.text)
         case "show":
             let (whole, rest) = parser.taking("--all")

@@ -46,6 +46,8 @@ public struct SessionText: Sendable, Equatable {
     var saved: String { pick("saved", "저장됨") }
     var undone: String { pick("undone", "실행 취소됨") }
     var unnamed: String { pick("(unnamed)", "(이름 없음)") }
+    /// Before the arguments a plugin step's inverse takes, in `history --values`.
+    var inverseArguments: String { pick("undo with", "되돌릴 때") }
     var alert: String { pick("Alert", "알림") }
     func choose(_ count: Int, keys: String) -> String { pick("Choose 1-\(count) or \(keys): ", "1-\(count) 또는 \(keys) 중에서 고르세요: ") }
     var empty: String { pick("empty", "비어 있음") }
@@ -320,7 +322,7 @@ public struct SessionText: Sendable, Equatable {
         "doc": "Switch to document NAME (its own undo and redo); without NAME, list the documents.",
         "close": "Close a document: its steps leave the history, the others stay.",
         "menu": "Show the Edit menu: Undo and Redo as they are titled now, with their shortcuts.",
-        "history": "List every step: > marks where the history is, saved the save points.",
+        "history": "List every step with its description: > marks where the history is, saved the save points; --values adds each step's action and arguments.",
         "alert": "Show the shake-to-undo alert; with a choice (1-3, u/r/c), pick it.",
         "show": "Show a document; after an undo or redo the changed part is highlighted. It fits the terminal; --all shows all of it.",
         "plugins": "List the loaded plugins and their actions.",
@@ -347,7 +349,7 @@ public struct SessionText: Sendable, Equatable {
         "doc": "NAME 문서로 옮겨 갑니다 (문서마다 실행 취소와 복귀가 따로). NAME이 없으면 문서 목록을 보여 줍니다.",
         "close": "문서를 닫습니다. 그 문서의 단계는 기록에서 빠지고 다른 문서의 단계는 남습니다.",
         "menu": "편집 메뉴를 보여 줍니다. 지금 제목 그대로의 실행 취소와 실행 복귀, 그리고 단축키.",
-        "history": "모든 단계를 보여 줍니다. >는 기록의 현재 위치, 저장됨은 저장 지점입니다.",
+        "history": "모든 단계를 설명과 함께 보여 줍니다. >는 기록의 현재 위치, 저장됨은 저장 지점입니다. --values는 각 단계의 동작과 인수를 덧붙입니다.",
         "alert": "흔들어서 실행 취소 알림을 보여 줍니다. 고를 항목(1-3, u/r/c)을 주면 그것을 고릅니다.",
         "show": "문서를 보여 줍니다. 실행 취소나 복귀 뒤에는 바뀐 곳이 강조됩니다. 터미널에 맞춰 보여 주고, --all이면 전부 보여 줍니다.",
         "plugins": "불러온 플러그인과 그 동작을 보여 줍니다.",

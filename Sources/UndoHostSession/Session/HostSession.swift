@@ -132,7 +132,7 @@ public final class HostSession {
         case .document(nil): return documentList()
         case .close(let name): return try close(name ?? currentDocument)
         case .menu: return .menu(withStack { EditMenuView(stack: $0, document: currentDocument) })
-        case .history: return .history(withStack { HistoryPanelView(stack: $0) })
+        case .history(let values): return .history(withStack { HistoryPanelView(stack: $0, showsValues: values) })
         case .alert(let choice): return try alert(choice: choice)
         case .show(let name, let whole):
             var views = try views(of: name ?? currentDocument, changes: lastChanges ?? [])

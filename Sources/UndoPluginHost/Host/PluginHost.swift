@@ -72,6 +72,9 @@ public final class PluginHost: @unchecked Sendable {
     /// history's title formatter when the host was made, so the names match the titles' language;
     /// set it when you give the formatter another locale. Setting it chooses the names of the
     /// loaded plugins' action types again (a plugin that gave no name for it shows its default).
+    /// Plugins read it as `undo_host.locale` (ABI 1.7), to write step descriptions in: the
+    /// value when they were loaded (a table's strings stay as they are while its plugin is
+    /// loaded), so set it before loading.
     /// - Complexity: O(*n*) in the number of names the loaded plugins gave.
     public var locale: String {
         get { lock.withLock { _locale } }

@@ -25,7 +25,8 @@ enum HostTables {
     private struct Weak { weak var plugin: LoadedPlugin? }
     private static let registry = Registry()
 
-    static func makeTable(hostName: String, hostVersion: String) -> UnsafeMutablePointer<undo_host> {
+    /// - Parameter locale: the host's locale when the plugin loads (`undo_host.locale`, ABI 1.7).
+    static func makeTable(hostName: String, hostVersion: String, locale: String) -> UnsafeMutablePointer<undo_host> {
         let table = registry.lock.withLock { registry.pool.popLast() } ?? .allocate(capacity: 1)
         var host = undo_host()
         host.struct_size = UInt32(MemoryLayout<undo_host>.size)
@@ -49,6 +50,8 @@ enum HostTables {
         host.register_action_name = { host, action, locale, name in
             HostCallbacks.registerActionName(host, action, locale, name)
         }
+        host.set_description = { call, text in HostCallbacks.setDescription(call, text) }
+        host.locale = UnsafePointer(strdup(locale))
         table.initialize(to: host)
         return table
     }
@@ -68,8 +71,10 @@ enum HostTables {
             registry.plugins.removeValue(forKey: UnsafeMutableRawPointer(table))
             free(UnsafeMutableRawPointer(mutating: table.pointee.host_name))
             free(UnsafeMutableRawPointer(mutating: table.pointee.host_version))
+            free(UnsafeMutableRawPointer(mutating: table.pointee.locale))
             table.pointee.host_name = nil
             table.pointee.host_version = nil
+            table.pointee.locale = nil
             registry.pool.append(table)
         }
     }
@@ -248,6 +253,32 @@ enum HostCallbacks {
             return ok
         } catch {
             frame.setRefusal("set_coalescing_key: " + CStrings.describe(error, "the key"))
+            return switch error {
+            case .tooLong: Int32(UNDO_ELIMIT)
+            case .invalidUTF8: Int32(UNDO_EUTF8)
+            default: Int32(UNDO_EINVAL)
+            }
+        }
+    }
+
+    /// set_description (ABI 1.7), from perform or merge: the step's longer description, or
+    /// none (NULL). On redo the step keeps the one it has: accepted and ignored.
+    static func setDescription(_ call: UnsafeMutablePointer<undo_call>?, _ text: UnsafePointer<CChar>?) -> Int32 {
+        guard let frame = CallFrame.accepting(call) else { return Int32(UNDO_ESTATE) }
+        guard [.perform, .redo, .merge].contains(frame.phase) else {
+            frame.setRefusal("set_description: only allowed in perform and merge")
+            return Int32(UNDO_ESTATE)
+        }
+        guard let text else {
+            frame.setDescription(nil)
+            return ok
+        }
+        do throws(CStrings.Failure) {
+            let description = try CStrings.read(text, limit: Int(UNDO_MAX_DESCRIPTION_LENGTH), allowEmpty: true)
+            frame.setDescription(description.isEmpty ? nil : description)
+            return ok
+        } catch {
+            frame.setRefusal("set_description: " + CStrings.describe(error, "the description"))
             return switch error {
             case .tooLong: Int32(UNDO_ELIMIT)
             case .invalidUTF8: Int32(UNDO_EUTF8)

@@ -65,7 +65,7 @@ final class LoadedPlugin: @unchecked Sendable {
         self.callRoute = host.callRoute
         self.callLock = host.history.mutex
         documents = DocumentSlots(guardedBy: host.history.mutex)
-        hostTable = HostTables.makeTable(hostName: host.hostName, hostVersion: host.hostVersion)
+        hostTable = HostTables.makeTable(hostName: host.hostName, hostVersion: host.hostVersion, locale: host.locale)
         keptFrame = CallFrame(hostTable: hostTable, pluginData: nil, phase: .perform)
         keptFrame.setDocuments(documents)
         HostTables.register(hostTable, for: self)

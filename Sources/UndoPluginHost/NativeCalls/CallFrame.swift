@@ -158,6 +158,9 @@ final class CallFrame {
     /// The coalescing key perform set with set_coalescing_key (ABI 1.3); `nil` for none.
     func setCoalescingKey(_ key: String?) { storage.access { $0.setOutputs { $0.coalescingKey = .some(key) } } }
 
+    /// The description perform or merge set with set_description (ABI 1.7); `nil` to remove it.
+    func setDescription(_ text: String?) { storage.access { $0.setOutputs { $0.description = .some(text) } } }
+
     /// The most changed places one call may report (report_change): they are kept until the
     /// call ends, so a plugin reporting without end would hold the process's memory.
     static let maximumChangesPerCall = 65_536
@@ -246,6 +249,9 @@ struct CallOutputs {
     /// The coalescing key perform set with set_coalescing_key (ABI 1.3): `.some(nil)` for
     /// "never coalesces", `nil` when perform did not set one.
     var coalescingKey: String??
+    /// The description perform or merge set with set_description (ABI 1.7): `.some(nil)` when
+    /// it removed the description, `nil` when the call did not set one.
+    var description: String??
     var changes = UndoChanges()
     /// report_change was called more than ``CallFrame/maximumChangesPerCall`` times.
     var changesOverLimit = false

@@ -41,6 +41,8 @@ extension ActionType {
             if !redo, let key = outputs.coalescingKey {
                 step.coalescing = key.map { .key(UndoCoalescingKey(pluginID + "/" + $0)) } ?? .never
             }
+            // A redo's description is accepted and ignored: the step keeps its first one.
+            if !redo, let description = outputs.description { step.description = description }
             if !outputs.changes.isEmpty { changes.append(contentsOf: outputs.changes) }
         }
         step.performed = true
@@ -100,6 +102,8 @@ extension ActionType {
                 var merged = PluginStep(context: previous.context, arguments: arguments, inverseArguments: inverse,
                                         performed: previous.performed)
                 merged.coalescing = previous.coalescing
+                // A merge that set no description keeps the previous step's.
+                merged.description = outputs.description ?? previous.description
                 merged.measuredCost = merged.currentCost
                 return .merged(merged)
             case Int32(UNDO_MERGE_REFUSED):

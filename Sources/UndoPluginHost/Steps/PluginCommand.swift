@@ -66,6 +66,19 @@ public struct PluginCommand: UndoCommand, Sendable, CustomStringConvertible {
         case .key(let key): key
         }
     }
+    /// The longer description perform (or a merge) gave with `set_description` (ABI 1.7), in
+    /// the host's locale; `nil` when it gave none (lists then show the name).
+    /// - Complexity: O(1).
+    public var historyDescription: String? { step.description }
+    /// The perform arguments, labelled with their parameters' names and written as scripts
+    /// write them (`position: 3`, `text: "hello"`); ``PluginHost/stepValues(at:)`` gives them
+    /// typed, with the inverse arguments.
+    /// - Complexity: O(arguments and their sizes).
+    public var historyValues: [UndoStepValue] {
+        zip(action.signature.parameters, arguments).map { parameter, value in
+            UndoStepValue(label: parameter.name, value: value.description)
+        }
+    }
     public var isDiscardable: Bool { actionType.isDiscardable }
     /// The cost as measured when the step went in (or merged): a redo may hand back inverse
     /// arguments of another size (the document changed outside the history), but the history
@@ -155,12 +168,14 @@ struct PluginStep: @unchecked Sendable {
         /// Whether perform ran (or the plugin recorded the step): the next perform is a redo.
         var performed: Bool
         var coalescing = Coalescing.actionType
+        /// The longer description perform or merge gave (set_description, ABI 1.7); `nil`: none.
+        var description: String?
         /// The cost as the history measured it, or -1 before it went in.
         var measuredCost = -1
 
         /// The bytes this step keeps alive, for the memory limit.
         var currentCost: Int {
-            var cost = 96 + arguments.storageSize
+            var cost = 96 + arguments.storageSize + (description?.utf8.count ?? 0)
             if let inverseArguments { cost += inverseArguments.reduce(0) { $0 + $1.storageSize } }
             return cost
         }
@@ -205,6 +220,10 @@ struct PluginStep: @unchecked Sendable {
     var coalescing: Coalescing {
         get { read { $0.coalescing } }
         set { modify { $0.coalescing = newValue } }
+    }
+    var description: String? {
+        get { read { $0.description } }
+        set { modify { $0.description = newValue } }
     }
     var measuredCost: Int {
         get { read { $0.measuredCost } }

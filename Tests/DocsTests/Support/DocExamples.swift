@@ -11,6 +11,7 @@ enum DocExamples {
             case "undo-manager": try undoManager()
             case "titles": try titles()
             case "groups-and-save-points": try groupsAndSavePoints()
+            case "step-texts": try stepTexts()
             case "branches-and-time-travel": try branchesAndTimeTravel()
             case "plugin-host": try pluginHost()
             case "trust-policy": try trustPolicy()
