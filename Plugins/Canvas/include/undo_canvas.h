@@ -5,7 +5,8 @@
 #ifndef UNDOHOST_CANVAS_H
 #define UNDOHOST_CANVAS_H
 
-/** The plugin id; its actions are "canvas.add", "canvas.remove", "canvas.move", "canvas.recolor". */
+/** The plugin id; its actions are "canvas.add", "canvas.remove", "canvas.move", "canvas.recolor",
+ * "canvas.grid". */
 #define UNDO_CANVAS_ID "org.undohost.canvas"
 
 #endif

@@ -24,7 +24,8 @@ extension HistoryRecord {
         if count == 1 {
             // One step, the common case.
             if let removed = try apply(direction, at: first, &changes, removingObsolete: true) {
-                return UndoResult(direction: direction, name: removed.name, context: removed.context, changes: changes.all)
+                return UndoResult(direction: direction, name: removed.name, context: removed.context,
+                                  changes: changes.all, obsoleteCount: 1)
             }
             let (name, context) = nameAndContext(at: direction == .undo ? position : position - 1)
             return UndoResult(direction: direction, name: name, context: context, changes: changes.all)
@@ -57,7 +58,8 @@ extension HistoryRecord {
         // Each step moved over sits at the position's edge: the first one undone (the newest)
         // was pushed up by each later one; the last one redone is the newest done step.
         let (name, context) = newestRemoved ?? nameAndContext(at: direction == .undo ? position + kept - 1 : position - 1)
-        return UndoResult(direction: direction, name: name, context: context, stepCount: moved, changes: changes.all)
+        return UndoResult(direction: direction, name: name, context: context, stepCount: moved, changes: changes.all,
+                          obsoleteCount: moved - kept)
     }
 
     /// The step the next undo (or redo) of `scope` moves over.

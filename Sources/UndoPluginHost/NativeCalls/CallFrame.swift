@@ -158,6 +158,9 @@ final class CallFrame {
     /// The coalescing key perform set with set_coalescing_key (ABI 1.3); `nil` for none.
     func setCoalescingKey(_ key: String?) { storage.access { $0.setOutputs { $0.coalescingKey = .some(key) } } }
 
+    /// The step of this call changes nothing any more (set_obsolete, ABI 1.7).
+    func markObsolete() { storage.access { $0.setOutputs { $0.isObsolete = true } } }
+
     /// The most changed places one call may report (report_change): they are kept until the
     /// call ends, so a plugin reporting without end would hold the process's memory.
     static let maximumChangesPerCall = 65_536
@@ -246,6 +249,8 @@ struct CallOutputs {
     /// The coalescing key perform set with set_coalescing_key (ABI 1.3): `.some(nil)` for
     /// "never coalesces", `nil` when perform did not set one.
     var coalescingKey: String??
+    /// perform or the inverse found that the step changes nothing any more (set_obsolete).
+    var isObsolete = false
     var changes = UndoChanges()
     /// report_change was called more than ``CallFrame/maximumChangesPerCall`` times.
     var changesOverLimit = false
