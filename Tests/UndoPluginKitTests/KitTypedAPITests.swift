@@ -21,6 +21,7 @@ import UndoPluginHost
         let info = try #require(host.plugins.first)
         #expect(info.actionTypes.map(\.detailedDescription) == [
             #"kit.mark(id: i64) "Mark" inverse(id: i64) coalesces("mark") merges discardable"#,
+            #"kit.level(to: i64) "Level" inverse(to: i64)"#,
         ])
     }
 
@@ -64,5 +65,30 @@ import UndoPluginHost
         #expect(log.all.contains { $0.message.contains("parameter id is i64, not string") })
         try host.undo()
         #expect(try mark() == "mark=3") // the steps stayed two
+    }
+
+    /// UndoCall.markObsolete (set_obsolete, ABI 1.7): Qt's setObsolete scenarios through the kit.
+    @Test func markObsoleteTakesTheStepOutOfTheHistory() throws {
+        let other = UndoContext("other")
+        try host.perform("kit.level", [.i64(4)], in: doc)
+        try host.perform("kit.level", [.i64(4)], in: doc)  // already 4: no step
+        #expect(host.stepCount == 1)
+        try host.perform("kit.level", [.i64(0)], in: other)  // the level is shared
+        let undone = try #require(try host.undo(count: 1, in: doc))  // finds 0 there already
+        #expect(undone.obsoleteCount == 1 && undone.name == "Level")
+        #expect(host.stepCount == 1)
+        try host.undo(count: 1, in: other)
+        #expect(try mark() == "mark=0 level=4")
+        try host.perform("kit.level", [.i64(4)], in: doc)  // 4 already: nothing, again
+        try host.redo(count: 1, in: other)  // back to 0
+        #expect(try mark() == "mark=0")
+        #expect(host.stepCount == 1)
+    }
+
+    @Test func markObsoleteInAMergeIsRefusedAndTheStepsStayApart() throws {
+        try host.perform("kit.mark", [.i64(3)], in: doc)
+        try host.perform("kit.mark", [.i64(14)], in: doc)
+        #expect(host.stepCount == 2)
+        #expect(log.all.contains { $0.message.contains("set_obsolete failed") }, "\(log.all)")
     }
 }
