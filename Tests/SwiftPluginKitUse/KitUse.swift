@@ -37,10 +37,12 @@ let mergeMarks: UndoMergeFunction = { call, previous, previousInverse, next, nex
 
 /// kit.level(to: i64): sets the level every document shares; the inverse gets the old one. A
 /// call that finds the level already what it would set marks its step obsolete.
+// docs:begin obsolete
 let level: @convention(c) (UnsafeMutablePointer<undo_call>?, Int64) -> Int32 = { call, to in
     UndoCall.run(call) { call in
         let marks = try call.state(Marks.self)
         if marks.level == to {
+            // Already so (another document set it): this step changes nothing.
             try call.markObsolete()
             return
         }
@@ -48,6 +50,7 @@ let level: @convention(c) (UnsafeMutablePointer<undo_call>?, Int64) -> Int32 = {
         marks.level = to
     }
 }
+// docs:end obsolete
 
 let plugin = UndoPlugin(
     id: "org.undohost.test.kit", name: "Kit", version: "1.0",
