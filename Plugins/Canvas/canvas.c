@@ -11,14 +11,9 @@
  *       old position (id: u64, x: f64, y: f64), so undo restores it exactly.
  *   canvas.recolor(id: u64, color: u32)  "Color Change"; coalesces ("color"); the inverse gets
  *       the previous color (id: u64, color: u32). A shape that already has the color is left
- *       alone and the step marks itself obsolete (undo_host.set_obsolete, ABI 1.7): no step.
- *   canvas.grid(size: u32)  "Grid Size"; the snapping grid, 0 for none. The grid is a setting
- *       of the plugin, shared by every canvas, while each step belongs to the canvas it was
- *       made in; so a step can find, when it is undone or redone, that another canvas's step
- *       already set the size it would set: it then changes nothing and marks itself obsolete,
- *       and the host takes it out of the history. The inverse gets the previous size (u32).
- * describe_v2() shows one line per shape: "#1 rect x=10 y=20 w=30 h=40 color=#ff0000", after
- * a line "grid 10" while there is a grid.
+ *       alone and the step marks itself obsolete (undo_host.set_obsolete, ABI 1.7): the host
+ *       adds no step (and a redo that finds it so takes the step out of the history).
+ * describe_v2() shows one line per shape: "#1 rect x=10 y=20 w=30 h=40 color=#ff0000".
  *
  * Each document's shapes live in the slot the host keeps for it (undo_call.document_data, ABI
  * 1.6), made on first use and freed by close_document: the plugin keeps no document map. The
@@ -43,11 +38,6 @@ typedef struct shape {
     double x, y, width, height;
     uint32_t color;
 } shape;
-
-/* The plugin's own state, shared by every canvas (undo_call.plugin_data). */
-typedef struct canvas_settings {
-    uint32_t grid;
-} canvas_settings;
 
 /* One document's canvas, kept in its slot (*call->document_data). */
 typedef struct canvas_doc {
@@ -139,7 +129,6 @@ UNDO_PARAMS(remove_inverse_params, (U64, id), (STRING, kind), (F64, x), (F64, y)
 UNDO_PARAMS(move_params, (U64, id), (F64, dx), (F64, dy));
 UNDO_PARAMS(move_inverse_params, (U64, id), (F64, x), (F64, y));
 UNDO_PARAMS(color_params, (U64, id), (U32, color));
-UNDO_PARAMS(grid_params, (U32, size));
 
 static int32_t canvas_add(undo_call *call, uint64_t id, const char *kind, double x, double y,
                           double width, double height, uint32_t color) {
@@ -316,50 +305,18 @@ static int32_t canvas_recolor_merge(undo_call *call, const undo_value *prev_args
     return UNDO_MERGE_MERGED;
 }
 
-/* Sets the shared grid. perform hands back the size before; a call that finds the size already
- * set (the first time, or on undo or redo after another canvas set it) changes nothing and says
- * so, and the host drops the step. */
-static int32_t set_grid(undo_call *call, uint32_t size, int hand_back) {
-    canvas_settings *settings = (canvas_settings *)call->plugin_data;
-    undo_value v;
-    int32_t rc;
-    if (settings->grid == size && UNDO_STRUCT_HAS(call->host, undo_host, set_obsolete)) {
-        return call->host->set_obsolete(call);
-    }
-    if (hand_back) {
-        memset(&v, 0, sizeof v);
-        v.type = UNDO_TYPE_U32;
-        v.as.u32 = settings->grid;
-        if ((rc = call->host->set_inverse_arg(call, 0, &v)) != UNDO_OK) return rc;
-    }
-    settings->grid = size;
-    call->host->report_change(call, NULL, -1, -1);
-    return UNDO_OK;
-}
-
-static int32_t canvas_grid(undo_call *call, uint32_t size) { return set_grid(call, size, 1); }
-
-static int32_t canvas_grid_inverse(undo_call *call, uint32_t size) { return set_grid(call, size, 0); }
-
 /* ---- Describe ------------------------------------------------------------------------ */
 
 static int32_t canvas_describe(undo_call *call, char *buffer, uint32_t capacity) {
     canvas_doc *doc = find_doc(call);
-    const canvas_settings *settings = (const canvas_settings *)call->plugin_data;
     uint64_t length = 0;
     uint32_t i;
-    int has_grid = settings->grid != 0;
     char line[256];
-    for (i = 0; i < (doc != NULL ? doc->count : 0) + (uint32_t)has_grid; i++) {
-        int n;
-        if (has_grid && i == 0) {
-            n = snprintf(line, sizeof line, "grid %u", (unsigned)settings->grid);
-        } else {
-            const shape *s = &doc->shapes[i - (uint32_t)has_grid];
-            n = snprintf(line, sizeof line, "%s#%llu %s x=%g y=%g w=%g h=%g color=#%06x",
+    for (i = 0; doc != NULL && i < doc->count; i++) {
+        const shape *s = &doc->shapes[i];
+        int n = snprintf(line, sizeof line, "%s#%llu %s x=%g y=%g w=%g h=%g color=#%06x",
                          i ? "\n" : "", (unsigned long long)s->id, s->kind, s->x, s->y,
                          s->width, s->height, (unsigned)s->color);
-        }
         int k;
         if (n < 0) return call->host->report_error(call->host, UNDO_EINVAL, "a shape could not be formatted");
         if ((size_t)n >= sizeof line) n = (int)sizeof line - 1;
@@ -377,11 +334,10 @@ static int32_t canvas_describe(undo_call *call, char *buffer, uint32_t capacity)
 /* Registered after the functions: each list declares the parameters once, and
  * UNDO_ACTION_PERFORM/INVERSE check the functions' prototypes against them. */
 static int32_t canvas_init(const undo_host *host, void **plugin_data) {
-    undo_action_type types[5];
-    canvas_settings *settings;
+    undo_action_type types[4];
     int i;
     memset(types, 0, sizeof types);
-    for (i = 0; i < 5; i++) types[i].struct_size = (uint32_t)sizeof types[i];
+    for (i = 0; i < 4; i++) types[i].struct_size = (uint32_t)sizeof types[i];
 
     types[0].id = "add", types[0].name = "Add Shape";
     UNDO_ACTION_PERFORM(&types[0], add_params, canvas_add);
@@ -403,30 +359,24 @@ static int32_t canvas_init(const undo_host *host, void **plugin_data) {
     types[3].coalescing_key = "color";
     UNDO_ACTION_MERGE(&types[3], canvas_recolor_merge);
 
-    types[4].id = "grid", types[4].name = "Grid Size";
-    UNDO_ACTION_PERFORM(&types[4], grid_params, canvas_grid);
-    UNDO_ACTION_INVERSE(&types[4], grid_params, canvas_grid_inverse);
-
-    for (i = 0; i < 5; i++) {
+    for (i = 0; i < 4; i++) {
         int32_t rc = host->register_action(host, &types[i]);
         if (rc != UNDO_OK) return rc;
     }
     /* ABI 1.5: the names in Korean; an older host shows the English ones. */
     if (UNDO_STRUCT_HAS(host, undo_host, register_action_name)) {
-        static const char *const korean[5] = {"도형 추가", "도형 삭제", "이동", "색상 변경", "격자 크기"};
-        for (i = 0; i < 5; i++) {
+        static const char *const korean[4] = {"도형 추가", "도형 삭제", "이동", "색상 변경"};
+        for (i = 0; i < 4; i++) {
             int32_t rc = host->register_action_name(host, types[i].id, "ko", korean[i]);
             if (rc != UNDO_OK) return rc;
         }
     }
-    /* The documents are in their slots; the settings shared by all of them are ours. */
-    settings = (canvas_settings *)calloc(1, sizeof *settings);
-    if (settings == NULL) return UNDO_ENOMEM;
-    *plugin_data = settings;
+    /* The documents are in their slots: no state of our own. */
+    *plugin_data = NULL;
     return UNDO_OK;
 }
 
-static void canvas_deinit(void *plugin_data) { free(plugin_data); }
+static void canvas_deinit(void *plugin_data) { (void)plugin_data; }
 
 /* The host closed the document (its steps are gone) or is unloading us: free its canvas. One
  * opened later under the same name starts with an empty slot. */

@@ -5,8 +5,7 @@
 #ifndef UNDOHOST_CANVAS_H
 #define UNDOHOST_CANVAS_H
 
-/** The plugin id; its actions are "canvas.add", "canvas.remove", "canvas.move", "canvas.recolor",
- * "canvas.grid". */
+/** The plugin id; its actions are "canvas.add", "canvas.remove", "canvas.move", "canvas.recolor". */
 #define UNDO_CANVAS_ID "org.undohost.canvas"
 
 #endif
