@@ -5,8 +5,8 @@ import UndoPluginKit
 
 final class Marks {
     var value: [String: Int64] = [:]
-    /// kit.level's value, shared by every document.
-    var level: Int64 = 0
+    /// kit.level's value in each document.
+    var levels: [String: Int64] = [:]
 }
 
 /// kit.mark(id: i64): sets the document's mark to `id` and reports `.object(id)`; the inverse
@@ -35,19 +35,20 @@ let mergeMarks: UndoMergeFunction = { call, previous, previousInverse, next, nex
     }
 }
 
-/// kit.level(to: i64): sets the level every document shares; the inverse gets the old one. A
-/// call that finds the level already what it would set marks its step obsolete.
+/// kit.level(to: i64): sets the document's level; the inverse gets the old one. A call that
+/// finds the level already what it would set marks its step obsolete.
 // docs:begin obsolete
 let level: @convention(c) (UnsafeMutablePointer<undo_call>?, Int64) -> Int32 = { call, to in
     UndoCall.run(call) { call in
         let marks = try call.state(Marks.self)
-        if marks.level == to {
-            // Already so (another document set it): this step changes nothing.
+        let old = marks.levels[call.context, default: 0]
+        if old == to {
+            // Already so: this step changes nothing, and there is nothing to take back.
             try call.markObsolete()
             return
         }
-        if call.phase != .inverse { try call.setInverseArgument("to", marks.level) }
-        marks.level = to
+        if call.phase != .inverse { try call.setInverseArgument("to", old) }
+        marks.levels[call.context] = to
     }
 }
 // docs:end obsolete
@@ -63,7 +64,7 @@ let plugin = UndoPlugin(
                          inverse: UndoPluginFunction(level, parameterNames: "to")),
     ],
     makeState: { _ in Marks() },
-    describe: { marks, context in "mark=\(marks.value[context, default: 0])" + (marks.level == 0 ? "" : " level=\(marks.level)") })
+    describe: { marks, context in "mark=\(marks.value[context, default: 0])" + (marks.levels[context, default: 0] == 0 ? "" : " level=\(marks.levels[context, default: 0])") })
 
 @c(undo_plugin_entry)
 public func undoPluginEntry() -> UnsafePointer<undo_plugin_descriptor>? { plugin.descriptor }
