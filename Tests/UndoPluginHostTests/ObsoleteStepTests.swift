@@ -142,4 +142,22 @@ import UndoPluginABI
         #expect(state.contains("stale_rc=\(UNDO_ESTATE)"))
         #expect(state.contains("fail_rc=\(UNDO_OK)"))  // accepted; the failure wins
     }
+
+    /// A revert to the saved state (like a jump across branches) keeps every step, obsolete or
+    /// not: it is recorded as a step of its own that undoes them, and undoing it does them again.
+    @Test func aRevertKeepsAStepThatChangesNothing() throws {
+        try set(0, 1)
+        try host.history.withStack { try $0.markSaved() }
+        try set(0, 2)
+        try set(0, 3)
+        try setBehindTheHistory(0, 2)  // undoing "Set 3" changes nothing now
+        let result = try #require(try host.history.withStack { try $0.revertToSaved() })
+        #expect(result.obsoleteCount == 0 && result.stepCount == 2)
+        #expect(try values() == "a=1,b=0,c=0")
+        #expect(!isDirty)
+        #expect(host.stepCount == 4)  // the three steps, still done, and the revert
+        host.history.withStack { $0.checkInvariants() }
+        try host.undo()  // the revert: does both again
+        #expect(try values() == "a=3,b=0,c=0")
+    }
 }

@@ -6,13 +6,16 @@ extension HistoryRecord {
         case given(UndoContext?)
     }
 
-    /// Undoes or redoes up to `count` steps of `scope`, all or nothing.
+    /// Undoes or redoes up to `count` steps of `scope`, all or nothing. With `removingObsolete`
+    /// (undo and redo), a step whose action marks itself obsolete leaves the history; a revert
+    /// passes `false`: it keeps its steps, which its own step takes back and does again.
     /// - Returns: the combined result: every change in order, and the name and context of the
     ///   newest step moved over (the first undone, or the last redone); `nil` if there was
     ///   nothing to move over.
     /// - Throws: ``UndoError/groupOpen`` while a group is open; the first action's error, after
     ///   putting back what the call had moved over.
-    mutating func move(count: Int, _ direction: UndoResult.Direction, in scope: Scope) throws -> UndoResult? {
+    mutating func move(count: Int, _ direction: UndoResult.Direction, in scope: Scope,
+                       removingObsolete: Bool = true) throws -> UndoResult? {
         let scope: UndoContext? = switch scope {
         case .current: currentContext
         case .given(let context): context
@@ -23,7 +26,7 @@ extension HistoryRecord {
         var changes = UndoChanges()
         if count == 1 {
             // One step, the common case.
-            if let removed = try apply(direction, at: first, &changes, removingObsolete: true) {
+            if let removed = try apply(direction, at: first, &changes, removingObsolete: removingObsolete) {
                 return UndoResult(direction: direction, name: removed.name, context: removed.context,
                                   changes: changes.all, obsoleteCount: 1)
             }
@@ -38,7 +41,7 @@ extension HistoryRecord {
         var index: Int? = first
         while moved < count, let next = index {
             do {
-                let removed = try apply(direction, at: next, &changes, removingObsolete: true)
+                let removed = try apply(direction, at: next, &changes, removingObsolete: removingObsolete)
                 if removed == nil { kept += 1 }
                 if direction == .redo || moved == 0 { newestRemoved = removed }
             } catch {
