@@ -104,4 +104,24 @@ struct ObsoleteStepSessionTests {
         #expect(run.status == 0, "\(run.standardError)")
         #expect(run.standardOutput == "History (1 of 1 done)\n     Start\n> 1  Add Shape  untitled\n", "\(run.standardOutput)")
     }
+
+    /// undo-host check walks a plugin whose performs are often obsolete (each document with its
+    /// own values): a perform that adds no step keeps the redo steps and must change nothing.
+    @Test("check passes a plugin with obsolete performs")
+    func checkModelsObsoletePerforms() throws {
+        let folder = try PluginCheckTests.privateFolder()
+        let plugin = folder.url.appendingPathComponent("libobsolete.so").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["cc", "-std=c99", "-shared", "-fPIC", "-DOBSOLETE_PER_DOCUMENT", "-I", PluginCheckTests.include,
+                             "-o", plugin, Self.source]
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0)
+        for seed in [1, 2, 3] {
+            let outcome = try UndoHostProcess.run(["check", "--seed", String(seed), plugin])
+            #expect(outcome.status == 0, "seed \(seed):\n\(outcome.standardOutput)\(outcome.standardError)")
+            #expect(outcome.lines.contains("  pass  round-trip/set"), "\(outcome.standardOutput)")
+        }
+    }
 }

@@ -12,6 +12,10 @@
  * describe_v2: "a=N,b=N,c=N|merges=N|merge_rc=N|describe_rc=N|stale_rc=N|fail_rc=N"; it also
  * tries set_obsolete itself (describe_rc) and with the pointer of an earlier perform call
  * (stale_rc), both refused.
+ *
+ * Built with -DOBSOLETE_PER_DOCUMENT, each document has its own three values (in its slot) and
+ * describe shows only "a=N,b=N,c=N": a plugin undo-host check can walk, whose performs are often
+ * obsolete (setting a value to what it is).
  */
 #include <undohost/undo_plugin.h>
 
@@ -32,6 +36,17 @@ typedef struct obs_state {
 
 static obs_state *state_of(undo_call *call) { return (obs_state *)call->plugin_data; }
 
+/* The values the call's step acts on: the plugin's, or with OBSOLETE_PER_DOCUMENT the
+ * document's (made on first use; NULL when out of memory). */
+static int64_t *values_of(undo_call *call) {
+#if defined(OBSOLETE_PER_DOCUMENT)
+    if (*call->document_data == NULL) *call->document_data = calloc(KEYS, sizeof(int64_t));
+    return (int64_t *)*call->document_data;
+#else
+    return state_of(call)->values;
+#endif
+}
+
 static int32_t check_key(undo_call *call, int64_t key) {
     if (key < 0 || key >= KEYS) return call->host->report_error(call->host, UNDO_ERANGE, "no such key");
     return UNDO_OK;
@@ -39,27 +54,30 @@ static int32_t check_key(undo_call *call, int64_t key) {
 
 static int32_t set_value(undo_call *call, int64_t key, int64_t to) {
     obs_state *st = state_of(call);
+    int64_t *values = values_of(call);
     undo_value value;
     int32_t rc;
     if ((rc = check_key(call, key)) != UNDO_OK) return rc;
+    if (values == NULL) return call->host->report_error(call->host, UNDO_ENOMEM, "out of memory");
     st->last_perform_call = call;
-    if (st->values[key] == to) return call->host->set_obsolete(call);
+    if (values[key] == to) return call->host->set_obsolete(call);
     memset(&value, 0, sizeof value);
     value.type = UNDO_TYPE_I64;
     value.as.i64 = key;
     if ((rc = call->host->set_inverse_arg(call, 0, &value)) != UNDO_OK) return rc;
-    value.as.i64 = st->values[key];
+    value.as.i64 = values[key];
     if ((rc = call->host->set_inverse_arg(call, 1, &value)) != UNDO_OK) return rc;
-    st->values[key] = to;
+    values[key] = to;
     return call->host->report_change(call, NULL, key, -1);
 }
 
 static int32_t restore_value(undo_call *call, int64_t key, int64_t from) {
-    obs_state *st = state_of(call);
+    int64_t *values = values_of(call);
     int32_t rc;
     if ((rc = check_key(call, key)) != UNDO_OK) return rc;
-    if (st->values[key] == from) return call->host->set_obsolete(call);
-    st->values[key] = from;
+    if (values == NULL) return call->host->report_error(call->host, UNDO_ENOMEM, "out of memory");
+    if (values[key] == from) return call->host->set_obsolete(call);
+    values[key] = from;
     return call->host->report_change(call, NULL, key, -1);
 }
 
@@ -113,6 +131,12 @@ static void obs_deinit(void *plugin_data) { free(plugin_data); }
 
 static int32_t obs_describe(undo_call *call, char *buffer, uint32_t capacity) {
     obs_state *st = state_of(call);
+#if defined(OBSOLETE_PER_DOCUMENT)
+    const int64_t *values = (const int64_t *)*call->document_data;
+    if (values == NULL) return (int32_t)snprintf(buffer, capacity, "a=0,b=0,c=0");
+    return (int32_t)snprintf(buffer, capacity, "a=%lld,b=%lld,c=%lld", (long long)values[0], (long long)values[1],
+                             (long long)values[2]);
+#endif
     st->describe_rc = call->host->set_obsolete(call);
     if (st->last_perform_call != NULL && st->last_perform_call != call) {
         st->stale_rc = call->host->set_obsolete(st->last_perform_call);
@@ -120,6 +144,11 @@ static int32_t obs_describe(undo_call *call, char *buffer, uint32_t capacity) {
     return (int32_t)snprintf(buffer, capacity, "a=%lld,b=%lld,c=%lld|merges=%d|merge_rc=%d|describe_rc=%d|stale_rc=%d|fail_rc=%d",
                              (long long)st->values[0], (long long)st->values[1], (long long)st->values[2], st->merges,
                              (int)st->merge_rc, (int)st->describe_rc, (int)st->stale_rc, (int)st->fail_rc);
+}
+
+static void obs_close_document(undo_call *call) {
+    free(*call->document_data);
+    *call->document_data = NULL;
 }
 
 static const undo_plugin_descriptor descriptor = {
@@ -132,6 +161,7 @@ static const undo_plugin_descriptor descriptor = {
     .init = obs_init,
     .deinit = obs_deinit,
     .describe_v2 = obs_describe,
+    .close_document = obs_close_document,
 };
 
 UNDO_PLUGIN_EXPORT const undo_plugin_descriptor *undo_plugin_entry(void) { return &descriptor; }
