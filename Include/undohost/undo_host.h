@@ -403,10 +403,24 @@ typedef struct undo_result {
     uint32_t changes_capacity;
     uint32_t reserved0;
     void *reserved[4];
+
+    /* ---- Added in ABI 1.7: check UNDO_STRUCT_HAS(result, undo_result, obsolete_count) ---- */
+
+    /**
+     * Out: how many of the step_count steps left the history because their action found that
+     * they change nothing any more (a plugin's undo_host.set_obsolete, a Swift command's
+     * UndoChanges.markObsolete()): the position and titles already count without them, and
+     * `name` is the name of the step that left when it was the newest one moved over. 0 for
+     * goto, earlier, later, revert and cancel_group, which keep every step.
+     */
+    uint32_t obsolete_count;
+    uint32_t reserved1; /**< In: set to 0. */
 } undo_result;
 
 /** The size of a 1.0 undo_result: the minimum the library accepts. */
 #define UNDO_RESULT_SIZE_V1 (offsetof(undo_result, reserved) + 4 * sizeof(void *))
+/** The size of a 1.7 undo_result (with obsolete_count). */
+#define UNDO_RESULT_SIZE_V1_7 (offsetof(undo_result, reserved1) + sizeof(uint32_t))
 /** undo_result.name_length of a step without a name. */
 #define UNDO_NO_NAME 0xFFFFFFFFu
 

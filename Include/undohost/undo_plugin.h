@@ -539,7 +539,8 @@ struct undo_host {
      * From perform (first time or redo) or the inverse: this step changes nothing any more
      * (the object it acted on is gone, the value is already what it sets), so the host takes
      * it out of the history once the call returns, as Qt's QUndoCommand::setObsolete does. On
-     * a first perform nothing is added; on undo or redo the step leaves the history and the
+     * a first perform nothing is added (nor offered to merge, and perform need not hand back
+     * inverse arguments); on undo or redo the step leaves the history and the
      * position moves so that every other step keeps its place and the titles name the steps
      * now next to the position. A group leaves only when every member is obsolete. The call
      * still returns its own result: return UNDO_OK after marking (an error undoes as usual).

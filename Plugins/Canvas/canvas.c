@@ -10,7 +10,9 @@
  *       merge into one, and a drag that ends where it began annuls itself. The inverse gets the
  *       old position (id: u64, x: f64, y: f64), so undo restores it exactly.
  *   canvas.recolor(id: u64, color: u32)  "Color Change"; coalesces ("color"); the inverse gets
- *       the previous color (id: u64, color: u32).
+ *       the previous color (id: u64, color: u32). A shape that already has the color is left
+ *       alone and the step marks itself obsolete (undo_host.set_obsolete, ABI 1.7): the host
+ *       adds no step (and a redo that finds it so takes the step out of the history).
  * describe_v2() shows one line per shape: "#1 rect x=10 y=20 w=30 h=40 color=#ff0000".
  *
  * Each document's shapes live in the slot the host keeps for it (undo_call.document_data, ABI
@@ -263,6 +265,10 @@ static int32_t set_color(undo_call *call, uint64_t id, uint32_t color, int hand_
     undo_value v;
     int32_t rc;
     if (index < 0) return no_such_shape(call, id);
+    if (hand_back && doc->shapes[index].color == color && UNDO_STRUCT_HAS(call->host, undo_host, set_obsolete)) {
+        /* Already that color: nothing changes, so there is nothing to undo either. */
+        return call->host->set_obsolete(call);
+    }
     if (hand_back) {
         memset(&v, 0, sizeof v);
         v.type = UNDO_TYPE_U64;

@@ -14,14 +14,26 @@ public struct UndoResult: Sendable, Equatable {
     public var stepCount: Int
     /// The places the actions reported changing, in the order they ran.
     public var changes: [UndoChange]
+    /// How many of the steps moved over left the history because their action found that they
+    /// change nothing any more (``UndoChanges/markObsolete()``); they are counted in
+    /// ``stepCount`` too. 0 for jumps across branches and reverts, which keep every step.
+    public var obsoleteCount: Int
 
+    /// - Parameters:
+    ///   - direction: undone or redone.
+    ///   - name: the raw name of the newest step moved over.
+    ///   - context: that step's context.
+    ///   - stepCount: how many steps were moved over.
+    ///   - changes: the places changed, in order.
+    ///   - obsoleteCount: how many of the steps left the history as obsolete.
     public init(direction: Direction, name: String?, context: UndoContext, stepCount: Int = 1,
-                changes: [UndoChange] = []) {
+                changes: [UndoChange] = [], obsoleteCount: Int = 0) {
         self.direction = direction
         self.name = name
         self.context = context
         self.stepCount = stepCount
         self.changes = changes
+        self.obsoleteCount = obsoleteCount
     }
 }
 

@@ -18,6 +18,8 @@ enum ReservedFields {
 
     static func check(_ result: undo_result) throws(ClientFailure) {
         guard result.reserved0 == 0 else { throw .invalid("result.reserved0 is \(result.reserved0), not 0") }
+        // 0 as well when the caller's struct_size ends before it (read as zero-filled).
+        guard result.reserved1 == 0 else { throw .invalid("result.reserved1 is \(result.reserved1), not 0") }
         try pointers(result.reserved, "result.reserved")
     }
 

@@ -122,6 +122,8 @@ enum ResultWriter {
     private static func fill(_ result: inout undo_result, with done: UndoResult?, direction: UndoResult.Direction) throws(ClientFailure) {
         result.direction = UInt32(direction == .undo ? UNDO_DIRECTION_UNDO : UNDO_DIRECTION_REDO)
         result.step_count = UInt32(clamping: done?.stepCount ?? 0)
+        // Written only when the caller's struct_size holds it (GrowableStruct.write).
+        result.obsolete_count = UInt32(clamping: done?.obsoleteCount ?? 0)
         let changes = done?.changes ?? []
         result.change_count = UInt32(clamping: changes.count)
         if let name = done?.name {

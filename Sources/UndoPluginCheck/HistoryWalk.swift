@@ -77,7 +77,8 @@ struct HistoryWalk {
         let call = "\(action.shortID)(\(arguments.map(\.description).joined(separator: ", "))) in \(ActionValue.string(documents[index].context.name))"
         log.step("perform " + call)
         let before = documents[index].states[documents[index].position]
-        let doneBefore = plugin.stepCounts(documents[index].context).done
+        let countsBefore = plugin.stepCounts(documents[index].context)
+        let doneBefore = countsBefore.done
         if let error = plugin.perform(action, arguments, in: documents[index].context) {
             if error.refusedByHost { return false }
             effects[action.localID, default: Effect()].failed += 1
@@ -95,8 +96,18 @@ struct HistoryWalk {
             if after != before { effect.substantialChanged += 1 }
         }
         var document = documents[index]
+        let countsAfter = plugin.stepCounts(document.context)
+        if countsAfter.done == doneBefore && countsAfter.redoable == countsBefore.redoable
+            && (countsBefore.redoable > 0 || document.position == 0) {
+            // Obsolete (set_obsolete): nothing recorded, the redo steps kept; nothing may change.
+            if let before, let after, after != before {
+                throw failure("perform \(call) added no step (obsolete) but changed the document:\n    \(Self.shown(after))\n  not\n    \(Self.shown(before))")
+            }
+            effects[action.localID] = effect
+            return true
+        }
         document.states.removeSubrange((document.position + 1)...)
-        switch plugin.stepCounts(document.context).done - doneBefore {
+        switch countsAfter.done - doneBefore {
         case 1:
             document.states.append(after)
             document.position += 1

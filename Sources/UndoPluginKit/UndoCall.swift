@@ -107,6 +107,27 @@ public struct UndoCall {
         if let error = UndoPluginError(status: status, "set_description") { throw error }
     }
 
+    /// From perform (the first time or on redo) or the inverse: says that this step changes
+    /// nothing any more (the object it acts on is gone, the value is already the one it
+    /// sets), so the host takes it out of the history once the call returns, as Qt's
+    /// `QUndoCommand::setObsolete` does. Performed the first time, the step is not added;
+    /// undone or redone, it leaves the history and the position and titles stay right. Return
+    /// normally afterwards (no inverse arguments are needed); a thrown error fails the call
+    /// as usual.
+    ///
+    ///     if shape.color == color { try call.markObsolete(); return }
+    ///
+    /// - Throws: UNDO_ENOTSUP from a host older than ABI 1.7 (the step then stays: make it
+    ///   change nothing harmful), UNDO_ESTATE outside perform and the inverse.
+    public func markObsolete() throws(UndoPluginError) {
+        let host = raw.pointee.host!
+        let end = MemoryLayout<undo_host>.offset(of: \.set_obsolete)! + MemoryLayout<UnsafeRawPointer>.size
+        guard Int(host.pointee.struct_size) >= end, let setObsolete = host.pointee.set_obsolete else {
+            throw UndoPluginError(.notSupported, "set_obsolete needs a host of ABI 1.7 or later")
+        }
+        if let error = UndoPluginError(status: setObsolete(raw), "set_obsolete") { throw error }
+    }
+
     /// The index of the parameter `name`, checked against `Value`'s type.
     private func parameterIndex<Value: UndoPluginValue>(_ name: String, of value: Value.Type,
                                                          inverse: Bool) throws(UndoPluginError) -> Int {

@@ -78,14 +78,14 @@ import UndoPluginABI
 
     var expectedOutput: String {
         "checked=7,g,7,0,1,32\n"
-            + "descriptor_1_6=\(MemoryLayout<undo_plugin_descriptor>.size) call_1_6=\(MemoryLayout<undo_call>.size)\n"
+            + "descriptor_1_6=\(MemoryLayout<undo_plugin_descriptor>.offset(of: \.save_document)!) call_1_6=\(MemoryLayout<undo_call>.size)\n"
             + "action_1_2=\(MemoryLayout<undo_action_type>.size) append=1\n"
             + "host_1_1=\(MemoryLayout<undo_host>.offset(of: \.set_coalescing_key)!) "
             + "host_1_3=\(MemoryLayout<undo_host>.offset(of: \.register_action_name)!) "
-            + "host_1_5=\(MemoryLayout<undo_host>.size) has_key=0 has_names=0\n"
+            + "host_1_5=\(MemoryLayout<undo_host>.offset(of: \.set_obsolete)!) has_key=0 has_names=0\n"
             + "descriptor=\(PluginDescriptor.minimumSize) action=\(ActionTypeReader.minimumSize) "
             + "host=\(MemoryLayout<undo_host>.offset(of: \.set_close_handler)!) call=\(MemoryLayout<undo_call>.offset(of: \.document_data)!) "
-            + "value=\(MemoryLayout<undo_value>.size) has_record=1 version=1006\n"
+            + "value=\(MemoryLayout<undo_value>.size) has_record=1 version=1007\n"
             + "UNDO_EUTF8 invalid UTF-8 or embedded NUL in string UNDO_EUNKNOWN\n"
     }
 
@@ -103,7 +103,9 @@ import UndoPluginABI
     @Test func fixedMinimumSizesMatchTheLayout() {
         // 1.6 appended describe_v2 and close_document to the descriptor, document_data to the call.
         #expect(Int(PluginDescriptor.minimumSize) == MemoryLayout<undo_plugin_descriptor>.offset(of: \.describe_v2)!)
-        #expect(Int(PluginDescriptor.minimumSize) + 16 == MemoryLayout<undo_plugin_descriptor>.size)
+        // 1.7 appended save_document and load_document.
+        #expect(Int(PluginDescriptor.minimumSize) + 16 == MemoryLayout<undo_plugin_descriptor>.offset(of: \.save_document)!)
+        #expect(MemoryLayout<undo_plugin_descriptor>.offset(of: \.load_document)! + 8 == MemoryLayout<undo_plugin_descriptor>.size)
         #expect(MemoryLayout<undo_call>.offset(of: \.document_data)! + 8 == MemoryLayout<undo_call>.size)
         // 1.2 appended merge_mode (and a reserved word) to the action type, after the 1.0 fields.
         #expect(Int(ActionTypeReader.minimumSize) == MemoryLayout<undo_action_type>.offset(of: \.merge_mode)!)

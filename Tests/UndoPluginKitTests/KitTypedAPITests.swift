@@ -21,6 +21,7 @@ import UndoPluginHost
         let info = try #require(host.plugins.first)
         #expect(info.actionTypes.map(\.detailedDescription) == [
             #"kit.mark(id: i64) "Mark" inverse(id: i64) coalesces("mark") merges discardable"#,
+            #"kit.level(to: i64) "Level" inverse(to: i64)"#,
         ])
     }
 
@@ -64,5 +65,35 @@ import UndoPluginHost
         #expect(log.all.contains { $0.message.contains("parameter id is i64, not string") })
         try host.undo()
         #expect(try mark() == "mark=3") // the steps stayed two
+    }
+
+    /// UndoCall.markObsolete (set_obsolete, ABI 1.7): Qt's setObsolete scenarios through the kit.
+    /// The level is changed behind the history's back with recording paused.
+    @Test func markObsoleteTakesTheStepOutOfTheHistory() throws {
+        func behindTheHistory(_ value: Int64) throws {
+            host.history.withStack { $0.pauseRecording() }
+            defer { host.history.withStack { $0.resumeRecording() } }
+            try host.perform("kit.level", [.i64(value)], in: doc)
+        }
+        try host.perform("kit.level", [.i64(4)], in: doc)
+        try host.perform("kit.level", [.i64(4)], in: doc)  // already 4: no step
+        #expect(host.stepCount == 1)
+        try behindTheHistory(0)
+        let undone = try #require(try host.undo())  // finds 0 there already
+        #expect(undone.obsoleteCount == 1 && undone.name == "Level")
+        #expect(host.stepCount == 0)
+        try host.perform("kit.level", [.i64(7)], in: doc)
+        try host.undo()
+        try behindTheHistory(7)
+        let redone = try #require(try host.redo())  // finds 7 there already
+        #expect(redone.obsoleteCount == 1 && host.stepCount == 0)
+        #expect(try mark() == "mark=0 level=7")
+    }
+
+    @Test func markObsoleteInAMergeIsRefusedAndTheStepsStayApart() throws {
+        try host.perform("kit.mark", [.i64(3)], in: doc)
+        try host.perform("kit.mark", [.i64(14)], in: doc)
+        #expect(host.stepCount == 2)
+        #expect(log.all.contains { $0.message.contains("set_obsolete failed") }, "\(log.all)")
     }
 }

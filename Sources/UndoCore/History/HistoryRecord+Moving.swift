@@ -6,13 +6,16 @@ extension HistoryRecord {
         case given(UndoContext?)
     }
 
-    /// Undoes or redoes up to `count` steps of `scope`, all or nothing.
+    /// Undoes or redoes up to `count` steps of `scope`, all or nothing. With `removingObsolete`
+    /// (undo and redo), a step whose action marks itself obsolete leaves the history; a revert
+    /// passes `false`: it keeps its steps, which its own step takes back and does again.
     /// - Returns: the combined result: every change in order, and the name and context of the
     ///   newest step moved over (the first undone, or the last redone); `nil` if there was
     ///   nothing to move over.
     /// - Throws: ``UndoError/groupOpen`` while a group is open; the first action's error, after
     ///   putting back what the call had moved over.
-    mutating func move(count: Int, _ direction: UndoResult.Direction, in scope: Scope) throws -> UndoResult? {
+    mutating func move(count: Int, _ direction: UndoResult.Direction, in scope: Scope,
+                       removingObsolete: Bool = true) throws -> UndoResult? {
         let scope: UndoContext? = switch scope {
         case .current: currentContext
         case .given(let context): context
@@ -23,8 +26,9 @@ extension HistoryRecord {
         var changes = UndoChanges()
         if count == 1 {
             // One step, the common case.
-            if let removed = try apply(direction, at: first, &changes, removingObsolete: true) {
-                return UndoResult(direction: direction, name: removed.name, context: removed.context, changes: changes.all)
+            if let removed = try apply(direction, at: first, &changes, removingObsolete: removingObsolete) {
+                return UndoResult(direction: direction, name: removed.name, context: removed.context,
+                                  changes: changes.all, obsoleteCount: 1)
             }
             let (name, context) = nameAndContext(at: direction == .undo ? position : position - 1)
             return UndoResult(direction: direction, name: name, context: context, changes: changes.all)
@@ -37,7 +41,7 @@ extension HistoryRecord {
         var index: Int? = first
         while moved < count, let next = index {
             do {
-                let removed = try apply(direction, at: next, &changes, removingObsolete: true)
+                let removed = try apply(direction, at: next, &changes, removingObsolete: removingObsolete)
                 if removed == nil { kept += 1 }
                 if direction == .redo || moved == 0 { newestRemoved = removed }
             } catch {
@@ -57,7 +61,8 @@ extension HistoryRecord {
         // Each step moved over sits at the position's edge: the first one undone (the newest)
         // was pushed up by each later one; the last one redone is the newest done step.
         let (name, context) = newestRemoved ?? nameAndContext(at: direction == .undo ? position + kept - 1 : position - 1)
-        return UndoResult(direction: direction, name: name, context: context, stepCount: moved, changes: changes.all)
+        return UndoResult(direction: direction, name: name, context: context, stepCount: moved, changes: changes.all,
+                          obsoleteCount: moved - kept)
     }
 
     /// The step the next undo (or redo) of `scope` moves over.

@@ -80,13 +80,16 @@ extension UndoStack {
         guard record.pointee.isDirty(context) else { return nil }
         guard let path = record.pointee.pathToSaved(in: context) else { throw UndoError.savePointUnreachable(context) }
         let direction: UndoResult.Direction = path < 0 ? .undo : .redo
-        guard var result = try record.pointee.move(count: abs(path), direction, in: .given(context)) else {
+        // Obsolete steps stay: the revert's own step takes them back and does them again.
+        guard var result = try record.pointee.move(count: abs(path), direction, in: .given(context),
+                                                    removingObsolete: false) else {
             throw UndoError.savePointUnreachable(context)
         }
         guard result.stepCount == abs(path) else {
             // A step on the way could not be moved over (another document's change is in the
             // way): back to where it was.
-            _ = try? record.pointee.move(count: result.stepCount, direction == .undo ? .redo : .undo, in: .given(context))
+            _ = try? record.pointee.move(count: result.stepCount, direction == .undo ? .redo : .undo, in: .given(context),
+                                         removingObsolete: false)
             throw UndoError.savePointUnreachable(context)
         }
         result.name = name

@@ -56,6 +56,7 @@ extension UndoResult {
     var json: JSONValue {
         .object([("direction", .string(direction == .undo ? "undo" : "redo")), ("name", .optional(name)),
                  ("document", .string(context.name)), ("steps", .integer(stepCount)),
+                 ("obsolete", .integer(obsoleteCount)),
                  ("changes", .array(changes.map { change in
                      .object([("document", .string(change.context.name)), ("location", .optional(change.location)),
                               ("length", .optional(change.length))])

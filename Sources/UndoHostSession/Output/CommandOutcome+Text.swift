@@ -6,8 +6,12 @@ extension CommandOutcome {
         switch body {
         case .none, .performed, .expectedFailure: return ""
         case .message(let message): return message
-        case .moved(let title, _, let views):
-            return ([style.bold(title)] + views.map { fitted($0).rendered(style: style, words: words) }).joined(separator: "\n")
+        case .moved(let title, let result, let views):
+            var lines = [style.bold(title)]
+            if result.obsoleteCount > 0 {
+                lines.append(words.leftHistory(obsolete: result.obsoleteCount, moved: result.stepCount, name: result.name))
+            }
+            return (lines + views.map { fitted($0).rendered(style: style, words: words) }).joined(separator: "\n")
         case .menu(let menu): return menu.rendered(style: style, words: words)
         case .history(let history): return history.rendered(style: style, words: words)
         case .tree(let tree, let dot): return dot ? tree.dot : tree.rendered(style: style)

@@ -105,6 +105,17 @@ public struct SessionText: Sendable, Equatable {
         pick("\(undo ? "Undo" : "Redo") to step \(target) (\(steps(count))" + (newest.map { ", newest \($0)" } ?? "") + ")",
              "\(target)단계까지 \(undo ? "실행 취소" : "실행 복귀") (\(steps(count))" + (newest.map { ", 가장 최근: \($0)" } ?? "") + ")")
     }
+    /// After an undo or redo in which `obsolete` of the `moved` steps found that they change
+    /// nothing any more and left the history (`name`: the step's, when only one was moved).
+    func leftHistory(obsolete: Int, moved: Int, name: String?) -> String {
+        if moved == 1 {
+            let step = name ?? unnamed
+            return pick("\(step) changed nothing any more: it left the history",
+                        "\(step): 더 이상 바꾸는 것이 없어 기록에서 빠졌습니다")
+        }
+        return pick("\(obsolete) of the \(moved) steps changed nothing any more: \(obsolete == 1 ? "it" : "they") left the history",
+                    "단계 \(moved)개 중 \(obsolete)개는 더 이상 바꾸는 것이 없어 기록에서 빠졌습니다")
+    }
     func alreadyAt(_ step: Int) -> String { pick("Already at step \(step)", "이미 \(step)단계에 있습니다") }
     /// The name of the step that reverts to the saved state.
     var revertToSaved: String { pick("Revert to Saved", "저장된 상태로 되돌리기") }

@@ -52,6 +52,7 @@ enum HostTables {
         }
         host.set_description = { call, text in HostCallbacks.setDescription(call, text) }
         host.locale = UnsafePointer(strdup(locale))
+        host.set_obsolete = { call in HostCallbacks.setObsolete(call) }
         table.initialize(to: host)
         return table
     }
@@ -285,6 +286,18 @@ enum HostCallbacks {
             default: Int32(UNDO_EINVAL)
             }
         }
+    }
+
+    /// set_obsolete (ABI 1.7), from perform (first time or redo) or the inverse: the step
+    /// changes nothing any more, so the history lets it go once the call returns UNDO_OK.
+    static func setObsolete(_ call: UnsafeMutablePointer<undo_call>?) -> Int32 {
+        guard let frame = CallFrame.accepting(call) else { return Int32(UNDO_ESTATE) }
+        guard [.perform, .redo, .inverse].contains(frame.phase) else {
+            frame.setRefusal("set_obsolete: only allowed in perform and the inverse")
+            return Int32(UNDO_ESTATE)
+        }
+        frame.markObsolete()
+        return ok
     }
 
     static func record(_ table: UnsafePointer<undo_host>?, _ context: UnsafePointer<CChar>?,

@@ -161,6 +161,9 @@ final class CallFrame {
     /// The description perform or merge set with set_description (ABI 1.7); `nil` to remove it.
     func setDescription(_ text: String?) { storage.access { $0.setOutputs { $0.description = .some(text) } } }
 
+    /// The step of this call changes nothing any more (set_obsolete, ABI 1.7).
+    func markObsolete() { storage.access { $0.setOutputs { $0.isObsolete = true } } }
+
     /// The most changed places one call may report (report_change): they are kept until the
     /// call ends, so a plugin reporting without end would hold the process's memory.
     static let maximumChangesPerCall = 65_536
@@ -252,6 +255,8 @@ struct CallOutputs {
     /// The description perform or merge set with set_description (ABI 1.7): `.some(nil)` when
     /// it removed the description, `nil` when the call did not set one.
     var description: String??
+    /// perform or the inverse found that the step changes nothing any more (set_obsolete).
+    var isObsolete = false
     var changes = UndoChanges()
     /// report_change was called more than ``CallFrame/maximumChangesPerCall`` times.
     var changesOverLimit = false

@@ -31,12 +31,19 @@ extension ActionType {
             let outputs = frame.takeOutputs()
             guard status == UNDO_OK else { throw failure(status, outputs, errorPhase) }
             if outputs?.changesOverLimit == true { throw tooManyChanges(errorPhase) }
-            if let missing = outputs?.inverse?.firstIndex(where: { $0 == nil }) {
+            // An obsolete step leaves (or never enters) the history: it needs no inverse.
+            if outputs?.isObsolete != true, let missing = outputs?.inverse?.firstIndex(where: { $0 == nil }) {
                 throw missingInverse(missing, errorPhase)
             }
             return outputs
         }
         if let outputs {
+            if outputs.isObsolete {
+                // Nothing of the step changes: the history drops it (UndoChanges.markObsolete).
+                changes.append(contentsOf: outputs.changes)
+                changes.markObsolete()
+                return
+            }
             if let inverse = outputs.inverse { step.inverseArguments = inverse.map { $0! } }
             if !redo, let key = outputs.coalescingKey {
                 step.coalescing = key.map { .key(UndoCoalescingKey(pluginID + "/" + $0)) } ?? .never
@@ -59,14 +66,17 @@ extension ActionType {
                                     message: "the step was never performed, so it has no inverse arguments")
         }
         let reported = try plugin.withFrame(.inverse, action: self, context: context) {
-            (frame) throws(PluginActionError) -> UndoChanges? in
+            (frame) throws(PluginActionError) -> CallOutputs? in
             let status = frame.call(inverseFunction, arguments)
             let outputs = frame.takeOutputs()
             guard status == UNDO_OK else { throw failure(status, outputs, .undo) }
             if outputs?.changesOverLimit == true { throw tooManyChanges(.undo) }
-            return outputs?.changes
+            return outputs
         }
-        if let reported, !reported.isEmpty { changes.append(contentsOf: reported) }
+        if let reported {
+            if !reported.changes.isEmpty { changes.append(contentsOf: reported.changes) }
+            if reported.isObsolete { changes.markObsolete() }
+        }
     }
 
     /// Offers two steps of this type in one context to the plugin's merge function.
