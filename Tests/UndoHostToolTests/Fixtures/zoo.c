@@ -157,6 +157,6 @@ static void zoo_deinit(void *plugin_data) { free(plugin_data); }
 
 static const undo_plugin_descriptor zoo_descriptor = {
     (uint32_t)UNDO_PLUGIN_DESCRIPTOR_SIZE_V1, UNDO_ABI_VERSION_MAJOR, UNDO_ABI_VERSION_MINOR, 0,
-    "org.example.zoo", "Zoo", "1.0.0", zoo_init, zoo_deinit, zoo_describe, {0}, NULL, NULL};
+    "org.example.zoo", "Zoo", "1.0.0", zoo_init, zoo_deinit, zoo_describe, {0}, NULL, NULL, NULL, NULL};
 
 UNDO_PLUGIN_EXPORT const undo_plugin_descriptor *undo_plugin_entry(void) { return &zoo_descriptor; }
