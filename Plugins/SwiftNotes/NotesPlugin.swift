@@ -37,8 +37,10 @@ let notesPlugin = UndoPlugin(
     makeState: { _ in NotesBook() },
     describe: { book, context in book.text(of: context) },
     closeDocument: { book, context in book.close(context) },
+    // docs:begin saving
     saveDocument: { book, context in book.saved(context) },
     loadDocument: { book, context, bytes in try book.load(bytes, into: context) })
+    // docs:end saving
 
 @c(undo_plugin_entry)
 public func undoPluginEntry() -> UnsafePointer<undo_plugin_descriptor>? {
