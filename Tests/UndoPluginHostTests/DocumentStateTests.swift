@@ -105,6 +105,30 @@ import UndoPluginABI
         #expect(try host.describe(doc, plugin: Self.box) == "kept")
     }
 
+    /// A document whose only steps are on a branch is not empty either: going back to that
+    /// branch would redo them onto the loaded state.
+    @Test func stepsOnAnotherBranchKeepTheDocumentFromLoading() throws {
+        let (host, _) = makeHost()
+        try host.load(file: Fixtures.textEditor)
+        let text = "org.undohost.text"
+        let letter = UndoContext("letter")
+        try host.perform("text.insert", [.i64(0), .string("Hi")], in: letter)
+        let bytes = try #require(try host.saveDocumentState(plugin: text, context: letter))
+        try host.undo()
+        try host.perform("text.insert", [.i64(0), .string("X")], in: letter)  // "Hi" is kept on a branch
+        try host.undo()
+        // Take the "X" step out: the document's only step is now on the other branch.
+        _ = try host.history.withStack { stack in
+            try stack.removeAll { ($0 as? PluginCommand)?.arguments == [.i64(0), .string("X")] }
+        }
+        #expect(host.history.withStack { ($0.count, $0.treeCount) } == (0, 1))
+        #expect(try host.describe(letter, plugin: text) == "")
+        #expect(hostError { try host.loadDocumentState(bytes, plugin: text, context: letter) }
+                == .documentNotEmpty(plugin: text, context: letter))
+        try host.loadDocumentState(bytes, plugin: text, context: UndoContext("copy"))
+        #expect(try host.describe(UndoContext("copy"), plugin: text) == "Hi")
+    }
+
     @Test func garbageIsRefusedWithThePluginsMessageAndTheDocumentStaysEmpty() throws {
         let (host, _, path) = try makeBox()
         let doc = UndoContext("doc")
