@@ -234,7 +234,8 @@ struct PluginTemplate {
         """
         let source = """
         // \(name): each document holds one number; add(amount) adds to it, and its inverse
-        // (the same function, called in the inverse phase) subtracts. Build, check, load:
+        // (the same function, called in the inverse phase) subtracts. A document saves as bytes
+        // (a format version, then the number) and loads back. Build, check, load:
         //   swift build --package-path \(name)
         //   undo-host check \(name)/.build/debug/lib\(name).so
         //   undo-host --plugins \(name)/.build/debug/lib\(name).so
@@ -258,7 +259,19 @@ struct PluginTemplate {
             actions: [UndoPluginAction(id: "add", name: "Add", perform: UndoPluginFunction(add, parameterNames: "amount"),
                                        inverse: UndoPluginFunction(add))],
             makeState: { _ in Documents() },
-            describe: { documents, context in "value=\\(documents.values[context, default: 0])" })
+            describe: { documents, context in "value=\\(documents.values[context, default: 0])" },
+            closeDocument: { documents, context in documents.values[context] = nil },
+            saveDocument: { documents, context in
+                let value = UInt64(bitPattern: documents.values[context, default: 0])
+                return [1] + (0..<8).map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) }
+            },
+            loadDocument: { documents, context, bytes in
+                guard bytes.count == 9, bytes[0] == 1 else {
+                    throw UndoPluginError(.invalidArgument, "not a saved \(name) document (format 1)")
+                }
+                let value = bytes.dropFirst().reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+                documents.values[context] = Int64(bitPattern: value)
+            })
 
         @c(undo_plugin_entry)
         public func undoPluginEntry() -> UnsafePointer<undo_plugin_descriptor>? { plugin.descriptor }
