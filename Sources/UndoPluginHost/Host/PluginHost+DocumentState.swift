@@ -22,6 +22,7 @@ extension PluginHost {
     /// (`save_document` and `load_document`, ABI 1.7; a plugin with only one of them has
     /// neither, as far as the host is concerned).
     /// - Throws: ``PluginHostError/unknownPlugin(_:)``.
+    /// - Complexity: O(loaded plugins).
     public func canSaveDocuments(plugin pluginID: String) throws(PluginHostError) -> Bool {
         guard let plugin = loadedPlugin(withID: pluginID) else { throw .unknownPlugin(pluginID) }
         return plugin.canSaveDocuments
