@@ -1004,6 +1004,42 @@ int32_t undo_history_remove_all(undo_history *h);
 int32_t undo_history_describe(undo_history *h, const char *plugin_id, const char *context,
                               char *buffer, uint32_t capacity);
 
+/**
+ * Saves the whole state of one of a plugin's documents as bytes, in the plugin's own format
+ * (its save_document, ABI 1.7), for undo_history_load_document to put back, in this run or a
+ * later one: a checkpoint instead of every step since the document was opened. Writes at most
+ * `capacity` bytes into buffer (NULL when capacity is 0) and sets *length to the full length:
+ * when that is more than capacity, nothing usable was written; call again with a buffer of
+ * *length bytes (the plugin saves again). context: as for undo_history_perform (NULL: the
+ * current context). The history is not changed.
+ * Returns UNDO_OK; UNDO_ENOTSUP (the plugin cannot save its documents: it has no
+ * save_document and load_document); UNDO_ENOTFOUND (no such plugin); the plugin's code with
+ * its message, or UNDO_ELIMIT when it asks for more than UNDO_MAX_VALUE_SIZE bytes;
+ * UNDO_EINVAL (length NULL, or buffer NULL with capacity > 0); UNDO_ELIMIT, UNDO_EUTF8
+ * (context); UNDO_EREENTRANT; UNDO_EHANDLE. *length is 0 after an error.
+ * Ownership: buffer is the caller's. Thread: any. Since library release 1.3.0.
+ * Complexity: the plugin's save, plus O(bytes).
+ */
+int32_t undo_history_save_document(undo_history *h, const char *plugin_id, const char *context,
+                                   uint8_t *buffer, uint64_t capacity, uint64_t *length);
+
+/**
+ * Puts a document's state saved by undo_history_save_document back into the plugin (its
+ * load_document, ABI 1.7). The document must be empty: no step of it in the history (on any
+ * branch), nothing kept for it in the plugin's slot: never changed, or closed with
+ * undo_history_close_context. The history is not changed; later steps undo back to the loaded
+ * state. bytes: `length` bytes (NULL when length is 0), read during the call only.
+ * Returns UNDO_OK; UNDO_ESTATE (the document is not empty); UNDO_ENOTSUP (the plugin cannot
+ * load documents); UNDO_ELIMIT (more than UNDO_MAX_VALUE_SIZE bytes, or context);
+ * the plugin's code with its message (UNDO_EINVAL for bytes it cannot read; the document stays
+ * empty); UNDO_ENOTFOUND (no such plugin); UNDO_EINVAL (bytes NULL with length > 0);
+ * UNDO_EUTF8 (context); UNDO_EREENTRANT; UNDO_EHANDLE. Thread: any. Since library release 1.3.0.
+ * Complexity: the plugin's load, plus O(1) to find the document empty (O(steps) when the
+ * history has branches).
+ */
+int32_t undo_history_load_document(undo_history *h, const char *plugin_id, const char *context,
+                                   const uint8_t *bytes, uint64_t length);
+
 UNDO__EXTERN_C_END
 
 #endif /* UNDOHOST_UNDO_HOST_H */

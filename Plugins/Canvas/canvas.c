@@ -14,6 +14,10 @@
  *       alone and the step marks itself obsolete (undo_host.set_obsolete, ABI 1.7): the host
  *       adds no step (and a redo that finds it so takes the step out of the history).
  * describe_v2() shows one line per shape: "#1 rect x=10 y=20 w=30 h=40 color=#ff0000".
+ * save_document/load_document (ABI 1.7) keep a canvas as bytes, in this format (version 1):
+ *   "UHC" and the version byte 1; the shape count (4 bytes); then per shape, bottom to top:
+ *   id (8), kind length (1) and kind, x, y, width, height (8 each, IEEE 754 bits), color (4).
+ *   Numbers are little-endian.
  *
  * Each document's shapes live in the slot the host keeps for it (undo_call.document_data, ABI
  * 1.6), made on first use and freed by close_document: the plugin keeps no document map. The
@@ -387,8 +391,135 @@ static void canvas_close_document(undo_call *call) {
     *call->document_data = NULL;
 }
 
+/* ---- Saving and loading a canvas (ABI 1.7) ---------------------------------------------- */
+
+#define CANVAS_FORMAT_VERSION 1
+#define CANVAS_HEADER_SIZE 8
+#define SHAPE_FIXED_SIZE (8 + 1 + 4 * 8 + 4)
+
+static void put_le(uint8_t *out, uint64_t value, int size) {
+    int i;
+    for (i = 0; i < size; i++) out[i] = (uint8_t)(value >> (8 * i));
+}
+
+static uint64_t get_le(const uint8_t *in, int size) {
+    uint64_t value = 0;
+    int i;
+    for (i = 0; i < size; i++) value |= (uint64_t)in[i] << (8 * i);
+    return value;
+}
+
+static uint64_t double_bits(double value) {
+    uint64_t bits;
+    memcpy(&bits, &value, sizeof bits);
+    return bits;
+}
+
+static double bits_double(uint64_t bits) {
+    double value;
+    memcpy(&value, &bits, sizeof value);
+    return value;
+}
+
+static int64_t canvas_save_document(undo_call *call, uint8_t *buffer, uint64_t capacity) {
+    const canvas_doc *doc = find_doc(call);
+    uint32_t count = doc ? doc->count : 0, i;
+    uint64_t total = CANVAS_HEADER_SIZE, at;
+    for (i = 0; i < count; i++) total += SHAPE_FIXED_SIZE + strlen(doc->shapes[i].kind);
+    if (total > UNDO_MAX_VALUE_SIZE) return fail(call, UNDO_ELIMIT, "the canvas is too large to save");
+    if (total > capacity) return (int64_t)total; /* the host calls again with room */
+    memcpy(buffer, "UHC", 3);
+    buffer[3] = CANVAS_FORMAT_VERSION;
+    put_le(buffer + 4, count, 4);
+    at = CANVAS_HEADER_SIZE;
+    for (i = 0; i < count; i++) {
+        const shape *s = &doc->shapes[i];
+        size_t kind = strlen(s->kind);
+        put_le(buffer + at, s->id, 8);
+        buffer[at + 8] = (uint8_t)kind;
+        memcpy(buffer + at + 9, s->kind, kind);
+        at += 9 + kind;
+        put_le(buffer + at, double_bits(s->x), 8);
+        put_le(buffer + at + 8, double_bits(s->y), 8);
+        put_le(buffer + at + 16, double_bits(s->width), 8);
+        put_le(buffer + at + 24, double_bits(s->height), 8);
+        put_le(buffer + at + 32, s->color, 4);
+        at += 36;
+    }
+    return (int64_t)total;
+}
+
+static int compare_ids(const void *a, const void *b) {
+    uint64_t x = ((const shape *)a)->id, y = ((const shape *)b)->id;
+    return x < y ? -1 : x > y;
+}
+
+static int32_t canvas_load_document(undo_call *call, const uint8_t *bytes, uint64_t length) {
+    canvas_doc *doc = find_doc(call);
+    shape *shapes, *sorted;
+    uint32_t count, i;
+    uint64_t at = CANVAS_HEADER_SIZE;
+    if (length < CANVAS_HEADER_SIZE || memcmp(bytes, "UHC", 3) != 0) {
+        return fail(call, UNDO_EINVAL, "these bytes are not a saved canvas");
+    }
+    if (bytes[3] != CANVAS_FORMAT_VERSION) {
+        return fail(call, UNDO_EINVAL, "the saved canvas has a format version this plugin does not know");
+    }
+    count = (uint32_t)get_le(bytes + 4, 4);
+    if (count > (length - CANVAS_HEADER_SIZE) / (SHAPE_FIXED_SIZE + 1)) {
+        return fail(call, UNDO_EINVAL, "the saved canvas is shorter than its shape count");
+    }
+    if (doc != NULL && doc->count > 0) return fail(call, UNDO_ESTATE, "the canvas is not empty");
+    shapes = (shape *)calloc(count ? count : 1, sizeof *shapes);
+    sorted = (shape *)calloc(count ? count : 1, sizeof *sorted);
+    if (shapes == NULL || sorted == NULL) {
+        free(shapes);
+        free(sorted);
+        return fail(call, UNDO_ENOMEM, "out of memory");
+    }
+    for (i = 0; i < count; i++) {
+        shape *s = &shapes[i];
+        size_t kind;
+        if (length - at < SHAPE_FIXED_SIZE) break;
+        kind = bytes[at + 8];
+        if (kind == 0 || kind > MAX_KIND || length - at < SHAPE_FIXED_SIZE + kind
+            || memchr(bytes + at + 9, 0, kind) != NULL) break;
+        s->id = get_le(bytes + at, 8);
+        memcpy(s->kind, bytes + at + 9, kind);
+        at += 9 + kind;
+        s->x = bits_double(get_le(bytes + at, 8));
+        s->y = bits_double(get_le(bytes + at + 8, 8));
+        s->width = bits_double(get_le(bytes + at + 16, 8));
+        s->height = bits_double(get_le(bytes + at + 24, 8));
+        s->color = (uint32_t)get_le(bytes + at + 32, 4);
+        at += 36;
+        if (!(s->width >= 0) || !(s->height >= 0)) break;
+    }
+    if (i == count && at == length && count > 1) {
+        /* Ids are unique: sorted, neighbours differ (O(n log n), not a comparison of every pair). */
+        memcpy(sorted, shapes, count * sizeof *shapes);
+        qsort(sorted, count, sizeof *sorted, compare_ids);
+        for (i = 1; i < count && sorted[i - 1].id != sorted[i].id; i++) continue;
+    }
+    free(sorted);
+    if (i != count || at != length) {
+        free(shapes);
+        return fail(call, UNDO_EINVAL, "the saved canvas is damaged (a shape's size, kind or id is wrong)");
+    }
+    if (doc == NULL) doc = get_doc(call);
+    if (doc == NULL) {
+        free(shapes);
+        return fail(call, UNDO_ENOMEM, "out of memory");
+    }
+    free(doc->shapes);
+    doc->shapes = shapes;
+    doc->count = count;
+    doc->capacity = count ? count : 1;
+    return UNDO_OK;
+}
+
 static const undo_plugin_descriptor canvas_descriptor = {
-    .struct_size = (uint32_t)UNDO_PLUGIN_DESCRIPTOR_SIZE_V1_6,
+    .struct_size = (uint32_t)UNDO_PLUGIN_DESCRIPTOR_SIZE_V1_7,
     .abi_major = UNDO_ABI_VERSION_MAJOR,
     .abi_minor = UNDO_ABI_VERSION_MINOR,
     .id = UNDO_CANVAS_ID,
@@ -398,6 +529,8 @@ static const undo_plugin_descriptor canvas_descriptor = {
     .deinit = canvas_deinit,
     .describe_v2 = canvas_describe,
     .close_document = canvas_close_document,
+    .save_document = canvas_save_document,
+    .load_document = canvas_load_document,
 };
 
 UNDO_PLUGIN_EXPORT const undo_plugin_descriptor *undo_plugin_entry(void) {

@@ -5,7 +5,8 @@
 //   notes.prioritize(index: u32, priority: i32) "Priority Change"  coalesces and merges
 //   notes.type(index: u32, text: string)        "Typing"           coalesces; the host appends
 //
-// describe() shows one line per note: "#0 [2] Buy milk" (index, priority, text). Built by `swift build` as
+// describe() shows one line per note: "#0 [2] Buy milk" (index, priority, text); a document's notes
+// save as bytes and load back (NotesBook+Saving.swift). Built by `swift build` as
 // libUndoPluginSwiftNotes.so and loaded by the same loader as the C plugins: its one entry point
 // is `undo_plugin_entry`, and only C types cross to the host.
 import UndoPluginABI
@@ -35,7 +36,11 @@ let notesPlugin = UndoPlugin(
     ],
     makeState: { _ in NotesBook() },
     describe: { book, context in book.text(of: context) },
-    closeDocument: { book, context in book.close(context) })
+    closeDocument: { book, context in book.close(context) },
+    // docs:begin saving
+    saveDocument: { book, context in book.saved(context) },
+    loadDocument: { book, context, bytes in try book.load(bytes, into: context) })
+    // docs:end saving
 
 @c(undo_plugin_entry)
 public func undoPluginEntry() -> UnsafePointer<undo_plugin_descriptor>? {

@@ -7,6 +7,9 @@
  *   text.bold(position: i64, length: i64)      "Bold"    toggles; inverse restores the styles
  *   text.italic(position: i64, length: i64)    "Italic"  likewise
  * describe() shows a document as text with <b>...</b> and <i>...</i> markers.
+ * save_document/load_document (ABI 1.7) keep a document as bytes, in this format (version 1):
+ *   "UHT" and the version byte 1; the character count n (8 bytes, little-endian); n style
+ *   bytes (STYLE_* bits); n Unicode scalar values (4 bytes each, little-endian).
  *
  * Only undo_plugin_entry is exported; everything else is static.
  */
@@ -544,8 +547,78 @@ static void text_close_document(void *plugin_data, const char *context) {
     }
 }
 
+/* ---- Saving and loading a document (ABI 1.7) -------------------------------------------- */
+
+#define TEXT_FORMAT_VERSION 1
+#define TEXT_HEADER_SIZE 12
+
+static void put_le(uint8_t *out, uint64_t value, int size) {
+    int i;
+    for (i = 0; i < size; i++) out[i] = (uint8_t)(value >> (8 * i));
+}
+
+static uint64_t get_le(const uint8_t *in, int size) {
+    uint64_t value = 0;
+    int i;
+    for (i = 0; i < size; i++) value |= (uint64_t)in[i] << (8 * i);
+    return value;
+}
+
+static int64_t text_save_document(undo_call *call, uint8_t *buffer, uint64_t capacity) {
+    const text_doc *doc = find_doc((text_state *)call->plugin_data, call->context);
+    uint64_t count = doc ? doc->length : 0;
+    uint64_t total, i;
+    if (count > (UNDO_MAX_VALUE_SIZE - TEXT_HEADER_SIZE) / 5) {
+        return fail(call, UNDO_ELIMIT, "the document is too long to save");
+    }
+    total = TEXT_HEADER_SIZE + 5 * count;
+    if (total > capacity) return (int64_t)total; /* the host calls again with room */
+    memcpy(buffer, "UHT", 3);
+    buffer[3] = TEXT_FORMAT_VERSION;
+    put_le(buffer + 4, count, 8);
+    for (i = 0; i < count; i++) {
+        buffer[TEXT_HEADER_SIZE + i] = doc->styles[i];
+        put_le(buffer + TEXT_HEADER_SIZE + count + 4 * i, doc->chars[i], 4);
+    }
+    return (int64_t)total;
+}
+
+static int32_t text_load_document(undo_call *call, const uint8_t *bytes, uint64_t length) {
+    text_state *state = (text_state *)call->plugin_data;
+    text_doc *doc = find_doc(state, call->context);
+    uint64_t count, i;
+    if (length < TEXT_HEADER_SIZE || memcmp(bytes, "UHT", 3) != 0) {
+        return fail(call, UNDO_EINVAL, "these bytes are not a saved text document");
+    }
+    if (bytes[3] != TEXT_FORMAT_VERSION) {
+        return fail(call, UNDO_EINVAL, "the saved text document has a format version this plugin does not know");
+    }
+    count = get_le(bytes + 4, 8);
+    if (count > (length - TEXT_HEADER_SIZE) / 5 || TEXT_HEADER_SIZE + 5 * count != length) {
+        return fail(call, UNDO_EINVAL, "the saved text document's length does not match its character count");
+    }
+    for (i = 0; i < count; i++) {
+        uint32_t c = (uint32_t)get_le(bytes + TEXT_HEADER_SIZE + count + 4 * i, 4);
+        if (bytes[TEXT_HEADER_SIZE + i] & ~(STYLE_BOLD | STYLE_ITALIC)) {
+            return fail(call, UNDO_EINVAL, "the saved text document has an unknown style");
+        }
+        if (c == 0 || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) {
+            return fail(call, UNDO_EINVAL, "the saved text document has a character that is not a Unicode scalar value");
+        }
+    }
+    if (doc != NULL && doc->length > 0) return fail(call, UNDO_ESTATE, "the document is not empty");
+    if (doc == NULL) doc = get_doc(state, call->context);
+    if (doc == NULL || !reserve(doc, count)) return fail(call, UNDO_ENOMEM, "out of memory");
+    for (i = 0; i < count; i++) {
+        doc->styles[i] = bytes[TEXT_HEADER_SIZE + i];
+        doc->chars[i] = (uint32_t)get_le(bytes + TEXT_HEADER_SIZE + count + 4 * i, 4);
+    }
+    doc->length = count;
+    return UNDO_OK;
+}
+
 static const undo_plugin_descriptor text_descriptor = {
-    .struct_size = (uint32_t)UNDO_PLUGIN_DESCRIPTOR_SIZE_V1,
+    .struct_size = (uint32_t)UNDO_PLUGIN_DESCRIPTOR_SIZE_V1_7,
     .abi_major = UNDO_ABI_VERSION_MAJOR,
     .abi_minor = UNDO_ABI_VERSION_MINOR,
     .id = UNDO_TEXT_EDITOR_ID,
@@ -554,6 +627,8 @@ static const undo_plugin_descriptor text_descriptor = {
     .init = text_init,
     .deinit = text_deinit,
     .describe = text_describe,
+    .save_document = text_save_document,
+    .load_document = text_load_document,
 };
 
 UNDO_PLUGIN_EXPORT const undo_plugin_descriptor *undo_plugin_entry(void) {

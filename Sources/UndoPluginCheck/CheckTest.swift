@@ -31,7 +31,9 @@ struct CheckTest: Sendable {
         for action in plugin.actionTypes where action.canMerge {
             tests.append(merge(action.localID))
         }
-        tests += [badArguments, manyDocuments, loadUnload, threads]
+        tests += [badArguments, manyDocuments]
+        if plugin.canSaveDocuments { tests.append(saveLoad) }
+        tests += [loadUnload, threads]
         return tests
     }
 

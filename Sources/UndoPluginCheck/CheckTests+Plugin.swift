@@ -39,6 +39,9 @@ extension CheckTest {
             problems.append("name \(ActionValue.string(info.name)) has spaces around it")
         }
         if info.actionTypes.isEmpty { problems.append("registers no action type") }
+        if info.setsHalfOfSaveAndLoad {
+            problems.append("sets only one of save_document and load_document: set both or neither (the host uses neither)")
+        }
         for action in info.actionTypes {
             problems += nameProblems(action.name).map { "\(action.shortID) name \(ActionValue.string(action.name)): \($0)" }
             for (label, signature) in [("parameters", action.signature), ("inverse parameters", action.inverseSignature)] {

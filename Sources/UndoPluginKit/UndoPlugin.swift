@@ -27,6 +27,8 @@ public final class UndoPlugin: @unchecked Sendable {
     let makeState: (UndoHostCallbacks) throws -> AnyObject
     let describeState: ((AnyObject, String) throws -> String)?
     let closeDocument: ((AnyObject, String) -> Void)?
+    let saveState: ((AnyObject, String) throws -> [UInt8])?
+    let loadState: ((AnyObject, String, [UInt8]) throws -> Void)?
 
     // Written once here and never freed: the descriptor must stay valid for the life of the
     // process, and its action types for the plugin's.
@@ -45,10 +47,21 @@ public final class UndoPlugin: @unchecked Sendable {
     ///   - describe: the text of one document (context) for display and tests; nil: none.
     ///   - closeDocument: forgets a document the host closed (its steps left the history), so
     ///     one opened later under the same name starts empty; nil: nothing to forget.
+    ///   - saveDocument: the whole state of one document (context) as bytes in your own format
+    ///     (put a version in it), which `loadDocument` turns back into the same state, so a
+    ///     host's journal can keep a checkpoint instead of every step (ABI 1.7
+    ///     `save_document`); at most `UNDO_MAX_VALUE_SIZE` bytes. Give it with `loadDocument`
+    ///     or not at all.
+    ///   - loadDocument: replaces the state of an empty document (never changed, or closed)
+    ///     with what the bytes hold, as `saveDocument` wrote them, maybe in an earlier run or
+    ///     version; throw ``UndoPluginError`` (`.invalidArgument`) for bytes you cannot read,
+    ///     leaving the document empty.
     public init<State: AnyObject>(id: String, name: String, version: String, actions: [UndoPluginAction],
                                   makeState: @escaping (UndoHostCallbacks) throws -> State,
                                   describe: ((State, String) throws -> String)? = nil,
-                                  closeDocument: ((State, String) -> Void)? = nil) {
+                                  closeDocument: ((State, String) -> Void)? = nil,
+                                  saveDocument: ((State, String) throws -> [UInt8])? = nil,
+                                  loadDocument: ((State, String, [UInt8]) throws -> Void)? = nil) {
         self.id = id
         self.name = name
         self.version = version
@@ -63,9 +76,17 @@ public final class UndoPlugin: @unchecked Sendable {
             describeState = nil
         }
         self.closeDocument = closeDocument.map { close in { state, context in close(state as! State, context) } }
-        problems = actions.flatMap(Self.problems(of:))
+        // Both or neither: a host can use a document's bytes only if it can load them back.
+        let coding = saveDocument.flatMap { save in loadDocument.map { load in (save, load) } }
+        saveState = coding.map { save, _ in { state, context in try save(state as! State, context) } }
+        loadState = coding.map { _, load in { state, context, bytes in try load(state as! State, context, bytes) } }
+        var problems = actions.flatMap(Self.problems(of:))
+        if (saveDocument == nil) != (loadDocument == nil) {
+            problems.append("saveDocument and loadDocument go together: give both or neither")
+        }
+        self.problems = problems
         descriptorStorage = .allocate(capacity: 1)
-        descriptorStorage.initialize(to: makeDescriptor(hasDescribe: describe != nil))
+        descriptorStorage.initialize(to: makeDescriptor(hasDescribe: describe != nil, savesDocuments: coding != nil))
         actionTypes = actions.map(makeActionType)
         Self.claimImage(for: self)
     }
@@ -131,7 +152,7 @@ public final class UndoPlugin: @unchecked Sendable {
 
     // MARK: C structures
 
-    private func makeDescriptor(hasDescribe: Bool) -> undo_plugin_descriptor {
+    private func makeDescriptor(hasDescribe: Bool, savesDocuments: Bool) -> undo_plugin_descriptor {
         var descriptor = undo_plugin_descriptor()
         descriptor.struct_size = UInt32(MemoryLayout<undo_plugin_descriptor>.size)
         descriptor.abi_major = UInt32(UNDO_ABI_VERSION_MAJOR)
@@ -142,6 +163,8 @@ public final class UndoPlugin: @unchecked Sendable {
         descriptor.`init` = UndoPluginInstance.initialize
         descriptor.deinit = UndoPluginInstance.deinitialize
         descriptor.describe = hasDescribe ? UndoPluginInstance.describe : nil
+        descriptor.save_document = savesDocuments ? UndoPluginInstance.saveDocument : nil
+        descriptor.load_document = savesDocuments ? UndoPluginInstance.loadDocument : nil
         return descriptor
     }
 

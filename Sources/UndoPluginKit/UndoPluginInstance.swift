@@ -79,6 +79,41 @@ final class UndoPluginInstance {
         instance.plugin.closeDocument?(instance.state, String(undoArgument: context))
     }
 
+    /// save_document (ABI 1.7): the plugin's bytes for the call's document, written when they
+    /// fit; the full length either way, so the host calls again with room.
+    static let saveDocument: @convention(c) (UnsafeMutablePointer<undo_call>?, UnsafeMutablePointer<UInt8>?, UInt64) -> Int64 = {
+        call, buffer, capacity in
+        guard let call, let instance = from(call.pointee.plugin_data) else { return Int64(UNDO_EINVAL) }
+        guard let saveState = instance.plugin.saveState else { return Int64(UNDO_ENOTSUP) }
+        do {
+            let bytes = try saveState(instance.state, String(undoArgument: call.pointee.context))
+            guard bytes.count <= Int(UNDO_MAX_VALUE_SIZE) else {
+                throw UndoPluginError(.limitExceeded, "the document's state is \(bytes.count) bytes, over UNDO_MAX_VALUE_SIZE")
+            }
+            if let buffer, UInt64(bytes.count) <= capacity {
+                bytes.withUnsafeBufferPointer { buffer.update(from: $0.baseAddress!, count: $0.count) }
+            }
+            return Int64(bytes.count)
+        } catch {
+            return Int64(instance.host.report(UndoPluginError(error)))
+        }
+    }
+
+    /// load_document (ABI 1.7): hands the bytes (copied) to the plugin's loadDocument.
+    static let loadDocument: @convention(c) (UnsafeMutablePointer<undo_call>?, UnsafePointer<UInt8>?, UInt64) -> Int32 = {
+        call, bytes, length in
+        guard let call, let instance = from(call.pointee.plugin_data) else { return Int32(UNDO_EINVAL) }
+        guard let loadState = instance.plugin.loadState else { return Int32(UNDO_ENOTSUP) }
+        guard length <= UInt64(UNDO_MAX_VALUE_SIZE), bytes != nil || length == 0 else { return Int32(UNDO_EINVAL) }
+        let copy = bytes.map { Array(UnsafeBufferPointer(start: $0, count: Int(length))) } ?? []
+        do {
+            try loadState(instance.state, String(undoArgument: call.pointee.context), copy)
+            return Int32(UNDO_OK)
+        } catch {
+            return instance.host.report(UndoPluginError(error))
+        }
+    }
+
     /// Writes what fits of `text` (whole characters' bytes only) and a NUL; returns the full
     /// length so the host can retry with a larger buffer.
     static func write(_ text: String, to buffer: UnsafeMutablePointer<CChar>?, capacity: UInt32) -> Int32 {

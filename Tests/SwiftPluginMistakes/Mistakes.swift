@@ -27,7 +27,8 @@ let mistaken = UndoPlugin(
         UndoPluginAction(id: "inverse", name: "Inverse", perform: UndoPluginFunction(oneParameter, parameterNames: "amount"),
                          inverse: UndoPluginFunction(twoParameters)),
     ],
-    makeState: { _ in Nothing() })
+    makeState: { _ in Nothing() },
+    saveDocument: { _, _ in [] })  // without loadDocument
 
 /// A second plugin in the same shared object.
 let second = UndoPlugin(id: "org.undohost.test.second", name: "Second", version: "1.0", actions: [],

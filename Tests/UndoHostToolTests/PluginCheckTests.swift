@@ -38,7 +38,7 @@ import Testing
         for seed in [1, 2, 3] {
             let outcome = try UndoHostProcess.run(["check", "--seed", String(seed)] + plugins)
             #expect(outcome.status == 0, "seed \(seed):\n\(outcome.standardOutput)\(outcome.standardError)")
-            #expect(outcome.lines.last?.hasPrefix("35 tests: 35 passed, 0 failed") == true, "\(outcome.lines.last ?? "")")
+            #expect(outcome.lines.last?.hasPrefix("38 tests: 38 passed, 0 failed") == true, "\(outcome.lines.last ?? "")")
         }
     }
 
@@ -77,6 +77,31 @@ import Testing
             let all = try UndoHostProcess.run(["check", "--seed", "1", "--filter", "descriptor", plugin])
             #expect(all.status == 0)
         }
+    }
+
+    /// save-load (ABI 1.7): the correct zoo with save and load passes it; a load that loses
+    /// the state or takes any bytes fails it; a descriptor with only save_document fails
+    /// descriptor, and gets no save-load test.
+    @Test func saveAndLoadMistakesAreCaught() throws {
+        let folder = try Self.privateFolder()
+        let correct = try Self.build("zoo.c", defines: ["ZOO_SAVES"], name: "saves", in: folder)
+        let passed = try UndoHostProcess.run(["check", "--seed", "3", "--only", "save-load", correct])
+        #expect(passed.status == 0, "\(passed.standardOutput)")
+        #expect(passed.lines.contains("  pass  save-load"), "\(passed.standardOutput)")
+        for (define, message) in [("ZOO_LOAD_LOSES", "loaded into a new document, the document is"),
+                                  ("ZOO_LOAD_ANYTHING", "loading 32 random bytes succeeded")] {
+            let plugin = try Self.build("zoo.c", defines: ["ZOO_SAVES", define], name: define, in: folder)
+            let outcome = try UndoHostProcess.run(["check", "--seed", "1", "--only", "save-load", plugin])
+            #expect(outcome.status == 1)
+            #expect(Self.failed(outcome) == ["save-load"], "\(outcome.standardOutput)")
+            #expect(outcome.standardOutput.contains(message), "\(outcome.standardOutput)")
+        }
+        let half = try Self.build("zoo.c", defines: ["ZOO_SAVES", "ZOO_ONLY_SAVE"], name: "half", in: folder)
+        let outcome = try UndoHostProcess.run(["check", "--seed", "1", "--filter", "descriptor", half])
+        #expect(Self.failed(outcome) == ["descriptor"], "\(outcome.standardOutput)")
+        #expect(outcome.standardOutput.contains("sets only one of save_document and load_document"), "\(outcome.standardOutput)")
+        let list = try UndoHostProcess.run(["check", "--list", half])
+        #expect(!list.lines.contains("  save-load"))
     }
 
     /// The sample Canvas as it was: a move's inverse subtracted the move again, so moving by

@@ -44,8 +44,9 @@ import UndoPluginABI
                    (unsigned)checked.params[6].type, (unsigned)checked.inverse_param_count,
                    checked.inverse_params == NULL, (unsigned)(sixteen__count + sizeof sixteen / sizeof sixteen[0]));
             UNDO_ACTION_INVERSE_SAME(&checked, every_params, every);
-            printf("descriptor_1_6=%u call_1_6=%u\\n", (unsigned)UNDO_PLUGIN_DESCRIPTOR_SIZE_V1_6,
-                   (unsigned)UNDO_CALL_SIZE_V1_6);
+            printf("descriptor_1_6=%u call_1_6=%u descriptor_1_7=%u host_1_7=%u\\n",
+                   (unsigned)UNDO_PLUGIN_DESCRIPTOR_SIZE_V1_6, (unsigned)UNDO_CALL_SIZE_V1_6,
+                   (unsigned)UNDO_PLUGIN_DESCRIPTOR_SIZE_V1_7, (unsigned)UNDO_HOST_SIZE_V1_7);
             value.type = UNDO_TYPE_BYTES;
             value.as.bytes.size = 0;
             printf("action_1_2=%u append=%d\\n", (unsigned)UNDO_ACTION_TYPE_SIZE_V1_2, UNDO_MERGE_BY_APPEND);
@@ -78,7 +79,8 @@ import UndoPluginABI
 
     var expectedOutput: String {
         "checked=7,g,7,0,1,32\n"
-            + "descriptor_1_6=\(MemoryLayout<undo_plugin_descriptor>.offset(of: \.save_document)!) call_1_6=\(MemoryLayout<undo_call>.size)\n"
+            + "descriptor_1_6=\(MemoryLayout<undo_plugin_descriptor>.offset(of: \.save_document)!) call_1_6=\(MemoryLayout<undo_call>.size) "
+            + "descriptor_1_7=\(MemoryLayout<undo_plugin_descriptor>.size) host_1_7=\(MemoryLayout<undo_host>.size)\n"
             + "action_1_2=\(MemoryLayout<undo_action_type>.size) append=1\n"
             + "host_1_1=\(MemoryLayout<undo_host>.offset(of: \.set_coalescing_key)!) "
             + "host_1_3=\(MemoryLayout<undo_host>.offset(of: \.register_action_name)!) "

@@ -156,9 +156,11 @@ public struct SessionText: Sendable, Equatable {
         case .redo: pick("redo", "다시 수행")
         case .undo: pick("undo", "되돌리기")
         case .describe: pick("describe", "문서 보기")
+        case .save: pick("save", "상태 저장")
+        case .load: pick("load", "상태 불러오기")
         }
     }
-    enum PhaseWord { case perform, redo, undo, describe }
+    enum PhaseWord { case perform, redo, undo, describe, save, load }
     func failed(_ what: String, phase: String, _ message: String) -> String {
         pick("\(what): \(phase) failed: \(message)", "\(what): \(phase) 실패: \(message)")
     }

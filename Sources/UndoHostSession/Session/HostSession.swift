@@ -233,6 +233,8 @@ public final class HostSession {
             case .redo: .redo
             case .undo: .undo
             case .describe: .describe
+            case .save: .save
+            case .load: .load
             }
             return SessionError(.plugin, words.failed(failure.actionID ?? failure.pluginID, phase: words.phase(phase), failure.message),
                                 code: failure.code, hint: words.pluginRefusedHint)

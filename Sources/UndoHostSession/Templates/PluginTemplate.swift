@@ -56,7 +56,8 @@ struct PluginTemplate {
 
     /// NAME.c: documents that each hold one number in their slot (ABI 1.6); add (its inverse
     /// takes perform's arguments) and set (its inverse gets the old value from perform), both
-    /// registered with the checked macros; describe_v2; close_document.
+    /// registered with the checked macros; describe_v2; close_document; save_document and
+    /// load_document (ABI 1.7).
     func cSource(include: String) -> String {
         let p = identifier
         return """
@@ -65,6 +66,7 @@ struct PluginTemplate {
          * Each document holds one number. Actions:
          *   \(p).add(amount: i64)  "Add"; the inverse takes the same arguments and subtracts.
          *   \(p).set(value: i64)   "Set Value"; perform hands the inverse the old value.
+         * A document saves as 9 bytes and loads back (save_document, load_document).
          *
          * Build, check, load (docs/validating-a-plugin.md):
          *   \(cBuildCommand(include: include))
@@ -144,6 +146,32 @@ struct PluginTemplate {
             *call->document_data = NULL;
         }
 
+        /* A document as bytes (ABI 1.7), so a host's journal can keep it instead of its steps:
+         * a format version (1), then the number (8 bytes, little-endian). Change the version
+         * when you change the format, and keep reading the old ones. */
+        static int64_t \(p)_save_document(undo_call *call, uint8_t *buffer, uint64_t capacity) {
+            const \(p)_doc *doc = (const \(p)_doc *)*call->document_data;
+            uint64_t value = doc ? doc->value : 0;
+            int i;
+            if (capacity < 9) return 9; /* the host calls again with room */
+            buffer[0] = 1;
+            for (i = 0; i < 8; i++) buffer[1 + i] = (uint8_t)(value >> (8 * i));
+            return 9;
+        }
+
+        static int32_t \(p)_load_document(undo_call *call, const uint8_t *bytes, uint64_t length) {
+            \(p)_doc *doc;
+            uint64_t value = 0;
+            int i;
+            if (length != 9 || bytes[0] != 1) {
+                return call->host->report_error(call->host, UNDO_EINVAL, "not a saved \(name) document (format 1)");
+            }
+            for (i = 0; i < 8; i++) value |= (uint64_t)bytes[1 + i] << (8 * i);
+            if ((doc = \(p)_document(call)) == NULL) return call->host->report_error(call->host, UNDO_ENOMEM, "out of memory");
+            doc->value = value;
+            return UNDO_OK;
+        }
+
         static int32_t \(p)_init(const undo_host *host, void **plugin_data) {
             undo_action_type add, set;
             int32_t rc;
@@ -169,9 +197,9 @@ struct PluginTemplate {
         static void \(p)_deinit(void *plugin_data) { (void)plugin_data; }
 
         static const undo_plugin_descriptor \(p)_descriptor = {
-            (uint32_t)UNDO_PLUGIN_DESCRIPTOR_SIZE_V1_6, UNDO_ABI_VERSION_MAJOR, UNDO_ABI_VERSION_MINOR, 0,
+            (uint32_t)UNDO_PLUGIN_DESCRIPTOR_SIZE_V1_7, UNDO_ABI_VERSION_MAJOR, UNDO_ABI_VERSION_MINOR, 0,
             "\(pluginID)", "\(name)", "0.1.0", \(p)_init, \(p)_deinit, NULL, {0}, \(p)_describe,
-            \(p)_close_document, NULL, NULL};
+            \(p)_close_document, \(p)_save_document, \(p)_load_document};
 
         UNDO_PLUGIN_EXPORT const undo_plugin_descriptor *undo_plugin_entry(void) { return &\(p)_descriptor; }
 
@@ -206,7 +234,8 @@ struct PluginTemplate {
         """
         let source = """
         // \(name): each document holds one number; add(amount) adds to it, and its inverse
-        // (the same function, called in the inverse phase) subtracts. Build, check, load:
+        // (the same function, called in the inverse phase) subtracts. A document saves as bytes
+        // (a format version, then the number) and loads back. Build, check, load:
         //   swift build --package-path \(name)
         //   undo-host check \(name)/.build/debug/lib\(name).so
         //   undo-host --plugins \(name)/.build/debug/lib\(name).so
@@ -230,7 +259,19 @@ struct PluginTemplate {
             actions: [UndoPluginAction(id: "add", name: "Add", perform: UndoPluginFunction(add, parameterNames: "amount"),
                                        inverse: UndoPluginFunction(add))],
             makeState: { _ in Documents() },
-            describe: { documents, context in "value=\\(documents.values[context, default: 0])" })
+            describe: { documents, context in "value=\\(documents.values[context, default: 0])" },
+            closeDocument: { documents, context in documents.values[context] = nil },
+            saveDocument: { documents, context in
+                let value = UInt64(bitPattern: documents.values[context, default: 0])
+                return [1] + (0..<8).map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) }
+            },
+            loadDocument: { documents, context, bytes in
+                guard bytes.count == 9, bytes[0] == 1 else {
+                    throw UndoPluginError(.invalidArgument, "not a saved \(name) document (format 1)")
+                }
+                let value = bytes.dropFirst().reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+                documents.values[context] = Int64(bitPattern: value)
+            })
 
         @c(undo_plugin_entry)
         public func undoPluginEntry() -> UnsafePointer<undo_plugin_descriptor>? { plugin.descriptor }

@@ -324,6 +324,12 @@ public struct PluginInfo: Sendable, CustomStringConvertible {
     public let actionTypes: [ActionType]
     /// Whether it can show its documents (``PluginHost/describe(_:plugin:)``).
     public let canDescribe: Bool
+    /// Whether it saves its documents' state as bytes and loads it back (save_document and
+    /// load_document, ABI 1.7; see ``PluginHost/saveDocumentState(plugin:context:)``).
+    public let canSaveDocuments: Bool
+    /// Whether its descriptor sets only one of save_document and load_document: a mistake,
+    /// for which the host uses neither.
+    public let setsHalfOfSaveAndLoad: Bool
 
     init(_ plugin: LoadedPlugin) {
         id = plugin.id
@@ -335,6 +341,8 @@ public struct PluginInfo: Sendable, CustomStringConvertible {
         abiMinor = plugin.descriptor.abi_minor
         actionTypes = plugin.actions
         canDescribe = plugin.canDescribe
+        canSaveDocuments = plugin.canSaveDocuments
+        setsHalfOfSaveAndLoad = (plugin.descriptor.save_document == nil) != (plugin.descriptor.load_document == nil)
     }
 
     /// `org.undohost.text 1.0.0 "Text Editor"`

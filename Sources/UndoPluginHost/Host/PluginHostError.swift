@@ -21,6 +21,14 @@ public enum PluginHostError: Error, Sendable, Equatable, CustomStringConvertible
     case reentrantCall(String)
     /// The plugin has no describe function.
     case cannotDescribe(plugin: String)
+    /// The plugin cannot load a document's state: it has no save_document and load_document
+    /// (ABI 1.7).
+    case cannotLoadDocuments(plugin: String)
+    /// A document's state can only be loaded into an empty document: this one has steps in
+    /// the history, or the plugin already keeps something for it.
+    case documentNotEmpty(plugin: String, context: UndoContext)
+    /// The bytes to load are longer than `limit` (`UNDO_MAX_VALUE_SIZE`).
+    case documentStateTooLarge(plugin: String, bytes: Int, limit: Int)
 
     /// The ABI error code for this error (for C clients).
     public var code: Int32 {
@@ -42,6 +50,9 @@ public enum PluginHostError: Error, Sendable, Equatable, CustomStringConvertible
             }
         case .reentrantCall: Int32(UNDO_EREENTRANT)
         case .cannotDescribe: Int32(UNDO_ENOTSUP)
+        case .cannotLoadDocuments: Int32(UNDO_ENOTSUP)
+        case .documentNotEmpty: Int32(UNDO_ESTATE)
+        case .documentStateTooLarge: Int32(UNDO_ELIMIT)
         }
     }
 
@@ -58,6 +69,12 @@ public enum PluginHostError: Error, Sendable, Equatable, CustomStringConvertible
         case .history(let error): error.description
         case .reentrantCall(let what): "\(what) was called from inside a plugin call or an action; refused"
         case .cannotDescribe(let plugin): "plugin \(plugin) cannot show its documents"
+        case .cannotLoadDocuments(let plugin): "plugin \(plugin) cannot save or load its documents"
+        case .documentNotEmpty(let plugin, let context):
+            "document \(ActionValue.quoted(context.name)) of plugin \(plugin) is not empty (it has steps or content): "
+                + "load its state into a new or closed document"
+        case .documentStateTooLarge(let plugin, let bytes, let limit):
+            "the state to load into plugin \(plugin) is \(bytes) bytes, over the limit of \(limit)"
         }
     }
 }

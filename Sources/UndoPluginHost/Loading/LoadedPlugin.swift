@@ -141,6 +141,9 @@ final class LoadedPlugin: @unchecked Sendable {
         }
         pluginData = data
         serialized { keptFrame.setPluginData(data) }
+        if (descriptor.save_document == nil) != (descriptor.load_document == nil) {
+            writeLog(.warning, "the descriptor sets only one of save_document and load_document; the host uses neither")
+        }
         lock.withLock {
             _actions = frame.registrations
             _actionPositions = frame.registeredIDs

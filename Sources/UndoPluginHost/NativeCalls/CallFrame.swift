@@ -8,7 +8,7 @@ import UndoCore
 import UndoPluginABI
 
 /// What the host is doing inside a plugin on this thread: the state of one call into plugin
-/// code (init, perform, inverse, merge, describe, deinit, a close handler), which the host
+/// code (init, perform, inverse, merge, describe, save, load, deinit, a close handler), which the host
 /// callbacks read.
 ///
 /// Callbacks find the frame through ``current`` (this thread's frame under way) and only accept
@@ -25,6 +25,7 @@ import UndoPluginABI
 final class CallFrame {
     enum Phase: Equatable {
         case initialize, deinitialize, perform, redo, inverse, merge, describe, closeDocument
+        case saveDocument, loadDocument
 
         var cPhase: UInt32 {
             switch self {
@@ -34,6 +35,8 @@ final class CallFrame {
             case .merge: UInt32(UNDO_PHASE_MERGE)
             case .describe: UInt32(UNDO_PHASE_DESCRIBE)
             case .closeDocument: UInt32(UNDO_PHASE_CLOSE)
+            case .saveDocument: UInt32(UNDO_PHASE_SAVE)
+            case .loadDocument: UInt32(UNDO_PHASE_LOAD)
             default: 0
             }
         }

@@ -1,9 +1,11 @@
 import UndoPluginABI
 
-/// A plugin's perform, inverse or merge failed, or broke the ABI contract.
+/// A plugin's perform, inverse, merge, describe, save or load failed, or broke the ABI contract.
 public struct PluginActionError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Phase: String, Sendable {
         case perform, redo, undo, describe
+        /// save_document or load_document (ABI 1.7): a document's state as bytes.
+        case save, load
     }
 
     /// The plugin id and the action's short id ("text.delete"), when about an action.

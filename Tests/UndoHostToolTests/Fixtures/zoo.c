@@ -9,6 +9,11 @@
  *   ZOO_PERFORM_NOTHING   set reports success but changes nothing            round-trip/set
  *   ZOO_DESCRIBE_GROWS    describe asks for a larger buffer every time       describe
  *   ZOO_SHARED_STATE      every instance keeps its documents in one global   threads (and load-unload)
+ * Saving documents as bytes (ABI 1.7): ZOO_SAVES adds a correct save_document and
+ * load_document ("ZOO" 1, then the number: 12 bytes); with it, one of these breaks it:
+ *   ZOO_LOAD_LOSES        load sets the number to 0                          save-load
+ *   ZOO_LOAD_ANYTHING     load reads the number without checking the bytes   save-load
+ *   ZOO_ONLY_SAVE         the descriptor sets save_document alone            descriptor
  *
  * A document is one number: add(amount) adds to it, set(value) replaces it.
  */
@@ -155,8 +160,51 @@ static void zoo_deinit(void *plugin_data) { (void)plugin_data; }
 static void zoo_deinit(void *plugin_data) { free(plugin_data); }
 #endif
 
+#ifdef ZOO_SAVES
+static int64_t zoo_save(undo_call *call, uint8_t *buffer, uint64_t capacity) {
+    zoo_doc *doc = find_doc((zoo_state *)call->plugin_data, call->context, 0);
+    uint64_t value = doc ? doc->value : 0;
+    int i;
+    if (capacity < 12) return 12;
+    memcpy(buffer, "ZOO\1", 4);
+    for (i = 0; i < 8; i++) buffer[4 + i] = (uint8_t)(value >> (8 * i));
+    return 12;
+}
+
+#ifndef ZOO_ONLY_SAVE
+static int32_t zoo_load(undo_call *call, const uint8_t *bytes, uint64_t length) {
+    zoo_doc *doc = find_doc((zoo_state *)call->plugin_data, call->context, 1);
+    uint64_t value = 0;
+    int i;
+#ifdef ZOO_LOAD_ANYTHING
+    for (i = 0; i < 8 && (uint64_t)i + 4 < length; i++) value |= (uint64_t)bytes[4 + i] << (8 * i);
+#else
+    if (length != 12 || memcmp(bytes, "ZOO\1", 4) != 0) {
+        return call->host->report_error(call->host, UNDO_EINVAL, "not a saved zoo document");
+    }
+    for (i = 0; i < 8; i++) value |= (uint64_t)bytes[4 + i] << (8 * i);
+#endif
+    if (doc == NULL) return call->host->report_error(call->host, UNDO_ELIMIT, "too many documents");
+#ifdef ZOO_LOAD_LOSES
+    (void)value;
+    doc->value = 0;
+#else
+    doc->value = value;
+#endif
+    return UNDO_OK;
+}
+#endif
+#ifdef ZOO_ONLY_SAVE
+#define ZOO_DOCUMENT_FUNCTIONS zoo_save, NULL
+#else
+#define ZOO_DOCUMENT_FUNCTIONS zoo_save, zoo_load
+#endif
+#else
+#define ZOO_DOCUMENT_FUNCTIONS NULL, NULL
+#endif
+
 static const undo_plugin_descriptor zoo_descriptor = {
-    (uint32_t)UNDO_PLUGIN_DESCRIPTOR_SIZE_V1, UNDO_ABI_VERSION_MAJOR, UNDO_ABI_VERSION_MINOR, 0,
-    "org.example.zoo", "Zoo", "1.0.0", zoo_init, zoo_deinit, zoo_describe, {0}, NULL, NULL};
+    (uint32_t)UNDO_PLUGIN_DESCRIPTOR_SIZE_V1_7, UNDO_ABI_VERSION_MAJOR, UNDO_ABI_VERSION_MINOR, 0,
+    "org.example.zoo", "Zoo", "1.0.0", zoo_init, zoo_deinit, zoo_describe, {0}, NULL, NULL, ZOO_DOCUMENT_FUNCTIONS};
 
 UNDO_PLUGIN_EXPORT const undo_plugin_descriptor *undo_plugin_entry(void) { return &zoo_descriptor; }

@@ -1,0 +1,228 @@
+import UndoCore
+import UndoPluginABI
+
+/// One plugin's document: a context in which the plugin may keep state.
+public struct PluginDocument: Hashable, Sendable, CustomStringConvertible {
+    /// The plugin's id ("org.undohost.text").
+    public var plugin: String
+    /// The document.
+    public var context: UndoContext
+
+    /// Names a plugin's document.
+    public init(plugin: String, context: UndoContext) {
+        self.plugin = plugin
+        self.context = context
+    }
+
+    public var description: String { "\(plugin) \(ActionValue.quoted(context.name))" }
+}
+
+extension PluginHost {
+    /// Whether the plugin can save its documents' state as bytes and load it back
+    /// (`save_document` and `load_document`, ABI 1.7; a plugin with only one of them has
+    /// neither, as far as the host is concerned).
+    /// - Throws: ``PluginHostError/unknownPlugin(_:)``.
+    /// - Complexity: O(loaded plugins).
+    public func canSaveDocuments(plugin pluginID: String) throws(PluginHostError) -> Bool {
+        guard let plugin = loadedPlugin(withID: pluginID) else { throw .unknownPlugin(pluginID) }
+        return plugin.canSaveDocuments
+    }
+
+    /// The whole state of one of the plugin's documents, as bytes that
+    /// ``loadDocumentState(_:plugin:context:)`` turns back into the same state, in this run or
+    /// a later one (the plugin's own format). A journal keeps them as a checkpoint instead of
+    /// every step since the document was opened.
+    /// - Returns: the bytes (empty is a valid state), or `nil` when the plugin cannot save its
+    ///   documents (see ``canSaveDocuments(plugin:)``).
+    /// - Throws: ``PluginHostError/unknownPlugin(_:)``; ``PluginHostError/actionFailed(_:)``
+    ///   (phase `save`) with the plugin's message when it fails, or asks for more than
+    ///   `UNDO_MAX_VALUE_SIZE` bytes (`UNDO_ELIMIT`); ``PluginHostError/reentrantCall(_:)``
+    ///   from inside a plugin call or an action.
+    /// - Complexity: what the plugin's save takes, plus O(bytes): the plugin is called once,
+    ///   or twice when the first buffer (4 KiB) is too small.
+    public func saveDocumentState(plugin pluginID: String, context: UndoContext) throws(PluginHostError) -> [UInt8]? {
+        guard CallFrame.current == nil, !isRunningAction else { throw .reentrantCall("saveDocumentState") }
+        try Self.checkContext(context)
+        guard let plugin = loadedPlugin(withID: pluginID) else { throw .unknownPlugin(pluginID) }
+        guard plugin.canSaveDocuments else { return nil }
+        do throws(PluginActionError) {
+            return try plugin.saveDocument(context)
+        } catch {
+            throw .actionFailed(error)
+        }
+    }
+
+    /// Puts a document's state saved by ``saveDocumentState(plugin:context:)`` back into an
+    /// empty document of the plugin: one with no step in the history (on any branch, of any
+    /// plugin) and nothing kept in the plugin's slot for it (`undo_call.document_data`) — a
+    /// document never changed, or closed with ``closeContext(_:)``. The history is not changed:
+    /// the loaded state is where undoing the document's later steps stops.
+    /// - Parameters:
+    ///   - bytes: what ``saveDocumentState(plugin:context:)`` returned, at most
+    ///     `UNDO_MAX_VALUE_SIZE` bytes.
+    ///   - pluginID: the plugin's id.
+    ///   - context: the document.
+    /// - Throws: ``PluginHostError/cannotLoadDocuments(plugin:)`` when the plugin has no
+    ///   save_document and load_document; ``PluginHostError/documentNotEmpty(plugin:context:)``;
+    ///   ``PluginHostError/documentStateTooLarge(plugin:bytes:limit:)``;
+    ///   ``PluginHostError/actionFailed(_:)`` (phase `load`) with the plugin's message when it
+    ///   refuses the bytes (the document is then left empty); ``PluginHostError/unknownPlugin(_:)``;
+    ///   ``PluginHostError/reentrantCall(_:)``.
+    /// - Complexity: what the plugin's load takes; O(1) to check the document is empty, or
+    ///   O(steps of every branch) when the history has branches.
+    public func loadDocumentState(_ bytes: [UInt8], plugin pluginID: String, context: UndoContext)
+        throws(PluginHostError)
+    {
+        guard CallFrame.current == nil, !isRunningAction else { throw .reentrantCall("loadDocumentState") }
+        try Self.checkContext(context)
+        guard let plugin = loadedPlugin(withID: pluginID) else { throw .unknownPlugin(pluginID) }
+        guard plugin.canSaveDocuments else { throw .cannotLoadDocuments(plugin: pluginID) }
+        guard bytes.count <= ActionArguments.maximumValueSize else {
+            throw .documentStateTooLarge(plugin: pluginID, bytes: bytes.count, limit: ActionArguments.maximumValueSize)
+        }
+        // Checked and loaded under the history's lock (the plugin's call lock), so no step can
+        // arrive in between.
+        let result: Result<Void, PluginHostError> = history.withStack { stack in
+            guard !Self.hasSteps(in: context, stack), !plugin.keepsDocument(context) else {
+                return .failure(.documentNotEmpty(plugin: pluginID, context: context))
+            }
+            do throws(PluginActionError) {
+                try plugin.loadDocument(bytes, into: context)
+                return .success(())
+            } catch {
+                return .failure(.actionFailed(error))
+            }
+        }
+        try result.get()
+    }
+
+    /// The plugins' documents that hold state, as far as the host knows: every plugin with a
+    /// step in the context on the current branch (done or undone, in groups too), and every
+    /// plugin whose slot for the context (`undo_call.document_data`) holds something. A
+    /// plugin that keeps documents in its own tables without steps in the history (after a
+    /// limit evicted them, say) and without a slot is not seen: save what
+    /// ``canSaveDocuments(plugin:)`` plugins hold by the contexts you know.
+    /// - Returns: each document once, sorted by plugin load order, then context name.
+    /// - Complexity: O(steps of the current branch + documents with a slot).
+    public func documentsHoldingState() -> [PluginDocument] {
+        let loadedPlugins = plugins.map(\.id)
+        // Looked up before the history's lock is taken (the host's own lock is never taken inside it).
+        let instances = loadedPlugins.compactMap { loadedPlugin(withID: $0) }
+        var found = Set<PluginDocument>()
+        history.withStack { stack in
+            func visit(_ command: any UndoCommand) {
+                if let group = command as? UndoGroup {
+                    for member in group.members { visit(member) }
+                } else if let step = command as? PluginCommand {
+                    found.insert(PluginDocument(plugin: step.action.pluginID, context: step.context))
+                }
+            }
+            for index in 0..<stack.count { visit(stack.command(at: index)) }
+            for plugin in instances {
+                for context in plugin.keptDocuments() { found.insert(PluginDocument(plugin: plugin.id, context: context)) }
+            }
+        }
+        let order = Dictionary(loadedPlugins.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        return found.sorted {
+            let left = order[$0.plugin] ?? .max, right = order[$1.plugin] ?? .max
+            return left != right ? left < right : $0.context.name < $1.context.name
+        }
+    }
+
+    /// Whether the history has a step in `context`: counted for the current branch, looked
+    /// for in the stored branches only when there are some.
+    private static func hasSteps(in context: UndoContext, _ stack: UndoStack) -> Bool {
+        if stack.canUndo(in: context) || stack.canRedo(in: context) { return true }
+        guard stack.treeCount > stack.count else { return false }
+        return stack.tree.contains { $0.context == context }
+    }
+}
+
+extension LoadedPlugin {
+    /// Whether the plugin has both save_document and load_document (ABI 1.7).
+    var canSaveDocuments: Bool { descriptor.save_document != nil && descriptor.load_document != nil }
+
+    /// Whether the plugin's slot for `context` holds something.
+    func keepsDocument(_ context: UndoContext) -> Bool {
+        serialized { documents.existingCell(for: context)?.pointee != nil }
+    }
+
+    /// The documents whose slot holds something.
+    func keptDocuments() -> [UndoContext] { serialized { documents.occupied } }
+
+    /// Calls save_document for `context`: with a 4 KiB buffer, then once more with the length
+    /// it asked for.
+    func saveDocument(_ context: UndoContext) throws(PluginActionError) -> [UInt8] {
+        guard let save = descriptor.save_document else {
+            throw PluginActionError(pluginID: id, actionID: nil, phase: .save, code: Int32(UNDO_ENOTSUP),
+                                    message: "the plugin cannot save its documents")
+        }
+        guard isLoaded else { throw unloadedError(action: nil, phase: .save) }
+        var capacity = 4096
+        var retried = false
+        while true {
+            var buffer = [UInt8](repeating: 0, count: capacity)
+            let (length, frame) = serialized {
+                // Made with the call lock held: it looks up the document's slot.
+                let frame = CallFrame(hostTable: hostTable, pluginData: pluginData, phase: .saveDocument,
+                                      context: context, documents: documents)
+                let length = frame.run { call in
+                    buffer.withUnsafeMutableBufferPointer { save(call, $0.baseAddress, UInt64(capacity)) }
+                }
+                return (length, frame)
+            }
+            if length < 0 {
+                throw failure(length, frame: frame, phase: .save)
+            }
+            guard length <= Int64(ActionArguments.maximumValueSize) else {
+                throw PluginActionError(pluginID: id, actionID: nil, phase: .save, code: Int32(UNDO_ELIMIT),
+                                        message: "the document's state is \(length) bytes, over the limit of \(ActionArguments.maximumValueSize)")
+            }
+            if Int(length) <= capacity {
+                buffer.removeSubrange(Int(length)...)
+                return buffer
+            }
+            // One retry with the size the plugin asked for (nothing can change the document in
+            // between: the call lock is the history's), so a plugin asking again and again
+            // cannot keep the lock through a loop with no end.
+            guard !retried else {
+                throw PluginActionError(pluginID: id, actionID: nil, phase: .save, code: Int32(UNDO_EPLUGIN),
+                                        message: "asked for \(length) bytes after being given the \(capacity) it asked for")
+            }
+            capacity = Int(length)
+            retried = true
+        }
+    }
+
+    /// Calls load_document for `context` with `bytes`; when it fails, the slot is closed
+    /// (close_document) if the plugin left something in it, so the document stays empty.
+    /// Only with the call lock held.
+    func loadDocument(_ bytes: [UInt8], into context: UndoContext) throws(PluginActionError) {
+        guard let load = descriptor.load_document else {
+            throw PluginActionError(pluginID: id, actionID: nil, phase: .load, code: Int32(UNDO_ENOTSUP),
+                                    message: "the plugin cannot load its documents")
+        }
+        guard isLoaded else { throw unloadedError(action: nil, phase: .load) }
+        let (status, frame) = serialized {
+            let frame = CallFrame(hostTable: hostTable, pluginData: pluginData, phase: .loadDocument,
+                                  context: context, documents: documents)
+            let status = frame.run { call in
+                bytes.withUnsafeBufferPointer { load(call, $0.baseAddress, UInt64($0.count)) }
+            }
+            if status != UNDO_OK { closeDocumentSlot(context) }
+            return (status, frame)
+        }
+        guard status == UNDO_OK else { throw failure(Int64(status), frame: frame, phase: .load) }
+    }
+
+    /// The error of a save or load that returned `code` (not `UNDO_OK`).
+    private func failure(_ code: Int64, frame: CallFrame, phase: PluginActionError.Phase) -> PluginActionError {
+        guard code < 0, code >= Int64(Int32.min), ErrorCode.isFailure(Int32(code)) else {
+            return PluginActionError(pluginID: id, actionID: nil, phase: phase, code: Int32(UNDO_EPLUGIN),
+                                     message: "returned \(code), which is not an error code")
+        }
+        let code = Int32(code)
+        return PluginActionError(pluginID: id, actionID: nil, phase: phase, code: code,
+                                 message: frame.reportedError?.message ?? frame.refusal ?? ErrorCode.message(code))
+    }
+}
