@@ -57,7 +57,7 @@ let package = Package(
         // The system's SQLite, for the journal (never in UndoCore).
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
-        .target(name: "UndoJournal", dependencies: ["UndoCore", "CSQLite"], path: "Sources/UndoJournal"),
+        .target(name: "UndoJournal", dependencies: ["UndoCore", "UndoPluginHost", "CSQLite"], path: "Sources/UndoJournal"),
         .testTarget(name: "UndoJournalTests", dependencies: ["UndoJournal", "UndoCore"], path: "Tests/UndoJournalTests",
                     exclude: ["Fixtures"]),  // a journal of format 1, read by every later version
         // The direct call prototypes and the conversions of type-erased plugin functions, in C
@@ -82,7 +82,7 @@ let package = Package(
         .testTarget(name: "UndoPluginKitTests", dependencies: ["UndoPluginHost", "UndoCore"],
                     path: "Tests/UndoPluginKitTests"),
         // libundohost.so: the C API, implemented over UndoPluginHost.
-        .target(name: "UndoHostC", dependencies: ["UndoCore", "UndoPluginHost", "UndoPluginABI"],
+        .target(name: "UndoHostC", dependencies: ["UndoCore", "UndoPluginHost", "UndoPluginABI", "UndoJournal"],
                 path: "Sources/UndoHostC"),
         // The C part of libundohost.so (the exported error functions) and its symbol list: only
         // undo_* is exported (undohost.exports), never the Swift code behind it.

@@ -179,10 +179,27 @@ public final class UndoJournal {
 public struct JournalError: Error, Sendable, CustomStringConvertible {
     public var path: String
     public var message: String
+    /// What kind of problem it is (for the C API's error codes).
+    public var reason: Reason
 
-    public init(path: String, _ message: String) {
+    /// What kind of problem a ``JournalError`` is.
+    public enum Reason: Sendable, Equatable {
+        /// Not a journal, or damaged (integrity check, checksum).
+        case damaged
+        /// A plugin the journal needs is not loaded.
+        case pluginMissing
+        /// A plugin the journal needs is loaded with another major version.
+        case pluginVersion
+        /// A change could not be made again.
+        case replay
+        /// Anything else (the file cannot be opened or written).
+        case other
+    }
+
+    public init(path: String, _ message: String, reason: Reason = .other) {
         self.path = path
         self.message = message
+        self.reason = reason
     }
 
     public var description: String { "journal \(path): \(message)" }

@@ -21,6 +21,9 @@ public enum PluginHostError: Error, Sendable, Equatable, CustomStringConvertible
     case reentrantCall(String)
     /// The plugin has no describe function.
     case cannotDescribe(plugin: String)
+    /// The change was made but its journal could not keep it (the message says why): it is
+    /// lost if the program stops now.
+    case journal(String)
 
     /// The ABI error code for this error (for C clients).
     public var code: Int32 {
@@ -42,6 +45,7 @@ public enum PluginHostError: Error, Sendable, Equatable, CustomStringConvertible
             }
         case .reentrantCall: Int32(UNDO_EREENTRANT)
         case .cannotDescribe: Int32(UNDO_ENOTSUP)
+        case .journal: Int32(UNDO_ESTATE)
         }
     }
 
@@ -58,6 +62,7 @@ public enum PluginHostError: Error, Sendable, Equatable, CustomStringConvertible
         case .history(let error): error.description
         case .reentrantCall(let what): "\(what) was called from inside a plugin call or an action; refused"
         case .cannotDescribe(let plugin): "plugin \(plugin) cannot show its documents"
+        case .journal(let message): "the change was made but not journaled: \(message)"
         }
     }
 }
