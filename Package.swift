@@ -58,8 +58,8 @@ let package = Package(
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "UndoJournal", dependencies: ["UndoCore", "UndoPluginHost", "CSQLite"], path: "Sources/UndoJournal"),
-        .testTarget(name: "UndoJournalTests", dependencies: ["UndoJournal", "UndoCore"], path: "Tests/UndoJournalTests",
-                    exclude: ["Fixtures"]),  // a journal of format 1, read by every later version
+        .testTarget(name: "UndoJournalTests", dependencies: ["UndoJournal", "UndoCore", "UndoPluginHost"], path: "Tests/UndoJournalTests",
+                    exclude: ["Fixtures"]),  // journals of formats 1 and 2, read by every later version
         // The direct call prototypes and the conversions of type-erased plugin functions, in C
         // (internal to UndoPluginHost).
         .target(name: "CUndoHostSupport", dependencies: ["UndoPluginABI"], path: "Sources/CUndoHostSupport"),
