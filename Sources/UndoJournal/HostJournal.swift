@@ -80,13 +80,16 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
     ///     are loaded again from their files).
     ///   - clock: the history's clock when it is a ``JournalClock``: replayed steps then get the
     ///     times they were first made.
+    ///   - following: called after each replayed change with what it undid or redid (for a
+    ///     program that keeps state of its own beside the history, as undo-host's session does).
     /// - Returns: the open journal (the host's ``UndoPluginHost/PluginHost/recorder``).
     /// - Throws: ``JournalError`` naming the file and the problem (not a journal, damaged, of
     ///   another format, a plugin missing or of another major version, a change that cannot be
     ///   replayed); the file is then unchanged.
     /// - Complexity: O(*n*) in the changes of the journal, plus replaying them.
     public static func open(path: String, durability: UndoJournal.Durability = .full, host: PluginHost,
-                            clock: JournalClock? = nil) throws(JournalError) -> HostJournal {
+                            clock: JournalClock? = nil,
+                            following: ((HostChange, UndoResult?) -> Void)? = nil) throws(JournalError) -> HostJournal {
         guard host.recorder == nil else { throw JournalError(path: path, "the history already has a journal open") }
         guard host.history.withStack({ $0.treeCount == 0 && $0.groupDepth == 0 }) else {
             throw JournalError(path: path, "the history already has changes: open the journal before making any")
@@ -120,7 +123,7 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         do throws(JournalError) {
             try checkPlugins(changes.map(\.change), of: host, path: path)
             clock?.useWallClock()
-            try replay(changes, into: host, clock: clock, path: path)
+            try replay(changes, into: host, clock: clock, path: path, following: following)
         } catch {
             connection.close()
             throw error
@@ -133,10 +136,12 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         return journal
     }
 
-    /// Whether `path` is a journal of this format (2) rather than undo-host's format 1; `false`
-    /// for a file that is missing.
+    /// Whether `path` is to be opened as a journal of this format (2): `false` only for an
+    /// undo-host journal of format 1 (session lines, read by ``UndoJournal``); `true` for a
+    /// missing file (new journals are of format 2) and for anything else (refused by ``open``).
     public static func isHostJournal(_ path: String) -> Bool {
-        guard access(path, F_OK) == 0, let connection = try? SQLiteConnection(path: path, create: false) else { return false }
+        guard access(path, F_OK) == 0 else { return true }
+        guard let connection = try? SQLiteConnection(path: path, create: false) else { return true }
         defer { connection.close() }
         return (try? connection.integer("PRAGMA user_version;")) != 1
     }
@@ -168,12 +173,14 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
     }
 
     private static func replay(_ changes: [(sequence: Int64, time: UInt64, change: HostChange)], into host: PluginHost,
-                               clock: JournalClock?, path: String) throws(JournalError) {
+                               clock: JournalClock?, path: String,
+                               following: ((HostChange, UndoResult?) -> Void)?) throws(JournalError) {
         defer { clock?.resume() }
         for (sequence, time, change) in changes {
             clock?.replaying(at: time)
             do throws(PluginHostError) {
-                try host.replay(change)
+                let result = try host.replay(change)
+                following?(change, result)
             } catch {
                 throw JournalError(path: path, "change \(sequence) (\(change.kind)) cannot be replayed: \(error)",
                                    reason: .replay)

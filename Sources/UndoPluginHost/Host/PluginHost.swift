@@ -208,25 +208,41 @@ public final class PluginHost: @unchecked Sendable {
     /// ``PluginHostError/actionFailed(_:)``.
     @discardableResult
     public func undo() throws(PluginHostError) -> UndoResult? {
-        try throughHistory("undo") { try recorded($0.undo()) { .undo(count: 1, context: nil) } }
+        try throughHistory("undo") { stack in
+            // Kept with the context it acted in, the current one (a replay must not depend on it).
+            let context = stack.currentContext?.name
+            return try recorded(stack.undo()) { .undo(count: 1, context: context) }
+        }
     }
 
     /// Undoes up to `count` steps, all or nothing (see ``UndoCore/UndoStack/undo(count:)``).
     @discardableResult
     public func undo(count: Int) throws(PluginHostError) -> UndoResult? {
-        try throughHistory("undo") { try recorded($0.undo(count: count)) { .undo(count: count, context: nil) } }
+        try throughHistory("undo") { stack in
+            // Kept with the context it acted in, the current one (a replay must not depend on it).
+            let context = stack.currentContext?.name
+            return try recorded(stack.undo(count: count)) { .undo(count: count, context: context) }
+        }
     }
 
     /// Redoes, like ``undo()``.
     @discardableResult
     public func redo() throws(PluginHostError) -> UndoResult? {
-        try throughHistory("redo") { try recorded($0.redo()) { .redo(count: 1, context: nil) } }
+        try throughHistory("redo") { stack in
+            // Kept with the context it acted in, the current one (a replay must not depend on it).
+            let context = stack.currentContext?.name
+            return try recorded(stack.redo()) { .redo(count: 1, context: context) }
+        }
     }
 
     /// Redoes up to `count` steps, like ``undo(count:)``.
     @discardableResult
     public func redo(count: Int) throws(PluginHostError) -> UndoResult? {
-        try throughHistory("redo") { try recorded($0.redo(count: count)) { .redo(count: count, context: nil) } }
+        try throughHistory("redo") { stack in
+            // Kept with the context it acted in, the current one (a replay must not depend on it).
+            let context = stack.currentContext?.name
+            return try recorded(stack.redo(count: count)) { .redo(count: count, context: context) }
+        }
     }
 
     /// The plugin's view of one of its documents ("Hello <b>world</b>").

@@ -137,21 +137,23 @@ extension PluginHost {
     /// - Parameter change: a change recorded by this or an earlier host with the same plugins.
     /// - Throws: why it cannot be made again (an action of another signature, a state missing).
     /// - Complexity: that of the call it makes.
-    public func replay(_ change: HostChange) throws(PluginHostError) {
+    @discardableResult
+    public func replay(_ change: HostChange) throws(PluginHostError) -> UndoResult? {
         func context(_ name: String?) -> UndoContext? { name.map(UndoContext.init) }
         switch change {
         case .perform(_, _, let action, let arguments, let name):
             try perform(action, argumentText: arguments, in: UndoContext(name))
-        case .undo(let count, let name): _ = try undo(count: count, in: context(name))
-        case .redo(let count, let name): _ = try redo(count: count, in: context(name))
-        case .goTo(let state): _ = try goTo(state: state)
+            return nil
+        case .undo(let count, let name): return try undo(count: count, in: context(name))
+        case .redo(let count, let name): return try redo(count: count, in: context(name))
+        case .goTo(let state): return try goTo(state: state)
         case .beginGroup(let name, let contextName): try beginGroup(named: name, context: context(contextName))
         case .endGroup: try endGroup()
-        case .cancelGroup: _ = try cancelGroup()
+        case .cancelGroup: return try cancelGroup()
         case .breakCoalescing: try breakCoalescing()
         case .markSaved(let name): try markSaved(context(name))
         case .forgetSaved(let name): try forgetSavePoint(context(name))
-        case .revert(let contextName, let name): _ = try revertToSaved(context(contextName), named: name)
+        case .revert(let contextName, let name): return try revertToSaved(context(contextName), named: name)
         case .setContext(let name): try setCurrentContext(context(name))
         case .setLimits(let count, let memory): try setLimits(count: count, memory: memory)
         case .closeContext(let name): _ = try closeContext(UndoContext(name))
@@ -163,7 +165,7 @@ extension PluginHost {
                 guard HostChange.sameMajor(loaded.version, version) else {
                     throw .journal("it needs plugin \(id) \(HostChange.major(version)).x (written with \(version)); loaded: \(loaded.version)")
                 }
-                return
+                return nil
             }
             let info: PluginInfo
             do throws(PluginLoadError) {
@@ -176,6 +178,7 @@ extension PluginHost {
             }
         case .unload(let id): try unload(id)
         }
+        return nil
     }
 }
 
