@@ -128,7 +128,7 @@ let package = Package(
                 path: "examples/swift-plugin"),
         // Every code block of README.md and docs/*.md compiled, run or compared (docs/checked-examples.md).
         // Not on UndoPluginKit: the tests load Swift plugins the way a host does.
-        .testTarget(name: "DocsTests", dependencies: ["UndoCore", "UndoPluginHost"],
+        .testTarget(name: "DocsTests", dependencies: ["UndoCore", "UndoPluginHost", "UndoJournal"],
                     path: "Tests/DocsTests"),
         .testTarget(name: "UndoThreadStressTests", dependencies: ["UndoPluginHost", "UndoCore", "UndoPluginABI", "UndoHostC"],
                     path: "Tests/UndoThreadStressTests"),

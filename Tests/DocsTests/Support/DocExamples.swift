@@ -14,6 +14,7 @@ enum DocExamples {
             case "branches-and-time-travel": try branchesAndTimeTravel()
             case "plugin-host": try pluginHost()
             case "trust-policy": try trustPolicy()
+            case "journal": try journal()
             default: throw DocsCheckError("no example \(name) in DocExamples.printedOutput(of:)")
             }
         }
