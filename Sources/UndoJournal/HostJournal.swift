@@ -4,7 +4,6 @@ import Glibc
 import Musl
 #endif
 import CSQLite
-import Dispatch
 import Synchronization
 import UndoCore
 import UndoPluginHost
@@ -44,11 +43,14 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
     public let restoredCount: Int
 
     private let connection: SQLiteConnection
+    /// The insert of a change, prepared once.
+    private let insert: SQLiteConnection.Statement
     private let state: Mutex<WriteState>
     private weak var host: PluginHost?
     /// The history's clock, whose last reading is the time of the change being recorded.
     private var clock: JournalClock?
-    private let flushQueue = DispatchQueue(label: "org.undohost.journal.commit")
+    /// Commits a group of changes after the window (normal durability only).
+    private var commitThread: GroupCommitThread?
 
     struct WriteState {
         var nextSequence: Int64
@@ -59,7 +61,8 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
     }
 
     private init(path: String, durability: UndoJournal.Durability, connection: SQLiteConnection,
-                 nextSequence: Int64, restoredCount: Int) {
+                 insert: SQLiteConnection.Statement, nextSequence: Int64, restoredCount: Int) {
+        self.insert = insert
         self.path = path
         self.durability = durability
         self.connection = connection
@@ -128,9 +131,25 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
             connection.close()
             throw error
         }
-        let journal = HostJournal(path: path, durability: durability, connection: connection,
+        let insert: SQLiteConnection.Statement
+        do throws(SQLiteFailure) {
+            insert = try connection.prepare(ChangeRow.insert)
+        } catch {
+            connection.close()
+            throw JournalError(path: path, error.message)
+        }
+        let journal = HostJournal(path: path, durability: durability, connection: connection, insert: insert,
                                   nextSequence: (changes.last?.sequence ?? 0) + 1, restoredCount: changes.count)
         journal.host = host
+        if durability == .normal {
+            journal.commitThread = GroupCommitThread(windowNanoseconds: windowNanoseconds) { [weak journal] in
+                journal?.commitPending()
+            }
+            guard journal.commitThread != nil else {
+                connection.close()
+                throw JournalError(path: path, "cannot start the thread that commits groups of changes")
+            }
+        }
         journal.clock = clock
         host.recorder = journal
         return journal
@@ -239,10 +258,10 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
                     try connection.execute("BEGIN;")
                     state.inTransaction = true
                     state.groupStarted = now
-                    scheduleCommit()
+                    commitThread?.groupBegan()
                 }
                 let row = ChangeRow.Row(sequence: state.nextSequence, time: time, change: change)
-                try connection.query(ChangeRow.insert, row.values)
+                try connection.run(insert, row.values)
                 state.nextSequence += 1
                 if state.inTransaction && now &- state.groupStarted >= Self.windowNanoseconds {
                     try commitLocked(&state)
@@ -255,13 +274,6 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
 
     private static let windowNanoseconds = UInt64(groupCommitWindow.components.seconds) * 1_000_000_000
         + UInt64(groupCommitWindow.components.attoseconds / 1_000_000_000)
-
-    /// Commits the open group after the window, if no later change has done it.
-    private func scheduleCommit() {
-        flushQueue.asyncAfter(deadline: .now() + .nanoseconds(Int(Self.windowNanoseconds))) { [weak self] in
-            self?.commitPending()
-        }
-    }
 
     private func commitLocked(_ state: inout WriteState) throws(SQLiteFailure) {
         guard state.inTransaction else { return }
@@ -285,6 +297,7 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
     /// when the journal is freed).
     public func close() {
         if let host, host.recorder === self { host.recorder = nil }
+        commitThread?.stop()
         state.withLock { state in
             guard !state.isClosed else { return }
             try? commitLocked(&state)
