@@ -79,6 +79,20 @@ struct JournalSessionTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: journal)) == before)
     }
 
+    @Test("A journal of format 1 (session lines) is still restored and continued")
+    func aFormatOneJournalIsContinued() throws {
+        let folder = try TemporaryFolder()
+        let journal = folder.url.appendingPathComponent("old.undojournal").path
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../UndoJournalTests/Fixtures/format-1.undojournal").standardized.path
+        try FileManager.default.copyItem(atPath: fixture, toPath: journal)
+        let first = try UndoHostProcess.run(UndoHostProcess.samplePlugins + ["--journal", journal], input: "text.insert 0 \">\"\n")
+        #expect(first.standardError.contains("7 changes restored"), "\(first.standardError)")
+        let second = try UndoHostProcess.run(UndoHostProcess.samplePlugins + ["--journal", journal], input: "show\n")
+        #expect(second.standardError.contains("8 changes restored"), "\(second.standardError)")
+        #expect(second.standardOutput.contains(">Dear Ann, thanks"), "\(second.standardOutput)")
+    }
+
     @Test("--durability takes full or normal", arguments: ["full", "normal", "fast"])
     func durabilityIsChecked(mode: String) throws {
         let folder = try TemporaryFolder()

@@ -209,9 +209,9 @@ public final class PluginHost: @unchecked Sendable {
     @discardableResult
     public func undo() throws(PluginHostError) -> UndoResult? {
         try throughHistory("undo") { stack in
-            // Kept with the context it acted in, the current one (a replay must not depend on it).
-            let context = stack.currentContext?.name
-            return try recorded(stack.undo()) { .undo(count: 1, context: context) }
+            // Kept with the context it acted in, the current one (a replay must not depend on it),
+            // read only after it succeeded (inside an action the stack may not be read).
+            try recorded(stack.undo()) { .undo(count: 1, context: stack.currentContext?.name) }
         }
     }
 
@@ -219,9 +219,9 @@ public final class PluginHost: @unchecked Sendable {
     @discardableResult
     public func undo(count: Int) throws(PluginHostError) -> UndoResult? {
         try throughHistory("undo") { stack in
-            // Kept with the context it acted in, the current one (a replay must not depend on it).
-            let context = stack.currentContext?.name
-            return try recorded(stack.undo(count: count)) { .undo(count: count, context: context) }
+            // Kept with the context it acted in, the current one (a replay must not depend on it),
+            // read only after it succeeded (inside an action the stack may not be read).
+            try recorded(stack.undo(count: count)) { .undo(count: count, context: stack.currentContext?.name) }
         }
     }
 
@@ -229,9 +229,9 @@ public final class PluginHost: @unchecked Sendable {
     @discardableResult
     public func redo() throws(PluginHostError) -> UndoResult? {
         try throughHistory("redo") { stack in
-            // Kept with the context it acted in, the current one (a replay must not depend on it).
-            let context = stack.currentContext?.name
-            return try recorded(stack.redo()) { .redo(count: 1, context: context) }
+            // Kept with the context it acted in, the current one (a replay must not depend on it),
+            // read only after it succeeded (inside an action the stack may not be read).
+            try recorded(stack.redo()) { .redo(count: 1, context: stack.currentContext?.name) }
         }
     }
 
@@ -239,9 +239,9 @@ public final class PluginHost: @unchecked Sendable {
     @discardableResult
     public func redo(count: Int) throws(PluginHostError) -> UndoResult? {
         try throughHistory("redo") { stack in
-            // Kept with the context it acted in, the current one (a replay must not depend on it).
-            let context = stack.currentContext?.name
-            return try recorded(stack.redo(count: count)) { .redo(count: count, context: context) }
+            // Kept with the context it acted in, the current one (a replay must not depend on it),
+            // read only after it succeeded (inside an action the stack may not be read).
+            try recorded(stack.redo(count: count)) { .redo(count: count, context: stack.currentContext?.name) }
         }
     }
 
