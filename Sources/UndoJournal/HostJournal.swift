@@ -13,7 +13,7 @@ import UndoPluginHost
 /// documents closed, limits, plugins loaded) kept in an SQLite database (WAL mode) as the
 /// ``UndoPluginHost/HostChange`` that makes it again, written before the change is acknowledged.
 ///
-/// ``open(path:durability:host:clock:)`` on a new file starts an empty journal; on an existing
+/// ``open(path:durability:host:clock:following:)`` on a new file starts an empty journal; on an existing
 /// one it checks it, checks that the plugins it needs are loaded (same id, same major version),
 /// replays its changes through the same host calls (each at the time it was first made, when
 /// `clock` is the history's clock), and then records every later change. The C API
@@ -157,7 +157,9 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
 
     /// Whether `path` is to be opened as a journal of this format (2): `false` only for an
     /// undo-host journal of format 1 (session lines, read by ``UndoJournal``); `true` for a
-    /// missing file (new journals are of format 2) and for anything else (refused by ``open``).
+    /// missing file (new journals are of format 2) and for anything else (refused by ``open(path:durability:host:clock:following:)``).
+    /// - Parameter path: the database file.
+    /// - Complexity: O(1): reads the header only.
     public static func isHostJournal(_ path: String) -> Bool {
         guard access(path, F_OK) == 0 else { return true }
         guard let connection = try? SQLiteConnection(path: path, create: false) else { return true }
@@ -283,6 +285,7 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
 
     /// Commits the changes waiting in `normal` durability now (also done by ``close()``).
     /// - Throws: ``JournalError`` when the commit fails.
+    /// - Complexity: O(1) in the journal's length (the changes waiting are written).
     public func commit() throws(JournalError) {
         do throws(SQLiteFailure) {
             try state.withLock { (state: inout WriteState) throws(SQLiteFailure) in try commitLocked(&state) }
@@ -294,7 +297,8 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
     private func commitPending() { try? commit() }
 
     /// Commits what waits, stops recording the host's changes and closes the file (also done
-    /// when the journal is freed).
+    /// when the journal is freed). Idempotent.
+    /// - Complexity: O(1) in the journal's length.
     public func close() {
         if let host, host.recorder === self { host.recorder = nil }
         commitThread?.stop()

@@ -184,11 +184,17 @@ extension PluginHost {
 
 extension HostChange {
     /// The major version of a version text ("1" of "1.2.0").
+    /// - Parameter version: a plugin's version.
+    /// - Complexity: O(*n*) in its length.
     public static func major(_ version: String) -> Substring {
         version.prefix { $0 != "." }
     }
 
     /// Whether two versions have the same major version (the ABI promise of a plugin).
+    /// - Parameters:
+    ///   - first: a version.
+    ///   - second: another version.
+    /// - Complexity: O(*n*) in their lengths.
     public static func sameMajor(_ first: String, _ second: String) -> Bool {
         major(first) == major(second)
     }
