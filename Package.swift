@@ -59,9 +59,9 @@ let package = Package(
         // The system's SQLite, for the journal (never in UndoCore).
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
-        .target(name: "UndoJournal", dependencies: ["UndoCore", "CSQLite"], path: "Sources/UndoJournal"),
-        .testTarget(name: "UndoJournalTests", dependencies: ["UndoJournal", "UndoCore"], path: "Tests/UndoJournalTests",
-                    exclude: ["Fixtures"]),  // a journal of format 1, read by every later version
+        .target(name: "UndoJournal", dependencies: ["UndoCore", "UndoPluginHost", "CSQLite"], path: "Sources/UndoJournal"),
+        .testTarget(name: "UndoJournalTests", dependencies: ["UndoJournal", "UndoCore", "UndoPluginHost"], path: "Tests/UndoJournalTests",
+                    exclude: ["Fixtures"]),  // journals of formats 1 and 2, read by every later version
         .target(name: "UndoCodableJournal", dependencies: ["UndoCore", "UndoJournal"],
                 path: "Sources/UndoCodableJournal"),
         .testTarget(name: "UndoCodableJournalTests", dependencies: ["UndoCodableJournal", "UndoJournal", "UndoCore"],
@@ -88,7 +88,7 @@ let package = Package(
         .testTarget(name: "UndoPluginKitTests", dependencies: ["UndoPluginHost", "UndoCore"],
                     path: "Tests/UndoPluginKitTests"),
         // libundohost.so: the C API, implemented over UndoPluginHost.
-        .target(name: "UndoHostC", dependencies: ["UndoCore", "UndoPluginHost", "UndoPluginABI"],
+        .target(name: "UndoHostC", dependencies: ["UndoCore", "UndoPluginHost", "UndoPluginABI", "UndoJournal"],
                 path: "Sources/UndoHostC"),
         // The C part of libundohost.so (the exported error functions) and its symbol list: only
         // undo_* is exported (undohost.exports), never the Swift code behind it.
@@ -117,7 +117,7 @@ let package = Package(
         .target(name: "UndoBenchCounterPlugin", dependencies: ["UndoPluginABI"],
                 path: "Plugins/BenchCounter", publicHeadersPath: "include"),
         .target(name: "CUndoBenchSupport", path: "Sources/CUndoBenchSupport"),  // mallinfo2 for undo-bench
-        .executableTarget(name: "undo-bench", dependencies: ["UndoCore", "UndoPluginHost", "CUndoBenchSupport", "CLibFFI"],
+        .executableTarget(name: "undo-bench", dependencies: ["UndoCore", "UndoPluginHost", "UndoJournal", "CUndoBenchSupport", "CLibFFI"],
                           path: "Sources/undo-bench"),
         // Runs the built undo-bench at small sizes: its checks and its output line, not its speed.
         .testTarget(name: "UndoBenchTests", path: "Tests/UndoBenchTests"),
@@ -134,7 +134,7 @@ let package = Package(
                 path: "examples/swift-plugin"),
         // Every code block of README.md and docs/*.md compiled, run or compared (docs/checked-examples.md).
         // Not on UndoPluginKit: the tests load Swift plugins the way a host does.
-        .testTarget(name: "DocsTests", dependencies: ["UndoCore", "UndoPluginHost", "UndoCodableJournal"],
+        .testTarget(name: "DocsTests", dependencies: ["UndoCore", "UndoPluginHost", "UndoJournal", "UndoCodableJournal"],
                     path: "Tests/DocsTests"),
         .testTarget(name: "UndoThreadStressTests", dependencies: ["UndoPluginHost", "UndoCore", "UndoPluginABI", "UndoHostC"],
                     path: "Tests/UndoThreadStressTests"),

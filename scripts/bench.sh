@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The benchmark (docs/performance.md): UndoCore, the plugin path, Qt's QUndoStack and the
 # plain-C limit on the anchors' workloads, side by side in one run_all.sh run, then the
-# scaling run and the floors (first touch of memory, a libffi call).
+# scaling run, the floors (first touch of memory, a libffi call) and the journal.
 #
 #   scripts/bench.sh [N] [REPS]     N default 1000000, REPS default 3
 #
@@ -90,4 +90,12 @@ if [ "${FLOORS:-1}" != 0 ]; then
     echo
     wait_until_idle
     "$BIN/undo-bench" floors 5
+fi
+
+# The journal (docs/performance.md, "The journal"): changes per second in normal and full beside
+# the in-memory history, and reopening the normal journal of 10^5 changes. JOURNAL=0 skips it.
+if [ "${JOURNAL:-1}" != 0 ]; then
+    echo
+    wait_until_idle
+    "$BIN/undo-bench" journal 100000
 fi

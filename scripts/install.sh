@@ -6,7 +6,7 @@
 # installs
 #     PREFIX/lib/libundohost.so.1.3.0               the C API (SONAME libundohost.so.1, exports only
 #     PREFIX/lib/libundohost.so.1 -> .so.1.3.0      undo_*, the Swift runtime linked in: it needs
-#     PREFIX/lib/libundohost.so -> .so.1            libc, libm, libstdc++, libgcc_s, libffi and libcrypto only)
+#     PREFIX/lib/libundohost.so -> .so.1            libc, libm, libstdc++, libgcc_s, libffi, libcrypto, libsqlite3)
 #     PREFIX/include/undohost/*.h                   the headers
 #     PREFIX/lib/pkgconfig/undohost.pc              pkg-config file with these paths
 #     PREFIX/lib/undohost/plugins/libUndoPlugin*.so the bundled plugins (undo_history_load_bundled)

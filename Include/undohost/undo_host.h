@@ -1039,6 +1039,42 @@ int32_t undo_history_save_document(undo_history *h, const char *plugin_id, const
  */
 int32_t undo_history_load_document(undo_history *h, const char *plugin_id, const char *context,
                                    const uint8_t *bytes, uint64_t length);
+/* ---- Journal ------------------------------------------------------------------------------ */
+
+/** Durability of undo_history_open_journal: each change committed and synced to disk before the
+ * call that made it returns (a crash or a power loss loses nothing acknowledged). */
+#define UNDO_JOURNAL_FULL 0u
+/** Durability of undo_history_open_journal: changes committed in groups, at most 100 ms after the
+ * first of a group, without a sync (a process crash loses at most the last 100 ms of changes; a
+ * power loss also what the system had not written since the last checkpoint). */
+#define UNDO_JOURNAL_NORMAL 1u
+
+/**
+ * Keeps the history in the SQLite journal `path` (WAL mode; docs/reliability.md): a new file
+ * starts empty; an existing one restores the plugins' documents and the history (branches,
+ * positions, save points, times), by performing its changes again through the loaded plugins.
+ * From then on every change made through this API (perform, undo, redo, groups, saves, moves,
+ * limits, contexts, documents closed, plugins loaded or unloaded) is written before the call
+ * that made it returns. Open it right after loading the plugins, before any change; the history
+ * keeps wall-clock times from then on. The journal stays open until undo_history_close_journal
+ * or undo_history_destroy. `durability`: UNDO_JOURNAL_FULL or UNDO_JOURNAL_NORMAL.
+ * Returns how many changes were restored (0 for a new file), or: UNDO_EINVAL (path NULL or
+ * empty, an unknown durability, a file that is not a journal or is damaged), UNDO_ENOTFOUND (a
+ * plugin the journal needs is not loaded), UNDO_EVERSION (it is loaded with another major
+ * version), UNDO_EPLUGIN (a change could not be made again), UNDO_ESTATE (the history already
+ * has steps or a journal, the file cannot be opened), UNDO_EREENTRANT, UNDO_EHANDLE; the message,
+ * naming the file and the plugin, in undo_history_last_error. A failed open never changes the
+ * file. When a change is made but cannot be written later, its call returns UNDO_ESTATE.
+ * Thread: any. Complexity: O(changes in the journal), plus performing them again.
+ */
+int32_t undo_history_open_journal(undo_history *h, const char *path, uint32_t durability);
+
+/**
+ * Commits what waits (UNDO_JOURNAL_NORMAL) and closes the journal; later changes are not kept.
+ * Returns UNDO_OK; UNDO_ESTATE (no journal is open, or the last commit failed: the journal is
+ * closed all the same), UNDO_EREENTRANT, UNDO_EHANDLE. Thread: any.
+ */
+int32_t undo_history_close_journal(undo_history *h);
 
 UNDO__EXTERN_C_END
 

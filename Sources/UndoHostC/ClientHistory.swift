@@ -1,5 +1,6 @@
 import UndoCore
 import UndoHostAPI
+import UndoJournal
 import UndoPluginHost
 
 /// One `undo_history *` of a C client: a plugin host with its shared history, plus what the C
@@ -7,6 +8,8 @@ import UndoPluginHost
 final class ClientHistory: @unchecked Sendable {
     let host: PluginHost
     let messages = ThreadMessages()
+    /// The history's clock: the monotonic clock until a journal opens, then the wall clock.
+    let clock: JournalClock
 
     struct PerThreadState {
         /// The context and changes of this thread's last undo, redo or revert.
@@ -25,7 +28,10 @@ final class ClientHistory: @unchecked Sendable {
     private let lock = RecursiveMutex()
     private var perThread = PerThreadState()
 
-    init(host: PluginHost) { self.host = host }
+    init(host: PluginHost, clock: JournalClock) {
+        self.host = host
+        self.clock = clock
+    }
 
     /// Ends the observations (they would otherwise keep calling into the client after destroy).
     func close() {
@@ -34,6 +40,7 @@ final class ClientHistory: @unchecked Sendable {
             return Array(state.observations.values)
         }
         host.history.withStack { _ in observations.forEach { $0.cancel() } }
+        (host.recorder as? HostJournal)?.close()
     }
 
     // MARK: Calls
@@ -79,6 +86,15 @@ final class ClientHistory: @unchecked Sendable {
             return false
         }
         if now { close() }
+    }
+
+    /// Runs a host call, turning its errors into failures.
+    func hostCall<R>(_ body: (PluginHost) throws(PluginHostError) -> R) throws(ClientFailure) -> R {
+        do throws(PluginHostError) {
+            return try body(host)
+        } catch {
+            throw ClientFailure(error)
+        }
     }
 
     /// Runs `body` with the undo stack, turning its errors into failures.

@@ -9,7 +9,7 @@ public func undo_history_begin_group(_ h: OpaquePointer?, _ name: UnsafePointer<
     withClient(h) { history throws(ClientFailure) in
         let name = try CText.readOptional(name, "name")
         let context = try CText.optionalContext(context)
-        try history.withStack { try $0.beginGroup(named: name, context: context) }
+        try history.hostCall { host throws(PluginHostError) in try host.beginGroup(named: name, context: context) }
         return Int32(UNDO_OK)
     }
 }
@@ -29,7 +29,7 @@ public func undo_history_begin_group_v2(_ h: OpaquePointer?, _ name: UnsafePoint
 @c @implementation
 public func undo_history_end_group(_ h: OpaquePointer?) -> Int32 {
     withClient(h) { history throws(ClientFailure) in
-        try history.withStack { try $0.endGroup() }
+        try history.hostCall { host throws(PluginHostError) in try host.endGroup() }
         return Int32(UNDO_OK)
     }
 }
@@ -37,7 +37,7 @@ public func undo_history_end_group(_ h: OpaquePointer?) -> Int32 {
 @c @implementation
 public func undo_history_break_coalescing(_ h: OpaquePointer?) -> Int32 {
     withClient(h) { history throws(ClientFailure) in
-        try history.withStack { $0.breakCoalescing() }
+        try history.hostCall { host throws(PluginHostError) in try host.breakCoalescing() }
         return Int32(UNDO_OK)
     }
 }
@@ -46,7 +46,7 @@ public func undo_history_break_coalescing(_ h: OpaquePointer?) -> Int32 {
 public func undo_history_mark_saved(_ h: OpaquePointer?, _ context: UnsafePointer<CChar>?) -> Int32 {
     withClient(h) { history throws(ClientFailure) in
         let context = try CText.optionalContext(context)
-        try history.withStack { try $0.markSaved(context) }
+        try history.hostCall { host throws(PluginHostError) in try host.markSaved(context) }
         return Int32(UNDO_OK)
     }
 }
@@ -64,7 +64,7 @@ public func undo_history_revert(_ h: OpaquePointer?, _ context: UnsafePointer<CC
     withClient(h) { history throws(ClientFailure) in
         let context = try CText.optionalContext(context)
         let request = try ResultWriter.readRequest(result)
-        let done = try history.withStack { try $0.revertToSaved(context) }
+        let done = try history.hostCall { host throws(PluginHostError) in try host.revertToSaved(context) }
         return try ResultWriter.finish(history, done, direction: done?.direction ?? .undo, request: request, into: result,
                                        nothing: "the document is not changed since it was saved")
     }
@@ -74,7 +74,7 @@ public func undo_history_revert(_ h: OpaquePointer?, _ context: UnsafePointer<CC
 public func undo_history_set_context(_ h: OpaquePointer?, _ context: UnsafePointer<CChar>?) -> Int32 {
     withClient(h) { history throws(ClientFailure) in
         let context = try CText.optionalContext(context)
-        try history.withStack { $0.currentContext = context }
+        try history.hostCall { host throws(PluginHostError) in try host.setCurrentContext(context) }
         return Int32(UNDO_OK)
     }
 }

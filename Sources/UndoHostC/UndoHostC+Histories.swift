@@ -5,6 +5,7 @@ import Musl
 #endif
 import UndoCore
 import UndoHostAPI
+import UndoJournal
 import UndoPluginHost
 
 // Creating, destroying and explaining histories. Each function implements the declaration of
@@ -84,16 +85,18 @@ enum HistoryOptions {
         case ..<0: nil
         default: .milliseconds(options.coalescing_window_ms)
         }
+        // Monotonic until a journal opens on it, then the wall clock (times that survive a restart).
+        let clock = JournalClock(before: SystemUndoClock())
         let stack = UndoStack(countLimit: try limit(options.count_limit, "count_limit"),
                               memoryLimit: try limit(options.memory_limit, "memory_limit"),
-                              coalescingWindow: window, formatter: UndoTitleFormatter(locale: try locale(options.locale)))
+                              coalescingWindow: window, clock: clock, formatter: UndoTitleFormatter(locale: try locale(options.locale)))
         let hostName = try CText.readOptional(options.host_name, "options.host_name") ?? "libundohost"
         let hostVersion = try CText.readOptional(options.host_version, "options.host_version")
             ?? "\(UNDO_ABI_VERSION_MAJOR).\(UNDO_ABI_VERSION_MINOR)"
         let trust = PluginTrustPolicy(allowWritable: options.flags & UInt32(UNDO_HISTORY_ALLOW_WRITABLE_PLUGINS) != 0)
         let host = PluginHost(history: SharedUndoHistory(stack), hostName: hostName, hostVersion: hostVersion,
                               trust: trust)
-        return ClientHistory(host: host)
+        return ClientHistory(host: host, clock: clock)
     }
 
     private static func limit(_ value: UInt64, _ what: String) throws(ClientFailure) -> Int? {

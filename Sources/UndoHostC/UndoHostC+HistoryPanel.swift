@@ -200,7 +200,7 @@ public func undo_history_move_to(_ h: OpaquePointer?, _ position: UInt64, _ resu
 @c @implementation
 public func undo_history_remove_all(_ h: OpaquePointer?) -> Int32 {
     withClient(h) { history throws(ClientFailure) in
-        try history.withStack { try $0.removeAll() }
+        try history.hostCall { host throws(PluginHostError) in try host.removeAll() }
         return Int32(UNDO_OK)
     }
 }

@@ -9,7 +9,7 @@ import UndoPluginHost
 public func undo_history_forget_saved(_ h: OpaquePointer?, _ context: UnsafePointer<CChar>?) -> Int32 {
     withClient(h) { history throws(ClientFailure) in
         let context = try CText.optionalContext(context)
-        try history.withStack { try $0.forgetSavePoint(context) }
+        try history.hostCall { host throws(PluginHostError) in try host.forgetSavePoint(context) }
         return Int32(UNDO_OK)
     }
 }
@@ -19,15 +19,13 @@ public func undo_history_set_limits(_ h: OpaquePointer?, _ countLimit: UInt64, _
     withClient(h) { history throws(ClientFailure) in
         guard let count = Int(exactly: countLimit) else { throw .range("count_limit \(countLimit) is too large") }
         guard let memory = Int(exactly: memoryLimit) else { throw .range("memory_limit \(memoryLimit) is too large") }
-        // Checked and set under one hold of the history's lock.
-        let isRunningAction = try history.withStack { stack in
-            guard !stack.isRunningAction else { return true }
-            stack.countLimit = count
-            stack.memoryLimit = memory
-            return false
-        }
-        if isRunningAction {
+        // Checked and set under one hold of the history's lock (refused from inside an action).
+        do throws(PluginHostError) {
+            try history.host.setLimits(count: count, memory: memory)
+        } catch .reentrantCall {
             throw ClientFailure(Int32(UNDO_EREENTRANT), "undo_history_set_limits cannot be called from inside an action")
+        } catch {
+            throw ClientFailure(error)
         }
         return Int32(UNDO_OK)
     }

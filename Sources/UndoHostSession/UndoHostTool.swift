@@ -78,14 +78,23 @@ public enum UndoHostTool {
         session.layout = .current
         if let path = options.journal {
             do {
-                let journal = try UndoJournal(path: path, durability: durability)
-                let count = try session.restore(from: journal, clock: journalClock)
+                let count: Int
+                if HostJournal.isHostJournal(path) {
+                    count = try session.openJournal(path: path, durability: durability, clock: journalClock).restoredCount
+                } else {
+                    // Format 1 (session lines, before the journal moved below the session): still read
+                    // and continued as it is.
+                    let journal = try UndoJournal(path: path, durability: durability)
+                    count = try session.restore(from: journal, clock: journalClock)
+                }
                 if count > 0 { output.write("undo-host: journal \(path): \(count) changes restored\n", error: true) }
             } catch {
                 output.write("undo-host: \(error)\n", error: true)
                 return ExitStatus.scriptError
             }
         }
+        // Commits what waits in normal durability when the session ends.
+        defer { (host.recorder as? HostJournal)?.close() }
         let style: TextStyle = isatty(STDOUT_FILENO) == 1 && getenv("NO_COLOR") == nil ? .terminal : .plain
         let presenter = OutcomePresenter(output: output, json: options.json, style: style, layout: .current, words: words)
         let runner = ScriptRunner(session: session, presenter: presenter, keepGoing: options.keepGoing)

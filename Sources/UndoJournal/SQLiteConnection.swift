@@ -3,11 +3,50 @@ import CSQLite
 /// One connection to an SQLite database file: the one place the journal calls SQLite.
 ///
 /// Invariants: `handle` is an open connection from `open` until `close()` (it is never used
-/// after); statements are finalized before the call that prepared them returns; text read from
-/// a row is copied into a `String` before the next step. Checked in debug builds by `isOpen`.
+/// after); statements are finalized before the call that prepared them returns, except those of
+/// ``prepare(_:)``, which `close()` finalizes before closing; text read from a row is copied
+/// into a `String` before the next step. Checked in debug builds by `isOpen`.
 package final class SQLiteConnection {
     private var handle: OpaquePointer?
     package private(set) var isOpen = false
+    private var prepared: [Statement] = []
+
+    /// A statement prepared once and run many times (the journal's insert of each change):
+    /// preparing it costs more than running it. Finalized by the connection's `close()`.
+    package final class Statement {
+        fileprivate var handle: OpaquePointer?
+        fileprivate init(_ handle: OpaquePointer?) { self.handle = handle }
+    }
+
+    /// Prepares one statement to be run with ``run(_:_:)`` until the connection closes.
+    package func prepare(_ sql: String) throws(SQLiteFailure) -> Statement {
+        assert(isOpen, "a closed connection was used")
+        var statement: OpaquePointer?
+        let status = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
+        guard status == SQLITE_OK else { throw SQLiteFailure(code: status, message: lastMessage) }
+        let prepared = Statement(statement)
+        self.prepared.append(prepared)
+        return prepared
+    }
+
+    /// Runs a statement of ``prepare(_:)`` that returns no rows, with `values` bound in order.
+    package func run(_ statement: Statement, _ values: [Value]) throws(SQLiteFailure) {
+        assert(isOpen && statement.handle != nil, "a closed connection or statement was used")
+        defer {
+            sqlite3_reset(statement.handle)
+            sqlite3_clear_bindings(statement.handle)
+        }
+        var status = SQLITE_OK
+        for (index, value) in values.enumerated() {
+            switch value {
+            case .integer(let number): status = sqlite3_bind_int64(statement.handle, Int32(index + 1), number)
+            case .text(let text): status = sqlite3_bind_text(statement.handle, Int32(index + 1), text, -1, undo__sqlite_transient())
+            }
+            guard status == SQLITE_OK else { throw SQLiteFailure(code: status, message: lastMessage) }
+        }
+        status = sqlite3_step(statement.handle)
+        guard status == SQLITE_DONE else { throw SQLiteFailure(code: status, message: lastMessage) }
+    }
 
     /// Opens `path`; `create`: make the file when it is missing.
     package init(path: String, create: Bool) throws(JournalError) {
@@ -27,6 +66,11 @@ package final class SQLiteConnection {
 
     package func close() {
         guard isOpen else { return }
+        for statement in prepared {
+            sqlite3_finalize(statement.handle)
+            statement.handle = nil
+        }
+        prepared.removeAll()
         sqlite3_close_v2(handle)
         handle = nil
         isOpen = false

@@ -5,6 +5,9 @@ import Musl
 #endif
 import CSQLite
 
+/// Format 1: undo-host's journal of session lines, still read and continued by undo-host (new
+/// journals are ``HostJournal``'s, format 2, which the C API and Swift open too).
+///
 /// A journal of a session's changes in an SQLite database (WAL mode): every change that went
 /// into the history, as the command that made it, written before it is acknowledged, so that a
 /// new process replays them to the same documents and the same history (branches, positions,
@@ -29,9 +32,12 @@ public final class UndoJournal {
         /// power loss loses nothing acknowledged. The default: an undo history is worth the
         /// few milliseconds a sync costs on each change a person makes.
         case full
-        /// Written to the WAL before each change is acknowledged, synced at checkpoints (every
-        /// 1000 pages of WAL): a process crash loses nothing acknowledged; a power loss or an
-        /// operating-system crash can lose the changes since the last checkpoint.
+        /// Not synced: SQLite syncs the WAL at checkpoints (every 1000 pages of WAL), so a power
+        /// loss or an operating-system crash can lose the changes since the last one. In a
+        /// ``HostJournal`` changes are also committed in groups, at most
+        /// ``HostJournal/groupCommitWindow`` (100 ms) after the first of a group, so a process
+        /// crash can lose that window; in a format-1 ``UndoJournal`` each change is committed
+        /// before it is acknowledged.
         case normal
     }
 
@@ -72,7 +78,9 @@ public final class UndoJournal {
         }
     }
 
-    /// The format this version writes and reads.
+    /// The format this type writes and reads: 1, undo-host's journal of session lines (kept so
+    /// journals written before the journal moved below the session open; new journals are
+    /// ``HostJournal``'s format 2).
     public static let formatVersion: Int64 = 1
     /// SQLite's application id of a journal: "UNDO".
     static let applicationID: Int64 = 0x554E_444F
@@ -110,7 +118,8 @@ public final class UndoJournal {
             try connection.execute("PRAGMA synchronous=\(durability == .full ? "FULL" : "NORMAL");")
         } catch {
             connection.close()
-            throw JournalError(path: path, error.isDamage ? "the file is damaged (\(error.message))" : error.message)
+            throw JournalError(path: path, error.isDamage ? "the file is damaged (\(error.message))" : error.message,
+                               reason: error.isDamage ? .damaged : .other)
         }
         nextSequence = (restored.last?.sequence ?? 0) + 1
     }
@@ -179,10 +188,27 @@ public final class UndoJournal {
 public struct JournalError: Error, Sendable, CustomStringConvertible {
     public var path: String
     public var message: String
+    /// What kind of problem it is (for the C API's error codes).
+    public var reason: Reason
 
-    public init(path: String, _ message: String) {
+    /// What kind of problem a ``JournalError`` is.
+    public enum Reason: Sendable, Equatable {
+        /// Not a journal, or damaged (integrity check, checksum).
+        case damaged
+        /// A plugin the journal needs is not loaded.
+        case pluginMissing
+        /// A plugin the journal needs is loaded with another major version.
+        case pluginVersion
+        /// A change could not be made again.
+        case replay
+        /// Anything else (the file cannot be opened or written).
+        case other
+    }
+
+    public init(path: String, _ message: String, reason: Reason = .other) {
         self.path = path
         self.message = message
+        self.reason = reason
     }
 
     public var description: String { "journal \(path): \(message)" }

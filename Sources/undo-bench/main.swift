@@ -8,6 +8,7 @@ import Glibc
 //   undo-bench scaling [MAX_EXPONENT] [REPS]
 //                                      pushundoredo at 10^4 ... 10^MAX_EXPONENT (default 7) steps
 //   undo-bench floors [REPS]           first touch of fresh memory, a libffi call vs a direct one
+//   undo-bench journal [N]             journaled changes per second, normal and full, beside memory
 
 let usage = """
     usage: undo-bench pushundoredo|typing|macro|labels [N]
@@ -15,6 +16,7 @@ let usage = """
            undo-bench branching|branching1 [N]
            undo-bench scaling [MAX_EXPONENT] [REPS]
            undo-bench floors [REPS]
+           undo-bench journal [N]
     """
 
 func fail(_ message: String, status: Int32 = 2) -> Never {
@@ -43,6 +45,9 @@ do {
     }
     if workload == "floors" {
         exit(Floors.run(repetitions: max(1, integerArgument(2, default: 5, limit: 100))) ? 0 : 1)
+    }
+    if workload == "journal" {
+        exit(try JournalWorkloads.run(integerArgument(2, default: 100_000, limit: 10_000_000)) ? 0 : 1)
     }
     let n = integerArgument(2, default: 1_000_000, limit: 2_000_000_000)
     let result: BenchResult

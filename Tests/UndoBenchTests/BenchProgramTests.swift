@@ -63,6 +63,15 @@ import Testing
         #expect(perPage > 0 && direct > 0 && ffi > 0)
     }
 
+    @Test func theJournalIsMeasuredInEachModeAndReopened() throws {
+        let run = try BenchProcess.run(["journal", "300"])
+        #expect(run.status == 0, "\(run.standardError)")
+        let rows = run.lines.map(BenchProcess.fields).map { Dictionary($0.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a }) }
+        #expect(rows.map { $0["mode"] } == ["memory", "normal", "full"])
+        #expect(rows.allSatisfy { ($0["changes_per_s"].flatMap { Int($0) } ?? 0) > 0 })
+        #expect(rows[1]["restored"] == "300")
+    }
+
     @Test func anUnknownWorkloadIsNamedInTheError() throws {
         let run = try BenchProcess.run(["pushundo"])
         #expect(run.status == 2)

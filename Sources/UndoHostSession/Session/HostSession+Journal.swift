@@ -1,7 +1,59 @@
 import UndoCore
 import UndoJournal
+import UndoPluginHost
 
 extension HostSession {
+    /// Opens the journal at `path` (format 2, or a new file) through the plugin host: its
+    /// changes are replayed by the host, and the session follows them (documents, the current
+    /// one, open groups, the last changes shown), so it is the session it was; then the host
+    /// writes every later change before the command that made it is acknowledged.
+    /// - Returns: the journal and how many changes were replayed.
+    /// - Throws: the journal's error (not a journal, damaged, a plugin missing or of another
+    ///   major version, a change that cannot be replayed); the file is then unchanged.
+    public func openJournal(path: String, durability: UndoJournal.Durability, clock: JournalClock?)
+        throws(SessionError) -> HostJournal
+    {
+        do throws(JournalError) {
+            return try HostJournal.open(path: path, durability: durability, host: host, clock: clock) { change, result in
+                self.follow(change, result)
+            }
+        } catch {
+            throw SessionError(.history, error.description, hint: "open it with the plugins it was made with; the journal was not changed")
+        }
+    }
+
+    /// What a replayed change does to the session's own state, as the command that made it did.
+    private func follow(_ change: HostChange, _ result: UndoResult?) {
+        switch change {
+        case .perform(let plugin, _, _, _, let context):
+            noteDocument(context, usedBy: plugin)
+            lastChanges = nil
+        case .setContext(let name?):
+            if documentPositions[name] == nil { addDocument(name, plugins: []) }
+            currentDocument = name
+            lastChanges = nil
+        case .beginGroup(let name, _):
+            openGroupNames.append(name)
+        case .endGroup:
+            if !openGroupNames.isEmpty { openGroupNames.removeLast() }
+            lastChanges = nil
+        case .cancelGroup:
+            if !openGroupNames.isEmpty { openGroupNames.removeLast() }
+            if let result { lastChanges = result.changes }
+        case .closeContext(let name):
+            documents.removeAll { $0.name == name }
+            documentPositions = Dictionary(uniqueKeysWithValues: documents.enumerated().map { ($1.name, $0) })
+            lastChanges = nil
+        case .unload(let id):
+            for index in documents.indices { documents[index].plugins.removeAll { $0 == id } }
+            lastChanges = nil
+        case .undo, .redo, .goTo, .revert:
+            if let result { lastChanges = result.changes }
+        case .setContext(nil), .breakCoalescing, .markSaved, .forgetSaved, .setLimits, .removeAll, .load:
+            break
+        }
+    }
+
     /// Replays the changes of `journal` (each at the time it was first made, when `clock` is
     /// the history's clock), then writes every later change to it before acknowledging it.
     /// - Returns: how many changes were replayed.

@@ -13,16 +13,16 @@ import UndoJournal
 public final class HostSession {
     public let host: PluginHost
     /// The document (history context) commands act on and the menu, alert and `show` are about.
-    public private(set) var currentDocument: String
+    public internal(set) var currentDocument: String
     /// Documents in the order they were opened, with the plugins that acted in each (to ask
     /// them for its description).
     var documents: [(name: String, plugins: [String])] = []
     /// Where each of `documents` is in it, by name.
-    private var documentPositions: [String: Int] = [:]
+    var documentPositions: [String: Int] = [:]
     /// The changes of the last undo, redo or revert: highlighted by `show` until the next change.
     var lastChanges: [UndoChange]?
     /// Names of the groups begun and not yet ended, innermost last.
-    public private(set) var openGroupNames: [String?] = []
+    public internal(set) var openGroupNames: [String?] = []
     /// The room text output has (help wraps to its width).
     public var layout: TextLayout = .standard
     /// The language of everything the session says (by default that of the plugin host's
@@ -103,30 +103,33 @@ public final class HostSession {
         case .undo(let amount): return try move(.undo, amount)
         case .redo(let amount): return try move(.redo, amount)
         case .groupBegin(let name):
-            try historyCall { try $0.beginGroup(named: name, context: UndoContext(currentDocument)) }
+            try hostCall("group begin") { () throws(PluginHostError) in try host.beginGroup(named: name, context: UndoContext(currentDocument)) }
             openGroupNames.append(name)
             return .none
         case .groupEnd:
             guard !openGroupNames.isEmpty else {
                 throw SessionError(.history, "group end: " + words.noGroupOpen, hint: words.beginGroupHint)
             }
-            try historyCall { try $0.endGroup() }
+            try hostCall("group end") { () throws(PluginHostError) in try host.endGroup() }
             openGroupNames.removeLast()
             lastChanges = nil
             return .none
         case .groupCancel: return try cancelGroup()
         case .breakCoalescing:
-            withStack { $0.breakCoalescing() }
+            try hostCall("break") { () throws(PluginHostError) in try host.breakCoalescing() }
             return .none
         case .save:
-            try historyCall { try $0.markSaved(UndoContext(currentDocument)) }
+            try hostCall("save") { () throws(PluginHostError) in try host.markSaved(UndoContext(currentDocument)) }
             return .message(words.saved(currentDocument))
         case .forgetSave:
-            try historyCall { try $0.forgetSavePoint(UndoContext(currentDocument)) }
+            try hostCall("save --forget") { () throws(PluginHostError) in try host.forgetSavePoint(UndoContext(currentDocument)) }
             return .message(words.forgotSave(currentDocument))
         case .revert: return try revert()
         case .limit(let count):
-            if let count { withStack { $0.countLimit = count } }
+            if let count {
+                let memory = withStack(\.memoryLimit)
+                try hostCall("limit") { () throws(PluginHostError) in try host.setLimits(count: count, memory: memory) }
+            }
             return .message(words.limit(withStack { $0.countLimit }, kept: withStack { $0.treeCount }))
         case .document(let name?): return try openDocument(name)
         case .document(nil): return documentList()
@@ -260,6 +263,15 @@ public final class HostSession {
         }
     }
 
+    /// Runs a host call (which its journal records), with its errors as session errors.
+    func hostCall<R>(_ what: String, _ body: () throws(PluginHostError) -> R) throws(SessionError) -> R {
+        do throws(PluginHostError) {
+            return try body()
+        } catch {
+            throw sessionError(error, what: what)
+        }
+    }
+
     /// Runs a history call, with its errors as session errors.
     func historyCall<R>(_ body: (UndoStack) throws -> R) throws(SessionError) -> R {
         do {
@@ -283,7 +295,7 @@ public final class HostSession {
 
     /// Appends a document and indexes it by name, so finding one costs O(1), not a read of the
     /// whole list (10^4 documents, one step each, was quadratic).
-    private func addDocument(_ name: String, plugins: [String]) {
+    func addDocument(_ name: String, plugins: [String]) {
         documentPositions[name] = documents.count
         documents.append((name, plugins))
     }
@@ -294,8 +306,8 @@ public final class HostSession {
                                code: UNDO_ELIMIT)
         }
         if documentPositions[name] == nil { addDocument(name, plugins: []) }
+        try hostCall("doc") { () throws(PluginHostError) in try host.setCurrentContext(UndoContext(name)) }
         currentDocument = name
-        withStack { $0.currentContext = UndoContext(name) }
         lastChanges = nil
         return .none
     }
@@ -406,7 +418,7 @@ public final class HostSession {
                                    hint: words.use("undo to \(target)"))
             }
             guard openGroupNames.isEmpty else { throw historyError(.groupOpen) }
-            guard let result = try historyCall({ try $0.move(to: destination) }) else {
+            guard let result = try hostCall(verb, { () throws(PluginHostError) in try host.move(to: destination) }) else {
                 return .message(words.alreadyAt(target))
             }
             let formatter = withStack(\.formatter)
@@ -436,7 +448,9 @@ public final class HostSession {
     private func revert() throws(SessionError) -> CommandOutcome.Body {
         guard openGroupNames.isEmpty else { throw historyError(.groupOpen) }
         let name = words.revertToSaved
-        guard let result = try historyCall({ try $0.revertToSaved(UndoContext(currentDocument), named: name) }) else {
+        guard let result = try hostCall("revert", { () throws(PluginHostError) in
+            try host.revertToSaved(UndoContext(currentDocument), named: name)
+        }) else {
             throw SessionError(.nothingToDo, words.nothingToRevert(currentDocument), hint: words.revertHint)
         }
         return try moved(name, result)

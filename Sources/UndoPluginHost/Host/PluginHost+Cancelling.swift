@@ -8,6 +8,10 @@ extension PluginHost {
     ///   failed (the group is then as it was); ``PluginHostError/history(_:)`` otherwise.
     @discardableResult
     public func cancelGroup() throws(PluginHostError) -> UndoResult? {
-        try throughHistory("cancelGroup") { try $0.cancelGroup() }
+        try throughHistory("cancelGroup") { stack in
+            let result = try stack.cancelGroup()
+            try record(.cancelGroup)
+            return result
+        }
     }
 }

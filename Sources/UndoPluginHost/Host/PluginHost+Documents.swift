@@ -19,6 +19,7 @@ extension PluginHost {
         for info in plugins {
             loadedPlugin(withID: info.id)?.closeContext(context)
         }
+        try recordUnderLock(.closeContext(context.name))
         return removed
     }
 }

@@ -27,6 +27,7 @@ public final class PluginHost: @unchecked Sendable {
     private var _trustPolicy: PluginTrustPolicy
     private var _callRoute: PluginCallRoute
     private var _locale: String
+    private var _recorder: (any PluginHostRecorder)?
 
     /// Makes a host performing into `history`.
     /// - Parameters:
@@ -46,6 +47,14 @@ public final class PluginHost: @unchecked Sendable {
         let (route, problem) = PluginCallRoute.fromEnvironment
         self._callRoute = route
         if let problem { log(PluginLogMessage(pluginID: hostName, level: .warning, message: problem)) }
+    }
+
+    /// Where every change made through this host's methods is kept as it is made (a journal:
+    /// see UndoJournal's `HostJournal`), or `nil`. Changes made on ``history`` directly are
+    /// not seen.
+    public var recorder: (any PluginHostRecorder)? {
+        get { lock.withLock { _recorder } }
+        set { lock.withLock { _recorder = newValue } }
     }
 
     /// Which files later loads accept (plugins already loaded stay).
@@ -190,32 +199,53 @@ public final class PluginHost: @unchecked Sendable {
         // Moved into the history (not copied): its step stays uniquely referenced, so performing
         // it does not copy the step.
         var pending = Optional(command)
-        try throughHistory("perform") { try $0.perform(pending.take()!) }
+        // The record is made before the step moves into the history, and only when recording.
+        let change = recorder.map { _ in pending!.change }
+        try throughHistory("perform") { stack in
+            try stack.perform(pending.take()!)
+            if let change { try record(change) }
+        }
     }
 
     /// Undoes the newest step (of the current context), with plugin failures as
     /// ``PluginHostError/actionFailed(_:)``.
     @discardableResult
     public func undo() throws(PluginHostError) -> UndoResult? {
-        try throughHistory("undo") { try $0.undo() }
+        try throughHistory("undo") { stack in
+            // Kept with the context it acted in, the current one (a replay must not depend on it),
+            // read only after it succeeded (inside an action the stack may not be read).
+            try recorded(stack.undo()) { .undo(count: 1, context: stack.currentContext?.name) }
+        }
     }
 
     /// Undoes up to `count` steps, all or nothing (see ``UndoCore/UndoStack/undo(count:)``).
     @discardableResult
     public func undo(count: Int) throws(PluginHostError) -> UndoResult? {
-        try throughHistory("undo") { try $0.undo(count: count) }
+        try throughHistory("undo") { stack in
+            // Kept with the context it acted in, the current one (a replay must not depend on it),
+            // read only after it succeeded (inside an action the stack may not be read).
+            try recorded(stack.undo(count: count)) { .undo(count: count, context: stack.currentContext?.name) }
+        }
     }
 
     /// Redoes, like ``undo()``.
     @discardableResult
     public func redo() throws(PluginHostError) -> UndoResult? {
-        try throughHistory("redo") { try $0.redo() }
+        try throughHistory("redo") { stack in
+            // Kept with the context it acted in, the current one (a replay must not depend on it),
+            // read only after it succeeded (inside an action the stack may not be read).
+            try recorded(stack.redo()) { .redo(count: 1, context: stack.currentContext?.name) }
+        }
     }
 
     /// Redoes up to `count` steps, like ``undo(count:)``.
     @discardableResult
     public func redo(count: Int) throws(PluginHostError) -> UndoResult? {
-        try throughHistory("redo") { try $0.redo(count: count) }
+        try throughHistory("redo") { stack in
+            // Kept with the context it acted in, the current one (a replay must not depend on it),
+            // read only after it succeeded (inside an action the stack may not be read).
+            try recorded(stack.redo(count: count)) { .redo(count: count, context: stack.currentContext?.name) }
+        }
     }
 
     /// The plugin's view of one of its documents ("Hello <b>world</b>").
@@ -266,6 +296,7 @@ public final class PluginHost: @unchecked Sendable {
         guard CallFrame.current == nil, !isRunningAction else { throw .reentrantCall("unload") }
         guard let plugin = lock.withLock({ loaded.first { $0.id == pluginID } }) else { throw .unknownPlugin(pluginID) }
         try unload(plugin)
+        try recordUnderLock(.unload(plugin: pluginID))
     }
 
     private func unload(_ plugin: LoadedPlugin) throws(PluginHostError) {

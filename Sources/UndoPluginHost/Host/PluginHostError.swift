@@ -29,6 +29,9 @@ public enum PluginHostError: Error, Sendable, Equatable, CustomStringConvertible
     case documentNotEmpty(plugin: String, context: UndoContext)
     /// The bytes to load are longer than `limit` (`UNDO_MAX_VALUE_SIZE`).
     case documentStateTooLarge(plugin: String, bytes: Int, limit: Int)
+    /// The change was made but its journal could not keep it (the message says why): it is
+    /// lost if the program stops now.
+    case journal(String)
 
     /// The ABI error code for this error (for C clients).
     public var code: Int32 {
@@ -53,6 +56,7 @@ public enum PluginHostError: Error, Sendable, Equatable, CustomStringConvertible
         case .cannotLoadDocuments: Int32(UNDO_ENOTSUP)
         case .documentNotEmpty: Int32(UNDO_ESTATE)
         case .documentStateTooLarge: Int32(UNDO_ELIMIT)
+        case .journal: Int32(UNDO_ESTATE)
         }
     }
 
@@ -75,6 +79,7 @@ public enum PluginHostError: Error, Sendable, Equatable, CustomStringConvertible
                 + "load its state into a new or closed document"
         case .documentStateTooLarge(let plugin, let bytes, let limit):
             "the state to load into plugin \(plugin) is \(bytes) bytes, over the limit of \(limit)"
+        case .journal(let message): "the change was made but not journaled: \(message)"
         }
     }
 }

@@ -30,9 +30,15 @@ extension PluginHost {
             // only that descriptor is read, hashed and loaded, so what was checked is what runs.
             let file = try PluginPathWalk.walk(path, to: .file, checking: !policy.allowWritable)
             shown = file.realPath
-            return try LoaderLock.run { () throws(PluginLoadError.Reason) -> PluginInfo in
+            let info = try LoaderLock.run { () throws(PluginLoadError.Reason) -> PluginInfo in
                 try loadLocked(file, policy: policy)
             }
+            do throws(PluginHostError) {
+                try recordUnderLock(.load(path: info.path, plugin: info.id, pluginVersion: info.version))
+            } catch {
+                throw PluginLoadError.Reason.cannotOpen("it loaded, but \(error)")
+            }
+            return info
         } catch {
             throw PluginLoadError(path: shown, reason: error)
         }

@@ -16,6 +16,7 @@ enum DocExamples {
             case "plugin-host": try pluginHost()
             case "trust-policy": try trustPolicy()
             case "history-journal": try historyJournal()
+            case "journal": try journal()
             default: throw DocsCheckError("no example \(name) in DocExamples.printedOutput(of:)")
             }
         }

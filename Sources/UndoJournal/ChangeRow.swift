@@ -1,0 +1,160 @@
+import UndoPluginHost
+
+/// A ``UndoPluginHost/HostChange`` as a row of the `changes` table (format 2): its kind and
+/// typed columns, with `present` saying which optional fields are set, and a checksum over them.
+struct ChangeRow {
+    struct Row {
+        var sequence: Int64
+        var time: UInt64
+        var kind = ""
+        var context = ""
+        var plugin = ""
+        var pluginVersion = ""
+        var action = ""
+        var arguments = ""
+        var name = ""
+        var first: Int64 = 0
+        var second: Int64 = 0
+        var present: Int64 = 0
+        var checksum: Int64 = 0
+
+        static let hasContext: Int64 = 1, hasName: Int64 = 2, hasFirst: Int64 = 4, hasSecond: Int64 = 8
+
+        init(sequence: Int64, time: UInt64) {
+            self.sequence = sequence
+            self.time = time
+        }
+
+        init(sequence: Int64, time: UInt64, change: HostChange) {
+            self.init(sequence: sequence, time: time)
+            kind = change.kind
+            func setContext(_ name: String?) { if let name { context = name; present |= Self.hasContext } }
+            func setName(_ text: String?) { if let text { name = text; present |= Self.hasName } }
+            func setFirst(_ number: Int?) { if let number { first = Int64(number); present |= Self.hasFirst } }
+            func setSecond(_ number: Int?) { if let number { second = Int64(number); present |= Self.hasSecond } }
+            switch change {
+            case .perform(let id, let version, let actionID, let text, let contextName):
+                plugin = id; pluginVersion = version; action = actionID; arguments = text; setContext(contextName)
+            case .undo(let count, let contextName), .redo(let count, let contextName):
+                setFirst(count); setContext(contextName)
+            case .goTo(let state): setFirst(Int(state))
+            case .beginGroup(let groupName, let contextName): setName(groupName); setContext(contextName)
+            case .endGroup, .cancelGroup, .breakCoalescing, .removeAll: break
+            case .markSaved(let contextName), .forgetSaved(let contextName), .setContext(let contextName):
+                setContext(contextName)
+            case .revert(let contextName, let stepName): setContext(contextName); setName(stepName)
+            case .setLimits(let count, let memory): setFirst(count); setSecond(memory)
+            case .closeContext(let contextName): setContext(contextName)
+            case .load(let path, let id, let version): setName(path); plugin = id; pluginVersion = version
+            case .unload(let id): plugin = id
+            }
+            checksum = computedChecksum
+        }
+
+        /// The change the row holds, or `nil` when its fields do not make one.
+        var change: HostChange? {
+            let contextName = present & Self.hasContext != 0 ? context : nil
+            let text = present & Self.hasName != 0 ? name : nil
+            let number = present & Self.hasFirst != 0 ? Int(exactly: first) : nil
+            let other = present & Self.hasSecond != 0 ? Int(exactly: second) : nil
+            switch kind {
+            case "perform":
+                guard let contextName else { return nil }
+                return .perform(plugin: plugin, pluginVersion: pluginVersion, action: action, arguments: arguments, context: contextName)
+            case "undo": return number.map { .undo(count: $0, context: contextName) }
+            case "redo": return number.map { .redo(count: $0, context: contextName) }
+            case "goto": return number.flatMap { UInt32(exactly: $0) }.map { .goTo(state: $0) }
+            case "group-begin": return .beginGroup(name: text, context: contextName)
+            case "group-end": return .endGroup
+            case "group-cancel": return .cancelGroup
+            case "break": return .breakCoalescing
+            case "save": return .markSaved(context: contextName)
+            case "forget-save": return .forgetSaved(context: contextName)
+            case "revert": return text.map { .revert(context: contextName, name: $0) }
+            case "context": return .setContext(contextName)
+            case "limits": return .setLimits(count: number, memory: other)
+            case "close": return contextName.map { .closeContext($0) }
+            case "remove-all": return .removeAll
+            case "load": return text.map { .load(path: $0, plugin: plugin, pluginVersion: pluginVersion) }
+            case "unload": return .unload(plugin: plugin)
+            default: return nil
+            }
+        }
+
+        var values: [SQLiteConnection.Value] {
+            [.integer(sequence), .integer(Int64(bitPattern: time)), .text(kind), .text(context), .text(plugin),
+             .text(pluginVersion), .text(action), .text(arguments), .text(name), .integer(first), .integer(second),
+             .integer(present), .integer(checksum)]
+        }
+
+        /// FNV-1a over every field, each text ended by a 0 byte.
+        var computedChecksum: Int64 {
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            func mix<S: Sequence<UInt8>>(_ bytes: S) {
+                for byte in bytes {
+                    hash ^= UInt64(byte)
+                    hash &*= 0x0000_0100_0000_01b3
+                }
+            }
+            for number in [sequence, Int64(bitPattern: time), first, second, present] {
+                withUnsafeBytes(of: number.littleEndian) { mix($0) }
+            }
+            for text in [kind, context, plugin, pluginVersion, action, arguments, name] {
+                mix(text.utf8)
+                mix([0])
+            }
+            return Int64(bitPattern: hash)
+        }
+    }
+
+    static let insert = """
+        INSERT INTO changes(sequence, time, kind, context, plugin, plugin_version, action, arguments, name, first, second, present, checksum)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+        """
+
+    var row: Row
+    /// The checksum its fields make (compared with the stored one).
+    var checksum: Int64
+
+    /// Reads a row of the SELECT in HostJournal; `nil` when a column has the wrong type.
+    init?(_ columns: [SQLiteConnection.Value]) {
+        guard columns.count == 13 else { return nil }
+        func integer(_ index: Int) -> Int64? { if case .integer(let value) = columns[index] { value } else { nil } }
+        func text(_ index: Int) -> String? { if case .text(let value) = columns[index] { value } else { nil } }
+        guard let sequence = integer(0), let time = integer(1), let kind = text(2), let context = text(3),
+              let plugin = text(4), let version = text(5), let action = text(6), let arguments = text(7),
+              let name = text(8), let first = integer(9), let second = integer(10), let present = integer(11),
+              let stored = integer(12) else { return nil }
+        var row = Row(sequence: sequence, time: UInt64(bitPattern: time))
+        row.kind = kind; row.context = context; row.plugin = plugin; row.pluginVersion = version
+        row.action = action; row.arguments = arguments; row.name = name
+        row.first = first; row.second = second; row.present = present; row.checksum = stored
+        self.row = row
+        checksum = row.computedChecksum
+    }
+}
+
+extension HostChange {
+    /// The change's kind, as the journal's `kind` column names it.
+    public var kind: String {
+        switch self {
+        case .perform: "perform"
+        case .undo: "undo"
+        case .redo: "redo"
+        case .goTo: "goto"
+        case .beginGroup: "group-begin"
+        case .endGroup: "group-end"
+        case .cancelGroup: "group-cancel"
+        case .breakCoalescing: "break"
+        case .markSaved: "save"
+        case .forgetSaved: "forget-save"
+        case .revert: "revert"
+        case .setContext: "context"
+        case .setLimits: "limits"
+        case .closeContext: "close"
+        case .removeAll: "remove-all"
+        case .load: "load"
+        case .unload: "unload"
+        }
+    }
+}

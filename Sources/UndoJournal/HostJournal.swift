@@ -1,0 +1,312 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import CSQLite
+import Synchronization
+import UndoCore
+import UndoPluginHost
+
+/// The journal of a ``UndoPluginHost/PluginHost``: every change made through the host (plugin
+/// actions with their typed arguments, undo, redo, moves across branches, groups, saves,
+/// documents closed, limits, plugins loaded) kept in an SQLite database (WAL mode) as the
+/// ``UndoPluginHost/HostChange`` that makes it again, written before the change is acknowledged.
+///
+/// ``open(path:durability:host:clock:following:)`` on a new file starts an empty journal; on an existing
+/// one it checks it, checks that the plugins it needs are loaded (same id, same major version),
+/// replays its changes through the same host calls (each at the time it was first made, when
+/// `clock` is the history's clock), and then records every later change. The C API
+/// (`undo_history_open_journal`) and undo-host's `--journal` open it the same way.
+///
+/// **Format.** Version 2 (`PRAGMA user_version`; format 1 is undo-host's journal of session
+/// lines, read by ``UndoJournal``): one row per change, its fields in typed columns, with a
+/// checksum; a damaged file is refused naming the change that is damaged. A failed open never
+/// writes to the file.
+///
+/// **Durability** (``UndoJournal/Durability``): `full` commits and syncs each change before it
+/// is acknowledged; `normal` commits changes in groups, at most ``groupCommitWindow`` after the
+/// first of a group, without syncing (see docs/reliability.md for what each can lose).
+///
+/// **Threads.** Its methods may be called from any thread; records come under the history's
+/// lock, in the order of the changes.
+public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
+    /// The format this version writes.
+    public static let formatVersion: Int64 = 2
+    /// In `normal` durability, how long an acknowledged change may wait before its commit: the
+    /// most a process crash can lose.
+    public static let groupCommitWindow: Duration = .milliseconds(100)
+
+    public let path: String
+    public let durability: UndoJournal.Durability
+    /// How many changes were replayed when it was opened.
+    public let restoredCount: Int
+
+    private let connection: SQLiteConnection
+    /// The insert of a change, prepared once.
+    private let insert: SQLiteConnection.Statement
+    private let state: Mutex<WriteState>
+    private weak var host: PluginHost?
+    /// The history's clock, whose last reading is the time of the change being recorded.
+    private var clock: JournalClock?
+    /// Commits a group of changes after the window (normal durability only).
+    private var commitThread: GroupCommitThread?
+
+    struct WriteState {
+        var nextSequence: Int64
+        /// A transaction is open (normal durability): changes since `groupStarted` wait in it.
+        var inTransaction = false
+        var groupStarted: UInt64 = 0
+        var isClosed = false
+    }
+
+    private init(path: String, durability: UndoJournal.Durability, connection: SQLiteConnection,
+                 insert: SQLiteConnection.Statement, nextSequence: Int64, restoredCount: Int) {
+        self.insert = insert
+        self.path = path
+        self.durability = durability
+        self.connection = connection
+        self.restoredCount = restoredCount
+        state = Mutex(WriteState(nextSequence: nextSequence))
+    }
+
+    deinit { close() }
+
+    /// Opens the journal at `path` for `host`: a new file starts empty; an existing one is
+    /// checked and replayed into the host. From then on, every change made through the host's
+    /// methods is written before the method returns.
+    /// - Parameters:
+    ///   - path: the database file.
+    ///   - durability: what a crash can lose (see ``UndoJournal/Durability``).
+    ///   - host: the host to restore and journal; its history must have no steps yet, and it
+    ///     must have the plugins the journal needs loaded (those loaded by the journal itself
+    ///     are loaded again from their files).
+    ///   - clock: the history's clock when it is a ``JournalClock``: replayed steps then get the
+    ///     times they were first made.
+    ///   - following: called after each replayed change with what it undid or redid (for a
+    ///     program that keeps state of its own beside the history, as undo-host's session does).
+    /// - Returns: the open journal (the host's ``UndoPluginHost/PluginHost/recorder``).
+    /// - Throws: ``JournalError`` naming the file and the problem (not a journal, damaged, of
+    ///   another format, a plugin missing or of another major version, a change that cannot be
+    ///   replayed); the file is then unchanged.
+    /// - Complexity: O(*n*) in the changes of the journal, plus replaying them.
+    public static func open(path: String, durability: UndoJournal.Durability = .full, host: PluginHost,
+                            clock: JournalClock? = nil,
+                            following: ((HostChange, UndoResult?) -> Void)? = nil) throws(JournalError) -> HostJournal {
+        guard host.recorder == nil else { throw JournalError(path: path, "the history already has a journal open") }
+        guard host.history.withStack({ $0.treeCount == 0 && $0.groupDepth == 0 }) else {
+            throw JournalError(path: path, "the history already has changes: open the journal before making any")
+        }
+        let exists = access(path, F_OK) == 0
+        let connection = try SQLiteConnection(path: path, create: !exists)
+        var changes: [(sequence: Int64, time: UInt64, change: HostChange)] = []
+        do throws(SQLiteFailure) {
+            if exists {
+                changes = try check(connection, path: path)
+            } else {
+                try connection.execute("""
+                    PRAGMA journal_mode=WAL;
+                    BEGIN;
+                    PRAGMA application_id=\(UndoJournal.applicationID);
+                    PRAGMA user_version=\(formatVersion);
+                    CREATE TABLE changes(sequence INTEGER PRIMARY KEY, time INTEGER NOT NULL, kind TEXT NOT NULL,
+                                         context TEXT NOT NULL, plugin TEXT NOT NULL, plugin_version TEXT NOT NULL,
+                                         action TEXT NOT NULL, arguments TEXT NOT NULL, name TEXT NOT NULL,
+                                         first INTEGER NOT NULL, second INTEGER NOT NULL, present INTEGER NOT NULL,
+                                         checksum INTEGER NOT NULL);
+                    COMMIT;
+                    """)
+            }
+            try connection.execute("PRAGMA synchronous=\(durability == .full ? "FULL" : "NORMAL");")
+        } catch {
+            connection.close()
+            throw JournalError(path: path, error.isDamage ? "the file is damaged (\(error.message))" : error.message,
+                               reason: error.isDamage ? .damaged : .other)
+        }
+        do throws(JournalError) {
+            try checkPlugins(changes.map(\.change), of: host, path: path)
+            clock?.useWallClock()
+            try replay(changes, into: host, clock: clock, path: path, following: following)
+        } catch {
+            connection.close()
+            throw error
+        }
+        let insert: SQLiteConnection.Statement
+        do throws(SQLiteFailure) {
+            insert = try connection.prepare(ChangeRow.insert)
+        } catch {
+            connection.close()
+            throw JournalError(path: path, error.message)
+        }
+        let journal = HostJournal(path: path, durability: durability, connection: connection, insert: insert,
+                                  nextSequence: (changes.last?.sequence ?? 0) + 1, restoredCount: changes.count)
+        journal.host = host
+        if durability == .normal {
+            journal.commitThread = GroupCommitThread(windowNanoseconds: windowNanoseconds) { [weak journal] in
+                journal?.commitPending()
+            }
+            guard journal.commitThread != nil else {
+                connection.close()
+                throw JournalError(path: path, "cannot start the thread that commits groups of changes")
+            }
+        }
+        journal.clock = clock
+        host.recorder = journal
+        return journal
+    }
+
+    /// Whether `path` is to be opened as a journal of this format (2): `false` only for an
+    /// undo-host journal of format 1 (session lines, read by ``UndoJournal``); `true` for a
+    /// missing file (new journals are of format 2) and for anything else (refused by ``open(path:durability:host:clock:following:)``).
+    /// - Parameter path: the database file.
+    /// - Complexity: O(1): reads the header only.
+    public static func isHostJournal(_ path: String) -> Bool {
+        guard access(path, F_OK) == 0 else { return true }
+        guard let connection = try? SQLiteConnection(path: path, create: false) else { return true }
+        defer { connection.close() }
+        return (try? connection.integer("PRAGMA user_version;")) != 1
+    }
+
+    /// Every plugin the journal's actions need (those it does not load itself) must be loaded,
+    /// of the major version they were written with: checked before anything is replayed.
+    private static func checkPlugins(_ changes: [HostChange], of host: PluginHost, path: String) throws(JournalError) {
+        var loadedByJournal: Set<String> = []
+        var needed: [(id: String, version: String)] = []
+        var seen: Set<String> = []
+        for change in changes {
+            switch change {
+            case .load(_, let id, _): loadedByJournal.insert(id)
+            case .perform(let id, let version, _, _, _):
+                if !loadedByJournal.contains(id) && seen.insert(id).inserted { needed.append((id, version)) }
+            default: break
+            }
+        }
+        let loaded = Dictionary(host.plugins.map { ($0.id, $0.version) }, uniquingKeysWith: { first, _ in first })
+        for (id, version) in needed {
+            let wanted = "it needs plugin \(id) \(HostChange.major(version)).x (written with \(version))"
+            guard let have = loaded[id] else {
+                throw JournalError(path: path, wanted + "; it is not loaded", reason: .pluginMissing)
+            }
+            guard HostChange.sameMajor(have, version) else {
+                throw JournalError(path: path, wanted + "; loaded: \(have)", reason: .pluginVersion)
+            }
+        }
+    }
+
+    private static func replay(_ changes: [(sequence: Int64, time: UInt64, change: HostChange)], into host: PluginHost,
+                               clock: JournalClock?, path: String,
+                               following: ((HostChange, UndoResult?) -> Void)?) throws(JournalError) {
+        defer { clock?.resume() }
+        for (sequence, time, change) in changes {
+            clock?.replaying(at: time)
+            do throws(PluginHostError) {
+                let result = try host.replay(change)
+                following?(change, result)
+            } catch {
+                throw JournalError(path: path, "change \(sequence) (\(change.kind)) cannot be replayed: \(error)",
+                                   reason: .replay)
+            }
+        }
+    }
+
+    /// Reads and checks an existing journal of format 2.
+    private static func check(_ connection: SQLiteConnection, path: String) throws(SQLiteFailure)
+        -> [(sequence: Int64, time: UInt64, change: HostChange)]
+    {
+        guard try connection.integer("PRAGMA application_id;") == UndoJournal.applicationID else {
+            throw SQLiteFailure(code: SQLITE_NOTADB, message: "it is an SQLite database but not an undo journal")
+        }
+        let version = try connection.integer("PRAGMA user_version;")
+        guard version == formatVersion else {
+            throw SQLiteFailure(code: SQLITE_ERROR, message: version > formatVersion
+                ? "it is of format version \(version), newer than this program's \(formatVersion): open it with a newer version"
+                : "it is of format version \(version), which is an undo-host session journal: open it with undo-host --journal")
+        }
+        let check = try connection.texts("PRAGMA quick_check;")
+        guard check == ["ok"] else {
+            throw SQLiteFailure(code: SQLITE_CORRUPT, message: "integrity check: " + check.prefix(3).joined(separator: "; "))
+        }
+        var changes: [(sequence: Int64, time: UInt64, change: HostChange)] = []
+        var damaged: Int64?
+        try connection.query("SELECT sequence, time, kind, context, plugin, plugin_version, action, arguments, name, first, second, present, checksum FROM changes ORDER BY sequence;") { row in
+            let expected = Int64(changes.count + 1)
+            guard let record = ChangeRow(row), record.row.sequence == expected, let change = record.row.change else {
+                damaged = damaged ?? expected
+                return
+            }
+            if record.row.checksum != record.checksum { damaged = damaged ?? expected }
+            changes.append((record.row.sequence, record.row.time, change))
+        }
+        if let damaged { throw SQLiteFailure(code: SQLITE_CORRUPT, message: "change \(damaged) fails its checksum") }
+        return changes
+    }
+
+    // MARK: Writing
+
+    /// Writes `change` (``UndoPluginHost/PluginHostRecorder``): in `full` durability committed
+    /// and synced when it returns; in `normal`, committed within ``groupCommitWindow``.
+    /// - Parameter change: the change the host just made.
+    /// - Throws: ``UndoPluginHost/PluginHostError/journal(_:)`` when it cannot be written (the
+    ///   change must then not be acknowledged).
+    /// - Complexity: O(1) in the journal's length.
+    public func record(_ change: HostChange) throws(PluginHostError) {
+        let now = UndoJournal.now()
+        // The time the history gave the change (its step's time), so a replay gives it the same.
+        let time = clock.map { $0.lastTime != 0 ? $0.lastTime : now } ?? now
+        do throws(SQLiteFailure) {
+            try state.withLock { (state: inout WriteState) throws(SQLiteFailure) in
+                guard !state.isClosed else { throw SQLiteFailure(code: SQLITE_MISUSE, message: "the journal is closed") }
+                if durability == .normal && !state.inTransaction {
+                    try connection.execute("BEGIN;")
+                    state.inTransaction = true
+                    state.groupStarted = now
+                    commitThread?.groupBegan()
+                }
+                let row = ChangeRow.Row(sequence: state.nextSequence, time: time, change: change)
+                try connection.run(insert, row.values)
+                state.nextSequence += 1
+                if state.inTransaction && now &- state.groupStarted >= Self.windowNanoseconds {
+                    try commitLocked(&state)
+                }
+            }
+        } catch {
+            throw .journal("journal \(path): cannot write the change: \(error.message)")
+        }
+    }
+
+    private static let windowNanoseconds = UInt64(groupCommitWindow.components.seconds) * 1_000_000_000
+        + UInt64(groupCommitWindow.components.attoseconds / 1_000_000_000)
+
+    private func commitLocked(_ state: inout WriteState) throws(SQLiteFailure) {
+        guard state.inTransaction else { return }
+        state.inTransaction = false
+        try connection.execute("COMMIT;")
+    }
+
+    /// Commits the changes waiting in `normal` durability now (also done by ``close()``).
+    /// - Throws: ``JournalError`` when the commit fails.
+    /// - Complexity: O(1) in the journal's length (the changes waiting are written).
+    public func commit() throws(JournalError) {
+        do throws(SQLiteFailure) {
+            try state.withLock { (state: inout WriteState) throws(SQLiteFailure) in try commitLocked(&state) }
+        } catch {
+            throw JournalError(path: path, "cannot commit: \(error.message)")
+        }
+    }
+
+    private func commitPending() { try? commit() }
+
+    /// Commits what waits, stops recording the host's changes and closes the file (also done
+    /// when the journal is freed). Idempotent.
+    /// - Complexity: O(1) in the journal's length.
+    public func close() {
+        if let host, host.recorder === self { host.recorder = nil }
+        commitThread?.stop()
+        state.withLock { state in
+            guard !state.isClosed else { return }
+            try? commitLocked(&state)
+            state.isClosed = true
+            connection.close()
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Glibc
+import UndoCore
+import UndoJournal
+import UndoPluginHost
+
+// Journaled changes per second (HostJournal, docs/reliability.md) beside the in-memory history:
+// N bench.add actions of the benchmark plugin into a history without a journal, with a journal
+// in `normal` durability (group commit) and in `full` (a sync per change; at most 2,000 of
+// them, as each waits for the disk); then the normal journal reopened (every change replayed)
+// and its counter checked.
+
+enum JournalWorkloads {
+    /// Prints one line per mode; false when a check failed.
+    static func run(_ n: Int) throws -> Bool {
+        let folder = "/tmp/undo-bench-journal-\(getpid())"
+        mkdir(folder, 0o700)
+        defer {
+            for name in ["normal", "full"] {
+                for suffix in ["", "-wal", "-shm"] { unlink(folder + "/" + name + suffix) }
+            }
+            rmdir(folder)
+        }
+        let want = expectedSum(n, modulus: 7)
+        var ok = true
+
+        let memory = try measure(n, journal: nil)
+        print("journal mode=memory n=\(n) changes_per_s=\(Int(memory.rate))")
+        ok = ok && memory.counter == want
+
+        let normal = try measure(n, journal: (folder + "/normal", .normal))
+        var stopwatch = Stopwatch()
+        let (host, clock) = try makeHost()
+        let reopened = try HostJournal.open(path: folder + "/normal", durability: .normal, host: host, clock: clock)
+        let reopenMs = stopwatch.lap()
+        let restoredCounter = try PluginWorkloads.counter(host)
+        reopened.close()
+        print("journal mode=normal n=\(n) changes_per_s=\(Int(normal.rate)) reopen_ms=\((reopenMs * 10).rounded() / 10)"
+              + " restored=\(reopened.restoredCount)")
+        ok = ok && normal.counter == want && restoredCounter == want && reopened.restoredCount == n
+
+        let fullCount = min(n, 2_000)
+        let full = try measure(fullCount, journal: (folder + "/full", .full))
+        print("journal mode=full n=\(fullCount) changes_per_s=\(Int(full.rate))")
+        ok = ok && full.counter == expectedSum(fullCount, modulus: 7)
+        return ok
+    }
+
+    static func makeHost() throws -> (PluginHost, JournalClock) {
+        let clock = JournalClock()
+        return (try PluginWorkloads.makeHost(UndoStack(clock: clock)), clock)
+    }
+
+    /// N changes (and, with a journal, its closing commit), timed.
+    static func measure(_ n: Int, journal: (path: String, durability: UndoJournal.Durability)?) throws
+        -> (rate: Double, counter: Int64)
+    {
+        let (host, clock) = try makeHost()
+        let add = try host.actionType("bench.add")
+        let opened = try journal.map { try HostJournal.open(path: $0.path, durability: $0.durability, host: host, clock: clock) }
+        var stopwatch = Stopwatch()
+        for i in 0..<n {
+            try host.perform(add, argument: .i64(Int64(i % 7 + 1)))
+        }
+        opened?.close()
+        let ms = stopwatch.lap()
+        return (Double(n) / max(ms, 0.001) * 1000, try PluginWorkloads.counter(host))
+    }
+}

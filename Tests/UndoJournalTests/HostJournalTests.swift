@@ -1,0 +1,178 @@
+import Foundation
+import Testing
+import UndoCore
+import UndoJournal
+import UndoPluginHost
+
+/// The journal of a plugin host, from Swift: what a host did comes back in a new host (the
+/// documents, the tree with its times, saves and position); a journal that needs a plugin that
+/// is missing or of another major version is refused, naming it, and left unchanged.
+@Suite struct HostJournalTests {
+    static let text = "org.undohost.text"
+
+    func scratch(_ name: String) -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("host-journal-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder.appendingPathComponent(name).path
+    }
+
+    /// A host as a program makes one to journal: a JournalClock, the bundled plugins loaded.
+    func makeHost(plugins: Bool = true) -> (PluginHost, JournalClock) {
+        let clock = JournalClock()
+        let host = PluginHost(history: SharedUndoHistory(UndoStack(coalescingWindow: nil, clock: clock)))
+        if plugins { _ = host.loadBundledPlugins() }
+        return (host, clock)
+    }
+
+    struct Snapshot: Equatable {
+        var documents: [String]
+        var tree: [UndoTreeNode]
+        var current: UInt32
+        var dirty: [Bool]
+    }
+
+    func snapshot(_ host: PluginHost) throws -> Snapshot {
+        let documents = ["a", "b"]
+        return Snapshot(documents: try documents.map { try host.describe(UndoContext($0), plugin: Self.text) },
+                        tree: host.history.withStack { $0.tree }, current: host.history.withStack { $0.currentState },
+                        dirty: host.history.withStack { stack in documents.map { stack.isDirty(UndoContext($0)) } })
+    }
+
+    /// Branches, a save, a group, a revert, a move back: every kind of change the host journals.
+    func play(_ host: PluginHost) throws {
+        let a = UndoContext("a"), b = UndoContext("b")
+        func type(_ context: UndoContext, _ position: Int, _ text: String) throws {
+            try host.breakCoalescing()
+            try host.perform("text.insert", [.i64(Int64(position)), .string(text)], in: context)
+        }
+        try type(a, 0, "x")
+        try type(a, 1, "y")
+        try type(a, 2, "z")
+        try host.undo(count: 2)
+        try type(a, 1, "w")
+        try host.markSaved(a)
+        try host.beginGroup(named: "Both", context: b)
+        try type(b, 0, "1")
+        try type(b, 1, "2")
+        try host.endGroup()
+        try type(a, 2, "!")
+        try host.revertToSaved(a)
+        try type(b, 2, "3")
+        try host.goTo(state: 3)
+        try host.setCurrentContext(b)
+        try host.undo(count: 1, in: a)
+    }
+
+    @Test(arguments: UndoJournal.Durability.allCases)
+    func aReopenedJournalIsTheHistoryAsItWas(durability: UndoJournal.Durability) throws {
+        let path = scratch("swift.undojournal")
+        let before: Snapshot
+        do {
+            let (host, clock) = makeHost()
+            let journal = try HostJournal.open(path: path, durability: durability, host: host, clock: clock)
+            #expect(journal.restoredCount == 0)
+            try play(host)
+            before = try snapshot(host)
+            journal.close()
+        }
+        let (host, clock) = makeHost()
+        let journal = try HostJournal.open(path: path, durability: durability, host: host, clock: clock)
+        #expect(journal.restoredCount > 15)
+        let after = try snapshot(host)
+        #expect(after == before)
+        #expect(after.documents == ["xy", ""])
+        #expect(host.history.withStack { $0.currentContext } == UndoContext("b"))
+        journal.close()
+    }
+
+    @Test func theHistoryMustBeEmptyAndHaveNoJournal() throws {
+        let (host, clock) = makeHost()
+        try host.perform("text.insert", [.i64(0), .string("x")], in: UndoContext("a"))
+        #expect(throws: JournalError.self) { try HostJournal.open(path: scratch("j"), host: host, clock: clock) }
+        let (other, otherClock) = makeHost()
+        let journal = try HostJournal.open(path: scratch("j"), host: other, clock: otherClock)
+        #expect(throws: JournalError.self) { try HostJournal.open(path: scratch("k"), host: other, clock: otherClock) }
+        journal.close()
+    }
+
+    /// The bytes and the modification time of a file (and of its -wal file).
+    func fingerprint(_ path: String) throws -> [Data] {
+        try [path, path + "-wal"].filter { FileManager.default.fileExists(atPath: $0) }.map {
+            try Data(contentsOf: URL(fileURLWithPath: $0))
+        }
+    }
+
+    func expectRefused(_ path: String, host: PluginHost, saying words: String, reason: JournalError.Reason) throws {
+        let bytes = try fingerprint(path)
+        do {
+            _ = try HostJournal.open(path: path, host: host)
+            Issue.record("opened")
+        } catch {
+            #expect(error.description.contains(words), "\(error)")
+            #expect(error.reason == reason)
+        }
+        #expect(try fingerprint(path) == bytes, "a failed open changed the journal")
+        #expect(host.history.withStack { $0.treeCount } == 0, "a failed open changed the history")
+    }
+
+    @Test func aMissingPluginIsNamedWithItsVersion() throws {
+        let path = scratch("missing.undojournal")
+        let (host, clock) = makeHost()
+        let version = try #require(host.plugins.first { $0.id == Self.text }?.version)
+        let journal = try HostJournal.open(path: path, host: host, clock: clock)
+        try host.perform("text.insert", [.i64(0), .string("x")], in: UndoContext("a"))
+        journal.close()
+        let (bare, _) = makeHost(plugins: false)
+        try expectRefused(path, host: bare,
+                          saying: "journal \(path): it needs plugin \(Self.text) \(HostChange.major(version)).x (written with \(version)); it is not loaded",
+                          reason: .pluginMissing)
+    }
+
+    @Test func anotherMajorVersionIsNamed() throws {
+        let path = scratch("major.undojournal")
+        let (writer, clock) = makeHost()
+        let loaded = try #require(writer.plugins.first { $0.id == Self.text }?.version)
+        let journal = try HostJournal.open(path: path, host: writer, clock: clock)
+        // As a text plugin of major version 9 would have recorded it.
+        try journal.record(.perform(plugin: Self.text, pluginVersion: "9.2.0", action: Self.text + "/insert",
+                                    arguments: "0 \"x\"", context: "a"))
+        journal.close()
+        let (host, _) = makeHost()
+        try expectRefused(path, host: host,
+                          saying: "it needs plugin \(Self.text) 9.x (written with 9.2.0); loaded: \(loaded)",
+                          reason: .pluginVersion)
+    }
+
+    @Test func aDamagedChangeIsRefusedNamingIt() throws {
+        let path = scratch("damaged.undojournal")
+        let (writer, clock) = makeHost()
+        let journal = try HostJournal.open(path: path, host: writer, clock: clock)
+        try writer.perform("text.insert", [.i64(0), .string("abcdefgh")], in: UndoContext("a"))
+        journal.close()
+        // Flip one byte inside the text of the change (the file's own checks cannot see it).
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        let needle = Data("abcdefgh".utf8)
+        let range = try #require(bytes.range(of: needle))
+        bytes[range.lowerBound] = UInt8(ascii: "X")
+        try bytes.write(to: URL(fileURLWithPath: path))
+        let (host, _) = makeHost()
+        try expectRefused(path, host: host, saying: "change 1 fails its checksum", reason: .damaged)
+    }
+
+    /// A journal of format 2 written by this version, committed: every later version reads it.
+    @Test func theCommittedVersionTwoJournalIsRead() throws {
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/format-2.undojournal")
+        let copy = scratch("format-2.undojournal")
+        try FileManager.default.copyItem(atPath: fixture.path, toPath: copy)
+        let (host, clock) = makeHost()
+        let journal = try HostJournal.open(path: copy, host: host, clock: clock)
+        defer { journal.close() }
+        #expect(journal.restoredCount == 24)
+        let restored = try snapshot(host)
+        #expect(restored.documents == ["xy", ""])
+        #expect(restored.current == 2)
+        #expect(restored.tree.count == 8)
+        #expect(restored.dirty == [true, false])
+        #expect(restored.tree.first?.time == 1_795_639_252_186_387_359)
+    }
+}
