@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "UndoPluginHost", targets: ["UndoPluginHost"]),
         // The journal: a session's changes kept in SQLite, so a crash or a restart loses nothing.
         .library(name: "UndoJournal", targets: ["UndoJournal"]),
+        .library(name: "UndoHostJournal", targets: ["UndoHostJournal"]),
         // An app's own history (Swift commands that are Codable) kept in SQLite (Foundation's JSON).
         .library(name: "UndoCodableJournal", targets: ["UndoCodableJournal"]),
         // Sample plugins: real shared objects (libUndoPlugin*.so next to the binaries).
@@ -59,8 +60,11 @@ let package = Package(
         // The system's SQLite, for the journal (never in UndoCore).
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
-        .target(name: "UndoJournal", dependencies: ["UndoCore", "UndoPluginHost", "CSQLite"], path: "Sources/UndoJournal"),
-        .testTarget(name: "UndoJournalTests", dependencies: ["UndoJournal", "UndoCore", "UndoPluginHost"], path: "Tests/UndoJournalTests",
+        .target(name: "UndoJournal", dependencies: ["UndoCore", "CSQLite"], path: "Sources/UndoJournal"),
+        // The plugin host's journal, which the C API, undo-host and Swift hosts open.
+        .target(name: "UndoHostJournal", dependencies: ["UndoCore", "UndoPluginHost", "UndoJournal", "CSQLite"],
+                path: "Sources/UndoHostJournal"),
+        .testTarget(name: "UndoJournalTests", dependencies: ["UndoJournal", "UndoHostJournal", "UndoCore", "UndoPluginHost"], path: "Tests/UndoJournalTests",
                     exclude: ["Fixtures"]),  // journals of formats 1 and 2, read by every later version
         .target(name: "UndoCodableJournal", dependencies: ["UndoCore", "UndoJournal"],
                 path: "Sources/UndoCodableJournal"),
@@ -88,7 +92,7 @@ let package = Package(
         .testTarget(name: "UndoPluginKitTests", dependencies: ["UndoPluginHost", "UndoCore"],
                     path: "Tests/UndoPluginKitTests"),
         // libundohost.so: the C API, implemented over UndoPluginHost.
-        .target(name: "UndoHostC", dependencies: ["UndoCore", "UndoPluginHost", "UndoPluginABI", "UndoJournal"],
+        .target(name: "UndoHostC", dependencies: ["UndoCore", "UndoPluginHost", "UndoPluginABI", "UndoJournal", "UndoHostJournal"],
                 path: "Sources/UndoHostC"),
         // The C part of libundohost.so (the exported error functions) and its symbol list: only
         // undo_* is exported (undohost.exports), never the Swift code behind it.
@@ -107,7 +111,7 @@ let package = Package(
         .target(name: "UndoPluginCheck", dependencies: ["UndoCore", "UndoPluginHost", "UndoPluginABI"],
                 path: "Sources/UndoPluginCheck"),
         // undo-host: the session logic is a library so tests can also drive it in-process.
-        .target(name: "UndoHostSession", dependencies: ["UndoCore", "UndoPluginHost", "UndoPluginABI", "UndoPluginCheck", "UndoJournal",
+        .target(name: "UndoHostSession", dependencies: ["UndoCore", "UndoPluginHost", "UndoPluginABI", "UndoPluginCheck", "UndoJournal", "UndoHostJournal",
                                                   .product(name: "ArgumentParser", package: "swift-argument-parser")],
                 path: "Sources/UndoHostSession"),
         .executableTarget(name: "UndoHostTool", dependencies: ["UndoHostSession"], path: "Sources/undo-host"),
@@ -117,7 +121,7 @@ let package = Package(
         .target(name: "UndoBenchCounterPlugin", dependencies: ["UndoPluginABI"],
                 path: "Plugins/BenchCounter", publicHeadersPath: "include"),
         .target(name: "CUndoBenchSupport", path: "Sources/CUndoBenchSupport"),  // mallinfo2 for undo-bench
-        .executableTarget(name: "undo-bench", dependencies: ["UndoCore", "UndoPluginHost", "UndoJournal", "CUndoBenchSupport", "CLibFFI"],
+        .executableTarget(name: "undo-bench", dependencies: ["UndoCore", "UndoPluginHost", "UndoJournal", "UndoHostJournal", "CUndoBenchSupport", "CLibFFI"],
                           path: "Sources/undo-bench"),
         // Runs the built undo-bench at small sizes: its checks and its output line, not its speed.
         .testTarget(name: "UndoBenchTests", path: "Tests/UndoBenchTests"),
@@ -134,7 +138,7 @@ let package = Package(
                 path: "examples/swift-plugin"),
         // Every code block of README.md and docs/*.md compiled, run or compared (docs/checked-examples.md).
         // Not on UndoPluginKit: the tests load Swift plugins the way a host does.
-        .testTarget(name: "DocsTests", dependencies: ["UndoCore", "UndoPluginHost", "UndoJournal", "UndoCodableJournal"],
+        .testTarget(name: "DocsTests", dependencies: ["UndoCore", "UndoPluginHost", "UndoJournal", "UndoHostJournal", "UndoCodableJournal"],
                     path: "Tests/DocsTests"),
         .testTarget(name: "UndoThreadStressTests", dependencies: ["UndoPluginHost", "UndoCore", "UndoPluginABI", "UndoHostC"],
                     path: "Tests/UndoThreadStressTests"),

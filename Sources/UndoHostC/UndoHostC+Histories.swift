@@ -5,6 +5,7 @@ import Musl
 #endif
 import UndoCore
 import UndoHostAPI
+import UndoHostJournal
 import UndoJournal
 import UndoPluginHost
 

@@ -1,5 +1,6 @@
 import UndoCore
 import UndoHostAPI
+import UndoHostJournal
 import UndoJournal
 import UndoPluginHost
 

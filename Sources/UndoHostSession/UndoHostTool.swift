@@ -8,6 +8,7 @@ import UndoCore
 import UndoHostAPI
 import UndoPluginABI
 import UndoPluginHost
+import UndoHostJournal
 import UndoJournal
 
 /// The `undo-host` program: reads its arguments, loads the plugins and runs the mode asked for.

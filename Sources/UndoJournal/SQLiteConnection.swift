@@ -154,4 +154,9 @@ package struct SQLiteFailure: Error {
     package var message: String
     /// The damage codes: not a database, or a corrupt one.
     package var isDamage: Bool { code & 0xff == SQLITE_CORRUPT || code & 0xff == SQLITE_NOTADB }
+
+    package init(code: Int32, message: String) {
+        self.code = code
+        self.message = message
+    }
 }

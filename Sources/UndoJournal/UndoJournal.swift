@@ -6,7 +6,7 @@ import Musl
 import CSQLite
 
 /// Format 1: undo-host's journal of session lines, still read and continued by undo-host (new
-/// journals are ``HostJournal``'s, format 2, which the C API and Swift open too).
+/// journals are those of `HostJournal` (module UndoHostJournal), format 2, which the C API and Swift open too).
 ///
 /// A journal of a session's changes in an SQLite database (WAL mode): every change that went
 /// into the history, as the command that made it, written before it is acknowledged, so that a
@@ -34,8 +34,8 @@ public final class UndoJournal {
         case full
         /// Not synced: SQLite syncs the WAL at checkpoints (every 1000 pages of WAL), so a power
         /// loss or an operating-system crash can lose the changes since the last one. In a
-        /// ``HostJournal`` changes are also committed in groups, at most
-        /// ``HostJournal/groupCommitWindow`` (100 ms) after the first of a group, so a process
+        /// Changes of `HostJournal` (module UndoHostJournal) are also committed in groups, at most
+        /// `HostJournal.groupCommitWindow` (100 ms) after the first of a group, so a process
         /// crash can lose that window; in a format-1 ``UndoJournal`` each change is committed
         /// before it is acknowledged.
         case normal
@@ -80,10 +80,10 @@ public final class UndoJournal {
 
     /// The format this type writes and reads: 1, undo-host's journal of session lines (kept so
     /// journals written before the journal moved below the session open; new journals are
-    /// ``HostJournal``'s format 2).
+    /// the format 2 of `HostJournal`, module UndoHostJournal).
     public static let formatVersion: Int64 = 1
     /// SQLite's application id of a journal: "UNDO".
-    static let applicationID: Int64 = 0x554E_444F
+    package static let applicationID: Int64 = 0x554E_444F
 
     public let path: String
     public let durability: Durability

@@ -1,5 +1,6 @@
 import Glibc
 import UndoCore
+import UndoHostJournal
 import UndoJournal
 import UndoPluginHost
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import UndoCore
+import UndoHostJournal
 import UndoJournal
 import UndoPluginHost
 

@@ -1,4 +1,5 @@
 import UndoCore
+import UndoHostJournal
 import UndoJournal
 import UndoPluginHost
 

@@ -1,6 +1,7 @@
 import Foundation
 // docs:begin journal
 import UndoCore
+import UndoHostJournal
 import UndoJournal
 import UndoPluginHost
 

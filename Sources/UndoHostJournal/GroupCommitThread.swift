@@ -4,6 +4,7 @@ import Glibc
 import Musl
 #endif
 import Synchronization
+import UndoJournal
 
 /// The thread that commits a journal's group of changes (normal durability) when its window has
 /// passed and no later change has committed it: without it, the last changes before a pause

@@ -7,6 +7,7 @@ import CSQLite
 import Synchronization
 import UndoCore
 import UndoPluginHost
+import UndoJournal
 
 /// The journal of a ``UndoPluginHost/PluginHost``: every change made through the host (plugin
 /// actions with their typed arguments, undo, redo, moves across branches, groups, saves,

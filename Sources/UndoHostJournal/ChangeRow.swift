@@ -1,4 +1,5 @@
 import UndoPluginHost
+import UndoJournal
 
 /// A ``UndoPluginHost/HostChange`` as a row of the `changes` table (format 2): its kind and
 /// typed columns, with `present` saying which optional fields are set, and a checksum over them.
