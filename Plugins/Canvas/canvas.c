@@ -20,7 +20,9 @@
  *   Numbers are little-endian.
  *
  * Each document's shapes live in the slot the host keeps for it (undo_call.document_data, ABI
- * 1.6), made on first use and freed by close_document: the plugin keeps no document map. The
+ * 1.6), made on first use and freed by close_document: the plugin keeps no document map. A
+ * shape is found by its id through a hash table beside the list (O(1) expected), so an action
+ * on one shape costs O(1) plus the shapes above it that move when one is put in or taken out. The
  * functions are registered with the checked macros (UNDO_PARAMS, UNDO_ACTION_PERFORM...), so a
  * prototype that does not match its parameters does not compile.
  *
@@ -43,11 +45,22 @@ typedef struct shape {
     uint32_t color;
 } shape;
 
-/* One document's canvas, kept in its slot (*call->document_data). */
+/* Where shape `id` is in the list: `index` + 1, or 0 for a free entry of the table. */
+typedef struct shape_entry {
+    uint64_t id;
+    uint32_t index;
+} shape_entry;
+
+/* One document's canvas, kept in its slot (*call->document_data): the shapes bottom to top,
+ * and a hash table (open addressing, linear probing) from each shape's id to its index.
+ * Invariants: `table_size` is 0 or a power of two above twice `count`; every shape has exactly
+ * one entry, holding its current index; no probe run has a gap before an entry it holds. */
 typedef struct canvas_doc {
     shape *shapes;
     uint32_t count;
     uint32_t capacity;
+    shape_entry *table;
+    uint32_t table_size;
 } canvas_doc;
 
 static int32_t fail(undo_call *call, int32_t code, const char *message) {
@@ -66,13 +79,91 @@ static canvas_doc *get_doc(undo_call *call) {
     return doc;
 }
 
-/* The index of shape `id`, or -1. */
+/* Where an id's probe starts (the ids people pick are often 1, 2, 3...: mixed first). */
+static uint32_t home_of(uint64_t id, uint32_t table_size) {
+    id ^= id >> 33;
+    id *= 0xff51afd7ed558ccdULL;
+    id ^= id >> 33;
+    return (uint32_t)id & (table_size - 1);
+}
+
+/* The table entry of `id`, or the free entry where it would go. Only with a table. */
+static shape_entry *entry_of(const canvas_doc *doc, uint64_t id) {
+    uint32_t i = home_of(id, doc->table_size);
+    while (doc->table[i].index != 0 && doc->table[i].id != id) i = (i + 1) & (doc->table_size - 1);
+    return &doc->table[i];
+}
+
+/* The index of shape `id`, or -1. O(1) expected. */
 static int32_t find_shape(const canvas_doc *doc, uint64_t id) {
+    const shape_entry *entry;
+    if (doc == NULL || doc->table_size == 0) return -1;
+    entry = entry_of(doc, id);
+    return entry->index != 0 ? (int32_t)entry->index - 1 : -1;
+}
+
+/* A table for `shapes` (with room to grow to `room` shapes), or NULL when out of memory. */
+static shape_entry *make_table(const shape *shapes, uint32_t count, uint32_t room, uint32_t *size) {
+    canvas_doc made;
     uint32_t i;
-    for (i = 0; doc != NULL && i < doc->count; i++) {
-        if (doc->shapes[i].id == id) return (int32_t)i;
+    made.table_size = 16;
+    while (made.table_size / 2 <= room) made.table_size *= 2;
+    made.table = (shape_entry *)calloc(made.table_size, sizeof *made.table);
+    if (made.table == NULL) return NULL;
+    for (i = 0; i < count; i++) {
+        shape_entry *entry = entry_of(&made, shapes[i].id);
+        entry->id = shapes[i].id;
+        entry->index = i + 1;
     }
-    return -1;
+    *size = made.table_size;
+    return made.table;
+}
+
+/* Makes room in the table for one more shape (doubling it: O(1) amortized). */
+static int table_reserve_one(canvas_doc *doc) {
+    uint32_t size;
+    shape_entry *table;
+    if (doc->table_size / 2 > doc->count + 1) return 1;
+    table = make_table(doc->shapes, doc->count, 2 * (doc->count + 1), &size);
+    if (table == NULL) return 0;
+    free(doc->table);
+    doc->table = table;
+    doc->table_size = size;
+    return 1;
+}
+
+/* Takes `id`'s entry out, moving the later entries of its probe run back over the gap (no
+ * tombstones, so probes stay short however many shapes come and go). */
+static void table_remove(canvas_doc *doc, uint64_t id) {
+    uint32_t mask = doc->table_size - 1;
+    uint32_t gap = (uint32_t)(entry_of(doc, id) - doc->table), next = gap;
+    for (;;) {
+        uint32_t home;
+        next = (next + 1) & mask;
+        if (doc->table[next].index == 0) break;
+        home = home_of(doc->table[next].id, doc->table_size);
+        /* The entry may fill the gap unless its home lies cyclically in (gap, next]. */
+        if (gap < next ? (home <= gap || home > next) : (home <= gap && home > next)) {
+            doc->table[gap] = doc->table[next];
+            gap = next;
+        }
+    }
+    doc->table[gap].index = 0;
+}
+
+/* The shapes from `first` up moved: their entries follow them. */
+static void reindex_from(canvas_doc *doc, uint32_t first) {
+    uint32_t i;
+    for (i = first; i < doc->count; i++) entry_of(doc, doc->shapes[i].id)->index = i + 1;
+}
+
+/* Takes the shape at `index` out of the list and the table. */
+static void remove_at(canvas_doc *doc, int32_t index) {
+    table_remove(doc, doc->shapes[index].id);
+    memmove(doc->shapes + index, doc->shapes + index + 1,
+            (doc->count - (uint32_t)index - 1) * sizeof *doc->shapes);
+    doc->count--;
+    reindex_from(doc, (uint32_t)index);
 }
 
 static int32_t no_such_shape(undo_call *call, uint64_t id) {
@@ -83,6 +174,7 @@ static int32_t no_such_shape(undo_call *call, uint64_t id) {
 
 static int32_t insert_shape(undo_call *call, int32_t index, const shape *s) {
     canvas_doc *doc = get_doc(call);
+    shape_entry *entry;
     char message[80];
     if (doc == NULL) return fail(call, UNDO_ENOMEM, "out of memory");
     if (find_shape(doc, s->id) >= 0) {
@@ -99,9 +191,14 @@ static int32_t insert_shape(undo_call *call, int32_t index, const shape *s) {
         doc->shapes = shapes;
         doc->capacity = capacity;
     }
+    if (!table_reserve_one(doc)) return fail(call, UNDO_ENOMEM, "out of memory");
     memmove(doc->shapes + index + 1, doc->shapes + index, (doc->count - (uint32_t)index) * sizeof *s);
     doc->shapes[index] = *s;
     doc->count++;
+    entry = entry_of(doc, s->id);
+    entry->id = s->id;
+    entry->index = (uint32_t)index + 1;
+    reindex_from(doc, (uint32_t)index + 1);
     call->host->report_change(call, NULL, (int64_t)s->id, -1);
     return UNDO_OK;
 }
@@ -150,9 +247,7 @@ static int32_t canvas_add_inverse(undo_call *call, uint64_t id, const char *kind
     int32_t index = find_shape(doc, id);
     (void)kind, (void)x, (void)y, (void)width, (void)height, (void)color;
     if (index < 0) return no_such_shape(call, id);
-    memmove(doc->shapes + index, doc->shapes + index + 1,
-            (doc->count - (uint32_t)index - 1) * sizeof *doc->shapes);
-    doc->count--;
+    remove_at(doc, index);
     call->host->report_change(call, NULL, (int64_t)id, -1);
     return UNDO_OK;
 }
@@ -180,9 +275,7 @@ static int32_t canvas_remove(undo_call *call, uint64_t id) {
         int32_t rc = host->set_inverse_arg(call, i, &v[i]);
         if (rc != UNDO_OK) return rc;
     }
-    memmove(doc->shapes + index, doc->shapes + index + 1,
-            (doc->count - (uint32_t)index - 1) * sizeof *doc->shapes);
-    doc->count--;
+    remove_at(doc, index);
     host->report_change(call, NULL, (int64_t)id, -1);
     return UNDO_OK;
 }
@@ -387,6 +480,7 @@ static void canvas_deinit(void *plugin_data) { (void)plugin_data; }
 static void canvas_close_document(undo_call *call) {
     canvas_doc *doc = find_doc(call);
     free(doc->shapes);
+    free(doc->table);
     free(doc);
     *call->document_data = NULL;
 }
@@ -457,7 +551,8 @@ static int compare_ids(const void *a, const void *b) {
 static int32_t canvas_load_document(undo_call *call, const uint8_t *bytes, uint64_t length) {
     canvas_doc *doc = find_doc(call);
     shape *shapes, *sorted;
-    uint32_t count, i;
+    shape_entry *table;
+    uint32_t count, i, table_size;
     uint64_t at = CANVAS_HEADER_SIZE;
     if (length < CANVAS_HEADER_SIZE || memcmp(bytes, "UHC", 3) != 0) {
         return fail(call, UNDO_EINVAL, "these bytes are not a saved canvas");
@@ -506,15 +601,20 @@ static int32_t canvas_load_document(undo_call *call, const uint8_t *bytes, uint6
         free(shapes);
         return fail(call, UNDO_EINVAL, "the saved canvas is damaged (a shape's size, kind or id is wrong)");
     }
+    table = make_table(shapes, count, count, &table_size);
     if (doc == NULL) doc = get_doc(call);
-    if (doc == NULL) {
+    if (doc == NULL || table == NULL) {
         free(shapes);
+        free(table);
         return fail(call, UNDO_ENOMEM, "out of memory");
     }
     free(doc->shapes);
+    free(doc->table);
     doc->shapes = shapes;
     doc->count = count;
     doc->capacity = count ? count : 1;
+    doc->table = table;
+    doc->table_size = table_size;
     return UNDO_OK;
 }
 

@@ -108,8 +108,12 @@ struct HistoryRecord {
     mutating func add<C: UndoCommand>(_ command: consuming C) -> Bool {
         guard recordingPauses == 0 else { return isObserved }
         let key = command.coalescingKey
-        // Every step carries its time (time travel reads it), so the clock is read for each change.
-        let now = clock.nanoseconds()
+        // Every step carries its time (time travel reads it), so a change that makes or merges
+        // a step reads the clock, once. A member of an open group carries none (the group gets
+        // its time when it closes): it reads the clock only when it has a coalescing key, to time
+        // the run it starts or continues.
+        let needsTime = openGroups.isEmpty || key != nil
+        let now = needsTime ? clock.nanoseconds() : lastCoalescingTime
         var outcome = UndoMerge.refused
         if let key, coalescingOpen, now &- lastCoalescingTime <= coalescingWindowNanoseconds ?? .max {
             outcome = mergeWithNewest(command, key: key, at: now)

@@ -30,7 +30,7 @@ extension HostSession {
             noteDocument(context, usedBy: plugin)
             lastChanges = nil
         case .setContext(let name?):
-            if documentPositions[name] == nil { addDocument(name, plugins: []) }
+            if !documents.contains(name) { addDocument(name, plugins: []) }
             currentDocument = name
             lastChanges = nil
         case .beginGroup(let name, _):
@@ -42,11 +42,10 @@ extension HostSession {
             if !openGroupNames.isEmpty { openGroupNames.removeLast() }
             if let result { lastChanges = result.changes }
         case .closeContext(let name):
-            documents.removeAll { $0.name == name }
-            documentPositions = Dictionary(uniqueKeysWithValues: documents.enumerated().map { ($1.name, $0) })
+            _ = documents.remove(name)
             lastChanges = nil
         case .unload(let id):
-            for index in documents.indices { documents[index].plugins.removeAll { $0 == id } }
+            documents.forget(plugin: id)
             lastChanges = nil
         case .undo, .redo, .goTo, .revert:
             if let result { lastChanges = result.changes }

@@ -15,10 +15,8 @@ public final class HostSession {
     /// The document (history context) commands act on and the menu, alert and `show` are about.
     public internal(set) var currentDocument: String
     /// Documents in the order they were opened, with the plugins that acted in each (to ask
-    /// them for its description).
-    var documents: [(name: String, plugins: [String])] = []
-    /// Where each of `documents` is in it, by name.
-    var documentPositions: [String: Int] = [:]
+    /// them for its description), indexed by name.
+    var documents = DocumentList()
     /// The changes of the last undo, redo or revert: highlighted by `show` until the next change.
     var lastChanges: [UndoChange]?
     /// Names of the groups begun and not yet ended, innermost last.
@@ -286,18 +284,12 @@ public final class HostSession {
     // MARK: Documents
 
     func noteDocument(_ name: String, usedBy pluginID: String) {
-        if let index = documentPositions[name] {
-            if !documents[index].plugins.contains(pluginID) { documents[index].plugins.append(pluginID) }
-        } else {
-            addDocument(name, plugins: [pluginID])
-        }
+        documents.note(name, usedBy: pluginID)
     }
 
-    /// Appends a document and indexes it by name, so finding one costs O(1), not a read of the
-    /// whole list (10^4 documents, one step each, was quadratic).
+    /// Appends a document, indexed by name (see ``DocumentList``).
     func addDocument(_ name: String, plugins: [String]) {
-        documentPositions[name] = documents.count
-        documents.append((name, plugins))
+        documents.append(name, plugins: plugins)
     }
 
     private func openDocument(_ name: String) throws(SessionError) -> CommandOutcome.Body {
@@ -305,7 +297,7 @@ public final class HostSession {
             throw SessionError(.arguments, "a document name is at most \(UndoStack.maximumNameBytes) bytes; this one is \(name.utf8.count)",
                                code: UNDO_ELIMIT)
         }
-        if documentPositions[name] == nil { addDocument(name, plugins: []) }
+        if !documents.contains(name) { addDocument(name, plugins: []) }
         try hostCall("doc") { () throws(PluginHostError) in try host.setCurrentContext(UndoContext(name)) }
         currentDocument = name
         lastChanges = nil
@@ -325,7 +317,7 @@ public final class HostSession {
     }
 
     private func close(_ name: String) throws(SessionError) -> CommandOutcome.Body {
-        guard documentPositions[name] != nil else {
+        guard documents.contains(name) else {
             let closest = Suggestion.closest(to: name, among: documents.map(\.name))
             throw SessionError(.document, words.noDocument(name),
                                hint: closest.map(words.didYouMean) ?? words.listDocumentsHint)
@@ -338,8 +330,7 @@ public final class HostSession {
         } catch {
             throw sessionError(error, what: "close")
         }
-        documents.removeAll { $0.name == name }
-        documentPositions = Dictionary(uniqueKeysWithValues: documents.enumerated().map { ($1.name, $0) })
+        documents.remove(name)  // O(1) amortized: closing n documents is O(n), not a rebuild each
         lastChanges = nil
         if currentDocument == name {
             _ = try? openDocument(documents.last?.name ?? Self.firstDocument)
@@ -350,7 +341,7 @@ public final class HostSession {
     /// The document as each plugin that has it describes it, with `changes` highlighted.
     func views(of name: String, changes: [UndoChange]) throws(SessionError) -> [DocumentView] {
         let context = UndoContext(name)
-        let known = documentPositions[name].map { documents[$0].plugins } ?? []
+        let known = documents.plugins(of: name)
         let relevant = changes.filter { $0.context == context }
         var views: [DocumentView] = []
         // The plugins that acted in the document; if none did through this session (a plugin
@@ -605,7 +596,7 @@ public final class HostSession {
             throw sessionError(error, what: "unload")
         }
         let removed = before - withStack(\.count)
-        for index in documents.indices { documents[index].plugins.removeAll { $0 == plugin?.id } }
+        if let id = plugin?.id { documents.forget(plugin: id) }
         lastChanges = nil
         return .message(words.unloaded(plugin?.id ?? id, removed: removed))
     }
