@@ -66,6 +66,9 @@ let package = Package(
                 path: "Sources/UndoCodableJournal"),
         .testTarget(name: "UndoCodableJournalTests", dependencies: ["UndoCodableJournal", "UndoJournal", "UndoCore"],
                     path: "Tests/UndoCodableJournalTests", exclude: ["Fixtures"]),  // a history journal of format 1
+        // The process the history journal's crash test kills with SIGKILL (a scripted session).
+        .executableTarget(name: "CodableJournalCrashSession", dependencies: ["UndoCodableJournal", "UndoCore"],
+                          path: "Tests/CodableJournalCrashSession"),
         // The direct call prototypes and the conversions of type-erased plugin functions, in C
         // (internal to UndoPluginHost).
         .target(name: "CUndoHostSupport", dependencies: ["UndoPluginABI"], path: "Sources/CUndoHostSupport"),
@@ -117,7 +120,8 @@ let package = Package(
         .target(name: "UndoBenchCounterPlugin", dependencies: ["UndoPluginABI"],
                 path: "Plugins/BenchCounter", publicHeadersPath: "include"),
         .target(name: "CUndoBenchSupport", path: "Sources/CUndoBenchSupport"),  // mallinfo2 for undo-bench
-        .executableTarget(name: "undo-bench", dependencies: ["UndoCore", "UndoPluginHost", "CUndoBenchSupport", "CLibFFI"],
+        .executableTarget(name: "undo-bench", dependencies: ["UndoCore", "UndoPluginHost", "CUndoBenchSupport", "CLibFFI",
+                                                            "UndoCodableJournal"],
                           path: "Sources/undo-bench"),
         // Runs the built undo-bench at small sizes: its checks and its output line, not its speed.
         .testTarget(name: "UndoBenchTests", path: "Tests/UndoBenchTests"),

@@ -24,6 +24,9 @@ enum StackOperation: Codable, Equatable {
     case redo(count: Int, scope: Scope)
     case move(position: Int)
     case goTo(state: UInt32)
+    /// `earlier` or `later` that found no state to go to: nothing changed, and a coalescing
+    /// change made next still joins the step before.
+    case travelFoundNoState
     case beginGroup(name: String?, context: String?)
     case endGroup
     case cancelGroup

@@ -161,7 +161,7 @@ extension UndoStackJournal {
     /// - Complexity: that of the history's call, plus one write.
     @discardableResult
     public func earlier(_ distance: UndoTravel) throws -> UndoResult? {
-        try journaled({ try stack.earlier(distance) }) { _ in .goTo(state: stack.currentState) }
+        try travel(distance, earlier: true)
     }
 
     /// Travels forward in the order the states were made (`UndoStack.later(_:)`), journaled
@@ -172,7 +172,18 @@ extension UndoStackJournal {
     /// - Complexity: that of the history's call, plus one write.
     @discardableResult
     public func later(_ distance: UndoTravel) throws -> UndoResult? {
-        try journaled({ try stack.later(distance) }) { _ in .goTo(state: stack.currentState) }
+        try travel(distance, earlier: false)
+    }
+
+    /// A travel that found a state is kept as `goTo` that state (which ends the run of
+    /// coalescing changes, as the travel did); one that found none changed nothing, not even
+    /// the run of coalescing changes, and is kept as such.
+    private func travel(_ distance: UndoTravel, earlier: Bool) throws -> UndoResult? {
+        var found = false
+        return try journaled({ () throws -> UndoResult? in
+            found = stack.travelTarget(distance, earlier: earlier) != nil
+            return try earlier ? stack.earlier(distance) : stack.later(distance)
+        }) { _ in found ? .goTo(state: stack.currentState) : .travelFoundNoState }
     }
 
     // MARK: Groups

@@ -75,6 +75,7 @@ extension UndoStackJournal {
         case .redo(let count, .context(let name)): try stack.redo(count: count, in: UndoContext(name))
         case .move(let position): try stack.move(to: position)
         case .goTo(let state): try stack.goTo(state: state)
+        case .travelFoundNoState: break
         case .beginGroup(let name, let group): try stack.beginGroup(named: name, context: context(group))
         case .endGroup: try stack.endGroup()
         case .cancelGroup: try stack.cancelGroup()
