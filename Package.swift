@@ -62,7 +62,7 @@ let package = Package(
         .target(name: "UndoJournal", dependencies: ["UndoCore", "CSQLite"], path: "Sources/UndoJournal"),
         .testTarget(name: "UndoJournalTests", dependencies: ["UndoJournal", "UndoCore"], path: "Tests/UndoJournalTests",
                     exclude: ["Fixtures"]),  // a journal of format 1, read by every later version
-        .target(name: "UndoCodableJournal", dependencies: ["UndoCore", "UndoJournal"],
+        .target(name: "UndoCodableJournal", dependencies: ["UndoCore", "UndoJournal", "CSQLite"],
                 path: "Sources/UndoCodableJournal"),
         .testTarget(name: "UndoCodableJournalTests", dependencies: ["UndoCodableJournal", "UndoJournal", "UndoCore"],
                     path: "Tests/UndoCodableJournalTests", exclude: ["Fixtures"]),  // a history journal of format 1

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import CSQLite
 import FoundationEssentials
 import UndoCore
 import UndoJournal
@@ -94,6 +95,10 @@ public final class UndoStackJournal {
         let connection = try SQLiteConnection(path: path, create: !exists)
         self.connection = connection
         do throws(JournalError) {
+            // One writer: the connection takes the file for itself at its first read and keeps
+            // it until it closes (in WAL mode without shared memory), so a second opening, in this
+            // process or another, is refused as busy instead of interleaving its changes.
+            try Self.run(path) { () throws(SQLiteFailure) in try connection.execute("PRAGMA locking_mode=EXCLUSIVE;") }
             if exists {
                 let changes = try Self.read(connection, path: path)
                 try Self.replay(changes, into: stack, clock: clock, registry: registry, model: model, path: path)
@@ -129,6 +134,10 @@ public final class UndoStackJournal {
         do throws(SQLiteFailure) {
             try body()
         } catch {
+            if error.code & 0xff == SQLITE_BUSY {
+                throw JournalError(path: path, "it is already open (in another process, or by another journal in this one): "
+                                   + "a history journal has one writer at a time, so close the other first")
+            }
             throw JournalError(path: path, error.isDamage ? "the file is damaged (\(error.message))" : error.message)
         }
     }
