@@ -8,9 +8,9 @@ import UndoCore
 ///
 /// Its synthesized JSON (`{"undo":{"count":1,"scope":{"current":{}}}}`) is the file format:
 /// renaming a case or a label is a new format version (the fixture test sees it).
-enum StackOperation: Codable, Equatable {
+enum StackOperation: Codable, Hashable {
     /// Which steps an undo or redo considered: the current context, the whole history, or one context.
-    enum Scope: Codable, Equatable {
+    enum Scope: Codable, Hashable {
         case current
         case whole
         case context(String)

@@ -53,6 +53,8 @@ public final class UndoStackJournal {
     let connection: SQLiteConnection
     let registry: [String: any UndoJournaledCommand.Type]
     let encoder = JSONEncoder()
+    /// The JSON of operations already written (at most 64 of them).
+    var encodedOperations: [StackOperation: String] = [:]
     var nextSequence: Int64
     /// The write that failed, after which every call is refused.
     var writeFailure: JournalError?
