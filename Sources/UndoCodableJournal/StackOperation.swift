@@ -4,7 +4,8 @@ import UndoCore
 /// recorded goes beside it, in its own columns (its type's name and its JSON).
 ///
 /// Moves across branches (`goTo`, `earlier`, `later`) are kept as the state they reached: a
-/// move by time or by saves then replays to the same state whatever the clock says.
+/// move by time or by saves then replays to the same state whatever the clock says (one that
+/// found no state, as ``travelFoundNoState``).
 ///
 /// Its synthesized JSON (`{"undo":{"count":1,"scope":{"current":{}}}}`) is the file format:
 /// renaming a case or a label is a new format version (the fixture test sees it).

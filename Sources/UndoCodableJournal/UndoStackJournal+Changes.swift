@@ -154,7 +154,8 @@ extension UndoStackJournal {
     }
 
     /// Travels back in the order the states were made (`UndoStack.earlier(_:)`). Journaled
-    /// as the state it reached, so a travel by time or by saves replays to the same state.
+    /// as the state it reached, so a travel by time or by saves replays to the same state (or,
+    /// when it found none, as a change of nothing).
     /// - Parameter distance: states, a time, or saves.
     /// - Returns: what moved, or `nil`.
     /// - Throws: as ``goTo(state:)``.
@@ -165,7 +166,7 @@ extension UndoStackJournal {
     }
 
     /// Travels forward in the order the states were made (`UndoStack.later(_:)`), journaled
-    /// as the state it reached.
+    /// as the state it reached (or as a change of nothing).
     /// - Parameter distance: states, a time, or saves.
     /// - Returns: what moved, or `nil`.
     /// - Throws: as ``goTo(state:)``.

@@ -26,6 +26,10 @@ import UndoJournal
 /// history (titles, `UndoStack.tree`, `UndoStack.isDirty(_:)`) from ``stack``. A change made
 /// on ``stack`` directly is not journaled, and a reopened journal would not have it.
 ///
+/// One writer: from its opening to ``close()`` (or the end of the process, a crash included)
+/// the journal holds the file in SQLite's exclusive locking mode, so a second opening of it, in
+/// another process or in this one, is refused and nothing else reads it meanwhile.
+///
 /// Every call is refused once a change could not be written (the disk is full, the file was
 /// removed), or failed and could not be taken back (`UndoError.rollbackFailed`): the history
 /// and the model then hold a change the journal lacks; reopen the journal.
@@ -73,7 +77,8 @@ public final class UndoStackJournal {
     ///     gets the time it was first made) and the app's settings, the same on every opening.
     /// - Throws: `JournalError` naming the file and the problem: not a history journal,
     ///   another format version, damaged, a change of a type not registered or that cannot be
-    ///   decoded or performed again (naming the change and the type), two types under one name.
+    ///   decoded or performed again (naming the change and the type), two types under one name,
+    ///   the file already open (by another process, or another journal in this one).
     ///   The file is not changed then, and `model` should be discarded.
     /// - Complexity: O(changes in the file), each replayed as the call that made it.
     public init(path: String, durability: Durability = .full, commands: [any UndoJournaledCommand.Type], model: Any,
