@@ -93,7 +93,7 @@ struct CrashTests {
     }
 
     @Test("Killed at hundreds of points, the journal reopens to the last acknowledged change",
-          arguments: [("full", 700, 11 as UInt64), ("normal", 360, 12 as UInt64)])
+          arguments: [("full", 800, 11 as UInt64), ("normal", 450, 12 as UInt64)])
     func killedAtManyPoints(durability: String, count: Int, seed: UInt64) throws {
         let reference = try Self.reference(count: count, seed: seed)
         let path = JournalFiles.newPath()
