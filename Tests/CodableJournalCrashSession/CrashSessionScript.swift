@@ -18,17 +18,26 @@ enum Step {
     case later(UndoTravel)
     case context(String)
     case countLimit(Int)
+    case revert
 }
 
 /// The scripted session: change `index` (1, 2, …) is chosen from the index and the seed alone,
 /// and from the history and the documents as they are before it, so a process that resumes a
 /// journal at change n makes the same change n + 1 as an uninterrupted run.
 ///
-/// One document: switching contexts and `revertToSaved` are left out, because with them
-/// some sequences fail in the `reference` run too (no journal: a move across branches performs a
-/// command on a document it does not fit), which is not the journal's to test.
+/// One document, without `revertToSaved`: with contexts switched (`--contexts`) or reverts
+/// (`--reverts`), some sequences fail in the `reference` run too (no journal: a move across
+/// branches performs a command on a document it does not fit), which is not the journal's to
+/// test; the options are kept to reproduce that (`reference 600 2 --reverts` fails at change 92).
 enum CrashScript {
-    static func step(_ index: Int, seed: UInt64, stack: UndoStack, documents: Documents) -> Step {
+    /// What the session may do beyond the default: switch between two documents, revert to saved.
+    struct Extras: OptionSet {
+        let rawValue: Int
+        static let contexts = Extras(rawValue: 1)
+        static let reverts = Extras(rawValue: 2)
+    }
+
+    static func step(_ index: Int, seed: UInt64, stack: UndoStack, documents: Documents, extras: Extras = []) -> Step {
         var hash = (seed &* 0x9E37_79B9_7F4A_7C15) ^ UInt64(index)
         hash = (hash ^ (hash >> 31)) &* 0xBF58_476D_1CE4_E5B9
         hash = (hash ^ (hash >> 27)) &* 0x94D0_49BB_1331_11EB
@@ -63,6 +72,8 @@ enum CrashScript {
             return .goTo(tree.isEmpty ? 0 : tree[pick % tree.count].id)
         case 19: return .earlier(.states(2))
         case 20: return .later(.states(1))
+        case 21 where extras.contains(.contexts): return .context(document == "a" ? "b" : "a")
+        case 22 where extras.contains(.reverts) && stack.canRevertToSaved(UndoContext(document)): return .revert
         case 21, 22: return .earlier(.saves(1))
         default: return .later(.saves(1))
         }
@@ -87,6 +98,7 @@ enum CrashScript {
         case .later(let distance): try journal.later(distance)
         case .context(let name): try journal.setCurrentContext(UndoContext(name))
         case .countLimit(let limit): try journal.setCountLimit(limit)
+        case .revert: try journal.revertToSaved()
         }
     }
 
@@ -109,6 +121,7 @@ enum CrashScript {
         case .later(let distance): try stack.later(distance)
         case .context(let name): stack.currentContext = UndoContext(name)
         case .countLimit(let limit): stack.countLimit = limit
+        case .revert: try stack.revertToSaved()
         }
     }
 

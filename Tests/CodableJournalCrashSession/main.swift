@@ -10,10 +10,10 @@ import UndoCore
 // scripted session through an UndoStackJournal and writes a line after every change the journal
 // acknowledged, so the test knows which changes a reopened journal must hold.
 //
-//   crash-session reference COUNT SEED
+//   crash-session reference COUNT SEED [--contexts] [--reverts]
 //       the session in memory, without a journal: "change K TIMELESS STEP" for the start (K = 0)
 //       and after each change
-//   crash-session run PATH full|normal COUNT SEED [KILL_AFTER]
+//   crash-session run PATH full|normal COUNT SEED [KILL_AFTER] [--contexts] [--reverts]
 //       opens (replays) the journal: "restored N TIMELESS FULL"; then makes changes N+1 … COUNT:
 //       "change K TIMELESS FULL" after each; with KILL_AFTER, sends itself SIGKILL right after
 //       acknowledging that many changes. TIMELESS and FULL are digests of the documents and the
@@ -39,7 +39,10 @@ func fail(_ message: String) -> Never {
     exit(2)
 }
 
-let arguments = Array(CommandLine.arguments.dropFirst())
+// --contexts, --reverts: steps the crash test leaves out (see CrashScript), to reproduce what they do.
+let extras = CrashScript.Extras(rawValue: (CommandLine.arguments.contains("--contexts") ? CrashScript.Extras.contexts.rawValue : 0)
+    | (CommandLine.arguments.contains("--reverts") ? CrashScript.Extras.reverts.rawValue : 0))
+let arguments = CommandLine.arguments.dropFirst().filter { $0 != "--contexts" && $0 != "--reverts" }
 func number(_ index: Int) -> Int {
     guard index < arguments.count, let value = Int(arguments[index]), value >= 0 else { fail("bad arguments: \(arguments)") }
     return value
@@ -53,7 +56,7 @@ do {
         let stack = UndoStack(coalescingWindow: nil)
         emit("change 0 \(CrashScript.digest(stack, documents, withTimes: false)) start")
         for index in 1...count {
-            let step = CrashScript.step(index, seed: seed, stack: stack, documents: documents)
+            let step = CrashScript.step(index, seed: seed, stack: stack, documents: documents, extras: extras)
             do { try CrashScript.apply(step, to: stack, documents) } catch { fail("change \(index) (\(step)): \(error)") }
             emit("change \(index) \(CrashScript.digest(stack, documents, withTimes: false)) \(step)")
         }
@@ -72,7 +75,7 @@ do {
              + CrashScript.digest(stack, documents, withTimes: true))
         var made = 0
         for index in stride(from: journal.restoredCount + 1, through: count, by: 1) {
-            let step = CrashScript.step(index, seed: seed, stack: stack, documents: documents)
+            let step = CrashScript.step(index, seed: seed, stack: stack, documents: documents, extras: extras)
             do { try CrashScript.apply(step, to: journal, documents) } catch { fail("change \(index) (\(step)): \(error)") }
             emit("change \(index) \(CrashScript.digest(stack, documents, withTimes: false)) "
                  + CrashScript.digest(stack, documents, withTimes: true))
