@@ -66,10 +66,13 @@ let package = Package(
                 path: "Sources/UndoHostJournal"),
         .testTarget(name: "UndoJournalTests", dependencies: ["UndoJournal", "UndoHostJournal", "UndoCore", "UndoPluginHost"], path: "Tests/UndoJournalTests",
                     exclude: ["Fixtures"]),  // journals of formats 1 and 2, read by every later version
-        .target(name: "UndoCodableJournal", dependencies: ["UndoCore", "UndoJournal"],
+        .target(name: "UndoCodableJournal", dependencies: ["UndoCore", "UndoJournal", "CSQLite"],
                 path: "Sources/UndoCodableJournal"),
         .testTarget(name: "UndoCodableJournalTests", dependencies: ["UndoCodableJournal", "UndoJournal", "UndoCore"],
                     path: "Tests/UndoCodableJournalTests", exclude: ["Fixtures"]),  // a history journal of format 1
+        // The process the history journal's crash test kills with SIGKILL (a scripted session).
+        .executableTarget(name: "CodableJournalCrashSession", dependencies: ["UndoCodableJournal", "UndoCore"],
+                          path: "Tests/CodableJournalCrashSession"),
         // The direct call prototypes and the conversions of type-erased plugin functions, in C
         // (internal to UndoPluginHost).
         .target(name: "CUndoHostSupport", dependencies: ["UndoPluginABI"], path: "Sources/CUndoHostSupport"),
@@ -121,7 +124,8 @@ let package = Package(
         .target(name: "UndoBenchCounterPlugin", dependencies: ["UndoPluginABI"],
                 path: "Plugins/BenchCounter", publicHeadersPath: "include"),
         .target(name: "CUndoBenchSupport", path: "Sources/CUndoBenchSupport"),  // mallinfo2 for undo-bench
-        .executableTarget(name: "undo-bench", dependencies: ["UndoCore", "UndoPluginHost", "UndoJournal", "UndoHostJournal", "CUndoBenchSupport", "CLibFFI"],
+        .executableTarget(name: "undo-bench", dependencies: ["UndoCore", "UndoPluginHost", "UndoJournal", "UndoHostJournal", "CUndoBenchSupport", "CLibFFI",
+                                                            "UndoCodableJournal"],
                           path: "Sources/undo-bench"),
         // Runs the built undo-bench at small sizes: its checks and its output line, not its speed.
         .testTarget(name: "UndoBenchTests", path: "Tests/UndoBenchTests"),

@@ -4,13 +4,14 @@ import UndoCore
 /// recorded goes beside it, in its own columns (its type's name and its JSON).
 ///
 /// Moves across branches (`goTo`, `earlier`, `later`) are kept as the state they reached: a
-/// move by time or by saves then replays to the same state whatever the clock says.
+/// move by time or by saves then replays to the same state whatever the clock says (one that
+/// found no state, as ``travelFoundNoState``).
 ///
 /// Its synthesized JSON (`{"undo":{"count":1,"scope":{"current":{}}}}`) is the file format:
 /// renaming a case or a label is a new format version (the fixture test sees it).
-enum StackOperation: Codable, Equatable {
+enum StackOperation: Codable, Hashable {
     /// Which steps an undo or redo considered: the current context, the whole history, or one context.
-    enum Scope: Codable, Equatable {
+    enum Scope: Codable, Hashable {
         case current
         case whole
         case context(String)
@@ -24,6 +25,9 @@ enum StackOperation: Codable, Equatable {
     case redo(count: Int, scope: Scope)
     case move(position: Int)
     case goTo(state: UInt32)
+    /// `earlier` or `later` that found no state to go to: nothing changed, and a coalescing
+    /// change made next still joins the step before.
+    case travelFoundNoState
     case beginGroup(name: String?, context: String?)
     case endGroup
     case cancelGroup

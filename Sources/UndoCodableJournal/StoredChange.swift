@@ -81,10 +81,16 @@ extension UndoStackJournal {
     /// A failure refuses every later call (``writeFailure``).
     func write(_ operation: StackOperation, time: UInt64, commandType: String = "", command: String = "") throws(JournalError) {
         let text: String
-        do {
-            text = String(decoding: try encoder.encode(operation), as: UTF8.self)
-        } catch {
-            throw JournalError(path: path, "cannot encode the change: \(error)")
+        if let known = encodedOperations[operation] {
+            text = known
+        } else {
+            do {
+                text = String(decoding: try encoder.encode(operation), as: UTF8.self)
+            } catch {
+                throw JournalError(path: path, "cannot encode the change: \(error)")
+            }
+            // The few operations made over and over ("perform", "undo 1") are encoded once.
+            if encodedOperations.count < 64 { encodedOperations[operation] = text }
         }
         let change = StoredChange(sequence: nextSequence, time: time, operation: text, commandType: commandType, command: command)
         do throws(SQLiteFailure) {

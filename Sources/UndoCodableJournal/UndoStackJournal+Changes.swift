@@ -154,25 +154,37 @@ extension UndoStackJournal {
     }
 
     /// Travels back in the order the states were made (`UndoStack.earlier(_:)`). Journaled
-    /// as the state it reached, so a travel by time or by saves replays to the same state.
+    /// as the state it reached, so a travel by time or by saves replays to the same state (or,
+    /// when it found none, as a change of nothing).
     /// - Parameter distance: states, a time, or saves.
     /// - Returns: what moved, or `nil`.
     /// - Throws: as ``goTo(state:)``.
     /// - Complexity: that of the history's call, plus one write.
     @discardableResult
     public func earlier(_ distance: UndoTravel) throws -> UndoResult? {
-        try journaled({ try stack.earlier(distance) }) { _ in .goTo(state: stack.currentState) }
+        try travel(distance, earlier: true)
     }
 
     /// Travels forward in the order the states were made (`UndoStack.later(_:)`), journaled
-    /// as the state it reached.
+    /// as the state it reached (or as a change of nothing).
     /// - Parameter distance: states, a time, or saves.
     /// - Returns: what moved, or `nil`.
     /// - Throws: as ``goTo(state:)``.
     /// - Complexity: that of the history's call, plus one write.
     @discardableResult
     public func later(_ distance: UndoTravel) throws -> UndoResult? {
-        try journaled({ try stack.later(distance) }) { _ in .goTo(state: stack.currentState) }
+        try travel(distance, earlier: false)
+    }
+
+    /// A travel that found a state is kept as `goTo` that state (which ends the run of
+    /// coalescing changes, as the travel did); one that found none changed nothing, not even
+    /// the run of coalescing changes, and is kept as such.
+    private func travel(_ distance: UndoTravel, earlier: Bool) throws -> UndoResult? {
+        var found = false
+        return try journaled({ () throws -> UndoResult? in
+            found = stack.travelTarget(distance, earlier: earlier) != nil
+            return try earlier ? stack.earlier(distance) : stack.later(distance)
+        }) { _ in found ? .goTo(state: stack.currentState) : .travelFoundNoState }
     }
 
     // MARK: Groups

@@ -6,22 +6,30 @@ extension UndoStackJournal {
     /// Performs `changes` again on `stack` (and so on the model its commands find), each at the
     /// time it was first made.
     /// - Throws: `JournalError` naming the first change that cannot be replayed.
-    /// - Complexity: O(changes), each decoded once and replayed as the call that made it.
+    /// - Complexity: O(changes), each command decoded once (each distinct operation text once)
+    ///   and replayed as the call that made it.
     static func replay(_ changes: [StoredChange], into stack: UndoStack, clock: JournalClock,
                        registry: [String: any UndoJournaledCommand.Type], model: Any, path: String) throws(JournalError) {
         let decoder = JSONDecoder()
         decoder.userInfo[JournalModelBox.key] = JournalModelBox(model)
         defer { clock.resume() }
+        // Most changes repeat a few operations ("perform", "undo 1"): each text is decoded once.
+        var decodedOperations: [String: StackOperation] = [:]
         for change in changes {
             func failure(_ what: String) -> JournalError {
                 let type = change.commandType.isEmpty ? "" : " of type \"\(change.commandType)\""
                 return JournalError(path: path, "change \(change.sequence)\(type) \(what); the journal was not changed")
             }
             let operation: StackOperation
-            do {
-                operation = try decoder.decode(StackOperation.self, from: Data(change.operation.utf8))
-            } catch {
-                throw failure("is not a change this version knows (\(change.operation))")
+            if let known = decodedOperations[change.operation] {
+                operation = known
+            } else {
+                do {
+                    operation = try decoder.decode(StackOperation.self, from: Data(change.operation.utf8))
+                } catch {
+                    throw failure("is not a change this version knows (\(change.operation))")
+                }
+                decodedOperations[change.operation] = operation
             }
             clock.replaying(at: change.time)
             if operation.carriesCommand {
@@ -75,6 +83,7 @@ extension UndoStackJournal {
         case .redo(let count, .context(let name)): try stack.redo(count: count, in: UndoContext(name))
         case .move(let position): try stack.move(to: position)
         case .goTo(let state): try stack.goTo(state: state)
+        case .travelFoundNoState: break
         case .beginGroup(let name, let group): try stack.beginGroup(named: name, context: context(group))
         case .endGroup: try stack.endGroup()
         case .cancelGroup: try stack.cancelGroup()

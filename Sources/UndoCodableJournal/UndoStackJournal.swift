@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import CSQLite
 import FoundationEssentials
 import UndoCore
 import UndoJournal
@@ -24,6 +25,10 @@ import UndoJournal
 /// registered when the journal is opened. Make every change through the journal; read the
 /// history (titles, `UndoStack.tree`, `UndoStack.isDirty(_:)`) from ``stack``. A change made
 /// on ``stack`` directly is not journaled, and a reopened journal would not have it.
+///
+/// One writer: from its opening to ``close()`` (or the end of the process, a crash included)
+/// the journal holds the file in SQLite's exclusive locking mode, so a second opening of it, in
+/// another process or in this one, is refused and nothing else reads it meanwhile.
 ///
 /// Every call is refused once a change could not be written (the disk is full, the file was
 /// removed), or failed and could not be taken back (`UndoError.rollbackFailed`): the history
@@ -52,6 +57,8 @@ public final class UndoStackJournal {
     let connection: SQLiteConnection
     let registry: [String: any UndoJournaledCommand.Type]
     let encoder = JSONEncoder()
+    /// The JSON of operations already written (at most 64 of them).
+    var encodedOperations: [StackOperation: String] = [:]
     var nextSequence: Int64
     /// The write that failed, after which every call is refused.
     var writeFailure: JournalError?
@@ -70,7 +77,8 @@ public final class UndoStackJournal {
     ///     gets the time it was first made) and the app's settings, the same on every opening.
     /// - Throws: `JournalError` naming the file and the problem: not a history journal,
     ///   another format version, damaged, a change of a type not registered or that cannot be
-    ///   decoded or performed again (naming the change and the type), two types under one name.
+    ///   decoded or performed again (naming the change and the type), two types under one name,
+    ///   the file already open (by another process, or another journal in this one).
     ///   The file is not changed then, and `model` should be discarded.
     /// - Complexity: O(changes in the file), each replayed as the call that made it.
     public init(path: String, durability: Durability = .full, commands: [any UndoJournaledCommand.Type], model: Any,
@@ -94,6 +102,10 @@ public final class UndoStackJournal {
         let connection = try SQLiteConnection(path: path, create: !exists)
         self.connection = connection
         do throws(JournalError) {
+            // One writer: the connection takes the file for itself at its first read and keeps
+            // it until it closes (in WAL mode without shared memory), so a second opening, in this
+            // process or another, is refused as busy instead of interleaving its changes.
+            try Self.run(path) { () throws(SQLiteFailure) in try connection.execute("PRAGMA locking_mode=EXCLUSIVE;") }
             if exists {
                 let changes = try Self.read(connection, path: path)
                 try Self.replay(changes, into: stack, clock: clock, registry: registry, model: model, path: path)
@@ -129,6 +141,10 @@ public final class UndoStackJournal {
         do throws(SQLiteFailure) {
             try body()
         } catch {
+            if error.code & 0xff == SQLITE_BUSY {
+                throw JournalError(path: path, "it is already open (in another process, or by another journal in this one): "
+                                   + "a history journal has one writer at a time, so close the other first")
+            }
             throw JournalError(path: path, error.isDamage ? "the file is damaged (\(error.message))" : error.message)
         }
     }

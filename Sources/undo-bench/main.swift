@@ -14,6 +14,7 @@ let usage = """
     usage: undo-bench pushundoredo|typing|macro|labels [N]
            undo-bench plugin-pushundoredo|plugin-typing|plugin-macro|plugin-labels [N]
            undo-bench branching|branching1 [N]
+           undo-bench codable-journal [N]
            undo-bench scaling [MAX_EXPONENT] [REPS]
            undo-bench floors [REPS]
            undo-bench journal [N]
@@ -62,6 +63,7 @@ do {
     case "plugin-labels": result = try PluginWorkloads.labels(n)
     case "branching": result = try TreeWorkloads.branching(n, depth: 4)
     case "branching1": result = try TreeWorkloads.branching(n, depth: 1)
+    case "codable-journal": result = try CodableJournalWorkloads.run(n)
     default: fail("unknown workload: \(workload)\n\(usage)")
     }
     print(result.line)

@@ -72,6 +72,21 @@ import Testing
         #expect(rows[1]["restored"] == "300")
     }
 
+    /// The history journal's workload: the journal written in both modes and reopened, the
+    /// reopened total checked against the one written.
+    @Test func theCodableJournalIsWrittenAndReopened() throws {
+        let run = try BenchProcess.run(["codable-journal", "500"])
+        #expect(run.status == 0, "\(run.standardError)")
+        let values = Dictionary(try #require(run.lines.first.map(BenchProcess.fields)).map { ($0.key, $0.value) },
+                                uniquingKeysWith: { a, _ in a })
+        #expect(values["workload"] == "codable-journal")
+        #expect(values["check"] == "ok")
+        #expect(values["full_changes"] == "500")
+        #expect(values["reopen_ms"].flatMap { Double($0) } != nil)
+        #expect(values["normal_changes_per_s"].flatMap { Int($0) } != nil)
+        #expect(values["full_changes_per_s"].flatMap { Int($0) } != nil)
+    }
+
     @Test func anUnknownWorkloadIsNamedInTheError() throws {
         let run = try BenchProcess.run(["pushundo"])
         #expect(run.status == 2)

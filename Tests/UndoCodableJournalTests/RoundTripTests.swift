@@ -53,6 +53,27 @@ struct RoundTripTests {
         #expect(again.stack.currentState != 0)
     }
 
+    /// Found by the crash test: a travel that finds no state changes nothing, so typing after it
+    /// still joins the step before; kept as `goTo` the current state, its replay ended the run.
+    @Test("a travel that finds no state leaves coalescing as it was, on replay too")
+    func travelToNowhereKeepsCoalescing() throws {
+        let path = JournalFiles.newPath()
+        let documents = Documents()
+        let journal = try UndoStackJournal(path: path, commands: JournalFiles.commands, model: documents,
+                                           makeStack: { UndoStack(coalescingWindow: nil, clock: $0) })
+        try journal.perform(InsertText(documents, "a", at: 0, "Hel"))
+        #expect(try journal.later(.states(1)) == nil)        // already the newest state
+        try journal.perform(InsertText(documents, "a", at: 3, "lo"))
+        #expect(journal.stack.treeCount == 1)                 // one Typing step: "Hello"
+        let original = HistorySnapshot(journal, documents)
+        journal.close()
+        let fresh = Documents()
+        let reopened = try UndoStackJournal(path: path, commands: JournalFiles.commands, model: fresh,
+                                            makeStack: { UndoStack(coalescingWindow: nil, clock: $0) })
+        #expect(HistorySnapshot(reopened, fresh) == original)
+        #expect(reopened.stack.treeCount == 1)
+    }
+
     @Test("each step keeps the time it was first made")
     func timesSurvive() throws {
         let path = JournalFiles.newPath()
