@@ -24,7 +24,9 @@
  *   4. The host calls the actions' perform and inverse functions with their declared C types as
  *      steps are done, undone and redone (libffi prepares each call at registration; a function
  *      whose declared parameters match one of the host's fixed prototypes exactly is called
- *      through that prototype, any other through ffi_call). The plugin may record changes it
+ *      through that prototype, any other through ffi_call; an action type flagged
+ *      UNDO_ACTION_VALUES (1.7) has functions of the one prototype undo_values_fn, called
+ *      through it with the arguments as an array of values). The plugin may record changes it
  *      made on its own.
  *   5. On unload the host removes the plugin's steps from the history, calls close_document
  *      (1.6) for each document whose slot is not NULL, then calls deinit().

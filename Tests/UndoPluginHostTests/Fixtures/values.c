@@ -130,6 +130,7 @@ static int32_t values_note(undo_call *call, const undo_value *args, uint32_t cou
     return UNDO_OK;
 }
 
+// docs:begin unnote
 static int32_t values_unnote(undo_call *call, const undo_value *args, uint32_t count) {
     document *doc;
     size_t length, removed;
@@ -142,6 +143,7 @@ static int32_t values_unnote(undo_call *call, const undo_value *args, uint32_t c
     doc->note[length - removed] = '\0';
     return UNDO_OK;
 }
+// docs:end unnote
 
 static int32_t values_describe(undo_call *call, char *buffer, uint32_t capacity) {
     document *doc = the_document(call);
@@ -166,12 +168,14 @@ static int32_t values_init(const undo_host *host, void **plugin_data) {
     set.flags |= 0x4u;
 #endif
 
+    // docs:begin register
     memset(&note, 0, sizeof note);
     note.struct_size = (uint32_t)sizeof note;
     note.id = "note";
     note.name = "Note";
     UNDO_ACTION_PERFORM_VALUES(&note, note_params, values_note);
     UNDO_ACTION_INVERSE_SAME_VALUES(&note, values_unnote);
+    // docs:end register
 
     if ((rc = host->register_action(host, &set)) != UNDO_OK) return rc;
     if ((rc = host->register_action(host, &note)) != UNDO_OK) return rc;
