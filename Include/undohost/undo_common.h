@@ -28,7 +28,9 @@
  * registration macros (UNDO_PARAMS, UNDO_ACTION_PERFORM...), undo_call.document_data,
  * undo_plugin_descriptor.describe_v2 and close_document; 1.7 undo_host.set_obsolete,
  * set_description and locale (obsolete steps, a step's longer text), undo_plugin_descriptor
- * save_document and load_document (a document's state as bytes, for journals).
+ * save_document and load_document (a document's state as bytes, for journals), the values
+ * calling convention (undo_action_type flag UNDO_ACTION_VALUES, undo_values_fn, the setters
+ * UNDO_ACTION_PERFORM_VALUES...).
  */
 #define UNDO_ABI_VERSION_MAJOR 1
 #define UNDO_ABI_VERSION_MINOR 7

@@ -24,7 +24,9 @@
  *   4. The host calls the actions' perform and inverse functions with their declared C types as
  *      steps are done, undone and redone (libffi prepares each call at registration; a function
  *      whose declared parameters match one of the host's fixed prototypes exactly is called
- *      through that prototype, any other through ffi_call). The plugin may record changes it
+ *      through that prototype, any other through ffi_call; an action type flagged
+ *      UNDO_ACTION_VALUES (1.7) has functions of the one prototype undo_values_fn, called
+ *      through it with the arguments as an array of values). The plugin may record changes it
  *      made on its own.
  *   5. On unload the host removes the plugin's steps from the history, calls close_document
  *      (1.6) for each document whose slot is not NULL, then calls deinit().
@@ -164,6 +166,13 @@ typedef struct undo_param {
 
 /** undo_action_type.flags: the step does not make its context dirty (a selection change). */
 #define UNDO_ACTION_DISCARDABLE 0x1u
+/**
+ * undo_action_type.flags (ABI 1.7): perform and inverse take the values calling convention,
+ * undo_values_fn: the declared parameters arrive as one array of undo_value instead of as C
+ * parameters. Set it with the _VALUES setters (UNDO_ACTION_PERFORM_VALUES...). A host older
+ * than 1.7 refuses the flag ("flags has unknown bits", UNDO_EINVAL), so the load fails cleanly.
+ */
+#define UNDO_ACTION_VALUES 0x2u
 
 /** merge's results (besides a negative error, which counts as REFUSED and is logged). */
 #define UNDO_MERGE_REFUSED 0  /**< Keep them as two separate steps. */
@@ -185,7 +194,8 @@ typedef struct undo_param {
  *
  * perform is called as
  *     int32_t perform(undo_call *call, <one C parameter per entry of params>)
- * (two, `const void *data, uint64_t size`, for UNDO_TYPE_BYTES), the first time the step is
+ * (two, `const void *data, uint64_t size`, for UNDO_TYPE_BYTES), or with flag UNDO_ACTION_VALUES
+ * (ABI 1.7) as an undo_values_fn, `perform(call, args, count)`, the first time the step is
  * done and on every redo. It returns UNDO_OK after changing the document, or a negative code
  * after changing nothing (report a message with `undo_host.report_error`). It must set every
  * inverse argument with `undo_host.set_inverse_arg` when inverse_params is not NULL.
@@ -290,6 +300,19 @@ typedef struct undo_action_type {
  * C compiler diagnoses the conditional expression's mismatched pointer types.)
  */
 
+/**
+ * The prototype of a perform or inverse function of an action type flagged UNDO_ACTION_VALUES
+ * (ABI 1.7), the values calling convention: for languages that cannot declare a C function per
+ * parameter list (the Swift kit registers one such function for all its actions).
+ *     int32_t perform(undo_call *call, const undo_value *args, uint32_t count)
+ * args holds the declared parameters in order (inverse_params' for the inverse when not NULL),
+ * each of its declared type; count is their number (args is never NULL, even when count is 0).
+ * Strings are NUL-terminated UTF-8 and bytes never NULL; everything in args is owned by the host
+ * and valid only during the call (copy what you keep). The result and every other rule are
+ * those of the C form. The host calls the function through this prototype, never through libffi.
+ */
+typedef int32_t (*undo_values_fn)(undo_call *call, const undo_value *args, uint32_t count);
+
 /** The prototype of a merge function (see undo_action_type). */
 typedef int32_t (*undo_merge_fn)(undo_call *call, const undo_value *prev_args,
                                  const undo_value *prev_inverse_args, const undo_value *next_args,
@@ -375,6 +398,39 @@ UNDO__EXTERN_C_BEGIN
 /** Sets the merge function in *type; f checked against undo_merge_fn. */
 #define UNDO_ACTION_MERGE(type, f) \
     ((type)->merge = UNDO__CHECKED_FN(undo_merge_fn, f, merge_does_not_match_undo_merge_fn))
+
+/*
+ * The values calling convention (1.7): the same lists, with functions of type undo_values_fn.
+ * Each setter also sets UNDO_ACTION_VALUES, which applies to perform and inverse together: set
+ * both with these setters (a C-form function beside a values one would be called wrongly).
+ *   UNDO_ACTION_PERFORM_VALUES(type, list, f)  params, param_count and perform = f;
+ *   UNDO_ACTION_INVERSE_VALUES(type, list, f)  inverse_params, inverse_param_count and inverse = f;
+ *   UNDO_ACTION_INVERSE_SAME_VALUES(type, f)   inverse = f taking perform's arguments.
+ * A function that is not an undo_values_fn does not compile (an error naming
+ * perform_does_not_match_undo_values_fn or inverse_...; in C++, undo__checked_fn).
+ */
+/** Sets a values-convention perform and its parameters in *type; f checked against undo_values_fn. */
+#define UNDO_ACTION_PERFORM_VALUES(type, list, f)                                                 \
+    ((type)->flags |= UNDO_ACTION_VALUES, (type)->params = (list),                               \
+     (type)->param_count = (uint32_t)list##__count,                                              \
+     (type)->perform = UNDO__CHECKED_FN(undo_values_fn, f, perform_does_not_match_undo_values_fn))
+/** Sets a values-convention inverse and its own parameters in *type; f checked. */
+#define UNDO_ACTION_INVERSE_VALUES(type, list, f)                                                 \
+    ((type)->flags |= UNDO_ACTION_VALUES, (type)->inverse_params = (list),                       \
+     (type)->inverse_param_count = (uint32_t)list##__count,                                      \
+     (type)->inverse = UNDO__CHECKED_FN(undo_values_fn, f, inverse_does_not_match_undo_values_fn))
+/** Sets a values-convention inverse that takes perform's arguments in *type; f checked. */
+#define UNDO_ACTION_INVERSE_SAME_VALUES(type, f)                                                  \
+    ((type)->flags |= UNDO_ACTION_VALUES, (type)->inverse_params = NULL,                         \
+     (type)->inverse_param_count = 0,                                                            \
+     (type)->inverse = UNDO__CHECKED_FN(undo_values_fn, f, inverse_does_not_match_undo_values_fn))
+
+/*
+ * undo_fn of a values function or a merge function, as a function: for languages that cannot
+ * convert C function pointers themselves (the Swift kit). The conversion is C's, and defined.
+ */
+static inline undo_fn undo_values_fn_erased(undo_values_fn f) { return (undo_fn)f; }
+static inline undo_fn undo_merge_fn_erased(undo_merge_fn f) { return (undo_fn)f; }
 
 /** The size of a 1.0 undo_action_type: the minimum the host accepts. */
 #define UNDO_ACTION_TYPE_SIZE_V1 (offsetof(undo_action_type, reserved) + 4 * sizeof(void *))

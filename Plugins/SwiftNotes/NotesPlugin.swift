@@ -8,29 +8,27 @@
 // describe() shows one line per note: "#0 [2] Buy milk" (index, priority, text); a document's notes
 // save as bytes and load back (NotesBook+Saving.swift). Built by `swift build` as
 // libUndoPluginSwiftNotes.so and loaded by the same loader as the C plugins: its one entry point
-// is `undo_plugin_entry`, and only C types cross to the host.
+// is `undo_plugin_entry`, and only C types cross to the host (the kit calls the actions' Swift
+// closures from its one C function of the values calling convention, ABI 1.7).
 import UndoPluginABI
 import UndoPluginKit
 
 let notesPlugin = UndoPlugin(
     id: "org.undohost.notes", name: "Notes (Swift)", version: "1.0.0",
     actions: [
-        UndoPluginAction(id: "write", name: "New Note",
-                         perform: UndoPluginFunction(writeNote, parameterNames: "text", "priority"),
-                         inverse: UndoPluginFunction(unwriteNote))
+        UndoPluginAction(id: "write", name: "New Note", parameters: [.string("text"), .i32("priority")],
+                         perform: writeNote, inverse: unwriteNote)
             .localized(["ko": "새 메모"]),
-        UndoPluginAction(id: "erase", name: "Delete Note",
-                         perform: UndoPluginFunction(eraseNote, parameterNames: "index"),
-                         inverse: UndoPluginFunction(restoreNote, parameterNames: "index", "text", "priority"))
+        UndoPluginAction(id: "erase", name: "Delete Note", parameters: [.u32("index")], perform: eraseNote,
+                         inverseParameters: [.u32("index"), .string("text"), .i32("priority")], inverse: restoreNote)
             .localized(["ko": "메모 삭제"]),
-        UndoPluginAction(id: "prioritize", name: "Priority Change",
-                         perform: UndoPluginFunction(prioritizeNote, parameterNames: "index", "priority"),
-                         inverse: UndoPluginFunction(prioritizeNote, parameterNames: "index", "priority"))
+        UndoPluginAction(id: "prioritize", name: "Priority Change", parameters: [.u32("index"), .i32("priority")],
+                         perform: prioritizeNote, inverseParameters: [.u32("index"), .i32("priority")],
+                         inverse: prioritizeNote)
             .coalescing("priority", merge: mergePriorities)
             .localized(["ko": "우선순위 변경"]),
-        UndoPluginAction(id: "type", name: "Typing",
-                         perform: UndoPluginFunction(typeIntoNote, parameterNames: "index", "text"),
-                         inverse: UndoPluginFunction(untypeFromNote))
+        UndoPluginAction(id: "type", name: "Typing", parameters: [.u32("index"), .string("text")],
+                         perform: typeIntoNote, inverse: untypeFromNote)
             .coalescingByAppending("typing")
             .localized(["ko": "입력"]),
     ],

@@ -76,24 +76,20 @@ public enum UndoMergeDecision: Int32, Sendable {
 }
 
 extension UndoCall {
-    /// The body of a merge function: copies the four argument arrays (the kit knows their
-    /// lengths from the action's declaration) and returns `body`'s decision; a thrown error is
-    /// reported and counts as refused.
-    ///
-    ///     let merge: UndoMergeFunction = { call, pa, pi, na, ni in
-    ///         UndoCall.merge(call, pa, pi, na, ni) { call, steps in ... return .merged }
-    ///     }
-    public static func merge(_ call: UnsafeMutablePointer<undo_call>?,
-                             _ previousArguments: UnsafePointer<undo_value>?,
-                             _ previousInverseArguments: UnsafePointer<undo_value>?,
-                             _ nextArguments: UnsafePointer<undo_value>?,
-                             _ nextInverseArguments: UnsafePointer<undo_value>?,
-                             _ body: (UndoCall, UndoMergeRequest) throws -> UndoMergeDecision) -> Int32 {
+    /// The kit's merge function (``UndoPluginInstance/mergeSteps``): copies the four argument
+    /// arrays (their lengths are the action's declared counts) and returns the action's merge
+    /// decision; a thrown error is reported and counts as refused.
+    static func merge(_ call: UnsafeMutablePointer<undo_call>?,
+                      _ previousArguments: UnsafePointer<undo_value>?,
+                      _ previousInverseArguments: UnsafePointer<undo_value>?,
+                      _ nextArguments: UnsafePointer<undo_value>?,
+                      _ nextInverseArguments: UnsafePointer<undo_value>?) -> Int32 {
         guard let call else { return Int32(UNDO_EINVAL) }
         let wrapped = UndoCall(call)
         do {
-            guard let action = try wrapped.instance.plugin.action(withID: wrapped.actionID) else {
-                throw UndoPluginError(.notFound, "merge called for unknown action \(wrapped.actionID)")
+            let action = try wrapped.action
+            guard let merge = action.merge else {
+                throw UndoPluginError(.notSupported, "\(action.id) has no merge function")
             }
             let names = action.parameters.map(\.name)
             let inverseNames = (action.inverseParameters ?? action.parameters).map(\.name)
@@ -105,7 +101,7 @@ extension UndoCall {
                 nextArguments: try UndoValue.copyArray(nextArguments, count: argumentCount),
                 nextInverseArguments: try UndoValue.copyArray(nextInverseArguments, count: inverseCount),
                 parameterNames: names, inverseParameterNames: inverseNames)
-            return try body(wrapped, request).rawValue
+            return try merge(wrapped, request).rawValue
         } catch {
             return wrapped.host.report(UndoPluginError(error))
         }

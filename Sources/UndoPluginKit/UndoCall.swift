@@ -1,6 +1,6 @@
 import UndoPluginABI
 
-/// The first parameter of every perform, inverse and merge function (`undo_call *`), wrapped.
+/// What a perform, inverse or merge function is called about (the ABI's `undo_call *`), wrapped.
 ///
 /// Valid only until the function returns: never keep it.
 public struct UndoCall {
@@ -38,6 +38,16 @@ public struct UndoCall {
                 throw UndoPluginError(.wrongState, "the call has no plugin data: the plugin was not initialized by UndoPluginKit")
             }
             return instance
+        }
+    }
+
+    /// The action this call is for, by `undo_call.action_id`.
+    var action: UndoPluginAction {
+        get throws(UndoPluginError) {
+            guard let action = try instance.plugin.action(withID: actionID) else {
+                throw UndoPluginError(.notFound, "no action \(actionID) in this plugin")
+            }
+            return action
         }
     }
 
@@ -131,9 +141,7 @@ public struct UndoCall {
     /// The index of the parameter `name`, checked against `Value`'s type.
     private func parameterIndex<Value: UndoPluginValue>(_ name: String, of value: Value.Type,
                                                          inverse: Bool) throws(UndoPluginError) -> Int {
-        guard let action = try instance.plugin.action(withID: actionID) else {
-            throw UndoPluginError(.notFound, "no action \(actionID) in this plugin")
-        }
+        let action = try self.action
         let parameters = inverse ? action.inverseParameters ?? action.parameters : action.parameters
         guard let index = parameters.firstIndex(where: { $0.name == name }) else {
             throw UndoPluginError(.notFound, "\(actionID) has no \(inverse ? "inverse " : "")parameter \(name)")
@@ -179,24 +187,5 @@ public struct UndoCall {
         let host = raw.pointee.host!
         let status = value.withCValue { host.pointee.set_arg(raw, UInt32(index), $0) }
         if let error = UndoPluginError(status: status, "set_arg(\(index))") { throw error }
-    }
-
-    /// The body of a perform or inverse function: runs `body`, and turns a thrown error into
-    /// `report_error` plus its code (an ``UndoPluginError``'s own, UNDO_EPLUGIN for any other
-    /// error), so the C function is one expression:
-    ///
-    ///     { call, index in UndoCall.run(call) { call in try call.state(Notes.self).remove(Int(index)) } }
-    ///
-    /// - Returns: UNDO_OK, or the thrown error's code (UNDO_EINVAL for a NULL call).
-    public static func run(_ call: UnsafeMutablePointer<undo_call>?,
-                           _ body: (UndoCall) throws -> Void) -> Int32 {
-        guard let call else { return Int32(UNDO_EINVAL) }
-        let wrapped = UndoCall(call)
-        do {
-            try body(wrapped)
-            return Int32(UNDO_OK)
-        } catch {
-            return wrapped.host.report(UndoPluginError(error))
-        }
     }
 }

@@ -66,6 +66,7 @@ public final class UndoPlugin: @unchecked Sendable {
         self.name = name
         self.version = version
         self.actions = actions
+        actionIndex = Dictionary(actions.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
         self.makeState = { try makeState($0) }
         if let describe {
             describeState = { state, context in
@@ -80,7 +81,7 @@ public final class UndoPlugin: @unchecked Sendable {
         let coding = saveDocument.flatMap { save in loadDocument.map { load in (save, load) } }
         saveState = coding.map { save, _ in { state, context in try save(state as! State, context) } }
         loadState = coding.map { _, load in { state, context, bytes in try load(state as! State, context, bytes) } }
-        var problems = actions.flatMap(Self.problems(of:))
+        var problems: [String] = []
         if (saveDocument == nil) != (loadDocument == nil) {
             problems.append("saveDocument and loadDocument go together: give both or neither")
         }
@@ -95,17 +96,6 @@ public final class UndoPlugin: @unchecked Sendable {
     /// these (a plugin's mistake must make its own load fail, never stop the host).
     let problems: [String]
 
-    private static func problems(of action: UndoPluginAction) -> [String] {
-        var found = action.declarationProblems.map { "action \"\(action.id)\": \($0)" }
-        guard found.isEmpty else { return found }
-        if let mismatch = action.perform.mismatch(with: action.parameters) {
-            found.append("action \"\(action.id)\": its perform function \(mismatch)")
-        }
-        if let mismatch = action.inverse.mismatch(with: action.inverseParameters ?? action.parameters) {
-            found.append("action \"\(action.id)\": its inverse function \(mismatch)")
-        }
-        return found
-    }
 
     /// Why the host must not use this image's plugin, or nil: the problems of the plugin and
     /// a second UndoPlugin made in the same shared object.
@@ -122,7 +112,12 @@ public final class UndoPlugin: @unchecked Sendable {
     /// What `undo_plugin_entry` returns: valid for the life of the process.
     public var descriptor: UnsafePointer<undo_plugin_descriptor> { UnsafePointer(descriptorStorage) }
 
-    func action(withID id: String) -> UndoPluginAction? { actions.first { $0.id == id } }
+    /// The action with local id `id` (the host refuses a second action of the same id).
+    /// - Complexity: O(length of `id`).
+    func action(withID id: String) -> UndoPluginAction? { actionIndex[id].map { actions[$0] } }
+
+    /// The position of each action in ``actions``, by id (the first of an id).
+    private let actionIndex: [String: Int]
 
     // MARK: The one plugin of this image
 
@@ -171,17 +166,18 @@ public final class UndoPlugin: @unchecked Sendable {
     private func makeActionType(_ action: UndoPluginAction) -> undo_action_type {
         var type = undo_action_type()
         type.struct_size = UInt32(MemoryLayout<undo_action_type>.size)
-        type.flags = action.isDiscardable ? UInt32(UNDO_ACTION_DISCARDABLE) : 0
+        // ABI 1.7: every action's perform and inverse is the kit's one values function.
+        type.flags = UInt32(UNDO_ACTION_VALUES) | (action.isDiscardable ? UInt32(UNDO_ACTION_DISCARDABLE) : 0)
         type.id = strings.cString(action.id)
         type.name = strings.cString(action.name)
         type.params = strings.parameterArray(action.parameters)
         type.param_count = UInt32(action.parameters.count)
         type.inverse_params = action.inverseParameters.flatMap { strings.parameterArray($0) }
         type.inverse_param_count = UInt32(action.inverseParameters?.count ?? 0)
-        type.perform = action.perform.raw
-        type.inverse = action.inverse.raw
+        type.perform = undo_values_fn_erased(UndoPluginInstance.callAction)
+        type.inverse = undo_values_fn_erased(UndoPluginInstance.callAction)
         type.coalescing_key = strings.cString(action.coalescingKey)
-        type.merge = action.merge.map { unsafeBitCast($0, to: undo_fn.self) }
+        type.merge = action.merge == nil ? nil : undo_merge_fn_erased(UndoPluginInstance.mergeSteps)
         type.merge_mode = action.mergesByAppending ? UInt32(UNDO_MERGE_BY_APPEND) : UInt32(UNDO_MERGE_BY_FUNCTION)
         return type
     }

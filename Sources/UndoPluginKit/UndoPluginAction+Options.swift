@@ -1,9 +1,8 @@
-/// The optional parts of an action, added one at a time to the short form
-/// `UndoPluginAction(id:name:parameters:perform:inverse:)` (with `inverseParameters:` before
-/// `inverse:` when the inverse takes its own):
+/// The optional parts of an action, added one at a time to
+/// `UndoPluginAction(id:name:parameters:perform:inverseParameters:inverse:)`:
 ///
 ///     UndoPluginAction(id: "type", name: "Typing", parameters: [.u32("index"), .string("text")],
-///                      perform: UndoPluginFunction(typeInto), inverse: UndoPluginFunction(untype))
+///                      perform: typeInto, inverse: untype)
 ///         .coalescingByAppending("typing")
 ///         .localized(["ko": "입력"])
 extension UndoPluginAction {

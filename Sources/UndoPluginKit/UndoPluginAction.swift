@@ -7,124 +7,69 @@ public struct UndoPluginParameter: Sendable, Hashable {
 
     /// - Parameters:
     ///   - name: ASCII letters, digits and '_' (shown in signatures and errors).
-    ///   - type: the value's C type.
+    ///   - type: the value's type.
     public init(_ name: String, _ type: UndoValueType) {
         self.name = name
         self.type = type
     }
 
+    /// An `Int32` parameter.
+    /// - Parameter name: its name.
     public static func i32(_ name: String) -> Self { Self(name, .i32) }
+    /// A `UInt32` parameter.
+    /// - Parameter name: its name.
     public static func u32(_ name: String) -> Self { Self(name, .u32) }
+    /// An `Int64` parameter.
+    /// - Parameter name: its name.
     public static func i64(_ name: String) -> Self { Self(name, .i64) }
+    /// A `UInt64` parameter.
+    /// - Parameter name: its name.
     public static func u64(_ name: String) -> Self { Self(name, .u64) }
+    /// A `Double` parameter.
+    /// - Parameter name: its name.
     public static func f64(_ name: String) -> Self { Self(name, .f64) }
-    /// Arrives as `UnsafePointer<CChar>?` (read it with `String(undoArgument:)`).
+    /// A `String` parameter (UTF-8 without NUL characters).
+    /// - Parameter name: its name.
     public static func string(_ name: String) -> Self { Self(name, .string) }
-    /// Arrives as two parameters, `UnsafeRawPointer?` and `UInt64` (read them with
-    /// `[UInt8](undoArgument:size:)`).
+    /// A `[UInt8]` parameter.
+    /// - Parameter name: its name.
     public static func bytes(_ name: String) -> Self { Self(name, .bytes) }
 }
 
-/// A perform or inverse function, stored type-erased as the ABI's `undo_fn`.
-///
-/// The host calls it with the C parameters the action declares, so it must be a
-/// C function whose parameters match them exactly, after the `undo_call` pointer:
-///
-///     let insert: @convention(c) (UnsafeMutablePointer<undo_call>?, Int64, UnsafePointer<CChar>?) -> Int32 = {
-///         call, position, text in UndoCall.run(call) { call in ... }
-///     }
-///
-/// C function types cannot be generic, so the compiler cannot check the function against the
-/// declared parameters. The kit checks it when the host loads the plugin, from the function's
-/// Swift type: anything else than a C function returning `Int32` whose parameters are the
-/// declared ones makes the load fail with a message naming the action (the host refuses that
-/// plugin and carries on; the function is never called).
-public struct UndoPluginFunction: @unchecked Sendable {
-    /// The function, or nil when `problem` says why it cannot be used.
-    let raw: undo_fn?
-    /// The function's Swift type, as the runtime names it.
-    let typeName: String
-    /// Why the function cannot be called, found at once; nil when it is a C function.
-    let problem: String?
-    /// The names of its parameters after the call pointer, when given with the function: the
-    /// kit then derives the declared parameters from its type.
-    var parameterNames: [String]? = nil
+/// A perform or inverse function: a Swift closure given the call and the step's arguments
+/// (read them by position or name, with their declared types: `try args[0].string`).
+/// Throw an ``UndoPluginError`` to fail the call (after changing nothing); any other error is
+/// reported as UNDO_EPLUGIN.
+public typealias UndoActionFunction = @Sendable (UndoCall, UndoArguments) throws -> Void
 
-    /// - Parameter function: a `@convention(c)` function returning `Int32`, its first
-    ///   parameter the `undo_call` pointer and the others the action's declared parameters.
-    public init<Function>(_ function: Function) {
-        typeName = String(describing: Function.self)
-        // A Swift closure is two words (function and context) and is named without
-        // "@convention(c)"; only a C function pointer can be handed to the host.
-        guard MemoryLayout<Function>.size == MemoryLayout<undo_fn>.size,
-              Self.cParameterTypes(of: typeName) != nil else {
-            raw = nil
-            problem = "needs a @convention(c) function returning Int32, not \(typeName)"
-            return
-        }
-        raw = unsafeBitCast(function, to: undo_fn.self)
-        problem = nil
-    }
-
-    /// The Swift names of the C parameters of a C function type returning Int32 (the
-    /// `undo_call` pointer first), or nil for any other type.
-    static func cParameterTypes(of typeName: String) -> [Substring]? {
-        let prefix = "@convention(c) (", suffix = ") -> Int32"
-        guard typeName.hasPrefix(prefix), typeName.hasSuffix(suffix),
-              typeName.count >= prefix.count + suffix.count else { return nil }
-        let list = typeName.dropFirst(prefix.count).dropLast(suffix.count)
-        // None of the types a parameter may have contains a comma.
-        return list.isEmpty ? [] : list.split(separator: ", ", omittingEmptySubsequences: false)
-    }
-
-    /// The problem with calling this function with `parameters` after the call pointer, or nil.
-    func mismatch(with parameters: [UndoPluginParameter]) -> String? {
-        if let problem { return problem }
-        guard let actual = Self.cParameterTypes(of: typeName) else { return "is not a C function" }
-        let callPointer = ["Optional<UnsafeMutablePointer<undo_call>>", "UnsafeMutablePointer<undo_call>"]
-        var expected: [[String]] = [callPointer]
-        for parameter in parameters { expected += parameter.type.cSwiftTypeNames }
-        let matches = actual.count == expected.count
-            && zip(actual, expected).allSatisfy { name, allowed in allowed.contains(String(name)) }
-        guard !matches else { return nil }
-        let declared = parameters.map { "\($0.name): \($0.type)" }.joined(separator: ", ")
-        return "is \(typeName), which does not take the declared parameters (\(declared)) after the undo_call pointer"
-    }
-}
-
-extension UndoValueType {
-    /// The Swift names of the C parameter (two for bytes) a value of this type arrives as.
-    var cSwiftTypeNames: [[String]] {
-        switch self {
-        case .i32: [["Int32"]]
-        case .u32: [["UInt32"]]
-        case .i64: [["Int64"]]
-        case .u64: [["UInt64"]]
-        case .f64: [["Double"]]
-        case .string: [["Optional<UnsafePointer<Int8>>", "UnsafePointer<Int8>"]]
-        case .bytes: [["Optional<UnsafeRawPointer>", "UnsafeRawPointer"], ["UInt64"]]
-        }
-    }
-}
-
-/// The C type of a merge function; write it with ``UndoCall/merge(_:_:_:_:_:_:)`` as its body.
-public typealias UndoMergeFunction = @convention(c) (
-    UnsafeMutablePointer<undo_call>?, UnsafePointer<undo_value>?, UnsafePointer<undo_value>?,
-    UnsafePointer<undo_value>?, UnsafePointer<undo_value>?
-) -> Int32
+/// A merge function: decides whether two coalescing steps become one (see ``UndoMergeRequest``).
+/// A thrown error is reported and counts as refused.
+public typealias UndoMergeFunction = @Sendable (UndoCall, UndoMergeRequest) throws -> UndoMergeDecision
 
 /// One undoable action type of a plugin, registered by the kit during init.
+///
+/// Its perform and inverse are Swift closures; the host calls them through the kit's one C
+/// function of the values calling convention (ABI 1.7 `UNDO_ACTION_VALUES`), which hands them
+/// the declared arguments, so no function is ever called through a prototype it was not
+/// declared with, and no declaration can disagree with a function:
+///
+///     UndoPluginAction(id: "write", name: "New Note", parameters: [.string("text"), .i32("priority")],
+///                      perform: { call, args in try write(try args[0].string, in: call) },
+///                      inverse: { call, args in try unwrite(try args[0].string, in: call) })
 public struct UndoPluginAction: Sendable {
     /// The local id ("insert"): ASCII letters, digits, '_' and '-', unique in the plugin.
     public var id: String
     /// The brief name shown after "Undo " ("Typing").
     public var name: String
+    /// perform's parameters: the arguments of a step, in order.
     public var parameters: [UndoPluginParameter]
-    public var perform: UndoPluginFunction
+    /// Called the first time a step is done and on every redo, with ``parameters``' values.
+    public var perform: UndoActionFunction
     /// The inverse's own parameters, handed back by perform with
     /// `UndoCall.setInverseArgument`; nil when the inverse takes perform's arguments.
     public var inverseParameters: [UndoPluginParameter]?
-    public var inverse: UndoPluginFunction
+    /// Called on undo, with the values of ``inverseParameters`` (perform's when nil).
+    public var inverse: UndoActionFunction
     /// Steps with the same key in the same context coalesce into one step; nil: never.
     public var coalescingKey: String?
     /// Optional: merges a step into the previous one of the same key.
@@ -139,40 +84,19 @@ public struct UndoPluginAction: Sendable {
     /// are in that language shows it in place of ``name`` (ABI 1.5, `register_action_name`; an
     /// older host shows ``name``).
     public var localizedNames: [String: String] = [:]
-    /// What made the parameters underivable (``init(id:name:perform:inverse:)``): reported
-    /// when the host loads the plugin.
-    var declarationProblems: [String] = []
 
-    /// An action with its parameters declared beside its functions. Prefer
-    /// ``init(id:name:perform:inverse:)``, which takes the parameters' types from the functions.
+    /// An action with its parameters and its functions. Add options with the modifiers
+    /// (`.coalescing("key", merge: ...)`, `.localized(...)`).
     /// - Parameters:
-    ///   - id: the local id, unique in the plugin.
-    ///   - name: the brief name shown after "Undo ".
+    ///   - id: the local id ("insert"): ASCII letters, digits, '_' and '-', unique in the plugin.
+    ///   - name: the brief name shown after "Undo " ("Typing").
     ///   - parameters: perform's parameters.
-    ///   - perform: the perform function, taking `parameters`.
-    ///   - inverseParameters: the inverse's own parameters; nil: perform's.
+    ///   - perform: the perform function, given `parameters`' values.
+    ///   - inverseParameters: the inverse's own parameters (handed back by perform with
+    ///     `setInverseArgument`); nil: the inverse takes perform's arguments.
     ///   - inverse: the inverse function.
-    ///   - coalescingKey: see ``coalescingKey``.
-    ///   - merge: see ``merge``.
-    ///   - isDiscardable: see ``isDiscardable``.
-    ///   - mergesByAppending: see ``mergesByAppending``.
-    ///   - localizedNames: see ``localizedNames``.
-    @available(*, deprecated, message: "use init(id:name:perform:inverse:) with UndoPluginFunction(f, parameterNames: ...), and the modifiers .coalescing, .coalescingByAppending, .discardable, .localized")
-    public init(id: String, name: String, parameters: [UndoPluginParameter], perform: UndoPluginFunction,
-                inverseParameters: [UndoPluginParameter]? = nil, inverse: UndoPluginFunction,
-                coalescingKey: String? = nil, merge: UndoMergeFunction? = nil, isDiscardable: Bool = false,
-                mergesByAppending: Bool = false, localizedNames: [String: String] = [:]) {
-        self.init(declaring: id, name: name, parameters: parameters, perform: perform,
-                  inverseParameters: inverseParameters, inverse: inverse)
-        self.coalescingKey = coalescingKey
-        self.merge = merge
-        self.isDiscardable = isDiscardable
-        self.mergesByAppending = mergesByAppending
-        self.localizedNames = localizedNames
-    }
-
-    init(declaring id: String, name: String, parameters: [UndoPluginParameter], perform: UndoPluginFunction,
-         inverseParameters: [UndoPluginParameter]?, inverse: UndoPluginFunction) {
+    public init(id: String, name: String, parameters: [UndoPluginParameter], perform: @escaping UndoActionFunction,
+                inverseParameters: [UndoPluginParameter]? = nil, inverse: @escaping UndoActionFunction) {
         self.id = id
         self.name = name
         self.parameters = parameters

@@ -2,7 +2,7 @@ import UndoPluginABI
 
 /// A failure a plugin reports to the host: an ABI error code with a message.
 ///
-/// Throw it from the body of ``UndoCall/run(_:_:)`` (or `makeState`, `describe`, a merge): the
+/// Throw it from a perform or inverse function (or `makeState`, `describe`, a merge): the
 /// kit hands the message to `report_error` (the host copies it) and returns the code to the
 /// host. Any other error thrown there is reported as UNDO_EPLUGIN with its description.
 public struct UndoPluginError: Error, Sendable, Hashable, CustomStringConvertible {

@@ -11,57 +11,66 @@ final class Marks {
 
 /// kit.mark(id: i64): sets the document's mark to `id` and reports `.object(id)`; the inverse
 /// hands the old mark back by name. A negative id is a change report the kit refuses.
-let mark: @convention(c) (UnsafeMutablePointer<undo_call>?, Int64) -> Int32 = { call, id in
-    UndoCall.run(call) { call in
-        let marks = try call.state(Marks.self)
-        try call.reportChange(.object(id))
-        let old = marks.value[call.context, default: 0]
-        if call.phase != .inverse { try call.setInverseArgument("id", old) }
-        marks.value[call.context] = id
-    }
+let mark: UndoActionFunction = { call, args in
+    let marks = try call.state(Marks.self)
+    let id = try args["id"].int64
+    try call.reportChange(.object(id))
+    let old = marks.value[call.context, default: 0]
+    if call.phase != .inverse { try call.setInverseArgument("id", old) }
+    marks.value[call.context] = id
 }
 
 /// Merges by reading "id" as the declared Int64; a merge of an id of 13 reads it as a String,
 /// the wrong type, which the kit refuses; one of 14 tries markObsolete, which only perform and
 /// the inverse may call.
-let mergeMarks: UndoMergeFunction = { call, previous, previousInverse, next, nextInverse in
-    UndoCall.merge(call, previous, previousInverse, next, nextInverse) { call, steps in
-        let latest = try steps.next("id", as: Int64.self)
-        if latest == 13 { _ = try steps.next("id", as: String.self) }
-        if latest == 14 { try call.markObsolete() }  // refused in a merge: the merge fails
-        if latest == (try steps.previousInverse("id", as: Int64.self)) { return .annulled }
-        try call.setArgument("id", latest)
-        return .merged
-    }
+let mergeMarks: UndoMergeFunction = { call, steps in
+    let latest = try steps.next("id", as: Int64.self)
+    if latest == 13 { _ = try steps.next("id", as: String.self) }
+    if latest == 14 { try call.markObsolete() }  // refused in a merge: the merge fails
+    if latest == (try steps.previousInverse("id", as: Int64.self)) { return .annulled }
+    try call.setArgument("id", latest)
+    return .merged
 }
 
 /// kit.level(to: i64): sets the document's level; the inverse gets the old one. A call that
 /// finds the level already what it would set marks its step obsolete.
 // docs:begin obsolete
-let level: @convention(c) (UnsafeMutablePointer<undo_call>?, Int64) -> Int32 = { call, to in
-    UndoCall.run(call) { call in
-        let marks = try call.state(Marks.self)
-        let old = marks.levels[call.context, default: 0]
-        if old == to {
-            // Already so: this step changes nothing, and there is nothing to take back.
-            try call.markObsolete()
-            return
-        }
-        if call.phase != .inverse { try call.setInverseArgument("to", old) }
-        marks.levels[call.context] = to
+let level: UndoActionFunction = { call, args in
+    let marks = try call.state(Marks.self)
+    let to = try args[0].int64
+    let old = marks.levels[call.context, default: 0]
+    if old == to {
+        // Already so: this step changes nothing, and there is nothing to take back.
+        try call.markObsolete()
+        return
     }
+    if call.phase != .inverse { try call.setInverseArgument("to", old) }
+    marks.levels[call.context] = to
 }
 // docs:end obsolete
+
+/// kit.misread(mode: i64, label: string): reads its arguments wrongly, as a plugin author may:
+/// mode 1 reads a position past the declared ones, 2 the mode as a String, 3 an undeclared name.
+let misread: UndoActionFunction = { _, args in
+    switch try args[0].int64 {
+    case 1: _ = try args[2].string
+    case 2: _ = try args[0].string
+    case 3: _ = try args["size"].int64
+    default: _ = try args["label"].string
+    }
+}
 
 let plugin = UndoPlugin(
     id: "org.undohost.test.kit", name: "Kit", version: "1.0",
     actions: [
-        UndoPluginAction(id: "mark", name: "Mark", perform: UndoPluginFunction(mark, parameterNames: "id"),
-                         inverse: UndoPluginFunction(mark, parameterNames: "id"))
+        UndoPluginAction(id: "mark", name: "Mark", parameters: [.i64("id")], perform: mark,
+                         inverseParameters: [.i64("id")], inverse: mark)
             .coalescing("mark", merge: mergeMarks)
             .discardable(),
-        UndoPluginAction(id: "level", name: "Level", perform: UndoPluginFunction(level, parameterNames: "to"),
-                         inverse: UndoPluginFunction(level, parameterNames: "to")),
+        UndoPluginAction(id: "level", name: "Level", parameters: [.i64("to")], perform: level,
+                         inverseParameters: [.i64("to")], inverse: level),
+        UndoPluginAction(id: "misread", name: "Misread", parameters: [.i64("mode"), .string("label")],
+                         perform: misread, inverse: misread),
     ],
     makeState: { _ in Marks() },
     describe: { marks, context in "mark=\(marks.value[context, default: 0])" + (marks.levels[context, default: 0] == 0 ? "" : " level=\(marks.levels[context, default: 0])") })

@@ -6,27 +6,9 @@ import UndoPluginKit
 
 final class Nothing {}
 
-/// A Swift closure where a C function is needed: it cannot be handed to the host.
-let swiftClosure: @Sendable (UnsafeMutablePointer<undo_call>?, Int64) -> Int32 = { _, _ in 0 }
-
-/// C functions of one and of two parameters: given two names, and as the inverse of the other.
-let oneParameter: @convention(c) (UnsafeMutablePointer<undo_call>?, Int32) -> Int32 = { call, _ in
-    UndoCall.run(call) { _ in }
-}
-let twoParameters: @convention(c) (UnsafeMutablePointer<undo_call>?, Int32, Double) -> Int32 = { call, _, _ in
-    UndoCall.run(call) { _ in }
-}
-
 let mistaken = UndoPlugin(
     id: "org.undohost.test.mistakes", name: "Mistakes", version: "1.0",
-    actions: [
-        UndoPluginAction(id: "closure", name: "Closure", perform: UndoPluginFunction(swiftClosure, parameterNames: "amount"),
-                         inverse: UndoPluginFunction(swiftClosure)),
-        UndoPluginAction(id: "names", name: "Names", perform: UndoPluginFunction(oneParameter, parameterNames: "amount", "text"),
-                         inverse: UndoPluginFunction(oneParameter)),
-        UndoPluginAction(id: "inverse", name: "Inverse", perform: UndoPluginFunction(oneParameter, parameterNames: "amount"),
-                         inverse: UndoPluginFunction(twoParameters)),
-    ],
+    actions: [],
     makeState: { _ in Nothing() },
     saveDocument: { _, _ in [] })  // without loadDocument
 

@@ -22,7 +22,33 @@ import UndoPluginHost
         #expect(info.actionTypes.map(\.detailedDescription) == [
             #"kit.mark(id: i64) "Mark" inverse(id: i64) coalesces("mark") merges discardable"#,
             #"kit.level(to: i64) "Level" inverse(to: i64)"#,
+            #"kit.misread(mode: i64, label: string) "Misread""#,
         ])
+    }
+
+    /// An argument read at a position past the declared ones, as another type than declared,
+    /// or by an undeclared name fails the call with a message naming the action and the
+    /// parameter; the step is not added. Read rightly, the same action performs.
+    @Test(arguments: [
+        (1, Int32(UNDO_EINVAL), "misread has no argument 2: it takes 2 (mode: i64, label: string)"),
+        (2, Int32(UNDO_ETYPE), "misread's argument 0 (mode) is i64, not string"),
+        (3, Int32(UNDO_ENOTFOUND), "misread has no parameter size (it takes mode: i64, label: string)"),
+    ])
+    func aWrongArgumentAccessIsAClearError(_ mode: Int64, _ code: Int32, _ message: String) throws {
+        do {
+            try host.perform("kit.misread", [.i64(mode), .string("x")], in: doc)
+            Issue.record("mode \(mode) performed")
+        } catch {
+            guard case .actionFailed(let failure) = error else {
+                Issue.record("expected actionFailed, got \(error)")
+                return
+            }
+            #expect(failure.code == code)
+            #expect(failure.message == message)
+        }
+        #expect(host.stepCount == 0)
+        try host.perform("kit.misread", [.i64(0), .string("fine")], in: doc)
+        #expect(host.stepCount == 1)
     }
 
     @Test func anObjectReportIsTheObjectsIdAndANegativeIdFailsTheCall() throws {

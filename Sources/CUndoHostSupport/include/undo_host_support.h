@@ -39,6 +39,10 @@ static inline undo__direct_string undo__direct_string_of(undo_fn f) { return (un
 static inline undo__direct_i64_i64 undo__direct_i64_i64_of(undo_fn f) { return (undo__direct_i64_i64)f; }
 static inline undo__direct_i64_string undo__direct_i64_string_of(undo_fn f) { return (undo__direct_i64_string)f; }
 
+/* A perform or inverse of an action type flagged UNDO_ACTION_VALUES (ABI 1.7): converted back to
+ * the one prototype it is declared with, undo_values_fn (NativeCalls/ValuesCall.swift). */
+static inline undo_values_fn undo__values_fn_of(undo_fn f) { return (undo_values_fn)f; }
+
 /* An action type's merge function, as undo_action_type documents it. */
 typedef int32_t (*undo__merge_fn)(undo_call *call, const undo_value *prev_args,
                                   const undo_value *prev_inverse_args, const undo_value *next_args,

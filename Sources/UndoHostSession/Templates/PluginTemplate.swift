@@ -245,19 +245,18 @@ struct PluginTemplate {
         /// The documents of one host instance.
         final class Documents { var values: [String: Int64] = [:] }
 
-        let add: @convention(c) (UnsafeMutablePointer<undo_call>?, Int64) -> Int32 = { call, amount in
-            UndoCall.run(call) { call in
-                let documents = try call.state(Documents.self)
-                // Wrapping (&+, &-): an overflow would stop the host's process.
-                let value = documents.values[call.context, default: 0]
-                documents.values[call.context] = call.phase == .inverse ? value &- amount : value &+ amount
-            }
+        /// perform and inverse: the step's arguments come in the declared order and types.
+        let add: UndoActionFunction = { call, args in
+            let documents = try call.state(Documents.self)
+            let amount = try args[0].int64
+            // Wrapping (&+, &-): an overflow would stop the host's process.
+            let value = documents.values[call.context, default: 0]
+            documents.values[call.context] = call.phase == .inverse ? value &- amount : value &+ amount
         }
 
         let plugin = UndoPlugin(
             id: "\(pluginID)", name: "\(name)", version: "0.1.0",
-            actions: [UndoPluginAction(id: "add", name: "Add", perform: UndoPluginFunction(add, parameterNames: "amount"),
-                                       inverse: UndoPluginFunction(add))],
+            actions: [UndoPluginAction(id: "add", name: "Add", parameters: [.i64("amount")], perform: add, inverse: add)],
             makeState: { _ in Documents() },
             describe: { documents, context in "value=\\(documents.values[context, default: 0])" },
             closeDocument: { documents, context in documents.values[context] = nil },

@@ -12,7 +12,7 @@ struct RegistrationError: Error {
 enum ActionTypeReader {
     static let minimumSize = UInt32(MemoryLayout<undo_action_type>.offset(of: \.reserved)!
         + 4 * MemoryLayout<UnsafeRawPointer>.size)
-    static let knownFlags = UInt32(UNDO_ACTION_DISCARDABLE)
+    static let knownFlags = UInt32(UNDO_ACTION_DISCARDABLE) | UInt32(UNDO_ACTION_VALUES)
     /// The size of a 1.2 action type: merge_mode is read only from descriptors this large.
     static let sizeWithMergeMode = UInt32(MemoryLayout<undo_action_type>.offset(of: \.merge_mode)!
         + MemoryLayout<UInt32>.size)
@@ -101,10 +101,13 @@ enum ActionTypeReader {
 
         let performFunction: FFIFunction
         let inverseFunction: FFIFunction
+        // ABI 1.7: both take the values calling convention (undo_values_fn).
+        let takesValues = type.flags & UInt32(UNDO_ACTION_VALUES) != 0
         do {
-            performFunction = try FFIFunction(function: perform, parameters: signature.types, route: plugin.callRoute)
+            performFunction = try FFIFunction(function: perform, parameters: signature.types, route: plugin.callRoute,
+                                              takesValues: takesValues)
             inverseFunction = try FFIFunction(function: inverse, parameters: (inverseSignature ?? signature).types,
-                                              route: plugin.callRoute)
+                                              route: plugin.callRoute, takesValues: takesValues)
         } catch {
             throw refuse(Int32(UNDO_EINVAL), "libffi cannot prepare the call (status \(error.status))", id)
         }

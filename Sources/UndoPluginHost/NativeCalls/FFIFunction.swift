@@ -50,15 +50,31 @@ final class FFIFunction: @unchecked Sendable {
     let parameterTypes: [ActionValueType]
     /// The direct call, when the route allows it and a prototype matches exactly.
     let direct: DirectCall?
-    private let interface: FFICallInterface
+    /// The call of a values-convention function (`UNDO_ACTION_VALUES`, ABI 1.7): always
+    /// through its one prototype, whatever the route; then there is no libffi interface.
+    let values: ValuesCall?
+    private let interface: FFICallInterface?
 
     /// Prepares the call interface.
+    /// - Parameters:
+    ///   - function: the plugin's function, as stored.
+    ///   - parameters: its declared parameter types.
+    ///   - route: direct calls allowed or not.
+    ///   - takesValues: the function is an `undo_values_fn` (its action type has `UNDO_ACTION_VALUES`).
     /// - Throws: when libffi refuses it (it should not, for these types).
-    init(function: undo_fn, parameters: [ActionValueType], route: PluginCallRoute) throws(FFIError) {
+    init(function: undo_fn, parameters: [ActionValueType], route: PluginCallRoute,
+         takesValues: Bool = false) throws(FFIError) {
         self.function = function
         self.parameterTypes = parameters
-        self.interface = try FFICallInterface(parameters)
-        self.direct = route == .direct ? DirectCall(function, parameters: parameters) : nil
+        if takesValues {
+            self.values = ValuesCall(function, parameterCount: parameters.count)
+            self.interface = nil
+            self.direct = nil
+        } else {
+            self.values = nil
+            self.interface = try FFICallInterface(parameters)
+            self.direct = route == .direct ? DirectCall(function, parameters: parameters) : nil
+        }
     }
 
     /// Whether calls go through a direct prototype rather than `ffi_call`.
@@ -70,15 +86,18 @@ final class FFIFunction: @unchecked Sendable {
     func call<Values: RandomAccessCollection>(_ call: UnsafeMutablePointer<undo_call>, _ values: Values) -> Int32
         where Values.Element == ActionValue, Values.Index == Int
     {
+        if let valuesCall = self.values { return valuesCall.call(call, values) }
         if let direct { return direct.call(call, values) }
         return callThroughFFI(call, values)
     }
 
-    /// The same call through `ffi_call`, whatever the route (the tests compare the two).
+    /// The same call through `ffi_call`, whatever the route (the tests compare the two); a
+    /// values-convention function has no other call than its own prototype.
     func callThroughFFI<Values: RandomAccessCollection>(_ call: UnsafeMutablePointer<undo_call>, _ values: Values) -> Int32
         where Values.Element == ActionValue, Values.Index == Int
     {
-        interface.call(function, call, values)
+        guard let interface else { return self.values!.call(call, values) }
+        return interface.call(function, call, values)
     }
 }
 
