@@ -39,7 +39,7 @@ import UndoPluginHost
     }
 
     /// Branches, a save, a group, a revert, a move back: every kind of change the host journals.
-    func play(_ host: PluginHost) throws {
+    func play(_ host: PluginHost, groupDescription: String? = nil) throws {
         let a = UndoContext("a"), b = UndoContext("b")
         func type(_ context: UndoContext, _ position: Int, _ text: String) throws {
             try host.breakCoalescing()
@@ -51,7 +51,7 @@ import UndoPluginHost
         try host.undo(count: 2)
         try type(a, 1, "w")
         try host.markSaved(a)
-        try host.beginGroup(named: "Both", context: b)
+        try host.beginGroup(named: "Both", description: groupDescription, context: b)
         try type(b, 0, "1")
         try type(b, 1, "2")
         try host.endGroup()
@@ -174,5 +174,62 @@ import UndoPluginHost
         #expect(restored.tree.count == 8)
         #expect(restored.dirty == [true, false])
         #expect(restored.tree.first?.time == 1_795_639_252_186_387_359)
+    }
+
+    /// The session the format-3 fixture holds: `play` with a group description.
+    static let groupDescription = "Type 1 and 2 into b"
+
+    /// Writes `Fixtures/format-3.undojournal` again (only when asked: the committed file is
+    /// what later versions must read): `UNDOHOST_WRITE_FIXTURE=1 swift test --filter writeTheVersionThreeFixture`.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["UNDOHOST_WRITE_FIXTURE"] != nil))
+    func writeTheVersionThreeFixture() throws {
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/format-3.undojournal")
+        try? FileManager.default.removeItem(at: fixture)
+        let (host, clock) = makeHost()
+        let journal = try HostJournal.open(path: fixture.path, host: host, clock: clock)
+        try play(host, groupDescription: Self.groupDescription)
+        journal.close()
+    }
+
+    /// A journal of format 3 written by this version, committed: every later version reads it,
+    /// with each perform's step (checked on replay) and the group's description.
+    @Test func theCommittedVersionThreeJournalIsRead() throws {
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/format-3.undojournal")
+        let copy = scratch("format-3.undojournal")
+        try FileManager.default.copyItem(atPath: fixture.path, toPath: copy)
+        let (host, clock) = makeHost()
+        let journal = try HostJournal.open(path: copy, host: host, clock: clock)
+        defer { journal.close() }
+        #expect(journal.restoredCount == 24)
+        let restored = try snapshot(host)
+        #expect(restored.documents == ["xy", ""])
+        #expect(restored.current == 2)
+        #expect(restored.tree.count == 8)
+        #expect(restored.dirty == [true, false])
+        // The group came back with its description.
+        let both = try #require(restored.tree.first { $0.name == "Both" })
+        try host.goTo(state: both.id)
+        #expect(host.history.withStack { $0.steps.first { $0.name == "Both" }?.historyDescription } == Self.groupDescription)
+    }
+
+    /// A journal of format 2 is brought to format 3 once replayed, and its later changes keep
+    /// their steps; it still reopens.
+    @Test func aVersionTwoJournalGainsTheStepColumns() throws {
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/format-2.undojournal")
+        let copy = scratch("format-2.undojournal")
+        try FileManager.default.copyItem(atPath: fixture.path, toPath: copy)
+        do {
+            let (host, clock) = makeHost()
+            let journal = try HostJournal.open(path: copy, host: host, clock: clock)
+            try host.perform("text.insert", [.i64(0), .string("z")], in: UndoContext("b"))
+            journal.close()
+        }
+        #expect(try sqliteRows(copy, "PRAGMA user_version;") == [["3"]])
+        #expect(try sqliteRows(copy, "SELECT step_name, inverse_arguments FROM changes WHERE sequence = 25;").count == 1)
+        let (host, clock) = makeHost()
+        let journal = try HostJournal.open(path: copy, host: host, clock: clock)
+        #expect(journal.restoredCount == 25)
+        #expect(try host.describe(UndoContext("b"), plugin: Self.text) == "z")
+        journal.close()
     }
 }
