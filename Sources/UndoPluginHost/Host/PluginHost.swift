@@ -224,7 +224,7 @@ public final class PluginHost: @unchecked Sendable {
     ///   - actionID: the action's id.
     ///   - argumentText: its arguments as script text.
     ///   - context: the document it acts on.
-    /// - Returns: the step made, or `nil` when perform made none (it failed to call back).
+    /// - Returns: the step made, or `nil` when the history did not run its perform.
     /// - Complexity: that of the perform.
     public func performReturningStep(_ actionID: String, argumentText: String, in context: UndoContext)
         throws(PluginHostError) -> PerformedStep?
