@@ -61,7 +61,7 @@ let package = Package(
                        providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "UndoJournal", dependencies: ["UndoCore", "UndoPluginHost", "CSQLite"], path: "Sources/UndoJournal"),
         .testTarget(name: "UndoJournalTests", dependencies: ["UndoJournal", "UndoCore", "UndoPluginHost"], path: "Tests/UndoJournalTests",
-                    exclude: ["Fixtures"]),  // journals of formats 1 to 3, read by every later version; a C plugin the tests build
+                    exclude: ["Fixtures"]),  // journals of formats 1 and 2, read by every later version
         .target(name: "UndoCodableJournal", dependencies: ["UndoCore", "UndoJournal"],
                 path: "Sources/UndoCodableJournal"),
         .testTarget(name: "UndoCodableJournalTests", dependencies: ["UndoCodableJournal", "UndoJournal", "UndoCore"],
