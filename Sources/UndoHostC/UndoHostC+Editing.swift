@@ -21,7 +21,10 @@ public func undo_history_begin_group_v2(_ h: OpaquePointer?, _ name: UnsafePoint
         let name = try CText.readOptional(name, "name")
         let description = try CText.readOptional(description, "description")
         let context = try CText.optionalContext(context)
-        try history.withStack { try $0.beginGroup(named: name, description: description, context: context) }
+        // Through the host, so a journal keeps the group with its description.
+        try history.hostCall { host throws(PluginHostError) in
+            try host.beginGroup(named: name, description: description, context: context)
+        }
         return Int32(UNDO_OK)
     }
 }

@@ -20,10 +20,14 @@ import UndoJournal
 /// `clock` is the history's clock), and then records every later change. The C API
 /// (`undo_history_open_journal`) and undo-host's `--journal` open it the same way.
 ///
-/// **Format.** Version 2 (`PRAGMA user_version`; format 1 is undo-host's journal of session
+/// **Format.** Version 3 (`PRAGMA user_version`; format 1 is undo-host's journal of session
 /// lines, read by ``UndoJournal``): one row per change, its fields in typed columns, with a
-/// checksum; a damaged file is refused naming the change that is damaged. A failed open never
-/// writes to the file.
+/// checksum; a damaged file is refused naming the change that is damaged. A perform keeps the
+/// step it made (``UndoPluginHost/PerformedStep``: name, description, coalescing key, inverse
+/// arguments), and its replay must make the same step again (name, coalescing key, inverse
+/// arguments), else the open is refused naming the change, the plugin and what differs. A
+/// journal of format 2 (no step columns) is read, and gains the columns (becoming format 3)
+/// once it has been replayed. A failed open never writes to the file.
 ///
 /// **Durability** (``UndoJournal/Durability``): `full` commits and syncs each change before it
 /// is acknowledged; `normal` commits changes in groups, at most ``groupCommitWindow`` after the
@@ -33,7 +37,9 @@ import UndoJournal
 /// lock, in the order of the changes.
 public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
     /// The format this version writes.
-    public static let formatVersion: Int64 = 2
+    public static let formatVersion: Int64 = 3
+    /// The oldest format this version opens (and brings to ``formatVersion`` once replayed).
+    public static let oldestFormatVersion: Int64 = 2
     /// In `normal` durability, how long an acknowledged change may wait before its commit: the
     /// most a process crash can lose.
     public static let groupCommitWindow: Duration = .milliseconds(100)
@@ -101,9 +107,10 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         let exists = access(path, F_OK) == 0
         let connection = try SQLiteConnection(path: path, create: !exists)
         var changes: [(sequence: Int64, time: UInt64, change: HostChange)] = []
+        var format = formatVersion
         do throws(SQLiteFailure) {
             if exists {
-                changes = try check(connection, path: path)
+                (format, changes) = try check(connection, path: path)
             } else {
                 try connection.execute("""
                     PRAGMA journal_mode=WAL;
@@ -114,7 +121,9 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
                                          context TEXT NOT NULL, plugin TEXT NOT NULL, plugin_version TEXT NOT NULL,
                                          action TEXT NOT NULL, arguments TEXT NOT NULL, name TEXT NOT NULL,
                                          first INTEGER NOT NULL, second INTEGER NOT NULL, present INTEGER NOT NULL,
-                                         checksum INTEGER NOT NULL);
+                                         checksum INTEGER NOT NULL, step_name TEXT NOT NULL DEFAULT '',
+                                         description TEXT NOT NULL DEFAULT '', coalescing_key TEXT NOT NULL DEFAULT '',
+                                         inverse_arguments TEXT NOT NULL DEFAULT '');
                     COMMIT;
                     """)
             }
@@ -131,6 +140,16 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         } catch {
             connection.close()
             throw error
+        }
+        if format < formatVersion {
+            // Replayed: the journal is good for this version, and takes its later changes' steps.
+            do throws(SQLiteFailure) {
+                try connection.execute("BEGIN;\n" + ChangeRow.stepColumns + "PRAGMA user_version=\(formatVersion);\nCOMMIT;")
+            } catch {
+                try? connection.execute("ROLLBACK;")
+                connection.close()
+                throw JournalError(path: path, "cannot bring format \(format) to \(formatVersion): \(error.message)")
+            }
         }
         let insert: SQLiteConnection.Statement
         do throws(SQLiteFailure) {
@@ -156,9 +175,9 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         return journal
     }
 
-    /// Whether `path` is to be opened as a journal of this format (2): `false` only for an
+    /// Whether `path` is to be opened as a journal of this kind (format 2 or 3): `false` only for an
     /// undo-host journal of format 1 (session lines, read by ``UndoJournal``); `true` for a
-    /// missing file (new journals are of format 2) and for anything else (refused by ``open(path:durability:host:clock:following:)``).
+    /// missing file (new journals are of format 3) and for anything else (refused by ``open(path:durability:host:clock:following:)``).
     /// - Parameter path: the database file.
     /// - Complexity: O(1): reads the header only.
     public static func isHostJournal(_ path: String) -> Bool {
@@ -177,7 +196,7 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         for change in changes {
             switch change {
             case .load(_, let id, _): loadedByJournal.insert(id)
-            case .perform(let id, let version, _, _, _):
+            case .perform(let id, let version, _, _, _, _):
                 if !loadedByJournal.contains(id) && seen.insert(id).inserted { needed.append((id, version)) }
             default: break
             }
@@ -200,25 +219,41 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         defer { clock?.resume() }
         for (sequence, time, change) in changes {
             clock?.replaying(at: time)
+            var differences: [String] = []
             do throws(PluginHostError) {
-                let result = try host.replay(change)
-                following?(change, result)
+                if case .perform(_, _, let action, let arguments, let context, let recorded?) = change {
+                    // The same call must make the same step: else the history restored is not
+                    // the one written (a plugin not deterministic, or changed within its major version).
+                    let made = try host.performReturningStep(action, argumentText: arguments, in: UndoContext(context))
+                    differences = made.map { recorded.differences(from: $0) } ?? ["it made no step"]
+                    following?(change, nil)
+                } else {
+                    let result = try host.replay(change)
+                    following?(change, result)
+                }
             } catch {
                 throw JournalError(path: path, "change \(sequence) (\(change.kind)) cannot be replayed: \(error)",
+                                   reason: .replay)
+            }
+            if !differences.isEmpty, case .perform(let id, let version, let action, _, _, _) = change {
+                let loaded = host.plugins.first { $0.id == id }?.version ?? version
+                throw JournalError(path: path, "change \(sequence) (perform \(action)): plugin \(id) \(loaded) (written with \(version)) "
+                                   + "now makes another step: " + differences.joined(separator: "; ")
+                                   + "; the plugin is not deterministic, or changed behaviour within its major version",
                                    reason: .replay)
             }
         }
     }
 
-    /// Reads and checks an existing journal of format 2.
+    /// Reads and checks an existing journal of format 2 or 3: its format and its changes.
     private static func check(_ connection: SQLiteConnection, path: String) throws(SQLiteFailure)
-        -> [(sequence: Int64, time: UInt64, change: HostChange)]
+        -> (format: Int64, changes: [(sequence: Int64, time: UInt64, change: HostChange)])
     {
         guard try connection.integer("PRAGMA application_id;") == UndoJournal.applicationID else {
             throw SQLiteFailure(code: SQLITE_NOTADB, message: "it is an SQLite database but not an undo journal")
         }
         let version = try connection.integer("PRAGMA user_version;")
-        guard version == formatVersion else {
+        guard version >= oldestFormatVersion && version <= formatVersion else {
             throw SQLiteFailure(code: SQLITE_ERROR, message: version > formatVersion
                 ? "it is of format version \(version), newer than this program's \(formatVersion): open it with a newer version"
                 : "it is of format version \(version), which is an undo-host session journal: open it with undo-host --journal")
@@ -229,7 +264,7 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         }
         var changes: [(sequence: Int64, time: UInt64, change: HostChange)] = []
         var damaged: Int64?
-        try connection.query("SELECT sequence, time, kind, context, plugin, plugin_version, action, arguments, name, first, second, present, checksum FROM changes ORDER BY sequence;") { row in
+        try connection.query(ChangeRow.select(format: version)) { row in
             let expected = Int64(changes.count + 1)
             guard let record = ChangeRow(row), record.row.sequence == expected, let change = record.row.change else {
                 damaged = damaged ?? expected
@@ -239,7 +274,7 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
             changes.append((record.row.sequence, record.row.time, change))
         }
         if let damaged { throw SQLiteFailure(code: SQLITE_CORRUPT, message: "change \(damaged) fails its checksum") }
-        return changes
+        return (version, changes)
     }
 
     // MARK: Writing

@@ -12,6 +12,9 @@ struct SessionCommandParsingTests {
         ("redo to 4", .redo(.to(4))),
         ("group begin \"Paste \\\"Style\\\"\"", .groupBegin(name: "Paste \"Style\"")),
         ("group begin", .groupBegin(name: nil)),
+        ("group begin \"Paste\" --description \"Paste 2 lines\"", .groupBegin(name: "Paste", description: "Paste 2 lines")),
+        ("group begin --description \"Paste 2 lines\" \"Paste\"", .groupBegin(name: "Paste", description: "Paste 2 lines")),
+        ("group begin --description Longer", .groupBegin(name: nil, description: "Longer")),
         ("group end", .groupEnd),
         ("doc \"My Letter.txt\"", .document("My Letter.txt")),
         ("doc", .document(nil)),
@@ -41,6 +44,8 @@ struct SessionCommandParsingTests {
         ("undo to", "undo: missing argument"),
         ("menu please", "menu: unexpected \"please\""),
         ("group start", "group: unexpected \"start\""),
+        ("group begin \"A\" \"B\"", "group: unexpected \"B\""),
+        ("group begin \"A\" --description", "group begin --description: missing argument"),
         ("load", "load: missing argument"),
     ])
     func refuses(line: String, message: String) {

@@ -40,7 +40,7 @@ import UndoPluginHost
     }
 
     /// Branches, a save, a group, a revert, a move back: every kind of change the host journals.
-    func play(_ host: PluginHost) throws {
+    func play(_ host: PluginHost, groupDescription: String? = nil) throws {
         let a = UndoContext("a"), b = UndoContext("b")
         func type(_ context: UndoContext, _ position: Int, _ text: String) throws {
             try host.breakCoalescing()
@@ -52,7 +52,7 @@ import UndoPluginHost
         try host.undo(count: 2)
         try type(a, 1, "w")
         try host.markSaved(a)
-        try host.beginGroup(named: "Both", context: b)
+        try host.beginGroup(named: "Both", description: groupDescription, context: b)
         try type(b, 0, "1")
         try type(b, 1, "2")
         try host.endGroup()
@@ -175,5 +175,177 @@ import UndoPluginHost
         #expect(restored.tree.count == 8)
         #expect(restored.dirty == [true, false])
         #expect(restored.tree.first?.time == 1_795_639_252_186_387_359)
+    }
+
+    /// The session the format-3 fixture holds: `play` with a group description.
+    static let groupDescription = "Type 1 and 2 into b"
+
+    /// Writes `Fixtures/format-3.undojournal` again (only when asked: the committed file is
+    /// what later versions must read): `UNDOHOST_WRITE_FIXTURE=1 swift test --filter writeTheVersionThreeFixture`.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["UNDOHOST_WRITE_FIXTURE"] != nil))
+    func writeTheVersionThreeFixture() throws {
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/format-3.undojournal")
+        try? FileManager.default.removeItem(at: fixture)
+        let (host, clock) = makeHost()
+        let journal = try HostJournal.open(path: fixture.path, host: host, clock: clock)
+        try play(host, groupDescription: Self.groupDescription)
+        journal.close()
+    }
+
+    /// A journal of format 3 written by this version, committed: every later version reads it,
+    /// with each perform's step (checked on replay) and the group's description.
+    @Test func theCommittedVersionThreeJournalIsRead() throws {
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/format-3.undojournal")
+        let copy = scratch("format-3.undojournal")
+        try FileManager.default.copyItem(atPath: fixture.path, toPath: copy)
+        let (host, clock) = makeHost()
+        let journal = try HostJournal.open(path: copy, host: host, clock: clock)
+        defer { journal.close() }
+        #expect(journal.restoredCount == 24)
+        let restored = try snapshot(host)
+        #expect(restored.documents == ["xy", ""])
+        #expect(restored.current == 2)
+        #expect(restored.tree.count == 8)
+        #expect(restored.dirty == [true, false])
+        // The group came back with its description.
+        let both = try #require(restored.tree.first { $0.name == "Both" })
+        try host.goTo(state: both.id)
+        #expect(host.history.withStack { $0.steps.first { $0.name == "Both" }?.historyDescription } == Self.groupDescription)
+    }
+
+    /// A journal of format 2 is brought to format 3 once replayed, and its later changes keep
+    /// their steps; it still reopens.
+    @Test func aVersionTwoJournalGainsTheStepColumns() throws {
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/format-2.undojournal")
+        let copy = scratch("format-2.undojournal")
+        try FileManager.default.copyItem(atPath: fixture.path, toPath: copy)
+        do {
+            let (host, clock) = makeHost()
+            let journal = try HostJournal.open(path: copy, host: host, clock: clock)
+            try host.perform("text.insert", [.i64(0), .string("z")], in: UndoContext("b"))
+            journal.close()
+        }
+        #expect(try sqliteRows(copy, "PRAGMA user_version;") == [["3"]])
+        #expect(try sqliteRows(copy, "SELECT step_name, inverse_arguments FROM changes WHERE sequence = 25;").count == 1)
+        let (host, clock) = makeHost()
+        let journal = try HostJournal.open(path: copy, host: host, clock: clock)
+        #expect(journal.restoredCount == 25)
+        #expect(try host.describe(UndoContext("b"), plugin: Self.text) == "z")
+        journal.close()
+    }
+}
+
+/// A journal keeps each perform's step as it came out (name, description, coalescing key,
+/// inverse arguments), and a replay must make the same step again: a plugin that now makes
+/// another one is refused, naming the change, the plugin and what differs, and the file is left
+/// unchanged.
+@Suite struct StepCheckTests {
+    static let drift = "org.undohost.test.drift"
+
+    /// The drift fixture built into a folder of its own (its global mode is then this test's).
+    func buildDrift() throws -> (path: String, setMode: @convention(c) (Int32) -> Void) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("drift-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let output = folder + "/drift.so"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["cc", "-std=c99", "-Wall", "-Wextra", "-pedantic", "-Werror", "-shared", "-fPIC",
+                             "-I", root.path + "/Include", "-o", output,
+                             root.path + "/Tests/UndoJournalTests/Fixtures/drift.c"]
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "cc failed")
+        // The same handle the host gets (dlopen of one file returns one library); never closed.
+        let library = try #require(dlopen(output, RTLD_NOW))
+        let symbol = try #require(dlsym(library, "drift_set_mode"))
+        // drift.c declares it `void drift_set_mode(int32_t)`.
+        return (output, unsafeBitCast(symbol, to: (@convention(c) (Int32) -> Void).self))
+    }
+
+    func makeHost(_ plugin: String) throws -> (PluginHost, JournalClock) {
+        let clock = JournalClock()
+        let host = PluginHost(history: SharedUndoHistory(UndoStack(coalescingWindow: nil, clock: clock)))
+        _ = try host.load(file: plugin)
+        return (host, clock)
+    }
+
+    func play(_ host: PluginHost) throws {
+        for value in [5, 7, 9] {
+            try host.perform("drift.set", [.i64(Int64(value))], in: UndoContext("a"))
+        }
+        try host.undo()
+    }
+
+    func fingerprint(_ path: String) throws -> [Data] {
+        try [path, path + "-wal"].filter { FileManager.default.fileExists(atPath: $0) }.map {
+            try Data(contentsOf: URL(fileURLWithPath: $0))
+        }
+    }
+
+    @Test func theStepIsKeptAndTheSameStepRestores() throws {
+        let (plugin, setMode) = try buildDrift()
+        setMode(0)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("steps-\(UUID().uuidString).undojournal").path
+        do {
+            let (host, clock) = try makeHost(plugin)
+            let journal = try HostJournal.open(path: path, host: host, clock: clock)
+            try play(host)
+            journal.close()
+        }
+        // What each row holds, as typed columns.
+        let rows = try sqliteRows(path, "SELECT step_name, description, coalescing_key, inverse_arguments FROM changes WHERE kind = 'perform' ORDER BY sequence;")
+        #expect(rows == [["Set Value", "Set to 5", "\(Self.drift)/set", "0"],
+                         ["Set Value", "Set to 7", "\(Self.drift)/set", "5"],
+                         ["Set Value", "Set to 9", "\(Self.drift)/set", "7"]])
+        let (host, clock) = try makeHost(plugin)
+        let journal = try HostJournal.open(path: path, host: host, clock: clock)
+        #expect(journal.restoredCount == 4)
+        #expect(try host.describe(UndoContext("a"), plugin: Self.drift) == "7")
+        #expect(host.history.withStack { $0.count } == 3)
+        journal.close()
+    }
+
+    @Test(arguments: [(1, "inverse arguments \"0\" → \"1000\""),
+                      (2, "coalescing key \"org.undohost.test.drift/set\" → \"org.undohost.test.drift/set-again\"")])
+    func aStepThatComesOutOtherwiseIsRefused(mode: Int32, difference: String) throws {
+        let (plugin, setMode) = try buildDrift()
+        setMode(0)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("drift-\(UUID().uuidString).undojournal").path
+        do {
+            let (host, clock) = try makeHost(plugin)
+            let journal = try HostJournal.open(path: path, host: host, clock: clock)
+            try play(host)
+            journal.close()
+        }
+        setMode(mode)
+        let bytes = try fingerprint(path)
+        let (host, clock) = try makeHost(plugin)
+        do {
+            _ = try HostJournal.open(path: path, host: host, clock: clock)
+            Issue.record("opened")
+        } catch {
+            // The first change, the first perform, already differs.
+            #expect(error.description == "journal \(path): change 1 (perform \(Self.drift)/set): plugin \(Self.drift) 1.0 "
+                    + "(written with 1.0) now makes another step: \(difference); the plugin is not deterministic, "
+                    + "or changed behaviour within its major version", "\(error)")
+            #expect(error.reason == .replay)
+        }
+        #expect(try fingerprint(path) == bytes, "a failed open changed the journal")
+    }
+}
+
+/// The rows of a query, every column as text.
+func sqliteRows(_ path: String, _ query: String) throws -> [[String]] {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["sqlite3", "-readonly", "-separator", "\u{1F}", path, query]
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: data, as: UTF8.self).split(separator: "\n").map {
+        $0.split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init)
     }
 }

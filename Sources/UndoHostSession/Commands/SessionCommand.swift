@@ -7,7 +7,9 @@ public enum SessionCommand: Equatable, Sendable {
     case perform(action: String, arguments: String, argumentColumn: Int)
     case undo(UndoAmount)
     case redo(UndoAmount)
-    case groupBegin(name: String?)
+    /// `group begin ["Name"] [--description "Text"]`: the group's name and its longer text for
+    /// history lists.
+    case groupBegin(name: String?, description: String? = nil)
     case groupEnd
     /// `group cancel`: take back the changes of the innermost open group and close it, no step left.
     case groupCancel
@@ -58,7 +60,7 @@ public enum SessionCommand: Equatable, Sendable {
     /// How each command is written, for help and usage hints.
     static let usages: [String: String] = [
         "undo": "undo [N] | undo to N", "redo": "redo [N] | redo to N",
-        "group": "group begin [\"Name\"] | group end | group cancel", "break": "break", "save": "save [--forget]", "revert": "revert", "limit": "limit [N]",
+        "group": "group begin [\"Name\"] [--description \"Text\"] | group end | group cancel", "break": "break", "save": "save [--forget]", "revert": "revert", "limit": "limit [N]",
         "doc": "doc [NAME]", "close": "close [NAME]", "menu": "menu", "history": "history [--values]",
         "alert": "alert [1|2|3|u|r|c]", "show": "show [--all] [NAME]", "plugins": "plugins",
         "load": "load [--allow-writable-plugins] PATH", "expect": "expect CODE COMMAND",
@@ -135,8 +137,18 @@ extension SessionCommand {
         case "group":
             switch words.first?.text {
             case "begin":
-                try parser.expectAtMost(2)
-                return .groupBegin(name: words.count > 1 ? words[1].text : nil)
+                var rest = Array(words.dropFirst())
+                var description: String?
+                if let option = rest.firstIndex(where: { $0.text == "--description" }) {
+                    guard option + 1 < rest.count else {
+                        throw SessionError(.syntax, text.missingArgument("group begin --description"),
+                                           hint: text.usage(SessionCommand.usages["group"] ?? "group"), column: rest[option].column)
+                    }
+                    description = rest[option + 1].text
+                    rest.removeSubrange(option...option + 1)
+                }
+                if rest.count > 1 { throw parser.usageError(at: rest[1]) }
+                return .groupBegin(name: rest.first?.text, description: description)
             case "end":
                 try parser.expectAtMost(1)
                 return .groupEnd

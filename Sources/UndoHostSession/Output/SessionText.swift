@@ -327,7 +327,7 @@ public struct SessionText: Sendable, Equatable {
     static let englishDescriptions: [String: String] = [
         "undo": "Undo the newest step of this document (N steps; or go back to step N of the history).",
         "redo": "Redo the next step of this document (N steps; or go forward to step N).",
-        "group": "Make the actions between begin and end one step, named Name; cancel takes them all back and leaves no step.",
+        "group": "Make the actions between begin and end one step, named Name (--description: its longer text in history lists); cancel takes them all back and leaves no step.",
         "break": "End a run of typing or dragging: the next change is a new step.",
         "save": "Mark this document as saved; --forget: no state of it is the saved one any more (it was deleted or saved elsewhere).",
         "revert": "Take this document back to its last save, as one step you can undo.",
@@ -354,7 +354,7 @@ public struct SessionText: Sendable, Equatable {
     static let koreanDescriptions: [String: String] = [
         "undo": "이 문서의 가장 최근 단계를 실행 취소합니다 (N단계, 또는 기록의 N단계까지).",
         "redo": "이 문서의 다음 단계를 실행 복귀합니다 (N단계, 또는 N단계까지).",
-        "group": "begin과 end 사이의 동작을 Name이라는 한 단계로 묶습니다. cancel은 그 동작을 모두 되돌리고 단계를 남기지 않습니다.",
+        "group": "begin과 end 사이의 동작을 Name이라는 한 단계로 묶습니다(--description: 기록 목록에 보일 긴 설명). cancel은 그 동작을 모두 되돌리고 단계를 남기지 않습니다.",
         "break": "이어지던 입력이나 끌기를 끊습니다. 다음 변경은 새 단계가 됩니다.",
         "save": "이 문서를 저장한 것으로 표시합니다. --forget: 어느 상태도 저장된 상태가 아니게 합니다 (파일을 지웠거나 다른 곳에 저장했을 때).",
         "revert": "이 문서를 마지막으로 저장한 상태로 되돌립니다. 이것도 실행 취소할 수 있는 한 단계입니다.",

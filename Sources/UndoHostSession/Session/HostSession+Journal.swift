@@ -26,14 +26,14 @@ extension HostSession {
     /// What a replayed change does to the session's own state, as the command that made it did.
     private func follow(_ change: HostChange, _ result: UndoResult?) {
         switch change {
-        case .perform(let plugin, _, _, _, let context):
+        case .perform(let plugin, _, _, _, let context, _):
             noteDocument(context, usedBy: plugin)
             lastChanges = nil
         case .setContext(let name?):
             if !documents.contains(name) { addDocument(name, plugins: []) }
             currentDocument = name
             lastChanges = nil
-        case .beginGroup(let name, _):
+        case .beginGroup(let name, _, _):
             openGroupNames.append(name)
         case .endGroup:
             if !openGroupNames.isEmpty { openGroupNames.removeLast() }
@@ -99,7 +99,9 @@ extension HostSession {
         case .undo(.to(let step)): return "undo to \(step)"
         case .redo(.steps(let count)): return "redo \(count)"
         case .redo(.to(let step)): return "redo to \(step)"
-        case .groupBegin(let name): return name.map { "group begin " + quoted($0) } ?? "group begin"
+        case .groupBegin(let name, let description):
+            return (name.map { "group begin " + quoted($0) } ?? "group begin")
+                + (description.map { " --description " + quoted($0) } ?? "")
         case .groupEnd: return "group end"
         case .groupCancel: return "group cancel"
         case .breakCoalescing: return "break"

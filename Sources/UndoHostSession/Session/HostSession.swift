@@ -100,8 +100,10 @@ public final class HostSession {
             return .performed(action: performed.shortID, fullID: performed.fullID)
         case .undo(let amount): return try move(.undo, amount)
         case .redo(let amount): return try move(.redo, amount)
-        case .groupBegin(let name):
-            try hostCall("group begin") { () throws(PluginHostError) in try host.beginGroup(named: name, context: UndoContext(currentDocument)) }
+        case .groupBegin(let name, let description):
+            try hostCall("group begin") { () throws(PluginHostError) in
+                try host.beginGroup(named: name, description: description, context: UndoContext(currentDocument))
+            }
             openGroupNames.append(name)
             return .none
         case .groupEnd:

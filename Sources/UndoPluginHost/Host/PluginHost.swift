@@ -202,9 +202,35 @@ public final class PluginHost: @unchecked Sendable {
         // The record is made before the step moves into the history, and only when recording.
         let change = recorder.map { _ in pending!.change }
         try throughHistory("perform") { stack in
-            try stack.perform(pending.take()!)
-            if let change { try record(change) }
+            guard let change else { return try stack.perform(pending.take()!) }
+            let step = try Self.performCapturingStep(pending.take()!, on: stack)
+            try record(change.with(step))
         }
+    }
+
+    /// Performs `command` on `stack`, returning the step perform made (before any merge).
+    static func performCapturingStep(_ command: consuming PluginCommand, on stack: UndoStack) throws -> PerformedStep? {
+        let capture = PerformedStepCapture()
+        var pending = Optional(command)
+        try PerformedStepCapture.$current.withValue(capture) { try stack.perform(pending.take()!) }
+        return capture.step.withLock { $0 }
+    }
+
+    /// Performs an action given as script argument text, as ``perform(_:argumentText:in:)``
+    /// does, and returns the step perform made (its name, description, coalescing key and
+    /// inverse arguments, before any merge): for a journal's replay, which checks it against the
+    /// step recorded. Not recorded.
+    /// - Parameters:
+    ///   - actionID: the action's id.
+    ///   - argumentText: its arguments as script text.
+    ///   - context: the document it acts on.
+    /// - Returns: the step made, or `nil` when the history did not run its perform.
+    /// - Complexity: that of the perform.
+    public func performReturningStep(_ actionID: String, argumentText: String, in context: UndoContext)
+        throws(PluginHostError) -> PerformedStep?
+    {
+        var pending = Optional(try makeCommand(actionID, argumentText: argumentText, in: context))
+        return try throughHistory("perform") { stack in try Self.performCapturingStep(pending.take()!, on: stack) }
     }
 
     /// Undoes the newest step (of the current context), with plugin failures as

@@ -35,15 +35,18 @@ extension PluginHost {
         return result
     }
 
-    /// Opens a group (see ``UndoCore/UndoStack/beginGroup(named:context:)``).
+    /// Opens a group (see ``UndoCore/UndoStack/beginGroup(named:description:context:)``).
     /// - Parameters:
     ///   - name: the group's name, shown in the menu titles.
+    ///   - description: the group's longer text for history lists (`nil`: none).
     ///   - context: the group's context (`nil`: the current context).
     /// - Complexity: O(1).
-    public func beginGroup(named name: String? = nil, context: UndoContext? = nil) throws(PluginHostError) {
+    public func beginGroup(named name: String? = nil, description: String? = nil, context: UndoContext? = nil)
+        throws(PluginHostError)
+    {
         try throughHistory("beginGroup") { stack in
-            try stack.beginGroup(named: name, context: context)
-            try record(.beginGroup(name: name, context: context?.name))
+            try stack.beginGroup(named: name, description: description, context: context)
+            try record(.beginGroup(name: name, context: context?.name, description: description))
         }
     }
 
@@ -141,13 +144,14 @@ extension PluginHost {
     public func replay(_ change: HostChange) throws(PluginHostError) -> UndoResult? {
         func context(_ name: String?) -> UndoContext? { name.map(UndoContext.init) }
         switch change {
-        case .perform(_, _, let action, let arguments, let name):
+        case .perform(_, _, let action, let arguments, let name, _):
             try perform(action, argumentText: arguments, in: UndoContext(name))
             return nil
         case .undo(let count, let name): return try undo(count: count, in: context(name))
         case .redo(let count, let name): return try redo(count: count, in: context(name))
         case .goTo(let state): return try goTo(state: state)
-        case .beginGroup(let name, let contextName): try beginGroup(named: name, context: context(contextName))
+        case .beginGroup(let name, let contextName, let description):
+            try beginGroup(named: name, description: description, context: context(contextName))
         case .endGroup: try endGroup()
         case .cancelGroup: return try cancelGroup()
         case .breakCoalescing: try breakCoalescing()
@@ -197,6 +201,14 @@ extension HostChange {
     /// - Complexity: O(*n*) in their lengths.
     public static func sameMajor(_ first: String, _ second: String) -> Bool {
         major(first) == major(second)
+    }
+}
+
+extension HostChange {
+    /// A perform with the step it made (other changes unchanged).
+    func with(_ step: PerformedStep?) -> HostChange {
+        guard case .perform(let id, let version, let action, let arguments, let context, _) = self else { return self }
+        return .perform(plugin: id, pluginVersion: version, action: action, arguments: arguments, context: context, step: step)
     }
 }
 

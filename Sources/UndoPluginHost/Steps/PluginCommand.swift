@@ -1,3 +1,4 @@
+import Synchronization
 import UndoCore
 import UndoPluginABI
 
@@ -101,6 +102,18 @@ public struct PluginCommand: UndoCommand, Sendable, CustomStringConvertible {
             try action.invokePerform(&state, context: context, changes: &changes)
             if !wasPerformed && action.fixedStepCost == nil { state.measuredCost = state.currentCost }
         }
+        // The host is recording this perform (a journal): it keeps the step as it came out.
+        if let capture = PerformedStepCapture.current { capture.step.withLock { $0 = performedStep } }
+    }
+
+    /// The step as perform made it (before any merge): what a journal keeps and a replay checks.
+    var performedStep: PerformedStep {
+        let key = coalescingKey?.rawValue
+        return step.read { state in
+            PerformedStep(name: actionType.name, description: state.description, coalescingKey: key,
+                          inverseArguments: actionType.inverseSignature == nil
+                              ? nil : (state.inverseArguments ?? []).map(\.description).joined(separator: " "))
+        }
     }
 
     public mutating func undo(_ changes: inout UndoChanges) throws {
@@ -139,6 +152,14 @@ public struct PluginCommand: UndoCommand, Sendable, CustomStringConvertible {
             return .merged
         }
     }
+}
+
+/// Where the one perform a host runs while recording tells the step it made (``PluginCommand/performedStep``):
+/// set for the duration of that perform on its thread, so other performs (redo, other threads)
+/// never write to it.
+final class PerformedStepCapture: Sendable {
+    let step = Mutex<PerformedStep?>(nil)
+    @TaskLocal static var current: PerformedStepCapture?
 }
 
 /// The state of one ``PluginCommand``, a value: its storage is changed only through the step

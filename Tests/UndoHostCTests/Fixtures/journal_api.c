@@ -108,7 +108,8 @@ int main(int argc, char **argv) {
     expect_code(h, undo_history_undo(h, 2, NULL), UNDO_OK, "undo two");
     expect_code(h, type(h, "a", 1, "w"), UNDO_OK, "a change after undoing");
     expect_code(h, undo_history_mark_saved(h, "a"), UNDO_OK, "save a");
-    expect_code(h, undo_history_begin_group(h, "Both", "b"), UNDO_OK, "a group");
+    /* With a description (begin_group_v2): journaled like any group, so the reopened history has it. */
+    expect_code(h, undo_history_begin_group_v2(h, "Both", "Type 1 and 2 into b", "b"), UNDO_OK, "a group");
     type(h, "b", 0, "1");
     type(h, "b", 1, "2");
     expect_code(h, undo_history_end_group(h), UNDO_OK, "end the group");
