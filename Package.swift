@@ -65,7 +65,7 @@ let package = Package(
         .target(name: "UndoHostJournal", dependencies: ["UndoCore", "UndoPluginHost", "UndoJournal", "CSQLite"],
                 path: "Sources/UndoHostJournal"),
         .testTarget(name: "UndoJournalTests", dependencies: ["UndoJournal", "UndoHostJournal", "UndoCore", "UndoPluginHost"], path: "Tests/UndoJournalTests",
-                    exclude: ["Fixtures"]),  // journals of formats 1 and 2, read by every later version
+                    exclude: ["Fixtures"]),  // journals of formats 1 to 3 (read by every later version) and drift.c, a C plugin the tests build
         .target(name: "UndoCodableJournal", dependencies: ["UndoCore", "UndoJournal", "CSQLite"],
                 path: "Sources/UndoCodableJournal"),
         .testTarget(name: "UndoCodableJournalTests", dependencies: ["UndoCodableJournal", "UndoJournal", "UndoCore"],
