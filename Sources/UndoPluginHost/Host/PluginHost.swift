@@ -181,29 +181,38 @@ public final class PluginHost: @unchecked Sendable {
 
     /// Performs an action into the history (joining the newest step when it coalesces).
     /// Nothing is performed when the id or the arguments are wrong.
+    /// - Returns: ``UndoCore/UndoPerformOutcome/obsolete`` when the plugin found, performing
+    ///   it, that the step changes nothing (its `set_obsolete`): no step was added.
+    @discardableResult
     public func perform(_ actionID: String, _ arguments: [ActionValue], in context: UndoContext = .global)
-        throws(PluginHostError)
+        throws(PluginHostError) -> UndoPerformOutcome
     {
         try perform(try makeCommand(actionID, arguments: arguments, in: context))
     }
 
     /// Performs an action with script argument text (`text.insert`, `0 "Hello"`).
+    /// - Returns: as ``perform(_:_:in:)-(String,_,_)``.
+    @discardableResult
     public func perform(_ actionID: String, argumentText: String, in context: UndoContext = .global)
-        throws(PluginHostError)
+        throws(PluginHostError) -> UndoPerformOutcome
     {
         try perform(try makeCommand(actionID, argumentText: argumentText, in: context))
     }
 
     /// Performs a step made by ``makeCommand(_:arguments:in:)``.
-    public func perform(_ command: consuming PluginCommand) throws(PluginHostError) {
+    /// - Returns: whether the step was recorded, or left none because the plugin marked it
+    ///   obsolete on this first performance (``UndoCore/UndoPerformOutcome``).
+    @discardableResult
+    public func perform(_ command: consuming PluginCommand) throws(PluginHostError) -> UndoPerformOutcome {
         // Moved into the history (not copied): its step stays uniquely referenced, so performing
         // it does not copy the step.
         var pending = Optional(command)
         // The record is made before the step moves into the history, and only when recording.
         let change = recorder.map { _ in pending!.change }
-        try throughHistory("perform") { stack in
-            try stack.perform(pending.take()!)
+        return try throughHistory("perform") { stack in
+            let outcome = try stack.perform(pending.take()!)
             if let change { try record(change) }
+            return outcome
         }
     }
 
