@@ -262,6 +262,9 @@ import Testing
         stack.resumeRecording()
         #expect(stack.count == before.1)
         stack.checkInvariants()
+        let shared = SharedUndoHistory(stack)
+        #expect(try shared.perform(SetValue(counter: counter, to: 9, obsoleteOnUndo: false)) == .obsolete)
+        #expect(try shared.perform(SetValue(counter: counter, to: 4, obsoleteOnUndo: false)) == .recorded)
     }
 
     @Test func aStepObsoleteWhenUndoneLeavesTheHistory() throws {
