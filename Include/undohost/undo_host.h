@@ -355,6 +355,53 @@ int32_t undo_history_perform(undo_history *h, const char *action_id, const char 
 int32_t undo_history_perform_text(undo_history *h, const char *action_id, const char *context,
                                   const char *argument_text);
 
+/** undo_perform_result.outcome: the change is in the history (a new step, a member of the open
+ * group, or joined to the newest step when it coalesced). */
+#define UNDO_PERFORM_RECORDED 1
+/** undo_perform_result.outcome: the plugin found, performing the action, that it changes
+ * nothing (undo_host.set_obsolete on its first performance, Qt's obsolete command on push): no
+ * step was added, and the position, step count, titles and saved state are as they were. */
+#define UNDO_PERFORM_OBSOLETE 2
+
+/**
+ * What a perform did, for undo_history_perform_v2 and undo_history_perform_text_v2. The caller
+ * sets struct_size (sizeof, or UNDO_PERFORM_RESULT_SIZE_V1) and the reserved fields to 0; the
+ * library fills in outcome. Growable.
+ */
+typedef struct undo_perform_result {
+    uint32_t struct_size;
+    /** Out: UNDO_PERFORM_RECORDED or UNDO_PERFORM_OBSOLETE. */
+    uint32_t outcome;
+    uint32_t reserved0; /**< In: set to 0. */
+    uint32_t reserved1; /**< In: set to 0. */
+    void *reserved[2];  /**< In: set to NULL. */
+} undo_perform_result;
+
+/** The size of the first undo_perform_result: the minimum the library accepts. */
+#define UNDO_PERFORM_RESULT_SIZE_V1 (offsetof(undo_perform_result, reserved) + 2 * sizeof(void *))
+
+/**
+ * Performs an action as undo_history_perform does, and says in *result (NULL: not wanted)
+ * whether a step was recorded or the action marked itself obsolete and left none. Checking
+ * undo_state.count before and after cannot tell the two apart (a change that joins the newest
+ * step leaves the count as it was too).
+ * result: a caller-owned struct, read and written only during the call; refused before anything
+ * is performed when its struct_size is below UNDO_PERFORM_RESULT_SIZE_V1 or a reserved field is
+ * not 0 (UNDO_EINVAL). Errors: as undo_history_perform; on an error *result is not written.
+ * Thread: any. Complexity: as undo_history_perform. Since release 1.3 (ABI 1.7).
+ */
+int32_t undo_history_perform_v2(undo_history *h, const char *action_id, const char *context,
+                                const undo_value *args, uint32_t arg_count, undo_perform_result *result);
+
+/**
+ * Performs an action with script argument text, as undo_history_perform_text does, and fills in
+ * *result as undo_history_perform_v2 does. Errors: as undo_history_perform_text, and UNDO_EINVAL
+ * for a result as undo_history_perform_v2 refuses it. Thread: any. Complexity: the text's
+ * length plus the perform. Since release 1.3 (ABI 1.7).
+ */
+int32_t undo_history_perform_text_v2(undo_history *h, const char *action_id, const char *context,
+                                     const char *argument_text, undo_perform_result *result);
+
 /* ---- Undo and redo ------------------------------------------------------------------------ */
 
 /** undo_result.direction. */

@@ -13,6 +13,9 @@
  *       the previous color (id: u64, color: u32). A shape that already has the color is left
  *       alone and the step marks itself obsolete (undo_host.set_obsolete, ABI 1.7): the host
  *       adds no step (and a redo that finds it so takes the step out of the history).
+ * Each step has a description for history lists (undo_host.set_description, ABI 1.7), in
+ * English or Korean by undo_host.locale: Add "circle 2", Delete "circle 2", Move "circle 2" by
+ * (10, 5) (the sum after a drag merges), Color "circle 2" #ff0000.
  * describe_v2() shows one line per shape: "#1 rect x=10 y=20 w=30 h=40 color=#ff0000".
  * save_document/load_document (ABI 1.7) keep a canvas as bytes, in this format (version 1):
  *   "UHC" and the version byte 1; the shape count (4 bytes); then per shape, bottom to top:
@@ -219,6 +222,28 @@ static int32_t make_shape(undo_call *call, shape *s, uint64_t id, const char *ki
     return UNDO_OK;
 }
 
+/* ---- Descriptions ---------------------------------------------------------------------- */
+
+/* Whether the host writes its titles in Korean (undo_host.locale, ABI 1.7). */
+static int host_is_korean(const undo_host *host) {
+    return host->locale != NULL && strncmp(host->locale, "ko", 2) == 0 &&
+           (host->locale[2] == '\0' || host->locale[2] == '-' || host->locale[2] == '_');
+}
+
+/* Gives the step a description for history lists (ABI 1.7) naming the shape as "kind id"
+ * ("circle 2"): english and korean are printf formats whose one %s is that name and whose
+ * other conversions take the `a` and `b` numbers given (unused ones are ignored). A host older
+ * than 1.7 has no set_description: names only. */
+static void describe_shape_step(undo_call *call, const shape *s, const char *english,
+                                const char *korean, double a, double b) {
+    char label[MAX_KIND + 24];
+    char description[160];
+    if (!UNDO_STRUCT_HAS(call->host, undo_host, locale)) return;
+    snprintf(label, sizeof label, "%s %llu", s->kind, (unsigned long long)s->id);
+    snprintf(description, sizeof description, host_is_korean(call->host) ? korean : english, label, a, b);
+    (void)call->host->set_description(call, description);
+}
+
 /* ---- Actions --------------------------------------------------------------------------- */
 
 /* The parameters of each function, declared once (see canvas_init). */
@@ -237,7 +262,9 @@ static int32_t canvas_add(undo_call *call, uint64_t id, const char *kind, double
     shape s;
     int32_t rc = make_shape(call, &s, id, kind, x, y, width, height, color);
     if (rc != UNDO_OK) return rc;
-    return insert_shape(call, doc ? (int32_t)doc->count : 0, &s);
+    rc = insert_shape(call, doc ? (int32_t)doc->count : 0, &s);
+    if (rc == UNDO_OK) describe_shape_step(call, &s, "Add \"%s\"", "\"%s\" 추가", 0, 0);
+    return rc;
 }
 
 /* The inverse of add: takes add's arguments and removes that shape. */
@@ -275,6 +302,7 @@ static int32_t canvas_remove(undo_call *call, uint64_t id) {
         int32_t rc = host->set_inverse_arg(call, i, &v[i]);
         if (rc != UNDO_OK) return rc;
     }
+    describe_shape_step(call, s, "Delete \"%s\"", "\"%s\" 삭제", 0, 0);
     remove_at(doc, index);
     host->report_change(call, NULL, (int64_t)id, -1);
     return UNDO_OK;
@@ -306,6 +334,7 @@ static int32_t canvas_move(undo_call *call, uint64_t id, double dx, double dy) {
     if ((rc = call->host->set_inverse_arg(call, 2, &v)) != UNDO_OK) return rc;
     doc->shapes[index].x += dx;
     doc->shapes[index].y += dy;
+    describe_shape_step(call, &doc->shapes[index], "Move \"%s\" by (%g, %g)", "\"%s\" (%g, %g)만큼 이동", dx, dy);
     call->host->report_change(call, NULL, (int64_t)id, -1);
     return UNDO_OK;
 }
@@ -353,7 +382,16 @@ static int32_t canvas_move_merge(undo_call *call, const undo_value *prev_args,
     if ((rc = call->host->set_arg(call, 1, &v)) != UNDO_OK) return rc;
     v.as.f64 = dy;
     if ((rc = call->host->set_arg(call, 2, &v)) != UNDO_OK) return rc;
+    describe_shape_step(call, &doc->shapes[index], "Move \"%s\" by (%g, %g)", "\"%s\" (%g, %g)만큼 이동", dx, dy);
     return UNDO_MERGE_MERGED;
+}
+
+/* "Color \"circle 2\" #ff0000": the color as the describe text writes it. */
+static void describe_color_step(undo_call *call, const shape *s, uint32_t color) {
+    char english[48], korean[48];
+    snprintf(english, sizeof english, "Color \"%%s\" #%06x", (unsigned)color);
+    snprintf(korean, sizeof korean, "\"%%s\" 색 #%06x", (unsigned)color);
+    describe_shape_step(call, s, english, korean, 0, 0);
 }
 
 static int32_t set_color(undo_call *call, uint64_t id, uint32_t color, int hand_back) {
@@ -376,6 +414,7 @@ static int32_t set_color(undo_call *call, uint64_t id, uint32_t color, int hand_
         if ((rc = call->host->set_inverse_arg(call, 1, &v)) != UNDO_OK) return rc;
     }
     doc->shapes[index].color = color;
+    if (hand_back) describe_color_step(call, &doc->shapes[index], color);
     call->host->report_change(call, NULL, (int64_t)id, -1);
     return UNDO_OK;
 }
@@ -394,11 +433,14 @@ static int32_t canvas_recolor_merge(undo_call *call, const undo_value *prev_args
                                     const undo_value *prev_inverse_args,
                                     const undo_value *next_args,
                                     const undo_value *next_inverse_args) {
+    canvas_doc *doc = find_doc(call);
+    int32_t index = find_shape(doc, next_args[0].as.u64);
     int32_t rc;
     (void)next_inverse_args;
     if (prev_args[0].as.u64 != next_args[0].as.u64) return UNDO_MERGE_REFUSED;
     if (next_args[1].as.u32 == prev_inverse_args[1].as.u32) return UNDO_MERGE_ANNULLED;
     if ((rc = call->host->set_arg(call, 1, &next_args[1])) != UNDO_OK) return rc;
+    if (index >= 0) describe_color_step(call, &doc->shapes[index], next_args[1].as.u32);
     return UNDO_MERGE_MERGED;
 }
 

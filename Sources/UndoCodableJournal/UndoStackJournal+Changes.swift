@@ -48,7 +48,7 @@ extension UndoStackJournal {
     /// - Complexity: O(1) amortized, plus encoding the command and one write.
     public func perform<C: UndoJournaledCommand>(_ command: C) throws {
         let stored = try encoded(command)
-        try journaled(command: stored, { try stack.perform(command) }) { _ in .perform }
+        try journaled(command: stored, { _ = try stack.perform(command) }) { _ in .perform }
     }
 
     /// Records a change the app already made (`UndoStack.record(_:)`). When the journal is

@@ -44,6 +44,9 @@ struct CAPISession {
     var contexts: [Set<String>] = [[], [], []]
     /// Observers' user data: alive until the run ends (after the histories are destroyed).
     var probes: [ObserverProbe] = []
+    /// Performs made so far: every other one goes through undo_history_perform_v2 (chosen
+    /// without reading input, so inputs saved before make the same calls).
+    var performs = 0
 
     init(input: FuzzInput) { self.input = input }
 
@@ -211,6 +214,7 @@ struct CAPISession {
             try move(h, undo: operation == 7)
         case 9:
             try checkTitles(h)
+            try checkStepList(h)
         case 10:
             let context = randomContext()
             let code = CStrings.with(input.bool() ? randomName() : nil) { name in
@@ -289,14 +293,28 @@ struct CAPISession {
         let context = randomContext()
         let before = try fingerprint(h)
         let values = arguments.values
+        performs += 1
+        var result = undo_perform_result()
+        result.struct_size = UInt32(MemoryLayout<undo_perform_result>.size)
+        let v2 = performs % 2 == 0
         let code = CStrings.with(id) { id in
             CStrings.with(context) { context in
-                values.withUnsafeBufferPointer { undo_history_perform(h, id, context, $0.baseAddress, UInt32($0.count)) }
+                values.withUnsafeBufferPointer { values in
+                    v2 ? undo_history_perform_v2(h, id, context, values.baseAddress, UInt32(values.count), &result)
+                       : undo_history_perform(h, id, context, values.baseAddress, UInt32(values.count))
+                }
             }
         }
         try checked(h, code, "perform \(id ?? "NULL")")
         if code == UNDO_OK, let context { contexts[slot].insert(context) }
         if code < 0 { try require(try fingerprint(h) == before, "a refused perform (\(code)) changed the titles") }
+        if v2 {
+            let expected: Set<UInt32> = code == UNDO_OK ? [UInt32(UNDO_PERFORM_RECORDED), UInt32(UNDO_PERFORM_OBSOLETE)] : [0]
+            try require(expected.contains(result.outcome), "perform_v2 gave \(code) with outcome \(result.outcome)")
+            if result.outcome == UInt32(UNDO_PERFORM_OBSOLETE) {
+                try require(try fingerprint(h) == before, "an obsolete perform changed the titles")
+            }
+        }
     }
 
     private mutating func performText(_ h: OpaquePointer, slot: Int) throws(FuzzInvariantViolation) {

@@ -44,6 +44,77 @@ public func undo_history_perform_text(_ h: OpaquePointer?, _ actionID: UnsafePoi
 }
 
 @c @implementation
+public func undo_history_perform_v2(_ h: OpaquePointer?, _ actionID: UnsafePointer<CChar>?, _ context: UnsafePointer<CChar>?,
+                                    _ args: UnsafePointer<undo_value>?, _ argCount: UInt32,
+                                    _ result: UnsafeMutablePointer<undo_perform_result>?) -> Int32 {
+    withClient(h) { history throws(ClientFailure) in
+        let request = try PerformResultWriter.read(result)
+        let id = try CText.read(actionID, "action_id")
+        let context = try CText.context(context, fallback: history.currentContext ?? .global)
+        try ReservedFields.check(args, count: argCount)
+        let outcome: UndoPerformOutcome
+        do throws(PluginHostError) {
+            let action = try history.host.actionType(id)
+            let values: [ActionValue]
+            do throws(ActionArgumentError) {
+                values = try ActionArguments.check(args, count: Int(argCount), against: action.signature)
+            } catch {
+                throw .invalidArguments(action: action.shortID, signature: action.shortID + action.signature.description, error)
+            }
+            outcome = try history.host.perform(action.fullID, values, in: context)
+        } catch {
+            throw ClientFailure(error)
+        }
+        PerformResultWriter.write(outcome, request: request, to: result)
+        return Int32(UNDO_OK)
+    }
+}
+
+@c @implementation
+public func undo_history_perform_text_v2(_ h: OpaquePointer?, _ actionID: UnsafePointer<CChar>?,
+                                         _ context: UnsafePointer<CChar>?, _ argumentText: UnsafePointer<CChar>?,
+                                         _ result: UnsafeMutablePointer<undo_perform_result>?) -> Int32 {
+    withClient(h) { history throws(ClientFailure) in
+        let request = try PerformResultWriter.read(result)
+        let id = try CText.read(actionID, "action_id")
+        let context = try CText.context(context, fallback: history.currentContext ?? .global)
+        let text = try CText.read(argumentText, "argument_text")
+        let outcome: UndoPerformOutcome
+        do throws(PluginHostError) {
+            outcome = try history.host.perform(id, argumentText: text, in: context)
+        } catch {
+            throw ClientFailure(error)
+        }
+        PerformResultWriter.write(outcome, request: request, to: result)
+        return Int32(UNDO_OK)
+    }
+}
+
+/// Reading and filling in undo_perform_result.
+enum PerformResultWriter {
+    static let minimumSize = MemoryLayout<undo_perform_result>.offset(of: \.reserved)! + 2 * MemoryLayout<UnsafeRawPointer>.size
+
+    /// The caller's struct, checked before anything is performed (a refused call changes nothing).
+    static func read(_ result: UnsafeMutablePointer<undo_perform_result>?) throws(ClientFailure) -> undo_perform_result? {
+        guard let result else { return nil }
+        let request = try GrowableStruct.read(UnsafePointer(result), minimum: minimumSize, "result")
+        guard request.reserved0 == 0 else { throw .invalid("result.reserved0 is \(request.reserved0), not 0") }
+        guard request.reserved1 == 0 else { throw .invalid("result.reserved1 is \(request.reserved1), not 0") }
+        if request.reserved.0 != nil { throw .invalid("result.reserved[0] is not NULL") }
+        if request.reserved.1 != nil { throw .invalid("result.reserved[1] is not NULL") }
+        return request
+    }
+
+    static func write(_ outcome: UndoPerformOutcome, request: undo_perform_result?,
+                      to pointer: UnsafeMutablePointer<undo_perform_result>?) {
+        guard var written = request, let pointer else { return }
+        // A C history never pauses recording: every outcome but obsolete is a recorded change.
+        written.outcome = outcome == .obsolete ? UInt32(UNDO_PERFORM_OBSOLETE) : UInt32(UNDO_PERFORM_RECORDED)
+        GrowableStruct.write(written, to: pointer)
+    }
+}
+
+@c @implementation
 public func undo_history_undo(_ h: OpaquePointer?, _ count: UInt32, _ result: UnsafeMutablePointer<undo_result>?) -> Int32 {
     withClient(h) { history throws(ClientFailure) in
         try ResultWriter.move(history, count: count, result: result, direction: .undo)

@@ -116,7 +116,7 @@ struct RefusalTests {
         let error = #expect(throws: JournalError.self) {
             _ = try UndoStackJournal(path: JournalFiles.newPath(), commands: JournalFiles.commands, model: Documents()) { clock in
                 let stack = UndoStack(clock: clock)
-                try? stack.perform(Note())
+                _ = try? stack.perform(Note())
                 return stack
             }
         }

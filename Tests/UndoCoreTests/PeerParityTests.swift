@@ -244,6 +244,29 @@ import Testing
         #expect(stack.count == 1 && stack.undoMenuTitle == "Undo Set 3")
     }
 
+    /// Qt: pushing an obsolete command adds nothing; index, count and clean state stay. The
+    /// outcome tells the caller, where the count alone cannot.
+    @Test func performSaysWhetherTheCommandWasRecorded() throws {
+        let counter = Counter()
+        let stack = UndoStack.testing()
+        #expect(try stack.perform(SetValue(counter: counter, to: 1, obsoleteOnUndo: false)) == .recorded)
+        try stack.markSaved()
+        try stack.perform(SetValue(counter: counter, to: 2, obsoleteOnUndo: false))
+        try stack.undo()
+        let before = (stack.position, stack.count, stack.isDirty(), stack.canRedo, stack.redoMenuTitle)
+        #expect(try stack.perform(SetValue(counter: counter, to: 1, obsoleteOnUndo: false)) == .obsolete)
+        #expect(stack.position == before.0 && stack.count == before.1 && stack.isDirty() == before.2)
+        #expect(stack.canRedo == before.3 && stack.redoMenuTitle == before.4)
+        stack.pauseRecording()
+        #expect(try stack.perform(SetValue(counter: counter, to: 9, obsoleteOnUndo: false)) == .notRecorded)
+        stack.resumeRecording()
+        #expect(stack.count == before.1)
+        stack.checkInvariants()
+        let shared = SharedUndoHistory(stack)
+        #expect(try shared.perform(SetValue(counter: counter, to: 9, obsoleteOnUndo: false)) == .obsolete)
+        #expect(try shared.perform(SetValue(counter: counter, to: 4, obsoleteOnUndo: false)) == .recorded)
+    }
+
     @Test func aStepObsoleteWhenUndoneLeavesTheHistory() throws {
         let counter = Counter()
         let stack = UndoStack.testing()

@@ -20,7 +20,7 @@ private struct Bump: UndoCommand {
         DispatchQueue.concurrentPerform(iterations: 8) { worker in
             for i in 0..<2_000 {
                 switch i % 4 {
-                case 0, 1: try? history.perform(Bump(counter: counter, amount: worker + 1))
+                case 0, 1: _ = try? history.perform(Bump(counter: counter, amount: worker + 1))
                 case 2: _ = try? history.undo()
                 default: _ = history.state.undoTitle
                 }

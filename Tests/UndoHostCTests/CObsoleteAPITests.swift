@@ -17,7 +17,7 @@ import Testing
         }
         let checks = lines.filter { $0.hasPrefix("ok") || $0.hasPrefix("not ok") }.count
         #expect(lines.last == "done \(checks)", "the program stopped early: \(result.errors)")
-        #expect(checks >= 30)
+        #expect(checks >= 45)
         #expect(result.status == 0, "\(result.errors)")
     }
 }

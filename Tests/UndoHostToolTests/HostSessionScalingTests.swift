@@ -34,7 +34,7 @@ struct HostSessionScalingTests {
         let reads = CountingStep.Reads()
         for index in 0..<documents {
             #expect(session.run("doc d\(index)")?.error == nil)
-            try host.history.withStack { try $0.perform(CountingStep(reads: reads, document: UndoContext("d\(index)"))) }
+            try host.history.withStack { _ = try $0.perform(CountingStep(reads: reads, document: UndoContext("d\(index)"))) }
             #expect(session.run("menu")?.error == nil)
             #expect(session.state.isDirty)
         }

@@ -102,7 +102,33 @@ struct ObsoleteStepSessionTests {
             history
             """)
         #expect(run.status == 0, "\(run.standardError)")
-        #expect(run.standardOutput == "History (1 of 1 done)\n     Start\n> 1  Add Shape  untitled\n", "\(run.standardOutput)")
+        #expect(run.standardOutput == """
+            canvas.recolor changed nothing: no step was added
+            History (1 of 1 done)
+                 Start
+            > 1  Add "rect 1"  untitled
+
+            """, "\(run.standardOutput)")
+    }
+
+    @Test("--json and Korean: a perform that adds no step says so; the state is as before")
+    func aPerformThatAddsNoStepInJSONAndKorean() throws {
+        let script = """
+            canvas.add 1 "rect" 0 0 10 10 0xff0000
+            save
+            canvas.recolor 1 0xff0000
+            canvas.recolor 1 0x00ff00
+            """
+        let json = try UndoHostProcess.runScript(script, extraArguments: ["--json"])
+        #expect(json.status == 0, "\(json.standardError)")
+        let performs = json.standardOutput.split(separator: "\n").filter { $0.contains("\"command\":\"perform\"") }
+        #expect(performs.count == 3)
+        #expect(performs.map { $0.contains("\"obsolete\":true") } == [false, true, false], "\(performs)")
+        #expect(performs[1].contains("\"dirty\":false,\"position\":1,\"count\":1"), "\(performs[1])")
+        #expect(performs[2].contains("\"dirty\":true,\"position\":2,\"count\":2"), "\(performs[2])")
+        let korean = try UndoHostProcess.runScript(script, extraArguments: ["--locale", "ko"])
+        #expect(korean.standardOutput.contains("canvas.recolor: 바꾸는 것이 없어 단계를 더하지 않았습니다\n"), "\(korean.standardOutput)")
+        #expect(!korean.standardOutput.contains("changed nothing"))
     }
 
     /// undo-host check walks a plugin whose performs are often obsolete (each document with its

@@ -85,10 +85,10 @@ struct ScriptOutputTests {
         #expect(run.standardOutput == """
             History (4 of 4 done)
                  Start
-              1  Add Shape  sketch
-              2  Add Shape  sketch
-              3  Move       sketch
-            > 4  Move       sketch
+              1  Add "rect 1"               sketch
+              2  Add "circle 2"             sketch
+              3  Move "circle 2" by (2, 0)  sketch
+            > 4  Move "circle 2" by (0, 3)  sketch
             Undo 2 steps (newest Move)
             sketch (Canvas)
               #1 rect x=0 y=0 w=10 h=10 color=#ff0000

@@ -6,6 +6,39 @@ import Testing
 /// reading back of entries (`history --values`, `--json`).
 @Suite("Scripts: step descriptions and values")
 struct StepTextsSessionTests {
+    @Test("The canvas describes its steps, in English and Korean; a drag's merged move describes its sum")
+    func canvasDescriptions() throws {
+        let script = """
+            canvas.add 2 "circle" 0 0 4 4 0xff0000
+            canvas.move 2 10 5
+            canvas.move 2 2.5 -1
+            canvas.recolor 2 0x00ff00
+            canvas.recolor 2 0x0000ff
+            canvas.remove 2
+            menu
+            history
+            """
+        let run = try UndoHostProcess.run(UndoHostProcess.samplePlugins, input: script)
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardOutput == """
+            Edit (untitled)
+              Undo Delete Shape    Ctrl+Z
+              Redo                 Ctrl+Y  (disabled)
+            History (4 of 4 done)
+                 Start
+              1  Add "circle 2"                untitled
+              2  Move "circle 2" by (12.5, 4)  untitled
+              3  Color "circle 2" #0000ff      untitled
+            > 4  Delete "circle 2"             untitled
+
+            """, "\(run.standardOutput)")
+        let korean = try UndoHostProcess.run(UndoHostProcess.samplePlugins + ["--locale", "ko"], input: script)
+        #expect(korean.status == 0, "\(korean.standardError)")
+        for description in ["\"circle 2\" 추가", "\"circle 2\" (12.5, 4)만큼 이동", "\"circle 2\" 색 #0000ff", "\"circle 2\" 삭제"] {
+            #expect(korean.standardOutput.contains(description), "\(description) in \(korean.standardOutput)")
+        }
+    }
+
     @Test("The menu says Undo Typing while history lists what was typed; --values shows the arguments")
     func descriptionsAndValues() throws {
         let run = try UndoHostProcess.run(UndoHostProcess.samplePlugins, input: """

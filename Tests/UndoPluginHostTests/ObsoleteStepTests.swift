@@ -31,8 +31,10 @@ import UndoPluginABI
     var isDirty: Bool { host.history.withStack { $0.isDirty() } }
 
     @Test func aStepObsoleteWhenPerformedIsNeitherAddedNorMerged() throws {
-        try set(0, 1)
-        try set(0, 1)  // already 1: obsolete, sets no inverse argument and is not an error
+        #expect(try host.perform("obsolete.set", [.i64(0), .i64(1)]) == .recorded)
+        // Already 1: obsolete, sets no inverse argument, is not an error, and perform says so.
+        #expect(try host.perform("obsolete.set", argumentText: "0 1") == .obsolete)
+        #expect(try host.perform(try host.actionType("obsolete.set"), [.i64(0), .i64(1)]) == .obsolete)
         #expect(host.stepCount == 1 && position == 1)
         #expect(try state().contains("merges=0"))  // never offered to the newest step
         try set(0, 2)  // an ordinary step is offered (and refused)

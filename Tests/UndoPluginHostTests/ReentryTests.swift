@@ -216,7 +216,7 @@ import UndoPluginABI
             outcome.add(PluginLogMessage(pluginID: "", level: .info, message: message))
             finished.signal()
         }
-        try host.history.withStack { try $0.perform(SlowCommand(started: started)) }
+        try host.history.withStack { _ = try $0.perform(SlowCommand(started: started)) }
         finished.wait()
         #expect(outcome.messages.map(\.message) == ["org.undohost.text"])
     }

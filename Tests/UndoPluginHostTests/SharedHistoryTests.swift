@@ -229,7 +229,7 @@ import UndoPluginABI
                 group.addTask {
                     let doc = UndoContext("doc\(worker)")
                     for i in 0..<60 {
-                        try? host.perform("text.insert", [.i64(0), .string("x")], in: doc)
+                        _ = try? host.perform("text.insert", [.i64(0), .string("x")], in: doc)
                         if i % 3 == 0 { host.history.withStack { $0.breakCoalescing() } }
                         if i % 7 == 0 { _ = try? host.history.withStack { try $0.undo(in: doc) } }
                         _ = try? host.describe(doc, plugin: "org.undohost.text")

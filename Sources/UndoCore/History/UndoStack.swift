@@ -154,13 +154,16 @@ public final class UndoStack {
     /// coalesces). Redo steps of the command's context are set aside as a branch. While recording is
     /// paused, the command is performed and not recorded; so is a command that marks itself
     /// obsolete (``UndoChanges/markObsolete()``).
+    /// - Parameter command: the change to make and record.
+    /// - Returns: whether the change was recorded, or left no step because it marked itself
+    ///   obsolete or recording is paused.
     /// - Throws: ``UndoError/reentrantCall(_:)`` from inside an action; the command's own
     ///   error (as ``UndoError/actionFailed(step:underlying:)``) if it fails, with nothing recorded.
     /// - Complexity: O(1) amortized (plus the redo steps discarded).
     // Inlinable: specialized for `C` where it is called, the command is run, and moved into
     // its step, without a generic call or copy.
-    @inlinable
-    public func perform<C: UndoCommand>(_ command: consuming C) throws {
+    @inlinable @discardableResult
+    public func perform<C: UndoCommand>(_ command: consuming C) throws -> UndoPerformOutcome {
         try beginAction("perform")
         var changes = UndoChanges()
         do {
@@ -172,11 +175,13 @@ public final class UndoStack {
         guard !changes.isObsolete else {
             // It changed nothing: there is nothing to record.
             endAction()
-            return
+            return .obsolete
         }
+        let paused = storage.record.pointee.recordingPauses > 0
         let observed = storage.record.pointee.add(command)  // its merge is the command's code too
         endAction()
         if observed { notifyObservers() }
+        return paused ? .notRecorded : .recorded
     }
 
     /// Records a change that was already made (the UndoManager style, or a plugin with its own

@@ -24,7 +24,11 @@ public final class SharedUndoHistory: @unchecked Sendable {
         return try body(stack)
     }
 
-    public func perform<C: UndoCommand>(_ command: C) throws { try withStack { try $0.perform(command) } }
+    /// Performs and records `command` (``UndoStack/perform(_:)``).
+    /// - Parameter command: the change to make and record.
+    /// - Returns: whether it was recorded, or left no step (``UndoPerformOutcome``).
+    @discardableResult
+    public func perform<C: UndoCommand>(_ command: C) throws -> UndoPerformOutcome { try withStack { try $0.perform(command) } }
     @discardableResult public func undo() throws -> UndoResult? { try withStack { try $0.undo() } }
     @discardableResult public func redo() throws -> UndoResult? { try withStack { try $0.redo() } }
     public var state: UndoState { withStack { $0.state } }

@@ -14,7 +14,10 @@ extension CommandOutcome {
     private var bodyMembers: [(String, JSONValue)] {
         switch body {
         case .none: return []
-        case .performed(let action, let fullID): return [("action", .string(action)), ("fullID", .string(fullID))]
+        case .performed(let action, let fullID):
+            return [("action", .string(action)), ("fullID", .string(fullID)), ("obsolete", .bool(false))]
+        case .performedNothing(let action, let fullID):
+            return [("action", .string(action)), ("fullID", .string(fullID)), ("obsolete", .bool(true))]
         case .message(let message): return [("message", .string(message))]
         case .moved(let title, let result, let views):
             return [("title", .string(title)), ("result", result.json), ("documents", .array(views.map(\.json)))]

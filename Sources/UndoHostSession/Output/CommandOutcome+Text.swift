@@ -6,6 +6,7 @@ extension CommandOutcome {
         switch body {
         case .none, .performed, .expectedFailure: return ""
         case .message(let message): return message
+        case .performedNothing(let action, _): return words.performedNothing(action)
         case .moved(let title, let result, let views):
             var lines = [style.bold(title)]
             if result.obsoleteCount > 0 {

@@ -10,7 +10,7 @@ extension SessionText {
             from(x), coalesces, saved(x), forgotSave(x), cancelledGroup(x, changes: true), cancelledGroup(nil, changes: true), cancelledGroup(x, changes: false), cancelledGroup(nil, changes: false), limit(nil, kept: 2), limit(3, kept: 2), notALimit(x), closed(x, removed: 2, now: x), movedSteps(undo: true, count: 2, newest: x),
             movedSteps(undo: false, count: 2, newest: nil), movedTo(undo: true, target: 1, count: 2, newest: x),
             movedTo(undo: false, target: 1, count: 1, newest: nil), leftHistory(obsolete: 1, moved: 1, name: x),
-            leftHistory(obsolete: 1, moved: 1, name: nil), leftHistory(obsolete: 1, moved: 3, name: x), leftHistory(obsolete: 2, moved: 3, name: x), alreadyAt(1), revertToSaved,
+            leftHistory(obsolete: 1, moved: 1, name: nil), leftHistory(obsolete: 1, moved: 3, name: x), leftHistory(obsolete: 2, moved: 3, name: x), performedNothing(x), alreadyAt(1), revertToSaved,
             loaded(x, x, x, actions: 2), skipped(x, x), noPlugins(in: x), unloaded(x, removed: 2),
             errorPrefix, column(1), hint, usage(x), didYouMean(x), noGroupOpen, beginGroupHint, ambiguous(x),
             writeOneOf(x), noPluginsHint, listActionsHint, unknownAction(x), unknownCommand(x), argument(1), expected(x),

@@ -116,6 +116,12 @@ public struct SessionText: Sendable, Equatable {
         return pick("\(obsolete) of the \(moved) steps changed nothing any more: \(obsolete == 1 ? "it" : "they") left the history",
                     "단계 \(moved)개 중 \(obsolete)개는 더 이상 바꾸는 것이 없어 기록에서 빠졌습니다")
     }
+    /// After a perform whose action found, performing it, that it changes nothing (the plugin
+    /// marked it obsolete): no step was added.
+    func performedNothing(_ action: String) -> String {
+        pick("\(action) changed nothing: no step was added",
+             "\(action): 바꾸는 것이 없어 단계를 더하지 않았습니다")
+    }
     func alreadyAt(_ step: Int) -> String { pick("Already at step \(step)", "이미 \(step)단계에 있습니다") }
     /// The name of the step that reverts to the saved state.
     var revertToSaved: String { pick("Revert to Saved", "저장된 상태로 되돌리기") }

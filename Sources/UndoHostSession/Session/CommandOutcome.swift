@@ -8,6 +8,9 @@ public struct CommandOutcome: Sendable {
         /// A plugin action was performed: its short and full ids (quiet in text output, like a
         /// keystroke in an editor; the prompt's "*" shows the document changed).
         case performed(action: String, fullID: String)
+        /// A plugin action was performed and found that it changes nothing (the plugin marked
+        /// it obsolete on its first performance): no step was added, and the state is as before.
+        case performedNothing(action: String, fullID: String)
         /// A short confirmation ("Saved letter.txt").
         case message(String)
         /// An undo, redo or revert: the menu title that names it, what it changed, and the

@@ -96,7 +96,8 @@ public final class HostSession {
     private func execute(_ command: SessionCommand) throws(SessionError) -> CommandOutcome.Body {
         switch command {
         case .perform(let action, let arguments, let column):
-            let performed = try perform(action, arguments: arguments, argumentColumn: column)
+            let (performed, outcome) = try perform(action, arguments: arguments, argumentColumn: column)
+            guard outcome != .obsolete else { return .performedNothing(action: performed.shortID, fullID: performed.fullID) }
             return .performed(action: performed.shortID, fullID: performed.fullID)
         case .undo(let amount): return try move(.undo, amount)
         case .redo(let amount): return try move(.redo, amount)
@@ -153,17 +154,20 @@ public final class HostSession {
 
     // MARK: Actions
 
-    private func perform(_ actionID: String, arguments: String, argumentColumn: Int) throws(SessionError) -> ActionType {
+    private func perform(_ actionID: String, arguments: String, argumentColumn: Int)
+        throws(SessionError) -> (ActionType, UndoPerformOutcome)
+    {
         let action = try resolve(actionID)
         let context = UndoContext(currentDocument)
+        let outcome: UndoPerformOutcome
         do throws(PluginHostError) {
-            try host.perform(action.fullID, argumentText: arguments, in: context)
+            outcome = try host.perform(action.fullID, argumentText: arguments, in: context)
         } catch {
             throw describe(error, action: action, arguments: arguments, argumentColumn: argumentColumn)
         }
         noteDocument(currentDocument, usedBy: action.pluginID)
         lastChanges = nil
-        return action
+        return (action, outcome)
     }
 
     /// The action named `id`, or an error with the closest id (or command) as a hint.

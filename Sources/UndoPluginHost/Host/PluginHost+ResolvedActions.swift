@@ -13,8 +13,10 @@ extension PluginHost {
     ///   the plugin's failure; the history's refusal.
     /// - Complexity: O(1) plus the arguments' size (checked, and copied for the call); a
     ///   coalescing step also pays for the plugin's merge.
+    /// - Returns: as ``perform(_:_:in:)-(String,_,_)``.
+    @discardableResult
     public func perform(_ action: ActionType, _ arguments: [ActionValue], in context: UndoContext = .global)
-        throws(PluginHostError)
+        throws(PluginHostError) -> UndoPerformOutcome
     {
         try perform(try makeCommand(action, arguments: arguments, in: context))
     }
@@ -46,8 +48,10 @@ extension PluginHost {
     /// ``ActionArgumentError/Kind/wrongCount(expected:given:)``. The step is made and performed
     /// like any other; a keystroke joins a typing run through the ordinary merge.
     /// - Throws: as ``perform(_:_:in:)-(ActionType,_,_)``, before anything is performed.
+    /// - Returns: as ``perform(_:_:in:)-(String,_,_)``.
+    @discardableResult
     public func perform(_ action: ActionType, argument: ActionValue, in context: UndoContext = .global)
-        throws(PluginHostError)
+        throws(PluginHostError) -> UndoPerformOutcome
     {
         try perform(makeCommand(action, argument: argument, in: context))
     }

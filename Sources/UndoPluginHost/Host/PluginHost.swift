@@ -181,39 +181,50 @@ public final class PluginHost: @unchecked Sendable {
 
     /// Performs an action into the history (joining the newest step when it coalesces).
     /// Nothing is performed when the id or the arguments are wrong.
+    /// - Returns: ``UndoCore/UndoPerformOutcome/obsolete`` when the plugin found, performing
+    ///   it, that the step changes nothing (its `set_obsolete`): no step was added.
+    @discardableResult
     public func perform(_ actionID: String, _ arguments: [ActionValue], in context: UndoContext = .global)
-        throws(PluginHostError)
+        throws(PluginHostError) -> UndoPerformOutcome
     {
         try perform(try makeCommand(actionID, arguments: arguments, in: context))
     }
 
     /// Performs an action with script argument text (`text.insert`, `0 "Hello"`).
+    /// - Returns: as ``perform(_:_:in:)-(String,_,_)``.
+    @discardableResult
     public func perform(_ actionID: String, argumentText: String, in context: UndoContext = .global)
-        throws(PluginHostError)
+        throws(PluginHostError) -> UndoPerformOutcome
     {
         try perform(try makeCommand(actionID, argumentText: argumentText, in: context))
     }
 
     /// Performs a step made by ``makeCommand(_:arguments:in:)``.
-    public func perform(_ command: consuming PluginCommand) throws(PluginHostError) {
+    /// - Returns: whether the step was recorded, or left none because the plugin marked it
+    ///   obsolete on this first performance (``UndoCore/UndoPerformOutcome``).
+    @discardableResult
+    public func perform(_ command: consuming PluginCommand) throws(PluginHostError) -> UndoPerformOutcome {
         // Moved into the history (not copied): its step stays uniquely referenced, so performing
         // it does not copy the step.
         var pending = Optional(command)
         // The record is made before the step moves into the history, and only when recording.
         let change = recorder.map { _ in pending!.change }
-        try throughHistory("perform") { stack in
+        return try throughHistory("perform") { stack in
             guard let change else { return try stack.perform(pending.take()!) }
-            let step = try Self.performCapturingStep(pending.take()!, on: stack)
-            try record(change.with(step))
+            let performed = try Self.performCapturingStep(pending.take()!, on: stack)
+            try record(change.with(performed.step))
+            return performed.outcome
         }
     }
 
     /// Performs `command` on `stack`, returning the step perform made (before any merge).
-    static func performCapturingStep(_ command: consuming PluginCommand, on stack: UndoStack) throws -> PerformedStep? {
+    static func performCapturingStep(_ command: consuming PluginCommand, on stack: UndoStack)
+        throws -> (outcome: UndoPerformOutcome, step: PerformedStep?)
+    {
         let capture = PerformedStepCapture()
         var pending = Optional(command)
-        try PerformedStepCapture.$current.withValue(capture) { try stack.perform(pending.take()!) }
-        return capture.step.withLock { $0 }
+        let outcome = try PerformedStepCapture.$current.withValue(capture) { try stack.perform(pending.take()!) }
+        return (outcome, capture.step.withLock { $0 })
     }
 
     /// Performs an action given as script argument text, as ``perform(_:argumentText:in:)``
@@ -230,7 +241,7 @@ public final class PluginHost: @unchecked Sendable {
         throws(PluginHostError) -> PerformedStep?
     {
         var pending = Optional(try makeCommand(actionID, argumentText: argumentText, in: context))
-        return try throughHistory("perform") { stack in try Self.performCapturingStep(pending.take()!, on: stack) }
+        return try throughHistory("perform") { stack in try Self.performCapturingStep(pending.take()!, on: stack).step }
     }
 
     /// Undoes the newest step (of the current context), with plugin failures as

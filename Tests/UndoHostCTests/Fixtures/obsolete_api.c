@@ -116,6 +116,55 @@ static void obsolete_when_performed(void) {
     undo_history_destroy(h);
 }
 
+/* Qt: pushing an obsolete command adds nothing and leaves the index, the count and the clean
+ * state as they were; undo_history_perform_v2 says so, where the count alone cannot (a change
+ * that coalesces leaves it too). */
+static void perform_v2_says_whether_a_step_was_added(void) {
+    undo_history *h = make_history();
+    undo_history_state state;
+    undo_perform_result performed;
+    undo_value args[2];
+    char undo_title[64], redo_title[64];
+    memset(&performed, 0, sizeof performed);
+    performed.struct_size = sizeof performed;
+    args[0] = undo_i64(0);
+    args[1] = undo_i64(10);
+    expect_code(h, undo_history_perform_v2(h, "obsolete.set", "a", args, 2, &performed), UNDO_OK, "perform_v2 set 10");
+    expect_number(performed.outcome, UNDO_PERFORM_RECORDED, "set 10 was recorded");
+    undo_history_mark_saved(h, "a");
+    args[1] = undo_i64(20);
+    set(h, "a", 0, 20);
+    undo_history_undo_in(h, "a", 1, NULL); /* a redo step, back at the saved state */
+    args[1] = undo_i64(10);
+    undo_history_break_coalescing(h);
+    performed.outcome = 99;
+    expect_code(h, undo_history_perform_v2(h, "obsolete.set", "a", args, 2, &performed), UNDO_OK,
+                "perform_v2 set 10 again is no error");
+    expect_number(performed.outcome, UNDO_PERFORM_OBSOLETE, "it was obsolete: no step added");
+    state = state_of(h, "a", undo_title, redo_title);
+    expect_number(state.position, 1, "the position is as it was");
+    expect_number(state.count, 2, "the count is as it was");
+    expect(state.can_redo == 1, "the redo step is kept", redo_title);
+    expect_text(redo_title, "Redo Set", "the redo title is as it was");
+    expect(undo_history_is_dirty(h, "a") == 0, "still at the saved state", NULL);
+    performed.outcome = 99;
+    expect_code(h, undo_history_perform_text_v2(h, "obsolete.set", "a", "0 10", &performed), UNDO_OK,
+                "perform_text_v2 set 10 again");
+    expect_number(performed.outcome, UNDO_PERFORM_OBSOLETE, "perform_text_v2 says obsolete too");
+    expect_code(h, undo_history_perform_text_v2(h, "obsolete.set", "a", "0 30", NULL), UNDO_OK,
+                "a NULL result is not wanted");
+    expect_number(state_of(h, "a", undo_title, redo_title).position, 2, "that one was recorded");
+    performed.struct_size = UNDO_PERFORM_RESULT_SIZE_V1 - 1;
+    expect_code(h, undo_history_perform_text_v2(h, "obsolete.set", "a", "0 40", &performed), UNDO_EINVAL,
+                "a result below its first size is refused");
+    performed.struct_size = sizeof performed;
+    performed.reserved0 = 1;
+    expect_code(h, undo_history_perform_v2(h, "obsolete.set", "a", args, 2, &performed), UNDO_EINVAL,
+                "reserved0 not 0 is refused");
+    expect_number(state_of(h, "a", undo_title, redo_title).position, 2, "and nothing was performed");
+    undo_history_destroy(h);
+}
+
 /* Qt: undo of a command that becomes obsolete removes it; the index stays right. */
 static void obsolete_when_undone(void) {
     undo_history *h = make_history();
@@ -193,6 +242,7 @@ int main(int argc, char **argv) {
     }
     fixture = argv[2];
     obsolete_when_performed();
+    perform_v2_says_whether_a_step_was_added();
     obsolete_when_undone();
     obsolete_when_redone();
     ordinary_undo_and_saved_state();
