@@ -119,15 +119,22 @@ extension HistoryRecord {
             changes.obsoleteMarks = marks
             if removingObsolete { return removeObsolete(at: index) }
         }
+        place(direction, from: index)
+        return nil
+    }
+
+    /// Moves the step at `index`, just undone (or redone), to the position's edge.
+    mutating func place(_ direction: UndoResult.Direction, from index: Int) {
         var from = index
         let to = direction == .undo ? position - 1 : position
+        // The finders offer only moves that keep every branch at a state it fits.
+        if from != to && !branches.isEmpty { rehang(forksAfterMoving(from, to: to) ?? []) }
         while from < to { steps.swapAt(from, from + 1); from += 1 }
         while from > to { steps.swapAt(from, from - 1); from -= 1 }
         position += direction == .undo ? -1 : 1
         let moved = steps[from].command
         count(moved, -1, done: direction == .undo)
         count(moved, 1, done: direction == .redo)
-        return nil
     }
 
     /// Removes the step at `index`, which changes nothing any more: the states before and
@@ -150,6 +157,7 @@ extension HistoryRecord {
     /// took its change back, and takes it back again in its own step).
     mutating func relocateDone(from index: Int) {
         var from = index
+        if from != position && !branches.isEmpty { rehang(forksAfterMoving(from, to: position) ?? []) }
         while from > position { steps.swapAt(from, from - 1); from -= 1 }
         position += 1
         let moved = steps[from].command
@@ -161,8 +169,9 @@ extension HistoryRecord {
 
     /// The index of the newest done step of `context` (`nil`: of any context), or `nil` while a
     /// group is open. A group that also changed other documents is only offered while no later
-    /// done step changed those.
-    /// - Complexity: O(1) for `nil`; O(steps after it) otherwise.
+    /// done step changed those, and a step that would leave a stored branch at no state its
+    /// steps fit is not offered (see ``forksAfterMoving(_:to:)``).
+    /// - Complexity: O(1) for `nil`; O(steps after it) otherwise, plus the forks among them.
     func newestDone(in context: UndoContext?) -> Int? {
         guard openGroups.isEmpty, position > 0 else { return nil }
         guard let context else { return position - 1 }
@@ -170,7 +179,8 @@ extension HistoryRecord {
         var index = position - 1
         while index >= 0 {
             if step(at: index, touches: context) {
-                return isFree(index, among: (index + 1)..<position) ? index : nil
+                return isFree(index, among: (index + 1)..<position) && forksAfterMoving(index, to: position - 1) != nil
+                    ? index : nil
             }
             index -= 1
         }
@@ -184,7 +194,7 @@ extension HistoryRecord {
         guard let context else { return position }
         guard contextCounts[context].redo > 0 else { return nil }
         for index in position..<steps.count where step(at: index, touches: context) {
-            return isFree(index, among: position..<index) ? index : nil
+            return isFree(index, among: position..<index) && forksAfterMoving(index, to: position) != nil ? index : nil
         }
         return nil
     }
@@ -235,7 +245,22 @@ extension HistoryRecord {
 
     /// How many steps of `context` to undo (negative) or redo (positive) to reach its saved
     /// state; `nil` if it cannot be reached.
+    /// - Complexity: O(steps); with stored branches, plus a trial of the way on a copy.
     func pathToSaved(in context: UndoContext) -> Int? {
+        guard let path = countToSaved(in: context) else { return nil }
+        guard path != 0 && !branches.isEmpty else { return path }
+        // A step on the way that would leave a branch at no state its steps fit is not offered
+        // (see forksAfterMoving): the way is tried on a copy, moving steps without running them.
+        var trial = self
+        let direction: UndoResult.Direction = path < 0 ? .undo : .redo
+        for _ in 0..<abs(path) {
+            guard let index = trial.find(direction, in: context) else { return nil }
+            trial.place(direction, from: index)
+        }
+        return path
+    }
+
+    private func countToSaved(in context: UndoContext) -> Int? {
         let state = saveStates[context] ?? SaveState()
         if state.saved.contains(savedMarker(in: context)) { return 0 }
         // Backwards: after undoing the k-th done step of the context, the marker is the next
@@ -254,10 +279,16 @@ extension HistoryRecord {
         }
         // Forwards: redoing a non-discardable step makes it the marker.
         count = 0
+        // The revert folds the steps it redoes into its own: a branch hanging between two of
+        // them that changes this context would fit no state any more.
+        var folded: [UInt32] = []
         for index in position..<steps.count where step(at: index, touches: context) {
             if Self.contexts(of: steps[index].command).count > 1 { return nil }
             count += 1
-            if !steps[index].command.isDiscardable && state.saved.contains(steps[index].serial) { return count }
+            if !steps[index].command.isDiscardable && state.saved.contains(steps[index].serial) {
+                return folded.contains { contextsOfBranches(at: $0).contains(context) } ? nil : count
+            }
+            if !branches.isEmpty { folded.append(steps[index].serial) }
         }
         return nil
     }
@@ -284,13 +315,16 @@ extension HistoryRecord {
             let taken = UndoGroup(name: nil, context: context, members: moved)
             appendFinished(InvertedCommand(inner: taken, name: name, context: context))
         } else {
-            // Out of the done steps, into the revert, which does them again on redo.
+            // Out of the done steps, into the revert, which does them again on redo. What hung
+            // after the newest of them (branches, and the redo steps it sets aside) follows the
+            // state the revert makes, so it hangs at the revert (the next serial).
+            if !branches.isEmpty { branches.rehang(from: steps[indices[0]].serial, to: nextSerial) }
             for index in indices.sorted(by: >) {
                 self.count(steps[index].command, -1, done: true)
                 removeFromList(at: index)
                 position -= 1
             }
-            appendFinished(UndoGroup(name: name, context: context, members: moved.reversed()))
+            appendFinished(UndoGroup(name: name, context: context, members: moved.reversed()), asideAfterIt: true)
         }
         saveStates[context, default: SaveState()].saved.insert(savedMarker(in: context))
     }
