@@ -5,8 +5,9 @@
 /// changes what is done up to the forks among them; a revert forwards folds steps into its own.
 /// Each context's steps keep their order, so a branch still fits a fork when the steps done up
 /// to it differ only in contexts that nothing in the branch (nor in the branches hanging on it)
-/// changes. Such moves hang the branches there; a move that would leave a branch at no fitting
-/// state is not offered.
+/// changes. Such moves hang the branches there. Per-document undo and redo stay always offered:
+/// a branch that would fit no state of the reordered list (it changes both the moved step's
+/// documents and those it passes) is dropped rather than redone on a state it was not made on.
 extension HistoryRecord {
     /// The contexts changed by the branches hanging at `fork`, and by those hanging on their
     /// steps, and so on.
@@ -28,13 +29,13 @@ extension HistoryRecord {
     /// Where the stored branches must hang when the step at `index` moves to `to` (an undo
     /// moves a done step up past other contexts' done steps, a redo moves a redo step down past
     /// other contexts' redo steps): for each branch whose fork is among the steps passed,
-    /// its slot and the fork it then fits.
-    /// - Returns: the new forks (none when nothing is passed or no branch hangs there); `nil`
-    ///   when a branch would fit no state of the reordered list.
+    /// the branch (named by its first step, as slots move) and the fork it then fits.
+    /// - Returns: the new forks, and the forks whose branches fit no state of the reordered list
+    ///   (both empty when nothing is passed or no branch hangs there).
     /// - Complexity: O(steps passed × branches), plus ``contextsOfBranches(at:)`` for each fork
     ///   among them.
-    func forksAfterMoving(_ index: Int, to: Int) -> [(branch: Int, fork: UInt32)]? {
-        guard index != to, !branches.isEmpty else { return [] }
+    func forksAfterMoving(_ index: Int, to: Int) -> (moves: [(first: UInt32, fork: UInt32)], stranded: [UInt32]) {
+        guard index != to, !branches.isEmpty else { return ([], []) }
         let lower = min(index, to), upper = max(index, to)
         let moved = steps[index].serial
         let movedContexts = Self.contexts(of: steps[index].command)
@@ -43,10 +44,12 @@ extension HistoryRecord {
         // redo those it passes then the moved step. Each step's offset in it, by serial.
         var offsets: [UInt32: Int] = [:]
         for offset in lower...upper { offsets[steps[offset].serial] = offset }
-        var result: [(branch: Int, fork: UInt32)] = []
+        var result: [(first: UInt32, fork: UInt32)] = []
+        var stranded: Set<UInt32> = []
         for slot in branches.branches.indices {
             let fork = branches.branches[slot].fork
-            guard let offset = offsets[fork] else { continue }
+            guard let offset = offsets[fork], !stranded.contains(fork) else { continue }
+            let first = branches.firstSerial(of: slot)
             let needs = contextsOfBranches(at: fork)
             // The contexts of the passed steps in `range` (old offsets).
             func passedContexts(_ range: ClosedRange<Int>) -> Set<UndoContext> {
@@ -56,32 +59,40 @@ extension HistoryRecord {
             }
             if index < to {
                 // Undo: S X1…Xm becomes X1…Xm S. At Xm the state is the one after S now.
-                if offset == upper { result.append((slot, moved)); continue }
+                if offset == upper { result.append((first, moved)); continue }
                 if needs.isDisjoint(with: movedContexts) {
                     // The same state without S: at S, the state before it; at Xk, Xk itself.
-                    if fork == moved { result.append((slot, before)) }
+                    if fork == moved { result.append((first, before)) }
                 } else if offset + 1 > upper || needs.isDisjoint(with: passedContexts((offset + 1)...upper)) {
                     // With the rest of X done too: after S.
-                    result.append((slot, moved))
+                    result.append((first, moved))
                 } else {
-                    return nil
+                    stranded.insert(fork)
                 }
             } else {
                 // Redo: X1…Xm S becomes S X1…Xm. At S the state is the one after Xm now.
-                if fork == moved { result.append((slot, steps[upper - 1].serial)); continue }
+                if fork == moved { result.append((first, steps[upper - 1].serial)); continue }
                 if needs.isDisjoint(with: movedContexts) { continue }   // Xk with S done too
                 if needs.isDisjoint(with: passedContexts(lower...offset)) {
-                    result.append((slot, before))   // without X1…Xk
+                    result.append((first, before))   // without X1…Xk
                 } else {
-                    return nil
+                    stranded.insert(fork)
                 }
             }
         }
-        return result
+        return (result, Array(stranded))
     }
 
-    /// Hangs the branches as ``forksAfterMoving(_:to:)`` found.
-    mutating func rehang(_ forks: [(branch: Int, fork: UInt32)]) {
-        for (slot, fork) in forks { branches.setFork(ofBranchAt: slot, to: fork) }
+    /// Hangs the branches as ``forksAfterMoving(_:to:)`` found, after dropping those stranded
+    /// (with the branches hanging on their steps).
+    /// - Complexity: O(branches × (forks moved + branches dropped) + steps dropped).
+    mutating func rehang(_ forks: (moves: [(first: UInt32, fork: UInt32)], stranded: [UInt32])) {
+        for fork in forks.stranded {
+            for step in branches.removeSubtrees(at: fork) { totalCost -= Int(step.cost) }
+        }
+        for (first, fork) in forks.moves {
+            guard let slot = branches.branches.indices.first(where: { branches.firstSerial(of: $0) == first }) else { continue }
+            branches.setFork(ofBranchAt: slot, to: fork)
+        }
     }
 }

@@ -127,8 +127,7 @@ extension HistoryRecord {
     mutating func place(_ direction: UndoResult.Direction, from index: Int) {
         var from = index
         let to = direction == .undo ? position - 1 : position
-        // The finders offer only moves that keep every branch at a state it fits.
-        if from != to && !branches.isEmpty { rehang(forksAfterMoving(from, to: to) ?? []) }
+        if from != to && !branches.isEmpty { rehang(forksAfterMoving(from, to: to)) }
         while from < to { steps.swapAt(from, from + 1); from += 1 }
         while from > to { steps.swapAt(from, from - 1); from -= 1 }
         position += direction == .undo ? -1 : 1
@@ -157,7 +156,7 @@ extension HistoryRecord {
     /// took its change back, and takes it back again in its own step).
     mutating func relocateDone(from index: Int) {
         var from = index
-        if from != position && !branches.isEmpty { rehang(forksAfterMoving(from, to: position) ?? []) }
+        if from != position && !branches.isEmpty { rehang(forksAfterMoving(from, to: position)) }
         while from > position { steps.swapAt(from, from - 1); from -= 1 }
         position += 1
         let moved = steps[from].command
@@ -169,9 +168,8 @@ extension HistoryRecord {
 
     /// The index of the newest done step of `context` (`nil`: of any context), or `nil` while a
     /// group is open. A group that also changed other documents is only offered while no later
-    /// done step changed those, and a step that would leave a stored branch at no state its
-    /// steps fit is not offered (see ``forksAfterMoving(_:to:)``).
-    /// - Complexity: O(1) for `nil`; O(steps after it) otherwise, plus the forks among them.
+    /// done step changed those.
+    /// - Complexity: O(1) for `nil`; O(steps after it) otherwise.
     func newestDone(in context: UndoContext?) -> Int? {
         guard openGroups.isEmpty, position > 0 else { return nil }
         guard let context else { return position - 1 }
@@ -179,8 +177,7 @@ extension HistoryRecord {
         var index = position - 1
         while index >= 0 {
             if step(at: index, touches: context) {
-                return isFree(index, among: (index + 1)..<position) && forksAfterMoving(index, to: position - 1) != nil
-                    ? index : nil
+                return isFree(index, among: (index + 1)..<position) ? index : nil
             }
             index -= 1
         }
@@ -194,7 +191,7 @@ extension HistoryRecord {
         guard let context else { return position }
         guard contextCounts[context].redo > 0 else { return nil }
         for index in position..<steps.count where step(at: index, touches: context) {
-            return isFree(index, among: position..<index) && forksAfterMoving(index, to: position) != nil ? index : nil
+            return isFree(index, among: position..<index) ? index : nil
         }
         return nil
     }
@@ -245,22 +242,7 @@ extension HistoryRecord {
 
     /// How many steps of `context` to undo (negative) or redo (positive) to reach its saved
     /// state; `nil` if it cannot be reached.
-    /// - Complexity: O(steps); with stored branches, plus a trial of the way on a copy.
     func pathToSaved(in context: UndoContext) -> Int? {
-        guard let path = countToSaved(in: context) else { return nil }
-        guard path != 0 && !branches.isEmpty else { return path }
-        // A step on the way that would leave a branch at no state its steps fit is not offered
-        // (see forksAfterMoving): the way is tried on a copy, moving steps without running them.
-        var trial = self
-        let direction: UndoResult.Direction = path < 0 ? .undo : .redo
-        for _ in 0..<abs(path) {
-            guard let index = trial.find(direction, in: context) else { return nil }
-            trial.place(direction, from: index)
-        }
-        return path
-    }
-
-    private func countToSaved(in context: UndoContext) -> Int? {
         let state = saveStates[context] ?? SaveState()
         if state.saved.contains(savedMarker(in: context)) { return 0 }
         // Backwards: after undoing the k-th done step of the context, the marker is the next
