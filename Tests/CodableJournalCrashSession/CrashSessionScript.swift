@@ -25,10 +25,8 @@ enum Step {
 /// and from the history and the documents as they are before it, so a process that resumes a
 /// journal at change n makes the same change n + 1 as an uninterrupted run.
 ///
-/// One document, without `revertToSaved`: with contexts switched (`--contexts`) or reverts
-/// (`--reverts`), some sequences fail in the `reference` run too (no journal: a move across
-/// branches performs a command on a document it does not fit), which is not the journal's to
-/// test; the options are kept to reproduce that (`reference 600 2 --reverts` fails at change 92).
+/// By default one document, without `revertToSaved`; `--contexts` switches between two
+/// documents and `--reverts` reverts to saved (the crash test runs both in one of its cases).
 enum CrashScript {
     /// What the session may do beyond the default: switch between two documents, revert to saved.
     struct Extras: OptionSet {

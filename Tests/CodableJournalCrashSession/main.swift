@@ -39,7 +39,7 @@ func fail(_ message: String) -> Never {
     exit(2)
 }
 
-// --contexts, --reverts: steps the crash test leaves out (see CrashScript), to reproduce what they do.
+// --contexts, --reverts: two documents, reverts to saved (see CrashScript).
 let extras = CrashScript.Extras(rawValue: (CommandLine.arguments.contains("--contexts") ? CrashScript.Extras.contexts.rawValue : 0)
     | (CommandLine.arguments.contains("--reverts") ? CrashScript.Extras.reverts.rawValue : 0))
 let arguments = CommandLine.arguments.dropFirst().filter { $0 != "--contexts" && $0 != "--reverts" }

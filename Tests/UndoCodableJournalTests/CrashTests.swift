@@ -83,8 +83,8 @@ struct CrashTests {
 
     /// The reference: the script on an `UndoStack` in memory; element k is the state after change
     /// k (0: the start).
-    static func reference(count: Int, seed: UInt64) throws -> [String] {
-        let child = try Child(["reference", "\(count)", "\(seed)"])
+    static func reference(count: Int, seed: UInt64, extras: [String]) throws -> [String] {
+        let child = try Child(["reference", "\(count)", "\(seed)"] + extras)
         let reports = child.remainingLines().compactMap(Report.init)
         child.process.waitUntilExit()
         #expect(child.process.terminationStatus == 0)
@@ -93,9 +93,11 @@ struct CrashTests {
     }
 
     @Test("Killed at hundreds of points, the journal reopens to the last acknowledged change",
-          arguments: [("full", 800, 11 as UInt64), ("normal", 450, 12 as UInt64)])
-    func killedAtManyPoints(durability: String, count: Int, seed: UInt64) throws {
-        let reference = try Self.reference(count: count, seed: seed)
+          arguments: [("full", 800, 11 as UInt64, [String]()), ("normal", 450, 12 as UInt64, []),
+                       // Two documents switched between, and reverts to saved.
+                       ("normal", 450, 13 as UInt64, ["--contexts", "--reverts"])])
+    func killedAtManyPoints(durability: String, count: Int, seed: UInt64, extras: [String]) throws {
+        let reference = try Self.reference(count: count, seed: seed, extras: extras)
         let path = JournalFiles.newPath()
         var random = seed
         func next(_ bound: Int) -> Int {
@@ -115,7 +117,7 @@ struct CrashTests {
             // while the child goes on: a kill anywhere, often inside the next write.
             let selfKill = runs % 2 == 1
             let quota = 1 + next(4)
-            let child = try Child(["run", path, durability, "\(count)", "\(seed)"] + (selfKill ? ["\(quota)"] : []))
+            let child = try Child(["run", path, durability, "\(count)", "\(seed)"] + (selfKill ? ["\(quota)"] : []) + extras)
             guard let first = child.readLine().flatMap(Report.init), first.restored else {
                 Issue.record("run \(runs): the journal did not reopen")
                 return
@@ -167,6 +169,6 @@ struct CrashTests {
         }
         // A kill point: the change acknowledged last before a kill; each run adds a new one.
         #expect(killPoints.count >= (durability == "full" ? 200 : 100), "\(killPoints.count) kill points")
-        print("crash test (\(durability)): \(count) changes, \(runs) runs, \(killPoints.count) kill points")
+        print("crash test (\(durability) \(extras.joined(separator: " "))): \(count) changes, \(runs) runs, \(killPoints.count) kill points")
     }
 }

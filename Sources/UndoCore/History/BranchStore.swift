@@ -104,6 +104,9 @@ struct BranchStore {
         for index in branches.indices where branches[index].fork == serial { branches[index].fork = anchor }
     }
 
+    /// Hangs the branch at `index` at `fork`.
+    mutating func setFork(ofBranchAt index: Int, to fork: UInt32) { branches[index].fork = fork }
+
     /// Removes the branches hanging at `serial`, and those hanging on their steps, and so on.
     /// - Returns: the removed steps.
     /// - Complexity: O(branches × branches removed + steps removed).

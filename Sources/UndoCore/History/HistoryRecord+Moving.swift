@@ -119,15 +119,21 @@ extension HistoryRecord {
             changes.obsoleteMarks = marks
             if removingObsolete { return removeObsolete(at: index) }
         }
+        place(direction, from: index)
+        return nil
+    }
+
+    /// Moves the step at `index`, just undone (or redone), to the position's edge.
+    mutating func place(_ direction: UndoResult.Direction, from index: Int) {
         var from = index
         let to = direction == .undo ? position - 1 : position
+        if from != to && !branches.isEmpty { rehang(forksAfterMoving(from, to: to)) }
         while from < to { steps.swapAt(from, from + 1); from += 1 }
         while from > to { steps.swapAt(from, from - 1); from -= 1 }
         position += direction == .undo ? -1 : 1
         let moved = steps[from].command
         count(moved, -1, done: direction == .undo)
         count(moved, 1, done: direction == .redo)
-        return nil
     }
 
     /// Removes the step at `index`, which changes nothing any more: the states before and
@@ -150,6 +156,7 @@ extension HistoryRecord {
     /// took its change back, and takes it back again in its own step).
     mutating func relocateDone(from index: Int) {
         var from = index
+        if from != position && !branches.isEmpty { rehang(forksAfterMoving(from, to: position)) }
         while from > position { steps.swapAt(from, from - 1); from -= 1 }
         position += 1
         let moved = steps[from].command
@@ -254,10 +261,16 @@ extension HistoryRecord {
         }
         // Forwards: redoing a non-discardable step makes it the marker.
         count = 0
+        // The revert folds the steps it redoes into its own: a branch hanging between two of
+        // them that changes this context would fit no state any more.
+        var folded: [UInt32] = []
         for index in position..<steps.count where step(at: index, touches: context) {
             if Self.contexts(of: steps[index].command).count > 1 { return nil }
             count += 1
-            if !steps[index].command.isDiscardable && state.saved.contains(steps[index].serial) { return count }
+            if !steps[index].command.isDiscardable && state.saved.contains(steps[index].serial) {
+                return folded.contains { contextsOfBranches(at: $0).contains(context) } ? nil : count
+            }
+            if !branches.isEmpty { folded.append(steps[index].serial) }
         }
         return nil
     }
@@ -284,13 +297,16 @@ extension HistoryRecord {
             let taken = UndoGroup(name: nil, context: context, members: moved)
             appendFinished(InvertedCommand(inner: taken, name: name, context: context))
         } else {
-            // Out of the done steps, into the revert, which does them again on redo.
+            // Out of the done steps, into the revert, which does them again on redo. What hung
+            // after the newest of them (branches, and the redo steps it sets aside) follows the
+            // state the revert makes, so it hangs at the revert (the next serial).
+            if !branches.isEmpty { branches.rehang(from: steps[indices[0]].serial, to: nextSerial) }
             for index in indices.sorted(by: >) {
                 self.count(steps[index].command, -1, done: true)
                 removeFromList(at: index)
                 position -= 1
             }
-            appendFinished(UndoGroup(name: name, context: context, members: moved.reversed()))
+            appendFinished(UndoGroup(name: name, context: context, members: moved.reversed()), asideAfterIt: true)
         }
         saveStates[context, default: SaveState()].saved.insert(savedMarker(in: context))
     }

@@ -198,25 +198,28 @@ struct HistoryRecord {
     }
 
     /// Inserts a change as a new step at the position (or as the open group's newest member),
-    /// after setting the redo steps of its contexts aside as a branch.
+    /// after setting the redo steps of its contexts aside as a branch: at the present state, or
+    /// with `asideAfterIt`, at the new step (a revert forwards, whose state those steps follow).
     @usableFromInline
-    mutating func insert(_ command: consuming any UndoCommand, at now: UInt64) {
+    mutating func insert(_ command: consuming any UndoCommand, at now: UInt64, asideAfterIt: Bool = false) {
         if let group = openGroups.last {
             group.append(command)
             return
         }
-        if position < steps.count { setAsideRedoSteps(of: command) }
+        // The new step takes the next serial.
+        if position < steps.count { setAsideRedoSteps(of: command, fork: asideAfterIt ? nextSerial : currentState) }
         steps.insert(Step(command, serial: takeSerial(), time: now), at: position)
         count(steps[position].command, 1, done: true)
         totalCost += Int(steps[position].cost)
         position += 1
     }
 
-    /// Adds a finished step (a group that closed, a revert) at the position.
+    /// Adds a finished step (a group that closed, a revert) at the position; with
+    /// `asideAfterIt`, the redo steps it sets aside hang at it (see ``insert(_:at:asideAfterIt:)``).
     @usableFromInline
-    mutating func appendFinished(_ command: consuming any UndoCommand) {
+    mutating func appendFinished(_ command: consuming any UndoCommand, asideAfterIt: Bool = false) {
         coalescingOpen = false
-        insert(command, at: clock.nanoseconds())
+        insert(command, at: clock.nanoseconds(), asideAfterIt: asideAfterIt)
         trimToLimits()
     }
 
@@ -229,27 +232,51 @@ struct HistoryRecord {
 
     /// Doing something new ends the redo steps of the contexts it changes, and of every context
     /// a set-aside step shared with them (those could not be redone in order any more): they
-    /// leave the current branch and hang, in their order, as a branch at the present state,
-    /// from where ``goTo(_:_:)`` takes them back. The other contexts' redo steps stay.
-    /// - Complexity: O(redo steps × contexts they touch).
-    private mutating func setAsideRedoSteps(of command: any UndoCommand) {
-        var contexts = Self.contexts(of: command)
+    /// leave the current branch and hang, in their order, as a branch at `fork`, from where
+    /// ``goTo(_:_:)`` takes them back. The other contexts' redo steps stay.
+    ///
+    /// Each step then stays on top of the same steps of the contexts it (and every branch that
+    /// hangs at it) changes: one that stays needs none that the new step or an earlier set-aside
+    /// step changes; one set aside needs none that an earlier step that stays changes. Steps go
+    /// aside until both hold.
+    /// - Complexity: O(redo steps × contexts they touch × passes), a pass for each time the
+    ///   second rule sets more aside (none without branches hanging at redo steps of other
+    ///   contexts); plus ``contextsOfBranches(at:)`` for each redo step with branches.
+    private mutating func setAsideRedoSteps(of command: any UndoCommand, fork: UInt32) {
+        let redo = Array(steps[position..<steps.count])
+        let touched = redo.map { Self.contexts(of: $0.command) }
+        let needs = branches.isEmpty ? touched : redo.indices.map { touched[$0].union(contextsOfBranches(at: redo[$0].serial)) }
+        var isAside = [Bool](repeating: false, count: redo.count)
+        var settled = false
+        while !settled {
+            settled = true
+            var changed = Self.contexts(of: command)
+            for offset in redo.indices {
+                if !isAside[offset] && !needs[offset].isDisjoint(with: changed) { isAside[offset] = true }
+                if isAside[offset] { changed.formUnion(touched[offset]) }
+            }
+            var needed: Set<UndoContext> = []
+            for offset in redo.indices.reversed() {
+                if !isAside[offset] && !touched[offset].isDisjoint(with: needed) {
+                    isAside[offset] = true
+                    settled = false
+                }
+                if isAside[offset] { needed.formUnion(needs[offset]) }
+            }
+        }
         var kept: [Step] = []
         var aside: [Step] = []
-        for index in position..<steps.count {
-            let step = steps[index]
-            let touched = Self.contexts(of: step.command)
-            if !touched.isDisjoint(with: contexts) {
-                contexts.formUnion(touched)
-                count(step.command, -1, done: false)
-                aside.append(step)
+        for offset in redo.indices {
+            if isAside[offset] {
+                count(redo[offset].command, -1, done: false)
+                aside.append(redo[offset])
             } else {
-                kept.append(step)
+                kept.append(redo[offset])
             }
         }
         steps.removeSuffix(from: position)
         steps.append(contentsOf: kept)
-        branches.add(fork: currentState, steps: aside)
+        branches.add(fork: fork, steps: aside)
     }
 
     // MARK: Limits

@@ -1,0 +1,162 @@
+import Testing
+@testable import UndoCore
+
+/// Every step is done and undone on the very state it was made on, in each document it
+/// changes, however undo and redo in one document, reverts and moves across branches mix:
+/// `Placed` checks it, and these sequences are the smallest that broke it.
+@Suite struct BranchFit {
+    let a = UndoContext("a"), b = UndoContext("b")
+
+    /// An undo in one document moved its step past the other document's newer step, on which
+    /// a branch of that other document hung: going there redid the branch on top of that step.
+    @Test func anUndoInOneDocumentKeepsTheOtherDocumentsBranchesWhereTheyFit() throws {
+        let (stack, documents) = (UndoStack(coalescingWindow: nil), PlacedDocuments())
+        try stack.perform(Placed(documents, "a1", in: a))   // 1
+        try stack.perform(Placed(documents, "b2", in: b))   // 2
+        try stack.undo(in: b)
+        try stack.perform(Placed(documents, "b3", in: b))   // 3: sets 2 aside at 1
+        try stack.undo(in: a)                                 // 1 moves past 3
+        stack.checkInvariants()
+        try stack.goTo(state: 2)
+        #expect(documents.violations.isEmpty, "\(documents.violations)")
+        #expect(documents[a] == "" && documents[b] == "b2")   // 2 hangs before 1 now (it changes only b)
+        try stack.goTo(state: 3)
+        #expect(documents[a] == "" && documents[b] == "b3")
+        try stack.goTo(state: 1)
+        #expect(documents[a] == "a1" && documents[b] == "b3")
+        #expect(documents.violations.isEmpty, "\(documents.violations)")
+        stack.checkInvariants()
+    }
+
+    /// A new step goes below the other documents' redo steps: a branch hanging at one of those
+    /// that changes the new step's document was redone on top of it.
+    @Test func aChangeSetsAsideTheRedoStepsABranchOfItsDocumentHangsAt() throws {
+        let (stack, documents) = (UndoStack(coalescingWindow: nil), PlacedDocuments())
+        try stack.perform(Placed(documents, "b1", in: b))   // 1
+        try stack.perform(Placed(documents, "a2", in: a))   // 2
+        try stack.goTo(state: 1)
+        try stack.perform(Placed(documents, "b3", in: b))   // 3: list 1 3 2
+        try stack.perform(Placed(documents, "a4", in: a))   // 4: sets 2 aside at 3
+        try stack.earlier(.states(2))                         // at 2
+        try stack.earlier(.states(2))                         // at the start: 1 3 2 to redo, 4 hangs at 3
+        try stack.perform(Placed(documents, "a5", in: a))   // 5: 1 3 stay only if nothing of a hangs there
+        stack.checkInvariants()
+        try stack.goTo(state: 4)
+        #expect(documents.violations.isEmpty, "\(documents.violations)")
+        #expect(documents[a] == "a4" && documents[b] == "b1b3")
+        #expect(!stack.canRedo(in: b))
+        stack.checkInvariants()
+    }
+
+    /// One document: a revert forwards folded the steps it redid into its own step, and the
+    /// redo step after them was set aside at the state before them.
+    @Test func aRevertForwardsHangsTheStepsAfterItsOwnAtIt() throws {
+        let (stack, documents) = (UndoStack(coalescingWindow: nil), PlacedDocuments())
+        stack.currentContext = a
+        try stack.perform(Placed(documents, "1", in: a))   // 1
+        try stack.perform(Placed(documents, "2", in: a))   // 2
+        try stack.undo()
+        try stack.markSaved()                                // "1" saved
+        try stack.earlier(.states(1))                        // at the start
+        try stack.revertToSaved()                            // 3: redoes 1, in its own step
+        #expect(documents[a] == "1")
+        stack.checkInvariants()
+        try stack.earlier(.states(1))                        // 2, made on "1", hangs at 3
+        #expect(documents.violations.isEmpty, "\(documents.violations)")
+        #expect(documents[a] == "12" && stack.currentState == 2)
+        try stack.goTo(state: 0)
+        #expect(documents[a] == "")
+        #expect(documents.violations.isEmpty, "\(documents.violations)")
+        stack.checkInvariants()
+    }
+
+    /// An undo in one document that would leave a branch changing both documents at no state it
+    /// fits drops that branch (per-document undo stays always offered) rather than redo it on
+    /// a state it was not made on.
+    @Test func anUndoThatWouldStrandABranchDropsIt() throws {
+        let (stack, documents) = (UndoStack(coalescingWindow: nil), PlacedDocuments())
+        try stack.perform(Placed(documents, "b1", in: b))   // 1
+        try stack.perform(Placed(documents, "a2", in: a))   // 2
+        try stack.goTo(state: 1)
+        try stack.perform(Placed(documents, "a3", in: a))   // 3: 2 aside at 1
+        try stack.perform(Placed(documents, "b4", in: b))   // 4
+        try stack.goTo(state: 2)                             // list 1 2, branch 3 4 at 1
+        #expect(stack.treeCount == 4)
+        try stack.undo(in: b)                                // 1 past 2: 3 4 fit no state
+        #expect(documents[a] == "a2" && documents[b] == "")
+        #expect(stack.tree.map(\.id).sorted() == [1, 2])
+        #expect(throws: UndoError.stateNotFound(4)) { try stack.goTo(state: 4) }
+        try stack.goTo(state: 0)
+        try stack.goTo(state: 1)
+        #expect(documents.violations.isEmpty, "\(documents.violations)")
+        stack.checkInvariants()
+    }
+
+    /// Random sessions of two documents with undo and redo in one or all, saves, reverts and
+    /// moves across branches: no step ever runs on a state it was not made on.
+    @Test(arguments: 1...40)
+    func randomSessionsRunEveryStepOnItsOwnState(seed: UInt64) throws {
+        var random = SplitMix(seed: seed)
+        let (stack, documents) = (UndoStack(countLimit: seed % 4 == 0 ? 10 : nil, coalescingWindow: nil), PlacedDocuments())
+        let contexts = [a, b]
+        for step in 0..<120 {
+            let context = contexts[Int(random.next() % 2)]
+            let scope: UndoContext? = random.next() % 3 == 0 ? nil : context
+            switch random.next() % 10 {
+            case 0, 1, 2: try stack.perform(Placed(documents, "\(step) ", in: context))
+            case 3: try stack.undo(count: 1, in: scope)
+            case 4: try stack.redo(count: 1, in: scope)
+            case 5:
+                let ids = [0] + stack.tree.map(\.id)
+                try stack.goTo(state: ids[Int(random.next() % UInt64(ids.count))])
+            case 6: try stack.earlier(.states(Int(random.next() % 2) + 1))
+            case 7: try stack.later(.states(Int(random.next() % 2) + 1))
+            case 8: try stack.markSaved(context)
+            default:
+                if stack.canRevertToSaved(context) { try stack.revertToSaved(context) }
+            }
+            stack.checkInvariants()
+            #expect(documents.violations.isEmpty, "seed \(seed) step \(step): \(documents.violations)")
+            if !documents.violations.isEmpty { return }
+        }
+    }
+}
+
+/// Documents whose commands note any step run on a state other than its own.
+final class PlacedDocuments {
+    var texts: [UndoContext: String] = [:]
+    var violations: [String] = []
+    subscript(context: UndoContext) -> String { texts[context, default: ""] }
+}
+
+/// Appends `text` to the text its document had when it was made; doing or undoing it on any
+/// other text is noted as a violation (and done anyway, so the session goes on).
+struct Placed: UndoCommand {
+    let documents: PlacedDocuments
+    let text: String
+    let before: String
+    let context: UndoContext
+
+    init(_ documents: PlacedDocuments, _ text: String, in context: UndoContext) {
+        self.documents = documents
+        self.text = text
+        self.before = documents[context]
+        self.context = context
+    }
+
+    var name: String? { "Put \(text)" }
+
+    func perform(_ changes: inout UndoChanges) throws {
+        if documents[context] != before {
+            documents.violations.append("\(text) redone on \(context.name) \"\(documents[context])\", made on \"\(before)\"")
+        }
+        documents.texts[context] = before + text
+    }
+
+    func undo(_ changes: inout UndoChanges) throws {
+        if documents[context] != before + text {
+            documents.violations.append("\(text) undone on \(context.name) \"\(documents[context])\", made on \"\(before)\"")
+        }
+        documents.texts[context] = before
+    }
+}
