@@ -43,7 +43,7 @@ enum HostScaling {
                 return stack.canUndo || stack.isDirty()
             }
             try host.perform(add, argument: .i64(1), in: document)
-            let after = host.history.withStack { $0.canUndo && $0.isDirty() && $0.undoMenuTitle != nil }
+            let after = host.history.withStack { $0.canUndo && $0.isDirty() && !$0.undoMenuTitle.isEmpty }
             guard !before, after else { throw BenchError("document \(index): wrong undo state") }
         }
         let perform = clock.lap()
