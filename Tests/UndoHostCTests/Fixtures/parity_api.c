@@ -11,31 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int checks;
-static int failures;
-
-static void expect(int condition, const char *what, const char *detail) {
-    checks++;
-    if (condition) {
-        printf("ok - %s\n", what);
-    } else {
-        failures++;
-        printf("not ok - %s: %s\n", what, detail ? detail : "");
-    }
-}
-
-static void expect_code(undo_history *h, int32_t code, int32_t expected, const char *what) {
-    char detail[512];
-    snprintf(detail, sizeof detail, "got %s, expected %s; last error: %s", undo_error_name(code),
-             undo_error_name(expected), undo_history_last_error(h));
-    expect(code == expected, what, detail);
-}
-
-static void expect_text(const char *actual, const char *expected, const char *what) {
-    char detail[512];
-    snprintf(detail, sizeof detail, "got \"%s\", expected \"%s\"", actual, expected);
-    expect(strcmp(actual, expected) == 0, what, detail);
-}
+#include "fixture_expect.h"
 
 static const char *text_of(undo_history *h) {
     static char text[256];
