@@ -27,6 +27,7 @@ public func undo_history_open_journal(_ h: OpaquePointer?, _ path: UnsafePointer
             case .pluginMissing: Int32(UNDO_ENOTFOUND)
             case .pluginVersion: Int32(UNDO_EVERSION)
             case .replay: Int32(UNDO_EPLUGIN)
+            case .cannotCheckpoint: Int32(UNDO_ENOTSUP)
             case .other: Int32(UNDO_ESTATE)
             }
             throw ClientFailure(code, error.description)

@@ -37,7 +37,7 @@ import UndoJournal
 /// lock, in the order of the changes.
 public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
     /// The format this version writes.
-    public static let formatVersion: Int64 = 3
+    public static let formatVersion: Int64 = 4
     /// The oldest format this version opens (and brings to ``formatVersion`` once replayed).
     public static let oldestFormatVersion: Int64 = 2
     /// In `normal` durability, how long an acknowledged change may wait before its commit: the
@@ -46,8 +46,11 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
 
     public let path: String
     public let durability: UndoJournal.Durability
-    /// How many changes were replayed when it was opened.
+    /// How many changes were replayed when it was opened (those after its checkpoint, if it
+    /// has one).
     public let restoredCount: Int
+    /// The checkpoint it was restored from when it was opened, `nil` when it had none.
+    public let restoredCheckpoint: CheckpointInfo?
 
     private let connection: SQLiteConnection
     /// The insert of a change, prepared once.
@@ -65,16 +68,56 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         var inTransaction = false
         var groupStarted: UInt64 = 0
         var isClosed = false
+        /// What a checkpoint must save beside the history (see ``Tracked``).
+        var tracked = Tracked()
+    }
+
+    /// What the journal follows of the changes it writes, for its checkpoints: the documents
+    /// that may hold state (plugin "" for a context only named) and the plugins it loaded.
+    struct Tracked {
+        /// In the order they were first used (a program lists its documents in that order).
+        private(set) var documents: [PluginDocument] = []
+        private var known: Set<PluginDocument> = []
+        var loads: [Checkpoint.Load] = []
+
+        mutating func note(_ document: PluginDocument) {
+            if known.insert(document).inserted { documents.append(document) }
+        }
+
+        /// - Complexity: O(1) for most changes; O(documents) to close a document or unload a plugin.
+        mutating func follow(_ change: HostChange) {
+            switch change {
+            case .perform(let plugin, _, _, _, let context, _):
+                note(PluginDocument(plugin: plugin, context: UndoContext(context)))
+            case .setContext(let name?):
+                note(PluginDocument(plugin: "", context: UndoContext(name)))
+            case .closeContext(let name):
+                documents.removeAll { $0.context.name == name }
+                known = Set(documents)
+            case .load(let path, let plugin, let version):
+                if !loads.contains(where: { $0.plugin == plugin }) { loads.append(.init(path: path, plugin: plugin, version: version)) }
+            case .unload(let plugin):
+                documents.removeAll { $0.plugin == plugin }
+                known = Set(documents)
+                loads.removeAll { $0.plugin == plugin }
+            default:
+                break
+            }
+        }
     }
 
     private init(path: String, durability: UndoJournal.Durability, connection: SQLiteConnection,
-                 insert: SQLiteConnection.Statement, nextSequence: Int64, restoredCount: Int) {
+                 insert: SQLiteConnection.Statement, nextSequence: Int64, restoredCount: Int,
+                 restoredCheckpoint: CheckpointInfo?, tracked: Tracked) {
         self.insert = insert
         self.path = path
         self.durability = durability
         self.connection = connection
         self.restoredCount = restoredCount
-        state = Mutex(WriteState(nextSequence: nextSequence))
+        self.restoredCheckpoint = restoredCheckpoint
+        var state = WriteState(nextSequence: nextSequence)
+        state.tracked = tracked
+        self.state = Mutex(state)
     }
 
     deinit { close() }
@@ -99,6 +142,7 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
     /// - Complexity: O(*n*) in the changes of the journal, plus replaying them.
     public static func open(path: String, durability: UndoJournal.Durability = .full, host: PluginHost,
                             clock: JournalClock? = nil,
+                            restoring: ((CheckpointInfo) -> Void)? = nil,
                             following: ((HostChange, UndoResult?) -> Void)? = nil) throws(JournalError) -> HostJournal {
         guard host.recorder == nil else { throw JournalError(path: path, "the history already has a journal open") }
         guard host.history.withStack({ $0.treeCount == 0 && $0.groupDepth == 0 }) else {
@@ -107,10 +151,11 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         let exists = access(path, F_OK) == 0
         let connection = try SQLiteConnection(path: path, create: !exists)
         var changes: [(sequence: Int64, time: UInt64, change: HostChange)] = []
+        var checkpoint: Checkpoint?
         var format = formatVersion
         do throws(SQLiteFailure) {
             if exists {
-                (format, changes) = try check(connection, path: path)
+                (format, checkpoint, changes) = try check(connection, path: path)
             } else {
                 try connection.execute("""
                     PRAGMA journal_mode=WAL;
@@ -124,6 +169,7 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
                                          checksum INTEGER NOT NULL, step_name TEXT NOT NULL DEFAULT '',
                                          description TEXT NOT NULL DEFAULT '', coalescing_key TEXT NOT NULL DEFAULT '',
                                          inverse_arguments TEXT NOT NULL DEFAULT '');
+                    \(Checkpoint.tables)
                     COMMIT;
                     """)
             }
@@ -133,18 +179,28 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
             throw JournalError(path: path, error.isDamage ? "the file is damaged (\(error.message))" : error.message,
                                reason: error.isDamage ? .damaged : .other)
         }
+        var tracked = Tracked()
         do throws(JournalError) {
-            try checkPlugins(changes.map(\.change), of: host, path: path)
+            try checkPlugins(checkpoint, changes.map(\.change), of: host, path: path)
             clock?.useWallClock()
+            if let checkpoint {
+                try restore(checkpoint, into: host, path: path)
+                for load in checkpoint.loads { tracked.follow(.load(path: load.path, plugin: load.plugin, pluginVersion: load.version)) }
+                for item in checkpoint.documents { tracked.note(item.document) }
+                restoring?(checkpoint.info)
+            }
             try replay(changes, into: host, clock: clock, path: path, following: following)
+            for change in changes { tracked.follow(change.change) }
         } catch {
             connection.close()
             throw error
         }
         if format < formatVersion {
-            // Replayed: the journal is good for this version, and takes its later changes' steps.
+            // Replayed: the journal is good for this version, and takes its later changes' steps
+            // and checkpoints.
             do throws(SQLiteFailure) {
-                try connection.execute("BEGIN;\n" + ChangeRow.stepColumns + "PRAGMA user_version=\(formatVersion);\nCOMMIT;")
+                try connection.execute("BEGIN;\n" + (format < 3 ? ChangeRow.stepColumns : "") + Checkpoint.tables
+                                       + "PRAGMA user_version=\(formatVersion);\nCOMMIT;")
             } catch {
                 try? connection.execute("ROLLBACK;")
                 connection.close()
@@ -159,7 +215,8 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
             throw JournalError(path: path, error.message)
         }
         let journal = HostJournal(path: path, durability: durability, connection: connection, insert: insert,
-                                  nextSequence: (changes.last?.sequence ?? 0) + 1, restoredCount: changes.count)
+                                  nextSequence: (changes.last?.sequence ?? checkpoint?.sequence ?? 0) + 1,
+                                  restoredCount: changes.count, restoredCheckpoint: checkpoint?.info, tracked: tracked)
         journal.host = host
         if durability == .normal {
             journal.commitThread = GroupCommitThread(windowNanoseconds: windowNanoseconds) { [weak journal] in
@@ -189,10 +246,17 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
 
     /// Every plugin the journal's actions need (those it does not load itself) must be loaded,
     /// of the major version they were written with: checked before anything is replayed.
-    private static func checkPlugins(_ changes: [HostChange], of host: PluginHost, path: String) throws(JournalError) {
+    private static func checkPlugins(_ checkpoint: Checkpoint?, _ changes: [HostChange], of host: PluginHost,
+                                     path: String) throws(JournalError) {
         var loadedByJournal: Set<String> = []
         var needed: [(id: String, version: String)] = []
         var seen: Set<String> = []
+        if let checkpoint {
+            for load in checkpoint.loads { loadedByJournal.insert(load.plugin) }
+            for (id, version) in checkpoint.pluginsUsed where !loadedByJournal.contains(id) && seen.insert(id).inserted {
+                needed.append((id, version))
+            }
+        }
         for change in changes {
             switch change {
             case .load(_, let id, _): loadedByJournal.insert(id)
@@ -247,7 +311,7 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
 
     /// Reads and checks an existing journal of format 2 or 3: its format and its changes.
     private static func check(_ connection: SQLiteConnection, path: String) throws(SQLiteFailure)
-        -> (format: Int64, changes: [(sequence: Int64, time: UInt64, change: HostChange)])
+        -> (format: Int64, checkpoint: Checkpoint?, changes: [(sequence: Int64, time: UInt64, change: HostChange)])
     {
         guard try connection.integer("PRAGMA application_id;") == UndoJournal.applicationID else {
             throw SQLiteFailure(code: SQLITE_NOTADB, message: "it is an SQLite database but not an undo journal")
@@ -262,10 +326,12 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         guard check == ["ok"] else {
             throw SQLiteFailure(code: SQLITE_CORRUPT, message: "integrity check: " + check.prefix(3).joined(separator: "; "))
         }
+        let checkpoint = version >= 4 ? try Checkpoint.read(from: connection) : nil
+        let base = checkpoint?.sequence ?? 0
         var changes: [(sequence: Int64, time: UInt64, change: HostChange)] = []
         var damaged: Int64?
         try connection.query(ChangeRow.select(format: version)) { row in
-            let expected = Int64(changes.count + 1)
+            let expected = base + Int64(changes.count + 1)
             guard let record = ChangeRow(row), record.row.sequence == expected, let change = record.row.change else {
                 damaged = damaged ?? expected
                 return
@@ -274,7 +340,7 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
             changes.append((record.row.sequence, record.row.time, change))
         }
         if let damaged { throw SQLiteFailure(code: SQLITE_CORRUPT, message: "change \(damaged) fails its checksum") }
-        return (version, changes)
+        return (version, checkpoint, changes)
     }
 
     // MARK: Writing
@@ -301,12 +367,100 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
                 let row = ChangeRow.Row(sequence: state.nextSequence, time: time, change: change)
                 try connection.run(insert, row.values)
                 state.nextSequence += 1
+                state.tracked.follow(change)
                 if state.inTransaction && now &- state.groupStarted >= Self.windowNanoseconds {
                     try commitLocked(&state)
                 }
             }
         } catch {
             throw .journal("journal \(path): cannot write the change: \(error.message)")
+        }
+    }
+
+    // MARK: Checkpoints
+
+    /// Writes a checkpoint and drops the changes it holds: the history (every branch, as
+    /// ``UndoPluginHost/PluginStepRecord``s), every document's state as its plugin's bytes
+    /// (ABI 1.7 `save_document`) and the plugins the journal loaded, all in one transaction with
+    /// the deletion of the changes, so a crash leaves either the old journal or the new one.
+    /// Reopening then loads the documents' bytes and rebuilds the history without running a
+    /// step, and replays only the changes after it. Nothing reachable is lost: every state the
+    /// history still has (on any branch) is in the checkpoint, and undo, redo and moves across
+    /// branches behave as before.
+    ///
+    /// Call it when the program is idle, or after many changes (undo-host takes one every
+    /// 1,000 changes); a journal never checkpointed replays every change from its first.
+    /// - Returns: what was written and dropped.
+    /// - Throws: ``JournalError`` (nothing is written; the journal goes on as before) while a
+    ///   group is open or an action runs; when a document's plugin cannot save its documents
+    ///   (``JournalError/Reason/cannotCheckpoint``: its changes stay and are replayed from the
+    ///   start), or its save fails; for a step that is not a plugin step; when the file cannot
+    ///   be written.
+    /// - Complexity: O(steps of every branch + documents' bytes), plus the plugins' saves;
+    ///   the changes dropped cost what SQLite takes to delete them.
+    @discardableResult
+    public func checkpoint() throws(JournalError) -> CheckpointInfo {
+        guard let host else { throw JournalError(path: path, "the journal is closed") }
+        // The last change and the documents the journal knows of are read under the history's
+        // lock, with the history and the documents' bytes: changes are recorded under it.
+        let captured: (history: UndoHistorySnapshot<PluginStepRecord>, documents: [(document: PluginDocument, state: [UInt8])],
+                       value: (sequence: Int64, loads: [Checkpoint.Load], closed: Bool))
+        do throws(PluginHostError) {
+            captured = try host.captureState(documents: { state.withLock { $0.tracked.documents } }) {
+                state.withLock { ($0.nextSequence - 1, $0.tracked.loads, $0.isClosed) }
+            }
+        } catch {
+            if case .cannotLoadDocuments(let plugin) = error {
+                throw JournalError(path: path, "cannot checkpoint: plugin \(plugin) cannot save its documents as bytes "
+                                   + "(save_document and load_document, plugin ABI 1.7); its changes stay in the journal "
+                                   + "and are replayed from the start", reason: .cannotCheckpoint)
+            }
+            throw JournalError(path: path, "cannot checkpoint: \(error)")
+        }
+        guard !captured.value.closed else { throw JournalError(path: path, "the journal is closed") }
+        let versions = Dictionary(host.plugins.map { ($0.id, $0.version) }, uniquingKeysWith: { first, _ in first })
+        let documents = captured.documents.map {
+            Checkpoint.Document(document: $0.document, version: versions[$0.document.plugin] ?? "", state: $0.state)
+        }
+        let checkpoint = Checkpoint(sequence: captured.value.sequence, time: UndoJournal.now(), loads: captured.value.loads,
+                                    documents: documents, history: captured.history)
+        do throws(SQLiteFailure) {
+            try state.withLock { (state: inout WriteState) throws(SQLiteFailure) in
+                guard !state.isClosed else { throw SQLiteFailure(code: SQLITE_MISUSE, message: "the journal is closed") }
+                // In a group commit's transaction the checkpoint joins it; else one of its own.
+                let own = !state.inTransaction
+                if own { try connection.execute("BEGIN;") }
+                do throws(SQLiteFailure) {
+                    try checkpoint.write(to: connection)
+                    try connection.query("DELETE FROM changes WHERE sequence <= ?;", [.integer(checkpoint.sequence)])
+                    try connection.execute("COMMIT;")
+                    state.inTransaction = false
+                } catch {
+                    try? connection.execute("ROLLBACK;")
+                    state.inTransaction = false
+                    throw error
+                }
+            }
+        } catch {
+            throw JournalError(path: path, "cannot write the checkpoint: \(error.message)")
+        }
+        return checkpoint.info
+    }
+
+    /// Puts a checkpoint back into `host`: the plugins the journal loaded, the documents'
+    /// states, then the history.
+    private static func restore(_ checkpoint: Checkpoint, into host: PluginHost, path: String) throws(JournalError) {
+        do throws(PluginHostError) {
+            for load in checkpoint.loads {
+                try host.replay(.load(path: load.path, plugin: load.plugin, pluginVersion: load.version))
+            }
+            for item in checkpoint.documents where !item.document.plugin.isEmpty {
+                try host.loadDocumentState(item.state, plugin: item.document.plugin, context: item.document.context)
+            }
+            try host.restoreHistory(checkpoint.history)
+        } catch {
+            throw JournalError(path: path, "the checkpoint (after change \(checkpoint.sequence)) cannot be restored: \(error)",
+                               reason: .replay)
         }
     }
 

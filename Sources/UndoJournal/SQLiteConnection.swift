@@ -29,6 +29,15 @@ package final class SQLiteConnection {
         return prepared
     }
 
+    /// Finalizes a statement of ``prepare(_:)`` before the connection closes (one prepared for
+    /// one batch of rows).
+    package func finalize(_ statement: Statement) {
+        guard let index = prepared.firstIndex(where: { $0 === statement }) else { return }
+        sqlite3_finalize(statement.handle)
+        statement.handle = nil
+        prepared.remove(at: index)
+    }
+
     /// Runs a statement of ``prepare(_:)`` that returns no rows, with `values` bound in order.
     package func run(_ statement: Statement, _ values: [Value]) throws(SQLiteFailure) {
         assert(isOpen && statement.handle != nil, "a closed connection or statement was used")
@@ -41,6 +50,7 @@ package final class SQLiteConnection {
             switch value {
             case .integer(let number): status = sqlite3_bind_int64(statement.handle, Int32(index + 1), number)
             case .text(let text): status = sqlite3_bind_text(statement.handle, Int32(index + 1), text, -1, undo__sqlite_transient())
+            case .blob(let bytes): status = Self.bind(bytes, to: statement.handle, at: Int32(index + 1))
             }
             guard status == SQLITE_OK else { throw SQLiteFailure(code: status, message: lastMessage) }
         }
@@ -90,6 +100,16 @@ package final class SQLiteConnection {
     package enum Value {
         case integer(Int64)
         case text(String)
+        /// Bytes (a BLOB column), read back as they were.
+        case blob([UInt8])
+    }
+
+    /// Binds bytes (copied by SQLite before it returns); no bytes bind an empty BLOB, not NULL.
+    private static func bind(_ bytes: [UInt8], to statement: OpaquePointer?, at index: Int32) -> Int32 {
+        guard !bytes.isEmpty else { return sqlite3_bind_zeroblob(statement, index, 0) }
+        return bytes.withUnsafeBytes { buffer in
+            sqlite3_bind_blob64(statement, index, buffer.baseAddress, UInt64(buffer.count), undo__sqlite_transient())
+        }
     }
 
     /// Runs one statement with `values` bound in order, and gives each row's columns as text or
@@ -104,6 +124,7 @@ package final class SQLiteConnection {
             switch value {
             case .integer(let number): status = sqlite3_bind_int64(statement, Int32(index + 1), number)
             case .text(let text): status = sqlite3_bind_text(statement, Int32(index + 1), text, -1, undo__sqlite_transient())
+            case .blob(let bytes): status = Self.bind(bytes, to: statement, at: Int32(index + 1))
             }
             guard status == SQLITE_OK else { throw SQLiteFailure(code: status, message: lastMessage) }
         }
@@ -113,8 +134,14 @@ package final class SQLiteConnection {
             guard status == SQLITE_ROW else { throw SQLiteFailure(code: status, message: lastMessage) }
             var columns: [Value] = []
             for column in 0..<sqlite3_column_count(statement) {
-                if sqlite3_column_type(statement, column) == SQLITE_INTEGER {
+                let type = sqlite3_column_type(statement, column)
+                if type == SQLITE_INTEGER {
                     columns.append(.integer(sqlite3_column_int64(statement, column)))
+                } else if type == SQLITE_BLOB {
+                    // The pointer is read before the length, as SQLite asks; copied at once.
+                    let start = sqlite3_column_blob(statement, column)
+                    let count = Int(sqlite3_column_bytes(statement, column))
+                    columns.append(.blob(start.map { Array(UnsafeRawBufferPointer(start: $0, count: count)) } ?? []))
                 } else if let text = sqlite3_column_text(statement, column) {
                     columns.append(.text(String(cString: text)))
                 } else {
@@ -141,7 +168,7 @@ package final class SQLiteConnection {
             switch columns.first {
             case .text(let text)?: result.append(text)
             case .integer(let number)?: result.append(String(number))
-            case nil: break
+            case .blob, nil: break
             }
         }
         return result

@@ -201,6 +201,8 @@ public struct JournalError: Error, Sendable, CustomStringConvertible {
         case pluginVersion
         /// A change could not be made again.
         case replay
+        /// A checkpoint cannot be taken: a document's plugin cannot save its documents as bytes.
+        case cannotCheckpoint
         /// Anything else (the file cannot be opened or written).
         case other
     }

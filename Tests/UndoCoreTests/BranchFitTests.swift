@@ -134,7 +134,7 @@ final class PlacedDocuments {
 struct Placed: UndoCommand {
     let documents: PlacedDocuments
     let text: String
-    let before: String
+    var before: String
     let context: UndoContext
 
     init(_ documents: PlacedDocuments, _ text: String, in context: UndoContext) {

@@ -213,8 +213,8 @@ import UndoPluginHost
         #expect(host.history.withStack { $0.steps.first { $0.name == "Both" }?.historyDescription } == Self.groupDescription)
     }
 
-    /// A journal of format 2 is brought to format 3 once replayed, and its later changes keep
-    /// their steps; it still reopens.
+    /// A journal of format 2 is brought to format 4 once replayed (the step columns and the
+    /// checkpoint tables), and its later changes keep their steps; it still reopens.
     @Test func aVersionTwoJournalGainsTheStepColumns() throws {
         let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/format-2.undojournal")
         let copy = scratch("format-2.undojournal")
@@ -225,7 +225,7 @@ import UndoPluginHost
             try host.perform("text.insert", [.i64(0), .string("z")], in: UndoContext("b"))
             journal.close()
         }
-        #expect(try sqliteRows(copy, "PRAGMA user_version;") == [["3"]])
+        #expect(try sqliteRows(copy, "PRAGMA user_version;") == [["4"]])
         #expect(try sqliteRows(copy, "SELECT step_name, inverse_arguments FROM changes WHERE sequence = 25;").count == 1)
         let (host, clock) = makeHost()
         let journal = try HostJournal.open(path: copy, host: host, clock: clock)

@@ -15,12 +15,28 @@ extension HostSession {
         throws(SessionError) -> HostJournal
     {
         do throws(JournalError) {
-            return try HostJournal.open(path: path, durability: durability, host: host, clock: clock) { change, result in
-                self.follow(change, result)
-            }
+            return try HostJournal.open(path: path, durability: durability, host: host, clock: clock,
+                                        restoring: { self.follow($0) }, following: { self.follow($0, $1) })
         } catch {
             throw SessionError(.history, error.description, hint: "open it with the plugins it was made with; the journal was not changed")
         }
+    }
+
+    /// What a checkpoint restores of the session's own state: its documents, in the order they
+    /// were first used, and the current one.
+    private func follow(_ checkpoint: CheckpointInfo) {
+        for document in checkpoint.documents {
+            if document.plugin.isEmpty {
+                if !documents.contains(document.context.name) { addDocument(document.context.name, plugins: []) }
+            } else {
+                noteDocument(document.context.name, usedBy: document.plugin)
+            }
+        }
+        if let current = checkpoint.currentContext {
+            if !documents.contains(current) { addDocument(current, plugins: []) }
+            currentDocument = current
+        }
+        lastChanges = nil
     }
 
     /// What a replayed change does to the session's own state, as the command that made it did.

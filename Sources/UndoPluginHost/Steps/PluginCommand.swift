@@ -53,6 +53,14 @@ public struct PluginCommand: UndoCommand, Sendable, CustomStringConvertible {
         return check(command)
     }
 
+    /// Gives a step made again from a checkpoint what its perform had set
+    /// (``PluginHost/restoreHistory(_:)``).
+    mutating func restore(description: String?, coalescing: PluginStep.Coalescing) {
+        step.description = description
+        step.coalescing = coalescing
+        step.measuredCost = step.currentCost
+    }
+
     /// Whether perform ran (the next perform is a redo).
     var isPerformed: Bool { step.performed }
 

@@ -1,0 +1,285 @@
+/// Everything an ``UndoStack`` keeps, as plain values: every branch with its steps (their
+/// serials, times and costs), the position, the saves, the limits, the current context and the
+/// coalescing run. A journal stores one as a checkpoint and rebuilds the history from it with
+/// ``UndoStack/restore(_:decoding:)``, without running any step again.
+///
+/// `Payload` is what the program keeps of one of its own commands (a plugin step's typed call,
+/// say); groups and reverts are kept by the snapshot itself (``Content``).
+///
+/// Take one with ``UndoStack/snapshot(encoding:)``.
+public struct UndoHistorySnapshot<Payload> {
+    /// What a step is.
+    public indirect enum Content {
+        /// One of the program's commands.
+        case command(Payload)
+        /// A group: its name, description, context and members, oldest first.
+        case group(name: String?, description: String?, context: UndoContext, members: [Content])
+        /// A revert to the saved state: the group of steps it took back, run backwards.
+        case reverted(name: String?, context: UndoContext, group: Content)
+    }
+
+    /// One step of a branch.
+    public struct Step {
+        /// Its id (the state after it): unique in the history, never 0.
+        public var serial: UInt32
+        /// When its state was last reached by a change (the history's clock, in nanoseconds).
+        public var time: UInt64
+        /// Its cost in bytes, as measured when it went in or last merged.
+        public var cost: Int32
+        public var content: Content
+
+        public init(serial: UInt32, time: UInt64, cost: Int32, content: Content) {
+            self.serial = serial
+            self.time = time
+            self.cost = cost
+            self.content = content
+        }
+    }
+
+    /// A branch besides the current one: the state it hangs at (0: the start) and its steps in
+    /// the order they would be redone.
+    public struct Branch {
+        public var fork: UInt32
+        public var steps: [Step]
+
+        public init(fork: UInt32, steps: [Step]) {
+            self.fork = fork
+            self.steps = steps
+        }
+    }
+
+    /// One context's save marks: the states at which its content is the saved one (0: none
+    /// of its steps done), and the state that stands for "none of its steps done" after a
+    /// limit dropped its oldest.
+    public struct SaveMarks {
+        public var context: UndoContext
+        public var saved: [UInt32]
+        public var baseline: UInt32
+
+        public init(context: UndoContext, saved: [UInt32], baseline: UInt32) {
+            self.context = context
+            self.saved = saved
+            self.baseline = baseline
+        }
+    }
+
+    /// The current branch, oldest first.
+    public var steps: [Step] = []
+    /// How many of ``steps`` are done.
+    public var position = 0
+    /// The other branches.
+    public var branches: [Branch] = []
+    /// The serial the next step takes.
+    public var nextSerial: UInt32 = 1
+    /// Every save, oldest first: the state saved (what travel by saves, `1f`, goes back to).
+    public var saveLog: [UInt32] = []
+    /// The save marks of every context that was saved or lost steps to a limit.
+    public var saveMarks: [SaveMarks] = []
+    public var countLimit: Int?
+    public var memoryLimit: Int?
+    public var currentContext: UndoContext?
+    /// Whether the next change with the newest step's coalescing key may still join it, and
+    /// when the last change of the run was made.
+    public var coalescingOpen = false
+    public var lastCoalescingTime: UInt64 = 0
+
+    public init() {}
+
+    /// The steps of every branch.
+    /// - Complexity: O(branches).
+    public var stepCount: Int { branches.reduce(steps.count) { $0 + $1.steps.count } }
+}
+
+/// Why a snapshot cannot be taken, or restored.
+public struct UndoSnapshotError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+extension UndoStack {
+    /// The whole history as values (see ``UndoHistorySnapshot``).
+    /// - Parameter encoding: what to keep of each of the program's commands (not groups or
+    ///   reverts, which the snapshot keeps itself); `nil` for one that cannot be kept.
+    /// - Throws: ``UndoSnapshotError`` while a group is open, recording is paused or an action
+    ///   runs, and for a command `encoding` cannot keep (naming the step).
+    /// - Complexity: O(steps of every branch, group members included).
+    public func snapshot<Payload>(encoding: (any UndoCommand) -> Payload?) throws(UndoSnapshotError) -> UndoHistorySnapshot<Payload> {
+        guard !isRunningAction else { throw UndoSnapshotError("an action is running") }
+        let result = access { (record: inout HistoryRecord) -> Result<UndoHistorySnapshot<Payload>, UndoSnapshotError> in
+            do throws(UndoSnapshotError) {
+                return .success(try Self.snapshot(of: record, encoding: encoding))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    private static func snapshot<Payload>(of record: HistoryRecord, encoding: (any UndoCommand) -> Payload?)
+        throws(UndoSnapshotError) -> UndoHistorySnapshot<Payload>
+    {
+        guard record.openGroups.isEmpty else { throw UndoSnapshotError("a group is open: end it first") }
+        guard record.recordingPauses == 0 else { throw UndoSnapshotError("recording is paused") }
+        func content(_ command: any UndoCommand) throws(UndoSnapshotError) -> UndoHistorySnapshot<Payload>.Content {
+            if let group = command as? UndoGroup {
+                var members: [UndoHistorySnapshot<Payload>.Content] = []
+                members.reserveCapacity(group.members.count)
+                for member in group.members { members.append(try content(member)) }
+                return .group(name: group.name, description: group.historyDescription, context: group.context, members: members)
+            }
+            if let inverted = command as? InvertedCommand {
+                return .reverted(name: inverted.name, context: inverted.context, group: try content(inverted.inner))
+            }
+            guard let payload = encoding(command) else {
+                throw UndoSnapshotError("the step \"\(command.name ?? String(describing: type(of: command)))\" "
+                                        + "(\(type(of: command))) cannot be kept")
+            }
+            return .command(payload)
+        }
+        func step(_ step: Step) throws(UndoSnapshotError) -> UndoHistorySnapshot<Payload>.Step {
+            .init(serial: step.serial, time: step.time, cost: step.cost, content: try content(step.command))
+        }
+        var snapshot = UndoHistorySnapshot<Payload>()
+        snapshot.steps.reserveCapacity(record.steps.count)
+        for item in record.steps { snapshot.steps.append(try step(item)) }
+        snapshot.position = record.position
+        for index in record.branches.branches.indices {
+            var steps: [UndoHistorySnapshot<Payload>.Step] = []
+            for item in record.branches.steps(of: index) { steps.append(try step(item)) }
+            snapshot.branches.append(.init(fork: record.branches.branches[index].fork, steps: steps))
+        }
+        snapshot.nextSerial = record.nextSerial
+        snapshot.saveLog = record.saveLog.map(\.state)
+        snapshot.saveMarks = record.saveStates
+            .map { .init(context: $0.key, saved: $0.value.saved.sorted(), baseline: $0.value.baseline) }
+            .sorted { $0.context.name < $1.context.name }
+        snapshot.countLimit = record.countLimit
+        snapshot.memoryLimit = record.memoryLimit
+        snapshot.currentContext = record.currentContext
+        snapshot.coalescingOpen = record.coalescingOpen
+        snapshot.lastCoalescingTime = record.lastCoalescingTime
+        return snapshot
+    }
+
+    /// Rebuilds the history from `snapshot` into this empty stack, without running any step:
+    /// the documents must already be in the state the snapshot's position stands for. Then it
+    /// is the history that was snapshotted: undo, redo, moves across branches, titles, saves and
+    /// limits behave as they did. Observers are told once.
+    /// - Parameters:
+    ///   - snapshot: what ``snapshot(encoding:)`` returned (in this run or, stored, in another).
+    ///   - decoding: makes a command again from what `encoding` kept.
+    /// - Throws: ``UndoSnapshotError`` when the stack has steps or an open group, when
+    ///   `decoding` throws (its error's description in the message), or when the snapshot does
+    ///   not make a history (a serial 0 or repeated, a position outside the branch, a branch
+    ///   hanging at no state, forks in a cycle, an empty group, more steps than the count
+    ///   limit); the stack is then unchanged.
+    /// - Complexity: O(steps of every branch, group members included, + save marks).
+    public func restore<Payload>(_ snapshot: UndoHistorySnapshot<Payload>,
+                                 decoding: (Payload) throws -> any UndoCommand) throws(UndoSnapshotError) {
+        guard !isRunningAction else { throw UndoSnapshotError("an action is running") }
+        try Self.check(snapshot)
+        func command(_ content: UndoHistorySnapshot<Payload>.Content) throws(UndoSnapshotError) -> any UndoCommand {
+            switch content {
+            case .command(let payload):
+                do {
+                    return try decoding(payload)
+                } catch {
+                    throw UndoSnapshotError("a step cannot be made again: \(error)")
+                }
+            case .group(let name, let description, let context, let members):
+                guard !members.isEmpty else { throw UndoSnapshotError("a group has no members") }
+                var made: [any UndoCommand] = []
+                made.reserveCapacity(members.count)
+                for member in members { made.append(try command(member)) }
+                let group = UndoGroup(name: name, context: context, members: made)
+                group.historyDescription = description
+                return group
+            case .reverted(let name, let context, let inner):
+                guard case .group = inner, let group = try command(inner) as? UndoGroup else {
+                    throw UndoSnapshotError("a revert holds no group")
+                }
+                return InvertedCommand(inner: group, name: name, context: context)
+            }
+        }
+        func steps(_ list: [UndoHistorySnapshot<Payload>.Step]) throws(UndoSnapshotError) -> [Step] {
+            var made: [Step] = []
+            made.reserveCapacity(list.count)
+            for item in list {
+                var step = Step(try command(item.content), serial: item.serial, time: item.time)
+                step.cost = max(0, item.cost)
+                made.append(step)
+            }
+            return made
+        }
+        let current = try steps(snapshot.steps)
+        var stored: [(fork: UInt32, steps: [Step])] = []
+        for branch in snapshot.branches { stored.append((branch.fork, try steps(branch.steps))) }
+        let restored = access { (record: inout HistoryRecord) -> Bool in
+            guard record.steps.isEmpty && record.branches.isEmpty && record.openGroups.isEmpty else { return false }
+            record.steps.append(contentsOf: current)
+            record.position = snapshot.position
+            for branch in stored { record.branches.add(fork: branch.fork, steps: branch.steps) }
+            var cost = 0
+            record.forEachStep { step, _, _ in cost += Int(step.cost) }
+            record.totalCost = cost
+            record.contextCounts = record.recountedContexts()
+            record.nextSerial = snapshot.nextSerial
+            record.saveLog = snapshot.saveLog.map { SaveRecord(state: $0) }
+            record.saveStates = [:]
+            for marks in snapshot.saveMarks {
+                record.saveStates[marks.context] = SaveState(saved: Set(marks.saved), baseline: marks.baseline)
+            }
+            record.countLimit = Self.limit(snapshot.countLimit)
+            record.memoryLimit = Self.limit(snapshot.memoryLimit)
+            record.currentContext = snapshot.currentContext
+            record.coalescingOpen = snapshot.coalescingOpen
+            record.lastCoalescingTime = snapshot.lastCoalescingTime
+            record.titles.removeAll()
+            return true
+        }
+        guard restored else { throw UndoSnapshotError("the history already has steps: restore into an empty one") }
+        notifyIfObserved()
+    }
+
+    /// Checks that `snapshot` makes a history (see ``restore(_:decoding:)``).
+    /// - Complexity: O(steps of every branch + branches).
+    static func check<Payload>(_ snapshot: UndoHistorySnapshot<Payload>) throws(UndoSnapshotError) {
+        guard snapshot.position >= 0 && snapshot.position <= snapshot.steps.count else {
+            throw UndoSnapshotError("the position \(snapshot.position) is outside 0...\(snapshot.steps.count)")
+        }
+        guard snapshot.nextSerial != 0 else { throw UndoSnapshotError("the next serial is 0") }
+        var branchOf: [UInt32: Int] = [:]  // -1: the current branch
+        func note(_ step: UndoHistorySnapshot<Payload>.Step, _ branch: Int) throws(UndoSnapshotError) {
+            guard step.serial != 0 else { throw UndoSnapshotError("a step has serial 0") }
+            guard step.serial != snapshot.nextSerial else {
+                throw UndoSnapshotError("the step \(step.serial) has the serial the next step takes")
+            }
+            guard branchOf.updateValue(branch, forKey: step.serial) == nil else {
+                throw UndoSnapshotError("the serial \(step.serial) is repeated")
+            }
+        }
+        for step in snapshot.steps { try note(step, -1) }
+        for (index, branch) in snapshot.branches.enumerated() {
+            guard !branch.steps.isEmpty else { throw UndoSnapshotError("branch \(index + 1) has no steps") }
+            for step in branch.steps { try note(step, index) }
+        }
+        for (index, branch) in snapshot.branches.enumerated() {
+            // Following forks reaches the current branch or the start, without a cycle.
+            var fork = branch.fork
+            var hops = 0
+            while fork != 0 {
+                guard let owner = branchOf[fork] else {
+                    throw UndoSnapshotError("branch \(index + 1) hangs at state \(fork), which is not in the history")
+                }
+                if owner < 0 { break }
+                fork = snapshot.branches[owner].fork
+                hops += 1
+                guard hops <= snapshot.branches.count else { throw UndoSnapshotError("the branches' forks make a cycle") }
+            }
+        }
+        if let limit = limit(snapshot.countLimit), branchOf.count > max(limit, 1) {
+            throw UndoSnapshotError("\(branchOf.count) steps are over the count limit of \(limit)")
+        }
+    }
+}

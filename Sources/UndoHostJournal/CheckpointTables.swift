@@ -1,0 +1,396 @@
+import CSQLite
+import UndoCore
+import UndoJournal
+import UndoPluginHost
+
+/// A journal's checkpoint (format 4): the whole state after one change, so the changes up to it
+/// can be dropped: the plugins the journal loaded, every document's state as the plugin's own
+/// bytes (``UndoPluginHost/PluginHost/saveDocumentState(plugin:context:)``), and the history as
+/// a ``UndoCore/UndoHistorySnapshot`` of ``UndoPluginHost/PluginStepRecord``s.
+///
+/// Kept in four tables, one row per plugin, document, step (a group's members follow it, each
+/// naming it as `parent`) and save mark, each with a checksum; the `checkpoint` row holds the
+/// history's record and how many rows each table must have, so a row lost is damage too.
+struct Checkpoint {
+    /// The last change it holds: the journal's changes start after it.
+    var sequence: Int64
+    /// When it was taken (the wall clock, nanoseconds).
+    var time: UInt64
+    /// The plugins loaded through the journal, in load order.
+    var loads: [Load]
+    /// Every document's state; a document with plugin "" is a context the history named (the
+    /// current one, say) without a plugin's state.
+    var documents: [Document]
+    var history: UndoHistorySnapshot<PluginStepRecord>
+
+    struct Document {
+        var document: PluginDocument
+        /// The plugin's version when it saved the state ("" for a context only named).
+        var version: String
+        var state: [UInt8]
+    }
+
+    struct Load: Equatable {
+        var path: String
+        var plugin: String
+        var version: String
+    }
+
+    static let tables = """
+        CREATE TABLE checkpoint(sequence INTEGER NOT NULL, time INTEGER NOT NULL, position INTEGER NOT NULL,
+                                next_serial INTEGER NOT NULL, count_limit INTEGER NOT NULL, memory_limit INTEGER NOT NULL,
+                                current_context TEXT NOT NULL, has_current_context INTEGER NOT NULL,
+                                coalescing_open INTEGER NOT NULL, last_coalescing_time INTEGER NOT NULL,
+                                plugins INTEGER NOT NULL, documents INTEGER NOT NULL, steps INTEGER NOT NULL,
+                                marks INTEGER NOT NULL, checksum INTEGER NOT NULL);
+        CREATE TABLE checkpoint_plugins(ordinal INTEGER PRIMARY KEY, path TEXT NOT NULL, plugin TEXT NOT NULL,
+                                        plugin_version TEXT NOT NULL, checksum INTEGER NOT NULL);
+        CREATE TABLE checkpoint_documents(ordinal INTEGER PRIMARY KEY, plugin TEXT NOT NULL, plugin_version TEXT NOT NULL,
+                                          context TEXT NOT NULL, state BLOB NOT NULL, checksum INTEGER NOT NULL);
+        CREATE TABLE checkpoint_steps(ordinal INTEGER PRIMARY KEY, branch INTEGER NOT NULL, fork INTEGER NOT NULL,
+                                      parent INTEGER NOT NULL, serial INTEGER NOT NULL, time INTEGER NOT NULL,
+                                      cost INTEGER NOT NULL, kind TEXT NOT NULL, present INTEGER NOT NULL,
+                                      name TEXT NOT NULL, description TEXT NOT NULL, context TEXT NOT NULL,
+                                      plugin TEXT NOT NULL, plugin_version TEXT NOT NULL, action TEXT NOT NULL,
+                                      arguments TEXT NOT NULL, inverse_arguments TEXT NOT NULL,
+                                      coalescing TEXT NOT NULL, checksum INTEGER NOT NULL);
+        CREATE TABLE checkpoint_marks(ordinal INTEGER PRIMARY KEY, kind TEXT NOT NULL, context TEXT NOT NULL,
+                                      serial INTEGER NOT NULL, checksum INTEGER NOT NULL);
+
+        """
+
+    static let clear = """
+        DELETE FROM checkpoint; DELETE FROM checkpoint_plugins; DELETE FROM checkpoint_documents;
+        DELETE FROM checkpoint_steps; DELETE FROM checkpoint_marks;
+        """
+
+    // MARK: Writing
+
+    /// Writes it in place of the one before (inside the caller's transaction).
+    /// - Complexity: O(steps + documents' bytes + save marks).
+    func write(to connection: SQLiteConnection) throws(SQLiteFailure) {
+        try connection.execute(Self.clear)
+        var statements: [SQLiteConnection.Statement] = []
+        defer { for statement in statements { connection.finalize(statement) } }
+        func prepare(_ sql: String) throws(SQLiteFailure) -> SQLiteConnection.Statement {
+            let statement = try connection.prepare(sql)
+            statements.append(statement)
+            return statement
+        }
+        let plugin = try prepare("INSERT INTO checkpoint_plugins VALUES (?, ?, ?, ?, ?);")
+        for (index, load) in loads.enumerated() {
+            try connection.run(plugin, Self.sealed([.integer(Int64(index + 1)), .text(load.path), .text(load.plugin), .text(load.version)]))
+        }
+        let document = try prepare("INSERT INTO checkpoint_documents VALUES (?, ?, ?, ?, ?, ?);")
+        for (index, item) in documents.enumerated() {
+            try connection.run(document, Self.sealed([.integer(Int64(index + 1)), .text(item.document.plugin), .text(item.version),
+                                                      .text(item.document.context.name), .blob(item.state)]))
+        }
+        let step = try prepare("INSERT INTO checkpoint_steps VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);")
+        var ordinal: Int64 = 0
+        func add(_ content: UndoHistorySnapshot<PluginStepRecord>.Content, branch: Int64, fork: UInt32, parent: Int64,
+                 top: UndoHistorySnapshot<PluginStepRecord>.Step?) throws(SQLiteFailure) {
+            ordinal += 1
+            let own = ordinal
+            var row = StepRow(ordinal: own, branch: branch, fork: Int64(fork), parent: parent)
+            if let top { row.serial = Int64(top.serial); row.time = Int64(bitPattern: top.time); row.cost = Int64(top.cost) }
+            switch content {
+            case .command(let record):
+                row.kind = "command"
+                row.context = record.context
+                row.plugin = record.plugin; row.pluginVersion = record.pluginVersion; row.action = record.action
+                row.arguments = record.arguments
+                if let inverse = record.inverseArguments { row.inverseArguments = inverse; row.present |= StepRow.hasInverse }
+                if let text = record.description { row.description = text; row.present |= StepRow.hasDescription }
+                switch record.coalescing {
+                case .actionType: row.coalescing = ""
+                case .never: row.present |= StepRow.neverCoalesces
+                case .key(let key): row.coalescing = key; row.present |= StepRow.hasKey
+                }
+                try connection.run(step, row.values)
+            case .group(let name, let description, let context, let members):
+                row.kind = "group"
+                row.context = context.name
+                if let name { row.name = name; row.present |= StepRow.hasName }
+                if let description { row.description = description; row.present |= StepRow.hasDescription }
+                try connection.run(step, row.values)
+                for member in members { try add(member, branch: branch, fork: fork, parent: own, top: nil) }
+            case .reverted(let name, let context, let group):
+                row.kind = "reverted"
+                row.context = context.name
+                if let name { row.name = name; row.present |= StepRow.hasName }
+                try connection.run(step, row.values)
+                try add(group, branch: branch, fork: fork, parent: own, top: nil)
+            }
+        }
+        for item in history.steps { try add(item.content, branch: 0, fork: 0, parent: 0, top: item) }
+        for (index, branch) in history.branches.enumerated() {
+            for item in branch.steps { try add(item.content, branch: Int64(index + 1), fork: branch.fork, parent: 0, top: item) }
+        }
+        let mark = try prepare("INSERT INTO checkpoint_marks VALUES (?, ?, ?, ?, ?);")
+        var marks: Int64 = 0
+        func addMark(_ kind: String, _ context: String, _ serial: UInt32) throws(SQLiteFailure) {
+            marks += 1
+            try connection.run(mark, Self.sealed([.integer(marks), .text(kind), .text(context), .integer(Int64(serial))]))
+        }
+        for state in history.saveLog { try addMark("log", "", state) }
+        for item in history.saveMarks {
+            try addMark("baseline", item.context.name, item.baseline)
+            for state in item.saved { try addMark("saved", item.context.name, state) }
+        }
+        let record: [SQLiteConnection.Value] = [
+            .integer(sequence), .integer(Int64(bitPattern: time)), .integer(Int64(history.position)),
+            .integer(Int64(history.nextSerial)), .integer(Int64(history.countLimit ?? 0)), .integer(Int64(history.memoryLimit ?? 0)),
+            .text(history.currentContext?.name ?? ""), .integer(history.currentContext == nil ? 0 : 1),
+            .integer(history.coalescingOpen ? 1 : 0), .integer(Int64(bitPattern: history.lastCoalescingTime)),
+            .integer(Int64(loads.count)), .integer(Int64(documents.count)), .integer(ordinal), .integer(marks),
+        ]
+        try connection.query("INSERT INTO checkpoint VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);", Self.sealed(record))
+    }
+
+    // MARK: Reading
+
+    /// The checkpoint of a journal of format 4, `nil` when it has none.
+    /// - Throws: ``SQLiteFailure`` with `SQLITE_CORRUPT` naming what is damaged: a row failing its
+    ///   checksum, rows missing or left over, a step that does not fit its group.
+    /// - Complexity: O(rows).
+    static func read(from connection: SQLiteConnection) throws(SQLiteFailure) -> Checkpoint? {
+        var records: [[SQLiteConnection.Value]] = []
+        try connection.query("SELECT * FROM checkpoint;") { records.append($0) }
+        guard let record = records.first else { return nil }
+        func damaged(_ what: String) -> SQLiteFailure { SQLiteFailure(code: SQLITE_CORRUPT, message: "the checkpoint is damaged: " + what) }
+        guard records.count == 1, unsealed(record) else { throw damaged("its record fails its checksum") }
+        func integer(_ row: [SQLiteConnection.Value], _ index: Int) throws(SQLiteFailure) -> Int64 {
+            guard index < row.count, case .integer(let value) = row[index] else { throw damaged("a number is missing") }
+            return value
+        }
+        func text(_ row: [SQLiteConnection.Value], _ index: Int) throws(SQLiteFailure) -> String {
+            guard index < row.count, case .text(let value) = row[index] else { throw damaged("a text is missing") }
+            return value
+        }
+        func serial(_ value: Int64) throws(SQLiteFailure) -> UInt32 {
+            guard let serial = UInt32(exactly: value) else { throw damaged("a state id \(value) is out of range") }
+            return serial
+        }
+        var history = UndoHistorySnapshot<PluginStepRecord>()
+        history.position = Int(try integer(record, 2))
+        history.nextSerial = try serial(try integer(record, 3))
+        let countLimit = try integer(record, 4), memoryLimit = try integer(record, 5)
+        history.countLimit = countLimit > 0 ? Int(countLimit) : nil
+        history.memoryLimit = memoryLimit > 0 ? Int(memoryLimit) : nil
+        history.currentContext = try integer(record, 7) != 0 ? UndoContext(try text(record, 6)) : nil
+        history.coalescingOpen = try integer(record, 8) != 0
+        history.lastCoalescingTime = UInt64(bitPattern: try integer(record, 9))
+        let expected = (plugins: try integer(record, 10), documents: try integer(record, 11),
+                        steps: try integer(record, 12), marks: try integer(record, 13))
+
+        func rows(_ table: String) throws(SQLiteFailure) -> [[SQLiteConnection.Value]] {
+            var found: [[SQLiteConnection.Value]] = []
+            var bad = false
+            try connection.query("SELECT * FROM \(table) ORDER BY ordinal;") { row in
+                if !unsealed(row) || (try? integer(row, 0)) != Int64(found.count + 1) { bad = true }
+                found.append(row)
+            }
+            if bad { throw damaged("a row of \(table) fails its checksum") }
+            return found
+        }
+        var loads: [Load] = []
+        for row in try rows("checkpoint_plugins") {
+            loads.append(Load(path: try text(row, 1), plugin: try text(row, 2), version: try text(row, 3)))
+        }
+        var documents: [Document] = []
+        for row in try rows("checkpoint_documents") {
+            guard row.count > 4, case .blob(let state) = row[4] else { throw damaged("a document's state is missing") }
+            documents.append(Document(document: PluginDocument(plugin: try text(row, 1), context: UndoContext(try text(row, 3))),
+                                      version: try text(row, 2), state: state))
+        }
+        let stepRows = try rows("checkpoint_steps")
+        var stepIndex = 0
+        // A step and, for a group, the rows of its members after it.
+        func content(parent: Int64) throws(SQLiteFailure) -> UndoHistorySnapshot<PluginStepRecord>.Content {
+            let row = stepRows[stepIndex]
+            let ordinal = Int64(stepIndex + 1)
+            stepIndex += 1
+            let present = try integer(row, 8)
+            let name = present & StepRow.hasName != 0 ? try text(row, 9) : nil
+            let description = present & StepRow.hasDescription != 0 ? try text(row, 10) : nil
+            let context = try text(row, 11)
+            switch try text(row, 7) {
+            case "command":
+                let coalescing: PluginStepRecord.Coalescing = present & StepRow.hasKey != 0 ? .key(try text(row, 17))
+                    : present & StepRow.neverCoalesces != 0 ? .never : .actionType
+                return .command(PluginStepRecord(
+                    plugin: try text(row, 12), pluginVersion: try text(row, 13), action: try text(row, 14), context: context,
+                    arguments: try text(row, 15), inverseArguments: present & StepRow.hasInverse != 0 ? try text(row, 16) : nil,
+                    description: description, coalescing: coalescing))
+            case "group":
+                var members: [UndoHistorySnapshot<PluginStepRecord>.Content] = []
+                while stepIndex < stepRows.count, try integer(stepRows[stepIndex], 3) == ordinal {
+                    members.append(try content(parent: ordinal))
+                }
+                guard !members.isEmpty else { throw damaged("group \(ordinal) has no members") }
+                return .group(name: name, description: description, context: UndoContext(context), members: members)
+            case "reverted":
+                guard stepIndex < stepRows.count, try integer(stepRows[stepIndex], 3) == ordinal,
+                      try text(stepRows[stepIndex], 7) == "group" else { throw damaged("revert \(ordinal) holds no group") }
+                return .reverted(name: name, context: UndoContext(context), group: try content(parent: ordinal))
+            case let kind:
+                throw damaged("step \(ordinal) is of an unknown kind \"\(kind)\"")
+            }
+        }
+        while stepIndex < stepRows.count {
+            let row = stepRows[stepIndex]
+            guard try integer(row, 3) == 0 else { throw damaged("step \(stepIndex + 1) is in no group") }
+            let branch = try integer(row, 1)
+            let step = UndoHistorySnapshot<PluginStepRecord>.Step(
+                serial: try serial(try integer(row, 4)), time: UInt64(bitPattern: try integer(row, 5)),
+                cost: Int32(clamping: try integer(row, 6)), content: try content(parent: 0))
+            if branch == 0 {
+                guard history.branches.isEmpty else { throw damaged("a step of the current branch follows the other branches") }
+                history.steps.append(step)
+            } else if branch == Int64(history.branches.count) {
+                history.branches[history.branches.count - 1].steps.append(step)
+            } else if branch == Int64(history.branches.count + 1) {
+                history.branches.append(.init(fork: try serial(try integer(row, 2)), steps: [step]))
+            } else {
+                throw damaged("branch \(branch) is out of order")
+            }
+        }
+        for row in try rows("checkpoint_marks") {
+            let context = try text(row, 2)
+            let state = try serial(try integer(row, 3))
+            switch try text(row, 1) {
+            case "log": history.saveLog.append(state)
+            case "baseline": history.saveMarks.append(.init(context: UndoContext(context), saved: [], baseline: state))
+            case "saved":
+                guard let last = history.saveMarks.indices.last, history.saveMarks[last].context.name == context else {
+                    throw damaged("a save mark of \"\(context)\" has no baseline before it")
+                }
+                history.saveMarks[last].saved.append(state)
+            case let kind: throw damaged("a save mark is of an unknown kind \"\(kind)\"")
+            }
+        }
+        guard Int64(loads.count) == expected.plugins, Int64(documents.count) == expected.documents,
+              Int64(stepRows.count) == expected.steps,
+              Int64(history.saveLog.count + history.saveMarks.reduce(0) { $0 + 1 + $1.saved.count }) == expected.marks
+        else { throw damaged("rows are missing or left over") }
+        return Checkpoint(sequence: try integer(record, 0), time: UInt64(bitPattern: try integer(record, 1)),
+                          loads: loads, documents: documents, history: history)
+    }
+
+    // MARK: Checksums
+
+    /// `values` with their checksum appended.
+    static func sealed(_ values: [SQLiteConnection.Value]) -> [SQLiteConnection.Value] {
+        values + [.integer(checksum(values))]
+    }
+
+    /// Whether the row's last column is the checksum of the others.
+    static func unsealed(_ row: [SQLiteConnection.Value]) -> Bool {
+        guard let last = row.last, case .integer(let stored) = last else { return false }
+        return checksum(row.dropLast()) == stored
+    }
+
+    /// FNV-1a over the values: integers as 8 bytes, texts ended by a 0 byte, bytes after their length.
+    static func checksum(_ values: some Collection<SQLiteConnection.Value>) -> Int64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func mix<S: Sequence<UInt8>>(_ bytes: S) {
+            for byte in bytes {
+                hash ^= UInt64(byte)
+                hash &*= 0x0000_0100_0000_01b3
+            }
+        }
+        for value in values {
+            switch value {
+            case .integer(let number): withUnsafeBytes(of: number.littleEndian) { mix($0) }
+            case .text(let text): mix(text.utf8); mix([0])
+            case .blob(let bytes): withUnsafeBytes(of: Int64(bytes.count).littleEndian) { mix($0) }; mix(bytes)
+            }
+        }
+        return Int64(bitPattern: hash)
+    }
+}
+
+/// One row of `checkpoint_steps`.
+private struct StepRow {
+    static let hasName: Int64 = 1, hasDescription: Int64 = 2, hasInverse: Int64 = 4, hasKey: Int64 = 8, neverCoalesces: Int64 = 16
+
+    var ordinal: Int64
+    var branch: Int64
+    var fork: Int64
+    var parent: Int64
+    var serial: Int64 = 0
+    var time: Int64 = 0
+    var cost: Int64 = 0
+    var kind = ""
+    var present: Int64 = 0
+    var name = ""
+    var description = ""
+    var context = ""
+    var plugin = ""
+    var pluginVersion = ""
+    var action = ""
+    var arguments = ""
+    var inverseArguments = ""
+    var coalescing = ""
+
+    init(ordinal: Int64, branch: Int64, fork: Int64, parent: Int64) {
+        self.ordinal = ordinal
+        self.branch = branch
+        self.fork = fork
+        self.parent = parent
+    }
+
+    /// The row's columns, sealed with their checksum.
+    var values: [SQLiteConnection.Value] {
+        Checkpoint.sealed([.integer(ordinal), .integer(branch), .integer(fork), .integer(parent), .integer(serial),
+                           .integer(time), .integer(cost), .text(kind), .integer(present), .text(name), .text(description),
+                           .text(context), .text(plugin), .text(pluginVersion), .text(action), .text(arguments),
+                           .text(inverseArguments), .text(coalescing)])
+    }
+}
+
+/// What a journal's checkpoint holds (``HostJournal/checkpoint()``, ``HostJournal/restoredCheckpoint``).
+public struct CheckpointInfo: Sendable, Equatable {
+    /// The last change it holds; the journal keeps only the changes after it.
+    public var sequence: Int64
+    /// When it was taken (the wall clock, nanoseconds since 1970).
+    public var time: UInt64
+    /// The steps of every branch it holds.
+    public var steps: Int
+    /// The documents whose state it holds (a context only named counts too), in the order
+    /// they were first used.
+    public var documents: [PluginDocument]
+    /// The bytes of the documents' states.
+    public var documentBytes: Int
+    /// The context later calls without one act on, as the checkpoint left it.
+    public var currentContext: String?
+}
+
+extension Checkpoint {
+    var info: CheckpointInfo {
+        CheckpointInfo(sequence: sequence, time: time, steps: history.stepCount, documents: documents.map(\.document),
+                       documentBytes: documents.reduce(0) { $0 + $1.state.count },
+                       currentContext: history.currentContext?.name)
+    }
+
+    /// Every plugin its steps and documents use, with the version written, in first use order.
+    var pluginsUsed: [(id: String, version: String)] {
+        var found: [(id: String, version: String)] = []
+        var seen: Set<String> = []
+        func visit(_ content: UndoHistorySnapshot<PluginStepRecord>.Content) {
+            switch content {
+            case .command(let record):
+                if seen.insert(record.plugin).inserted { found.append((record.plugin, record.pluginVersion)) }
+            case .group(_, _, _, let members): members.forEach(visit)
+            case .reverted(_, _, let group): visit(group)
+            }
+        }
+        for step in history.steps { visit(step.content) }
+        for branch in history.branches { for step in branch.steps { visit(step.content) } }
+        for item in documents where !item.document.plugin.isEmpty && seen.insert(item.document.plugin).inserted {
+            found.append((item.document.plugin, item.version))
+        }
+        return found
+    }
+}

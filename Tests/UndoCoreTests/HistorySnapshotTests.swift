@@ -1,0 +1,182 @@
+import Testing
+@testable import UndoCore
+
+/// A history taken as values and rebuilt in another stack (what a journal's checkpoint does) is
+/// the same history: the same tree, position, titles and saves, and every later change, undo,
+/// move and revert does the same in both. A snapshot that does not make a history is refused.
+@Suite struct HistorySnapshotTests {
+    let a = UndoContext("a"), b = UndoContext("b")
+
+    /// What a `Placed` step keeps in a snapshot.
+    struct Kept: Equatable {
+        var text: String
+        var before: String
+        var context: UndoContext
+    }
+
+    static func encode(_ command: any UndoCommand) -> Kept? {
+        (command as? Placed).map { Kept(text: $0.text, before: $0.before, context: $0.context) }
+    }
+
+    /// A copy of `stack` through a snapshot, over a copy of its documents.
+    static func restored(_ stack: UndoStack, _ documents: PlacedDocuments, clock: ManualUndoClock = ManualUndoClock())
+        throws -> (UndoStack, PlacedDocuments)
+    {
+        let snapshot = try stack.snapshot(encoding: encode)
+        let copy = PlacedDocuments()
+        copy.texts = documents.texts
+        let other = UndoStack(coalescingWindow: nil, clock: clock)
+        try other.restore(snapshot) { kept in
+            var placed = Placed(copy, kept.text, in: kept.context)
+            placed.before = kept.before
+            return placed
+        }
+        other.checkInvariants()
+        return (other, copy)
+    }
+
+    struct Seen: Equatable {
+        var tree: [UndoTreeNode]
+        var state: UInt32
+        var position: Int
+        var count: Int
+        var titles: [String]
+        var dirty: [Bool]
+        var texts: [String]
+        var cost: Int
+    }
+
+    func seen(_ stack: UndoStack, _ documents: PlacedDocuments) -> Seen {
+        Seen(tree: stack.tree, state: stack.currentState, position: stack.position, count: stack.count,
+             titles: [nil, a, b].flatMap { [stack.undoMenuTitle(in: $0), stack.redoMenuTitle(in: $0)] },
+             dirty: [a, b].map { stack.isDirty($0) }, texts: [documents[a], documents[b]], cost: stack.totalCost)
+    }
+
+    /// One random change, undo, move, save or revert (the same `random` gives the same one).
+    func randomStep(_ stack: UndoStack, _ documents: PlacedDocuments, _ random: inout SplitMix, _ step: Int,
+                    _ clock: ManualUndoClock) throws {
+        clock.advance(milliseconds: 1 + random.next() % 3000)
+        let context = [a, b][Int(random.next() % 2)]
+        let scope: UndoContext? = random.next() % 3 == 0 ? nil : context
+        switch random.next() % 12 {
+        case 0, 1, 2: try stack.perform(Placed(documents, "\(step) ", in: context))
+        case 3: try stack.undo(count: 1, in: scope)
+        case 4: try stack.redo(count: 1, in: scope)
+        case 5:
+            let ids = [0] + stack.tree.map(\.id)
+            try stack.goTo(state: ids[Int(random.next() % UInt64(ids.count))])
+        case 6: try stack.earlier(.states(Int(random.next() % 2) + 1))
+        case 7: try stack.later(.states(Int(random.next() % 2) + 1))
+        case 8: try stack.markSaved(context)
+        case 9:
+            try stack.beginGroup(named: "Group \(step)", description: random.next() % 2 == 0 ? "Two \(step)" : nil, context: context)
+            try stack.perform(Placed(documents, "g\(step) ", in: context))
+            try stack.perform(Placed(documents, "h\(step) ", in: [a, b][Int(random.next() % 2)]))
+            try stack.endGroup()
+        case 10: stack.currentContext = random.next() % 3 == 0 ? nil : context
+        default:
+            if stack.canRevertToSaved(context) { try stack.revertToSaved(context) }
+        }
+    }
+
+    /// Sessions cut at a random point: the copy and the original then take the same changes
+    /// and must stay alike after every one.
+    @Test(arguments: 1...30)
+    func aRestoredHistoryGoesOnAsTheOriginal(seed: UInt64) throws {
+        var random = SplitMix(seed: seed)
+        let limit: Int? = seed % 3 == 0 ? 12 : nil
+        let clock = ManualUndoClock(), copyClock = ManualUndoClock()
+        let (stack, documents) = (UndoStack(countLimit: limit, coalescingWindow: nil, clock: clock), PlacedDocuments())
+        let cut = 20 + Int(random.next() % 80)
+        for step in 0..<cut { try randomStep(stack, documents, &random, step, clock) }
+        copyClock.advance(milliseconds: clock.nanoseconds() / 1_000_000)
+        let (copy, copied) = try Self.restored(stack, documents, clock: copyClock)
+        #expect(copy.countLimit == limit)
+        #expect(seen(copy, copied) == seen(stack, documents), "seed \(seed) at the cut")
+        var mirror = random
+        for step in cut..<(cut + 60) {
+            try randomStep(stack, documents, &random, step, clock)
+            try randomStep(copy, copied, &mirror, step, copyClock)
+            copy.checkInvariants()
+            #expect(seen(copy, copied) == seen(stack, documents), "seed \(seed) step \(step)")
+            if seen(copy, copied) != seen(stack, documents) { return }
+        }
+        #expect(documents.violations.isEmpty && copied.violations.isEmpty)
+    }
+
+    /// The coalescing run goes on across a snapshot: the next change with the key joins the step.
+    @Test func theCoalescingRunGoesOn() throws {
+        let store = TextStore()
+        let stack = UndoStack(coalescingWindow: nil)
+        try stack.perform(Append(store: store, text: "a", typing: true))
+        let snapshot = try stack.snapshot { ($0 as? Append)?.text }
+        #expect(snapshot.coalescingOpen)
+        let copy = UndoStack(coalescingWindow: nil)
+        try copy.restore(snapshot) { Append(store: store, text: $0, typing: true) }
+        try copy.perform(Append(store: store, text: "b", typing: true))
+        #expect(copy.count == 1)
+        #expect(store[.global] == "ab")
+        try copy.undo()
+        #expect(store[.global] == "")
+    }
+
+    @Test func aCommandThatCannotBeKeptIsNamed() throws {
+        let stack = UndoStack()
+        let documents = PlacedDocuments()
+        try stack.perform(Placed(documents, "x", in: a))
+        #expect(throws: UndoSnapshotError.self) { _ = try stack.snapshot { _ -> Kept? in nil } }
+        do {
+            _ = try stack.snapshot { _ -> Kept? in nil }
+        } catch {
+            #expect(error.message.contains("Put x"), "\(error)")
+        }
+        try stack.beginGroup(named: "Open")
+        #expect(throws: UndoSnapshotError("a group is open: end it first")) { _ = try stack.snapshot(encoding: Self.encode) }
+    }
+
+    /// Snapshots that make no history are refused, and the stack stays empty.
+    @Test func aSnapshotThatMakesNoHistoryIsRefused() throws {
+        let documents = PlacedDocuments()
+        let stack = UndoStack(coalescingWindow: nil)
+        for text in ["1", "2", "3"] { try stack.perform(Placed(documents, text, in: a)) }
+        try stack.undo(count: 2)
+        try stack.perform(Placed(documents, "4", in: a))
+        let good = try stack.snapshot(encoding: Self.encode)
+        #expect(good.branches.count == 1)
+        func refused(_ change: (inout UndoHistorySnapshot<Kept>) -> Void, _ words: String) {
+            var bad = good
+            change(&bad)
+            let target = UndoStack()
+            do {
+                try target.restore(bad) { Placed(documents, $0.text, in: $0.context) }
+                Issue.record("restored: \(words)")
+            } catch {
+                #expect(error.message.contains(words), "\(error)")
+            }
+            #expect(target.treeCount == 0)
+        }
+        refused({ $0.position = 9 }, "outside")
+        refused({ $0.steps[0].serial = 0 }, "serial 0")
+        refused({ $0.branches[0].steps[0].serial = $0.steps[0].serial }, "repeated")
+        refused({ $0.branches[0].fork = 77 }, "not in the history")
+        refused({ $0.branches.append(.init(fork: $0.branches[0].steps[0].serial, steps: [])) }, "no steps")
+        refused({ $0.nextSerial = $0.steps[0].serial }, "next step takes")
+        refused({ $0.countLimit = 2 }, "over the count limit")
+        refused({ $0.steps[0].content = .group(name: "G", description: nil, context: .global, members: []) }, "no members")
+        refused({ $0.steps[0].content = .reverted(name: "R", context: .global, group: $0.steps[1].content) }, "no group")
+        // A cycle: two branches hanging at each other's steps.
+        refused({ snapshot in
+            let first = snapshot.branches[0].steps[0].serial
+            snapshot.branches.append(.init(fork: first, steps: [.init(serial: 90, time: 0, cost: 1, content: snapshot.steps[0].content)]))
+            snapshot.branches[0].fork = 90
+        }, "cycle")
+        // Restoring into a history that has steps.
+        #expect(throws: UndoSnapshotError.self) { try stack.restore(good) { Placed(documents, $0.text, in: $0.context) } }
+        // A decoding that fails names its error.
+        let target = UndoStack()
+        #expect(throws: UndoSnapshotError.self) {
+            try target.restore(good) { _ -> any UndoCommand in throw UndoSnapshotError("no such step type") }
+        }
+        #expect(target.treeCount == 0)
+    }
+}
