@@ -14,20 +14,31 @@ import UndoJournal
 /// documents closed, limits, plugins loaded) kept in an SQLite database (WAL mode) as the
 /// ``UndoPluginHost/HostChange`` that makes it again, written before the change is acknowledged.
 ///
-/// ``open(path:durability:host:clock:following:)`` on a new file starts an empty journal; on an existing
-/// one it checks it, checks that the plugins it needs are loaded (same id, same major version),
-/// replays its changes through the same host calls (each at the time it was first made, when
-/// `clock` is the history's clock), and then records every later change. The C API
+/// ``open(path:durability:host:clock:following:restoring:)`` on a new file starts an empty
+/// journal; on an existing one it checks it, checks that the plugins it needs are loaded (same
+/// id, same major version), restores its checkpoint if it has one, replays the changes after it
+/// through the same host calls (each at the time it was first made, when `clock` is the
+/// history's clock), and then records every later change. The C API
 /// (`undo_history_open_journal`) and undo-host's `--journal` open it the same way.
 ///
-/// **Format.** Version 3 (`PRAGMA user_version`; format 1 is undo-host's journal of session
+/// **Checkpoints** (``checkpoint()``): the whole state after one change, in one transaction with
+/// the deletion of the changes it holds: the plugins the journal loaded, each document's state
+/// as its plugin's bytes (ABI 1.7 `save_document`), and the history (every branch, position,
+/// save, time and limit) with each plugin step as its typed call (``UndoPluginHost/PluginStepRecord``).
+/// Reopening loads the bytes and rebuilds the history without running a step. A journal whose
+/// documents include one of a plugin that cannot save them is never checkpointed: it keeps every
+/// change, and is replayed from its first. So a limit that drops steps from the history never
+/// drops what the journal needs to restore the documents.
+///
+/// **Format.** Version 4 (`PRAGMA user_version`; format 1 is undo-host's journal of session
 /// lines, read by ``UndoJournal``): one row per change, its fields in typed columns, with a
-/// checksum; a damaged file is refused naming the change that is damaged. A perform keeps the
-/// step it made (``UndoPluginHost/PerformedStep``: name, description, coalescing key, inverse
-/// arguments), and its replay must make the same step again (name, coalescing key, inverse
-/// arguments), else the open is refused naming the change, the plugin and what differs. A
-/// journal of format 2 (no step columns) is read, and gains the columns (becoming format 3)
-/// once it has been replayed. A failed open never writes to the file.
+/// checksum, and the checkpoint's tables (see CheckpointTables.swift), each row with a checksum
+/// and the count of rows in the checkpoint's record; a damaged file is refused naming what is
+/// damaged. A perform keeps the step it made (``UndoPluginHost/PerformedStep``: name,
+/// description, coalescing key, inverse arguments), and its replay must make the same step
+/// again (name, coalescing key, inverse arguments), else the open is refused naming the change,
+/// the plugin and what differs. Journals of format 2 (no step columns) and 3 (no checkpoint
+/// tables) are read, and become format 4 once replayed. A failed open never writes to the file.
 ///
 /// **Durability** (``UndoJournal/Durability``): `full` commits and syncs each change before it
 /// is acknowledged; `normal` commits changes in groups, at most ``groupCommitWindow`` after the
@@ -135,6 +146,9 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
     ///     times they were first made.
     ///   - following: called after each replayed change with what it undid or redid (for a
     ///     program that keeps state of its own beside the history, as undo-host's session does).
+    ///   - restoring: called once the journal's checkpoint, if it has one, is restored (before
+    ///     the changes after it are replayed), with what it held: the documents in the order
+    ///     they were first used and the current context.
     /// - Returns: the open journal (the host's ``UndoPluginHost/PluginHost/recorder``).
     /// - Throws: ``JournalError`` naming the file and the problem (not a journal, damaged, of
     ///   another format, a plugin missing or of another major version, a change that cannot be
@@ -142,8 +156,8 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
     /// - Complexity: O(*n*) in the changes of the journal, plus replaying them.
     public static func open(path: String, durability: UndoJournal.Durability = .full, host: PluginHost,
                             clock: JournalClock? = nil,
-                            restoring: ((CheckpointInfo) -> Void)? = nil,
-                            following: ((HostChange, UndoResult?) -> Void)? = nil) throws(JournalError) -> HostJournal {
+                            following: ((HostChange, UndoResult?) -> Void)? = nil,
+                            restoring: ((CheckpointInfo) -> Void)? = nil) throws(JournalError) -> HostJournal {
         guard host.recorder == nil else { throw JournalError(path: path, "the history already has a journal open") }
         guard host.history.withStack({ $0.treeCount == 0 && $0.groupDepth == 0 }) else {
             throw JournalError(path: path, "the history already has changes: open the journal before making any")
@@ -234,7 +248,7 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
 
     /// Whether `path` is to be opened as a journal of this kind (format 2 or 3): `false` only for an
     /// undo-host journal of format 1 (session lines, read by ``UndoJournal``); `true` for a
-    /// missing file (new journals are of format 3) and for anything else (refused by ``open(path:durability:host:clock:following:)``).
+    /// missing file (new journals are of format 4) and for anything else (refused by ``open(path:durability:host:clock:following:restoring:)``).
     /// - Parameter path: the database file.
     /// - Complexity: O(1): reads the header only.
     public static func isHostJournal(_ path: String) -> Bool {

@@ -40,28 +40,35 @@ import UndoPluginHost
     }
 
     /// Branches, a save, a group, a revert, a move back: every kind of change the host journals.
-    func play(_ host: PluginHost, groupDescription: String? = nil) throws {
+    /// `between` is called after each of its 15 changes (besides the breaks and the group begin), with their count.
+    func play(_ host: PluginHost, groupDescription: String? = nil, between: (Int) throws -> Void = { _ in }) throws {
         let a = UndoContext("a"), b = UndoContext("b")
+        var made = 0
+        func then(_ change: () throws -> Void) throws {
+            try change()
+            made += 1
+            try between(made)
+        }
         func type(_ context: UndoContext, _ position: Int, _ text: String) throws {
             try host.breakCoalescing()
-            try host.perform("text.insert", [.i64(Int64(position)), .string(text)], in: context)
+            try then { try host.perform("text.insert", [.i64(Int64(position)), .string(text)], in: context) }
         }
         try type(a, 0, "x")
         try type(a, 1, "y")
         try type(a, 2, "z")
-        try host.undo(count: 2)
+        try then { try host.undo(count: 2) }
         try type(a, 1, "w")
-        try host.markSaved(a)
+        try then { try host.markSaved(a) }
         try host.beginGroup(named: "Both", description: groupDescription, context: b)
         try type(b, 0, "1")
         try type(b, 1, "2")
-        try host.endGroup()
+        try then { try host.endGroup() }
         try type(a, 2, "!")
-        try host.revertToSaved(a)
+        try then { try host.revertToSaved(a) }
         try type(b, 2, "3")
-        try host.goTo(state: 3)
-        try host.setCurrentContext(b)
-        try host.undo(count: 1, in: a)
+        try then { try host.goTo(state: 3) }
+        try then { try host.setCurrentContext(b) }
+        try then { try host.undo(count: 1, in: a) }
     }
 
     @Test(arguments: UndoJournal.Durability.allCases)

@@ -16,7 +16,7 @@ extension HostSession {
     {
         do throws(JournalError) {
             return try HostJournal.open(path: path, durability: durability, host: host, clock: clock,
-                                        restoring: { self.follow($0) }, following: { self.follow($0, $1) })
+                                        following: { self.follow($0, $1) }, restoring: { self.follow($0) })
         } catch {
             throw SessionError(.history, error.description, hint: "open it with the plugins it was made with; the journal was not changed")
         }

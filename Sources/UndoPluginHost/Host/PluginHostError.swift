@@ -32,6 +32,10 @@ public enum PluginHostError: Error, Sendable, Equatable, CustomStringConvertible
     /// The change was made but its journal could not keep it (the message says why): it is
     /// lost if the program stops now.
     case journal(String)
+    /// The history cannot be taken as values, or rebuilt from them (``PluginHost/historySnapshot()``,
+    /// ``PluginHost/restoreHistory(_:)``): the message says why (a group open, a step that is
+    /// not a plugin's, a snapshot that does not fit the plugins loaded). Nothing was changed.
+    case snapshot(String)
 
     /// The ABI error code for this error (for C clients).
     public var code: Int32 {
@@ -57,6 +61,7 @@ public enum PluginHostError: Error, Sendable, Equatable, CustomStringConvertible
         case .documentNotEmpty: Int32(UNDO_ESTATE)
         case .documentStateTooLarge: Int32(UNDO_ELIMIT)
         case .journal: Int32(UNDO_ESTATE)
+        case .snapshot: Int32(UNDO_ESTATE)
         }
     }
 
@@ -80,6 +85,7 @@ public enum PluginHostError: Error, Sendable, Equatable, CustomStringConvertible
         case .documentStateTooLarge(let plugin, let bytes, let limit):
             "the state to load into plugin \(plugin) is \(bytes) bytes, over the limit of \(limit)"
         case .journal(let message): "the change was made but not journaled: \(message)"
+        case .snapshot(let message): message
         }
     }
 }

@@ -44,7 +44,7 @@ public struct PluginStepRecord: Sendable, Equatable {
 extension PluginHost {
     /// The whole history as values (see ``UndoCore/UndoHistorySnapshot``), every plugin step as
     /// a ``PluginStepRecord``: what a journal's checkpoint keeps beside the documents' bytes.
-    /// - Throws: ``PluginHostError/journal(_:)`` while a group is open or an action runs, and
+    /// - Throws: ``PluginHostError/snapshot(_:)`` while a group is open or an action runs, and
     ///   for a step that is not a plugin step (a program's own Swift command); ``PluginHostError/reentrantCall(_:)``.
     /// - Complexity: O(steps of every branch and their values).
     public func historySnapshot() throws(PluginHostError) -> UndoHistorySnapshot<PluginStepRecord> {
@@ -53,7 +53,7 @@ extension PluginHost {
             do throws(UndoSnapshotError) {
                 return .success(try stack.snapshot { command in (command as? PluginCommand).map(Self.record) })
             } catch {
-                return .failure(.journal(error.message))
+                return .failure(.snapshot(error.message))
             }
         }
         return try result.get()
@@ -62,7 +62,7 @@ extension PluginHost {
     /// Rebuilds the history from `snapshot` (see ``UndoCore/UndoStack/restore(_:decoding:)``):
     /// no plugin function runs, so the plugins' documents must already be in the state the
     /// snapshot's position stands for (loaded with ``loadDocumentState(_:plugin:context:)``).
-    /// - Throws: ``PluginHostError/journal(_:)`` when the history has steps, a step's plugin or
+    /// - Throws: ``PluginHostError/snapshot(_:)`` when the history has steps, a step's plugin or
     ///   action type is not loaded (or of another major version), its arguments do not fit the
     ///   signature, or the snapshot does not make a history; the history is then unchanged.
     ///   ``PluginHostError/reentrantCall(_:)``.
@@ -112,7 +112,7 @@ extension PluginHost {
                 return error
             }
         }
-        if let failure { throw .journal("the history cannot be restored: \(failure.message)") }
+        if let failure { throw .snapshot("the history cannot be restored: \(failure.message)") }
     }
 
     /// What a checkpoint keeps of a plugin step.
@@ -165,7 +165,7 @@ extension PluginHost {
             do throws(UndoSnapshotError) {
                 snapshot = try stack.snapshot { command in (command as? PluginCommand).map(Self.record) }
             } catch {
-                return .failure(.journal(error.message))
+                return .failure(.snapshot(error.message))
             }
             var saved: [(document: PluginDocument, state: [UInt8])] = []
             for document in wanted {

@@ -1,0 +1,293 @@
+import Foundation
+import Testing
+import UndoCore
+import UndoHostJournal
+import UndoJournal
+import UndoPluginHost
+
+/// A journal's checkpoint: taken after any change of a session, the journal reopens to the same
+/// documents and history (every branch, save, time and position), goes on as the session would
+/// have, and keeps only the changes after it. A checkpoint that cannot be taken writes nothing;
+/// a damaged one is refused and the file left as it was.
+@Suite struct HostJournalCheckpointTests {
+    let journal = HostJournalTests()
+    let a = UndoContext("a"), b = UndoContext("b")
+
+    /// Every state of the tree, visited in order, and what each document holds there.
+    func walk(_ host: PluginHost) throws -> [String] {
+        let ids = [0] + host.history.withStack { $0.tree.map(\.id) }
+        var seen: [String] = []
+        for id in ids {
+            try host.goTo(state: id)
+            seen.append("\(id): \(try host.describe(a, plugin: HostJournalTests.text)) | \(try host.describe(b, plugin: HostJournalTests.text))")
+        }
+        return seen
+    }
+
+    /// The changes a session makes after reopening (the same in every run).
+    func goOn(_ host: PluginHost) throws {
+        try host.undo(count: 2)
+        try host.perform("text.insert", [.i64(0), .string(">")], in: a)
+        try host.redo(count: 1)
+        try host.earlier(.states(3))
+        try host.later(.saves(1))
+    }
+
+    /// A snapshot without the steps' times (those of changes made in another run differ).
+    func timeless(_ snapshot: HostJournalTests.Snapshot) -> HostJournalTests.Snapshot {
+        var copy = snapshot
+        copy.tree = copy.tree.map { var node = $0; node.time = 0; return node }
+        return copy
+    }
+
+    /// The session with a checkpoint after its `cut`-th change, reopened: the same documents and
+    /// history (times included) as when it closed, and the same as the session never
+    /// checkpointed after the same further changes.
+    @Test(arguments: UndoJournal.Durability.allCases)
+    func aCheckpointAfterAnyChangeReopensTheSameHistory(durability: UndoJournal.Durability) throws {
+        let referencePath = journal.scratch("reference")
+        let (reference, referenceClock) = journal.makeHost()
+        let referenceJournal = try HostJournal.open(path: referencePath, durability: durability,
+                                                    host: reference, clock: referenceClock)
+        try journal.play(reference)
+        referenceJournal.close()
+        let counted = try sqliteRows(referencePath, "SELECT count(*) FROM changes;").first?.first
+        let total = try #require(counted.flatMap { Int64($0) })
+        let expectedWalk = try walk(reference)
+        let (other, otherClock) = journal.makeHost()
+        let otherJournal = try HostJournal.open(path: referencePath, host: other, clock: otherClock)
+        try goOn(other)
+        let expectedAfter = timeless(try journal.snapshot(other))
+        otherJournal.close()
+        for cut in 1...15 {
+            let path = journal.scratch("cut-\(cut).undojournal")
+            var info: CheckpointInfo?
+            let closing: HostJournalTests.Snapshot
+            do {
+                let (host, clock) = journal.makeHost()
+                let opened = try HostJournal.open(path: path, durability: durability, host: host, clock: clock)
+                try journal.play(host) { made in
+                    guard made == cut else { return }
+                    if host.history.withStack({ $0.groupDepth }) > 0 {
+                        // Inside the group: refused, nothing written.
+                        #expect { try opened.checkpoint() } throws: { "\($0)".contains("a group is open: end it first") }
+                    } else {
+                        info = try opened.checkpoint()
+                    }
+                }
+                closing = try journal.snapshot(host)
+                opened.close()
+            }
+            guard let taken = info else {
+                #expect(cut == 7 || cut == 8, "cut \(cut) is not in the group")
+                continue
+            }
+            #expect(try sqliteRows(path, "SELECT count(*) FROM changes WHERE sequence <= \(taken.sequence);") == [["0"]],
+                    "cut \(cut): the changes the checkpoint holds are dropped")
+            let (host, clock) = journal.makeHost()
+            let reopened = try HostJournal.open(path: path, durability: durability, host: host, clock: clock)
+            #expect(reopened.restoredCheckpoint == taken, "cut \(cut)")
+            #expect(Int64(reopened.restoredCount) == total - taken.sequence, "cut \(cut): only the later changes are replayed")
+            #expect(try journal.snapshot(host) == closing, "cut \(cut)")
+            try goOn(host)
+            let after = try journal.snapshot(host)
+            #expect(timeless(after) == expectedAfter, "cut \(cut): the session goes on as it would have")
+            reopened.close()
+            // Reopened once more (the changes after reopening journaled): the same again.
+            let (again, againClock) = journal.makeHost()
+            let third = try HostJournal.open(path: path, durability: durability, host: again, clock: againClock)
+            #expect(try journal.snapshot(again) == after, "cut \(cut), third open")
+            third.close()
+        }
+        // Every state of the tree holds what it held.
+        let (host, clock) = journal.makeHost()
+        let path = journal.scratch("walk.undojournal")
+        let opened = try HostJournal.open(path: path, durability: durability, host: host, clock: clock)
+        try journal.play(host) { made in if made == 9 { try opened.checkpoint() } }
+        opened.close()
+        let (walker, walkerClock) = journal.makeHost()
+        let reopened = try HostJournal.open(path: path, host: walker, clock: walkerClock)
+        #expect(try walk(walker) == expectedWalk)
+        reopened.close()
+    }
+
+    /// Checkpoints one after another, and one on an empty journal; the documents come back in
+    /// the order they were first used, and a context only named (the current one) too.
+    @Test func checkpointsFollowOneAnother() throws {
+        let path = journal.scratch("repeated.undojournal")
+        do {
+            let (host, clock) = journal.makeHost()
+            let opened = try HostJournal.open(path: path, host: host, clock: clock)
+            let empty = try opened.checkpoint()
+            #expect(empty.sequence == 0 && empty.steps == 0 && empty.documents.isEmpty)
+            try host.perform("text.insert", [.i64(0), .string("b")], in: b)
+            try host.setCurrentContext(UndoContext("notes only"))
+            let first = try opened.checkpoint()
+            try host.perform("text.insert", [.i64(0), .string("a")], in: a)
+            let second = try opened.checkpoint()
+            #expect(first.sequence == 2 && second.sequence == 3)
+            #expect(second.documents.map(\.description) == ["org.undohost.text \"b\"", " \"notes only\"", "org.undohost.text \"a\""])
+            #expect(second.documentBytes > 0 && second.steps == 2)
+            #expect(second.currentContext == "notes only")
+            opened.close()
+        }
+        #expect(try sqliteRows(path, "SELECT count(*) FROM changes;") == [["0"]])
+        let (host, clock) = journal.makeHost()
+        let reopened = try HostJournal.open(path: path, host: host, clock: clock)
+        #expect(reopened.restoredCount == 0)
+        #expect(reopened.restoredCheckpoint?.sequence == 3)
+        #expect(try host.describe(a, plugin: HostJournalTests.text) == "a")
+        #expect(try host.describe(b, plugin: HostJournalTests.text) == "b")
+        #expect(host.history.withStack { $0.currentContext } == UndoContext("notes only"))
+        // The current context is "notes only": each document's step is undone in it.
+        try host.undo(count: 1, in: a)
+        try host.undo(count: 1, in: b)
+        #expect(try host.describe(a, plugin: HostJournalTests.text) == "")
+        #expect(try host.describe(b, plugin: HostJournalTests.text) == "")
+        reopened.close()
+    }
+
+    /// With a count limit, the history keeps 4 steps and the journal, checkpointed, keeps no
+    /// more than they need: the documents are whole, and the 4 steps still undo.
+    @Test func aLimitedHistoryKeepsItsJournalSmall() throws {
+        let path = journal.scratch("limited.undojournal")
+        var texts: [String] = []
+        do {
+            let (host, clock) = journal.makeHost()
+            let opened = try HostJournal.open(path: path, host: host, clock: clock)
+            try host.setLimits(count: 4, memory: nil)
+            for round in 0..<60 {
+                try host.breakCoalescing()
+                try host.perform("text.insert", [.i64(0), .string("\(round % 10)")], in: a)
+                if round % 20 == 19 { try opened.checkpoint() }
+            }
+            texts = try (0...4).map { _ in
+                defer { _ = try? host.undo() }
+                return try host.describe(a, plugin: HostJournalTests.text)
+            }
+            try host.redo(count: 4)
+            opened.close()
+        }
+        // 120 changes (each insert after a break); the checkpoint after the last holds them, and
+        // the 4 undos and the redo after it stay.
+        #expect(try sqliteRows(path, "SELECT count(*) FROM checkpoint_steps;") == [["4"]])
+        #expect(try sqliteRows(path, "SELECT kind FROM changes;") == [["undo"], ["undo"], ["undo"], ["undo"], ["redo"]])
+        let (host, clock) = journal.makeHost()
+        let reopened = try HostJournal.open(path: path, host: host, clock: clock)
+        #expect(host.history.withStack { $0.count } == 4)
+        let again = try (0...4).map { _ in
+            defer { _ = try? host.undo() }
+            return try host.describe(a, plugin: HostJournalTests.text)
+        }
+        #expect(again == texts)
+        #expect(texts.first?.count == 60)
+        reopened.close()
+    }
+
+    /// A plugin without save_document: its changes stay and the journal reopens by replaying
+    /// them; nothing was written.
+    @Test func aPluginThatCannotSaveItsDocumentsKeepsEveryChange() throws {
+        let steps = StepCheckTests()
+        let (plugin, setMode) = try steps.buildDrift()
+        setMode(0)
+        let path = journal.scratch("drift.undojournal")
+        do {
+            let (host, clock) = try steps.makeHost(plugin)
+            let opened = try HostJournal.open(path: path, host: host, clock: clock)
+            try steps.play(host)
+            let bytes = try journal.fingerprint(path)
+            do {
+                try opened.checkpoint()
+                Issue.record("checkpointed")
+            } catch {
+                #expect(error.reason == .cannotCheckpoint)
+                #expect(error.description.contains("plugin \(StepCheckTests.drift) cannot save its documents"), "\(error)")
+            }
+            #expect(try journal.fingerprint(path) == bytes, "a refused checkpoint wrote to the journal")
+            try host.perform("drift.set", [.i64(3)], in: a)
+            opened.close()
+        }
+        let (host, clock) = try steps.makeHost(plugin)
+        let reopened = try HostJournal.open(path: path, host: host, clock: clock)
+        #expect(reopened.restoredCheckpoint == nil && reopened.restoredCount == 5)
+        #expect(try host.describe(a, plugin: StepCheckTests.drift) == "3")
+        reopened.close()
+    }
+
+    /// Refused, writing nothing: a group open; a step that is not a plugin's.
+    @Test func whatCannotBeCheckpointedIsNamed() throws {
+        let (host, clock) = journal.makeHost()
+        let path = journal.scratch("refused.undojournal")
+        let opened = try HostJournal.open(path: path, host: host, clock: clock)
+        defer { opened.close() }
+        try host.beginGroup(named: "Open", context: a)
+        try host.perform("text.insert", [.i64(0), .string("x")], in: a)
+        #expect { try opened.checkpoint() } throws: { "\($0)".contains("a group is open") }
+        try host.endGroup()
+        final class Flag { var on = false }
+        struct Toggle: UndoCommand {
+            let flag: Flag
+            var name: String? { "Toggle" }
+            func perform(_ changes: inout UndoChanges) throws { flag.on.toggle() }
+            func undo(_ changes: inout UndoChanges) throws { flag.on.toggle() }
+        }
+        try host.history.perform(Toggle(flag: Flag()))
+        #expect { try opened.checkpoint() } throws: { "\($0)".contains("the step \"Toggle\"") }
+        #expect(try sqliteRows(path, "SELECT count(*) FROM checkpoint;") == [["0"]])
+    }
+
+    /// A damaged checkpoint is refused naming it, and the file is left as it was.
+    @Test(arguments: [
+        ("UPDATE checkpoint_steps SET arguments = '0 \"q\"' WHERE ordinal = 1;", "a row of checkpoint_steps fails its checksum"),
+        ("DELETE FROM checkpoint_steps WHERE ordinal = (SELECT max(ordinal) FROM checkpoint_steps);", "rows are missing or left over"),
+        ("UPDATE checkpoint SET position = 99;", "its record fails its checksum"),
+        ("UPDATE checkpoint_documents SET state = x'00';", "a row of checkpoint_documents fails its checksum"),
+    ])
+    func aDamagedCheckpointIsRefused(damage: String, words: String) throws {
+        let path = journal.scratch("damaged.undojournal")
+        do {
+            let (host, clock) = journal.makeHost()
+            let opened = try HostJournal.open(path: path, host: host, clock: clock)
+            try journal.play(host) { made in if made == 12 { try opened.checkpoint() } }
+            opened.close()
+        }
+        try sqliteExecute(path, damage)
+        let (host, _) = journal.makeHost()
+        try journal.expectRefused(path, host: host, saying: words, reason: .damaged)
+    }
+
+    /// Reopening from a checkpoint runs no plugin step: the plugins are asked to load each
+    /// document's bytes once, and only the changes after the checkpoint are performed.
+    @Test func reopeningFromACheckpointReplaysOnlyTheChangesAfterIt() throws {
+        let path = journal.scratch("counted.undojournal")
+        do {
+            let (host, clock) = journal.makeHost()
+            let opened = try HostJournal.open(path: path, host: host, clock: clock)
+            for round in 0..<500 {
+                try host.breakCoalescing()
+                try host.perform("text.insert", [.i64(0), .string("\(round % 10)")], in: round % 2 == 0 ? a : b)
+            }
+            try opened.checkpoint()
+            try host.perform("text.insert", [.i64(0), .string("!")], in: a)
+            opened.close()
+        }
+        let (host, clock) = journal.makeHost()
+        var replayed: [HostChange] = []
+        let reopened = try HostJournal.open(path: path, host: host, clock: clock) { change, _ in replayed.append(change) }
+        #expect(replayed.count == 1)
+        #expect(reopened.restoredCheckpoint?.steps == 500)
+        #expect(host.history.withStack { $0.count } == 501)
+        #expect(try host.describe(a, plugin: HostJournalTests.text).count == 251)
+        reopened.close()
+    }
+}
+
+/// Runs SQL on a journal file (the sqlite3 program), to damage it in a test.
+func sqliteExecute(_ path: String, _ sql: String) throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["sqlite3", path, sql]
+    try process.run()
+    process.waitUntilExit()
+    try #require(process.terminationStatus == 0, "sqlite3 failed: \(sql)")
+}
