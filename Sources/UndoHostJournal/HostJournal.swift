@@ -81,6 +81,10 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         var isClosed = false
         /// What a checkpoint must save beside the history (see ``Tracked``).
         var tracked = Tracked()
+        /// Changes written since the last checkpoint (or the open), and the steps that
+        /// checkpoint wrote: what ``checkpointIfDue(every:)`` weighs.
+        var changesSinceCheckpoint = 0
+        var checkpointSteps = 0
     }
 
     /// What the journal follows of the changes it writes, for its checkpoints: the documents
@@ -128,6 +132,8 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         self.restoredCheckpoint = restoredCheckpoint
         var state = WriteState(nextSequence: nextSequence)
         state.tracked = tracked
+        state.changesSinceCheckpoint = restoredCount
+        state.checkpointSteps = restoredCheckpoint?.steps ?? 0
         self.state = Mutex(state)
     }
 
@@ -381,6 +387,7 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
                 let row = ChangeRow.Row(sequence: state.nextSequence, time: time, change: change)
                 try connection.run(insert, row.values)
                 state.nextSequence += 1
+                state.changesSinceCheckpoint += 1
                 state.tracked.follow(change)
                 if state.inTransaction && now &- state.groupStarted >= Self.windowNanoseconds {
                     try commitLocked(&state)
@@ -449,6 +456,9 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
                     try connection.query("DELETE FROM changes WHERE sequence <= ?;", [.integer(checkpoint.sequence)])
                     try connection.execute("COMMIT;")
                     state.inTransaction = false
+                    // Changes recorded after the capture (another thread's) stay counted.
+                    state.changesSinceCheckpoint = Int(state.nextSequence - 1 - checkpoint.sequence)
+                    state.checkpointSteps = checkpoint.history.stepCount
                 } catch {
                     try? connection.execute("ROLLBACK;")
                     state.inTransaction = false
@@ -459,6 +469,24 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
             throw JournalError(path: path, "cannot write the checkpoint: \(error.message)")
         }
         return checkpoint.info
+    }
+
+    /// Takes a checkpoint when one is due: at least `interval` changes were written since the
+    /// last one (or the open), and at least as many as the steps the last one wrote. The second
+    /// rule keeps checkpoints at O(1) amortized per change however long the history grows (a
+    /// checkpoint writes every step of every branch). undo-host calls it after each command,
+    /// with its `--checkpoint-every` (1,000 by default).
+    /// - Parameter interval: the fewest changes between checkpoints; 0 or less: never.
+    /// - Returns: what the checkpoint wrote, or `nil` when none was due or a group is open (it
+    ///   is then taken at the first call after the group closes).
+    /// - Throws: what ``checkpoint()`` throws.
+    /// - Complexity: O(1) when none is due; else that of ``checkpoint()``.
+    @discardableResult
+    public func checkpointIfDue(every interval: Int) throws(JournalError) -> CheckpointInfo? {
+        guard interval > 0, let host else { return nil }
+        let due = state.withLock { !$0.isClosed && $0.changesSinceCheckpoint >= max(interval, $0.checkpointSteps) }
+        guard due, host.history.withStack({ $0.groupDepth == 0 }) else { return nil }
+        return try checkpoint()
     }
 
     /// Puts a checkpoint back into `host`: the plugins the journal loaded, the documents'

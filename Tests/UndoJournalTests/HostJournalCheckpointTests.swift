@@ -256,6 +256,40 @@ import UndoPluginHost
         try journal.expectRefused(path, host: host, saying: words, reason: .damaged)
     }
 
+    /// Automatic checkpoints (what undo-host does after each command): one is taken once
+    /// `interval` changes and as many as the steps the last one wrote have come, so the steps
+    /// all checkpoints write stay within twice the changes however long the history grows:
+    /// counted, not timed.
+    @Test func automaticCheckpointsWriteAtMostTwiceTheChanges() throws {
+        let (host, clock) = journal.makeHost()
+        // Normal durability: 6,000 synced commits would only make the test slow.
+        let opened = try HostJournal.open(path: journal.scratch("automatic.undojournal"), durability: .normal,
+                                          host: host, clock: clock)
+        defer { opened.close() }
+        var taken: [CheckpointInfo] = []
+        var changes = 0
+        for round in 0..<3000 {
+            try host.perform("text.insert", [.i64(0), .string("\(round % 10)")], in: a)
+            try host.breakCoalescing()
+            changes += 2
+            if round == 100 { try host.beginGroup(named: "Open", context: a) }
+            if round == 105 { try host.endGroup(); changes += 2 }
+            if let info = try opened.checkpointIfDue(every: 50) {
+                #expect(host.history.withStack { $0.groupDepth } == 0)
+                taken.append(info)
+            }
+        }
+        let written = taken.reduce(0) { $0 + $1.steps }
+        #expect(taken.count >= 8 && taken.count <= 12, "\(taken.map(\.steps))")
+        #expect(written <= 2 * changes, "\(written) steps written for \(changes) changes")
+        // Each came when due: 50 changes after the open, then as many as the last one wrote.
+        #expect(taken.first?.sequence == 50)
+        for (earlier, later) in zip(taken, taken.dropFirst()) {
+            #expect(later.sequence - earlier.sequence >= Int64(max(50, earlier.steps)))
+        }
+        #expect(try opened.checkpointIfDue(every: 0) == nil)
+    }
+
     /// Reopening from a checkpoint runs no plugin step: the plugins are asked to load each
     /// document's bytes once, and only the changes after the checkpoint are performed.
     @Test func reopeningFromACheckpointReplaysOnlyTheChangesAfterIt() throws {

@@ -220,6 +220,67 @@ import UndoPluginHost
         #expect(host.history.withStack { $0.steps.first { $0.name == "Both" }?.historyDescription } == Self.groupDescription)
     }
 
+    /// Writes `Fixtures/format-4.undojournal` again (only when asked): `play` with a group
+    /// description and a checkpoint after its 9th change (the group closed), so the file holds a
+    /// checkpoint and the changes after it.
+    /// `UNDOHOST_WRITE_FIXTURE=1 swift test --filter writeTheVersionFourFixture`.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["UNDOHOST_WRITE_FIXTURE"] != nil))
+    func writeTheVersionFourFixture() throws {
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/format-4.undojournal")
+        try? FileManager.default.removeItem(at: fixture)
+        let (host, clock) = makeHost()
+        let journal = try HostJournal.open(path: fixture.path, host: host, clock: clock)
+        try play(host, groupDescription: Self.groupDescription) { made in if made == 9 { try journal.checkpoint() } }
+        journal.close()
+        // Closed, the WAL is empty: the one file is the journal (its -wal and -shm are not committed).
+    }
+
+    /// A journal of format 4 written by this version, with a checkpoint, committed: every later
+    /// version reads it (the checkpoint, then the changes after it).
+    @Test func theCommittedVersionFourJournalIsRead() throws {
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/format-4.undojournal")
+        let copy = scratch("format-4.undojournal")
+        try FileManager.default.copyItem(atPath: fixture.path, toPath: copy)
+        let (host, clock) = makeHost()
+        let journal = try HostJournal.open(path: copy, host: host, clock: clock)
+        defer { journal.close() }
+        let checkpoint = try #require(journal.restoredCheckpoint)
+        #expect(checkpoint.sequence == 16 && checkpoint.steps == 5)
+        #expect(checkpoint.documents == [PluginDocument(plugin: Self.text, context: UndoContext("a")),
+                                         PluginDocument(plugin: Self.text, context: UndoContext("b"))])
+        #expect(journal.restoredCount == 8)
+        let restored = try snapshot(host)
+        #expect(restored.documents == ["xy", ""])
+        #expect(restored.current == 2)
+        #expect(restored.tree.count == 8)
+        #expect(restored.dirty == [true, false])
+        let both = try #require(restored.tree.first { $0.name == "Both" })
+        try host.goTo(state: both.id)
+        #expect(host.history.withStack { $0.steps.first { $0.name == "Both" }?.historyDescription } == Self.groupDescription)
+        #expect(try host.describe(UndoContext("b"), plugin: Self.text) == "12")
+    }
+
+    /// A journal of format 3 becomes format 4 once replayed, and then takes checkpoints.
+    @Test func aVersionThreeJournalTakesCheckpoints() throws {
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/format-3.undojournal")
+        let copy = scratch("format-3.undojournal")
+        try FileManager.default.copyItem(atPath: fixture.path, toPath: copy)
+        let before: Snapshot
+        do {
+            let (host, clock) = makeHost()
+            let journal = try HostJournal.open(path: copy, host: host, clock: clock)
+            #expect(try journal.checkpoint().sequence == 24)
+            before = try snapshot(host)
+            journal.close()
+        }
+        #expect(try sqliteRows(copy, "PRAGMA user_version;") == [["4"]])
+        let (host, clock) = makeHost()
+        let journal = try HostJournal.open(path: copy, host: host, clock: clock)
+        #expect(journal.restoredCount == 0 && journal.restoredCheckpoint?.sequence == 24)
+        #expect(try snapshot(host) == before)
+        journal.close()
+    }
+
     /// A journal of format 2 is brought to format 4 once replayed (the step columns and the
     /// checkpoint tables), and its later changes keep their steps; it still reopens.
     @Test func aVersionTwoJournalGainsTheStepColumns() throws {
