@@ -11,6 +11,8 @@
  *                                        the host merges a run into one step by appending
  *                                        (UNDO_MERGE_BY_APPEND); the inverse removes the text
  * describe() shows the typing document for the "typing" context, else the counter.
+ * save_document/load_document (ABI 1.7) keep the same: the typing document's bytes, or the
+ * counter as 8 bytes, little-endian (so undo-bench can time a journal's checkpoints).
  * With UNDO_BENCH_EXTRA_ACTIONS=N in the environment, init also registers N more counter
  * actions (bench.extra0 ...), named in Korean too: the scaling run times registering many.
  *
@@ -188,8 +190,48 @@ static int32_t bench_describe(void *plugin_data, const char *context, char *buff
     return (int32_t)length;
 }
 
+/* ---- Documents as bytes (ABI 1.7) -------------------------------------------------------------- */
+
+static int64_t bench_save_document(undo_call *call, uint8_t *buffer, uint64_t capacity) {
+    const bench_state *state = state_of(call);
+    uint64_t value = (uint64_t)state->counter;
+    int i;
+    if (strcmp(call->context, UNDO_BENCH_TYPING_CONTEXT) == 0) {
+        if (state->document.length > UNDO_MAX_VALUE_SIZE) {
+            return call->host->report_error(call->host, UNDO_ELIMIT, "the typing document is too long to save");
+        }
+        if (state->document.length <= capacity && state->document.length > 0) {
+            memcpy(buffer, state->document.bytes, state->document.length);
+        }
+        return (int64_t)state->document.length;
+    }
+    if (capacity < 8) return 8; /* the host calls again with room */
+    for (i = 0; i < 8; i++) buffer[i] = (uint8_t)(value >> (8 * i));
+    return 8;
+}
+
+static int32_t bench_load_document(undo_call *call, const uint8_t *bytes, uint64_t length) {
+    bench_state *state = state_of(call);
+    uint64_t value = 0;
+    int i;
+    if (strcmp(call->context, UNDO_BENCH_TYPING_CONTEXT) == 0) {
+        if (length > 0 && !reserve(&state->document, length)) {
+            return call->host->report_error(call->host, UNDO_ENOMEM, "out of memory");
+        }
+        if (length > 0) memcpy(state->document.bytes, bytes, length);
+        state->document.length = length;
+        return UNDO_OK;
+    }
+    if (length != 8) {
+        return call->host->report_error(call->host, UNDO_EINVAL, "a saved counter is 8 bytes");
+    }
+    for (i = 0; i < 8; i++) value |= (uint64_t)bytes[i] << (8 * i);
+    state->counter = (int64_t)value;
+    return UNDO_OK;
+}
+
 static const undo_plugin_descriptor bench_descriptor = {
-    .struct_size = (uint32_t)UNDO_PLUGIN_DESCRIPTOR_SIZE_V1,
+    .struct_size = (uint32_t)UNDO_PLUGIN_DESCRIPTOR_SIZE_V1_7,
     .abi_major = UNDO_ABI_VERSION_MAJOR,
     .abi_minor = UNDO_ABI_VERSION_MINOR,
     .id = UNDO_BENCH_COUNTER_ID,
@@ -198,6 +240,8 @@ static const undo_plugin_descriptor bench_descriptor = {
     .init = bench_init,
     .deinit = bench_deinit,
     .describe = bench_describe,
+    .save_document = bench_save_document,
+    .load_document = bench_load_document,
 };
 
 UNDO_PLUGIN_EXPORT const undo_plugin_descriptor *undo_plugin_entry(void) {

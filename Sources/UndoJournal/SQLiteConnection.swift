@@ -132,8 +132,10 @@ package final class SQLiteConnection {
             status = sqlite3_step(statement)
             if status == SQLITE_DONE { return }
             guard status == SQLITE_ROW else { throw SQLiteFailure(code: status, message: lastMessage) }
+            let count = sqlite3_column_count(statement)
             var columns: [Value] = []
-            for column in 0..<sqlite3_column_count(statement) {
+            columns.reserveCapacity(Int(count))
+            for column in 0..<count {
                 let type = sqlite3_column_type(statement, column)
                 if type == SQLITE_INTEGER {
                     columns.append(.integer(sqlite3_column_int64(statement, column)))
@@ -143,7 +145,9 @@ package final class SQLiteConnection {
                     let count = Int(sqlite3_column_bytes(statement, column))
                     columns.append(.blob(start.map { Array(UnsafeRawBufferPointer(start: $0, count: count)) } ?? []))
                 } else if let text = sqlite3_column_text(statement, column) {
-                    columns.append(.text(String(cString: text)))
+                    // Its length, not a search for a 0 byte: faster, and a text holding one is whole.
+                    let length = Int(sqlite3_column_bytes(statement, column))
+                    columns.append(.text(String(decoding: UnsafeBufferPointer(start: text, count: length), as: UTF8.self)))
                 } else {
                     columns.append(.text(""))
                 }

@@ -8,7 +8,8 @@ import UndoPluginHost
 // N bench.add actions of the benchmark plugin into a history without a journal, with a journal
 // in `normal` durability (group commit) and in `full` (a sync per change; at most 2,000 of
 // them, as each waits for the disk); then the normal journal reopened (every change replayed)
-// and its counter checked.
+// and its counter checked; then checkpointed (the 10^5 steps and the counter's bytes written,
+// the changes dropped) and reopened from the checkpoint (no step run again).
 
 enum JournalWorkloads {
     /// Prints one line per mode; false when a check failed.
@@ -34,10 +35,24 @@ enum JournalWorkloads {
         let reopened = try HostJournal.open(path: folder + "/normal", durability: .normal, host: host, clock: clock)
         let reopenMs = stopwatch.lap()
         let restoredCounter = try PluginWorkloads.counter(host)
-        reopened.close()
         print("journal mode=normal n=\(n) changes_per_s=\(Int(normal.rate)) reopen_ms=\((reopenMs * 10).rounded() / 10)"
               + " restored=\(reopened.restoredCount)")
         ok = ok && normal.counter == want && restoredCounter == want && reopened.restoredCount == n
+
+        _ = stopwatch.lap()
+        let checkpoint = try reopened.checkpoint()
+        let checkpointMs = stopwatch.lap()
+        reopened.close()
+        let (fresh, freshClock) = try makeHost()
+        _ = stopwatch.lap()
+        let fromCheckpoint = try HostJournal.open(path: folder + "/normal", durability: .normal, host: fresh, clock: freshClock)
+        let checkpointReopenMs = stopwatch.lap()
+        let checkpointCounter = try PluginWorkloads.counter(fresh)
+        let steps = fresh.history.withStack { $0.count }
+        fromCheckpoint.close()
+        print("journal mode=checkpoint n=\(n) steps=\(checkpoint.steps) checkpoint_ms=\((checkpointMs * 10).rounded() / 10)"
+              + " reopen_ms=\((checkpointReopenMs * 10).rounded() / 10) replayed=\(fromCheckpoint.restoredCount)")
+        ok = ok && checkpoint.steps == n && checkpointCounter == want && steps == n && fromCheckpoint.restoredCount == 0
 
         let fullCount = min(n, 2_000)
         let full = try measure(fullCount, journal: (folder + "/full", .full))

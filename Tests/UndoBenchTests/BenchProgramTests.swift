@@ -67,9 +67,11 @@ import Testing
         let run = try BenchProcess.run(["journal", "300"])
         #expect(run.status == 0, "\(run.standardError)")
         let rows = run.lines.map(BenchProcess.fields).map { Dictionary($0.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a }) }
-        #expect(rows.map { $0["mode"] } == ["memory", "normal", "full"])
-        #expect(rows.allSatisfy { ($0["changes_per_s"].flatMap { Int($0) } ?? 0) > 0 })
+        #expect(rows.map { $0["mode"] } == ["memory", "normal", "checkpoint", "full"])
+        #expect(rows.filter { $0["mode"] != "checkpoint" }.allSatisfy { ($0["changes_per_s"].flatMap { Int($0) } ?? 0) > 0 })
         #expect(rows[1]["restored"] == "300")
+        // Checkpointed, it reopens with the 300 steps and no change to replay.
+        #expect(rows[2]["steps"] == "300" && rows[2]["replayed"] == "0")
     }
 
     /// The history journal's workload: the journal written in both modes and reopened, the

@@ -135,6 +135,7 @@ struct ArgumentParser {
     }
 
     private mutating func parseNumber() throws(ActionArgumentError) -> ActionValue {
+        if let value = parseDecimalInteger() { return value }
         let start = index
         while index < scalars.count && !isSpace(scalars[index]) && scalars[index] != "\"" { index += 1 }
         let text = String(String.UnicodeScalarView(scalars[start..<index]))
@@ -163,6 +164,42 @@ struct ArgumentParser {
             throw ActionArgumentError(.outOfRange(expected: .f64, value: String(text.prefix(40))), column: start + 1)
         }
         return .f64(value)
+    }
+
+    /// The common case read in place: an optional sign and decimal digits that fit, ended by a
+    /// space, a quote or the end. `nil` (the index unchanged) for anything else, which
+    /// ``parseNumber()`` reads (and words the errors of) the general way.
+    private mutating func parseDecimalInteger() -> ActionValue? {
+        var at = index
+        var negative = false
+        if scalars[at] == "+" || scalars[at] == "-" {
+            negative = scalars[at] == "-"
+            at += 1
+        }
+        var magnitude: UInt64 = 0
+        let first = at
+        while at < scalars.count, case let value = scalars[at].value, value >= 48 && value <= 57 {
+            let (times, overflowTimes) = magnitude.multipliedReportingOverflow(by: 10)
+            let (sum, overflowSum) = times.addingReportingOverflow(UInt64(value - 48))
+            if overflowTimes || overflowSum { return nil }
+            magnitude = sum
+            at += 1
+        }
+        guard at > first, at == scalars.count || isSpace(scalars[at]) || scalars[at] == "\"" else { return nil }
+        let value: ActionValue
+        if negative {
+            if magnitude == UInt64(Int64.max) + 1 {
+                value = .i64(.min)
+            } else if let small = Int64(exactly: magnitude) {
+                value = .i64(-small)
+            } else {
+                return nil
+            }
+        } else {
+            value = Int64(exactly: magnitude).map { .i64($0) } ?? .u64(magnitude)
+        }
+        index = at
+        return value
     }
 
     private func integer(_ digits: Substring, radix: Int, negative: Bool, text: String, start: Int)
