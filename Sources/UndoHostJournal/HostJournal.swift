@@ -174,6 +174,10 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         var checkpoint: Checkpoint?
         var format = formatVersion
         do throws(SQLiteFailure) {
+            // One writer: the connection takes the file for itself at its first read and keeps
+            // it until it closes, so a second opening, in this process or another, is refused
+            // as busy instead of interleaving its changes.
+            try connection.execute("PRAGMA locking_mode=EXCLUSIVE;")
             if exists {
                 (format, checkpoint, changes) = try check(connection, path: path)
             } else {
@@ -196,6 +200,10 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
             try connection.execute("PRAGMA synchronous=\(durability == .full ? "FULL" : "NORMAL");")
         } catch {
             connection.close()
+            if error.code & 0xff == SQLITE_BUSY {
+                throw JournalError(path: path, "it is already open (in another process, or by another journal in this one): "
+                                   + "a journal has one writer at a time, so close the other first")
+            }
             throw JournalError(path: path, error.isDamage ? "the file is damaged (\(error.message))" : error.message,
                                reason: error.isDamage ? .damaged : .other)
         }

@@ -219,7 +219,6 @@ import UndoPluginHost
         let (host, clock) = journal.makeHost()
         let path = journal.scratch("refused.undojournal")
         let opened = try HostJournal.open(path: path, host: host, clock: clock)
-        defer { opened.close() }
         try host.beginGroup(named: "Open", context: a)
         try host.perform("text.insert", [.i64(0), .string("x")], in: a)
         #expect { try opened.checkpoint() } throws: { "\($0)".contains("a group is open") }
@@ -233,6 +232,7 @@ import UndoPluginHost
         }
         try host.history.perform(Toggle(flag: Flag()))
         #expect { try opened.checkpoint() } throws: { "\($0)".contains("the step \"Toggle\"") }
+        opened.close()
         #expect(try sqliteRows(path, "SELECT count(*) FROM checkpoint;") == [["0"]])
     }
 

@@ -103,6 +103,24 @@ import UndoPluginHost
         journal.close()
     }
 
+    /// One writer: a second opening of an open journal, in this process, is refused as busy
+    /// and changes nothing; once the first closes, it opens.
+    @Test func aJournalHasOneWriter() throws {
+        let path = scratch("one-writer.undojournal")
+        let (host, clock) = makeHost()
+        let first = try HostJournal.open(path: path, host: host, clock: clock)
+        try host.perform("text.insert", [.i64(0), .string("x")], in: UndoContext("a"))
+        let (other, otherClock) = makeHost()
+        #expect { _ = try HostJournal.open(path: path, host: other, clock: otherClock) } throws: {
+            "\($0)".contains("it is already open (in another process, or by another journal in this one)")
+        }
+        #expect(other.history.withStack { $0.treeCount } == 0)
+        first.close()
+        let second = try HostJournal.open(path: path, host: other, clock: otherClock)
+        #expect(second.restoredCount == 1)
+        second.close()
+    }
+
     /// The bytes and the modification time of a file (and of its -wal file).
     func fingerprint(_ path: String) throws -> [Data] {
         try [path, path + "-wal"].filter { FileManager.default.fileExists(atPath: $0) }.map {
