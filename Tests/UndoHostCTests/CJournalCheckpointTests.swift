@@ -3,10 +3,12 @@ import Testing
 
 /// Journal checkpoints from C (Fixtures/journal_checkpoint.c): one process checkpoints and makes
 /// more changes, a second reopens from the checkpoint plus those changes and checks undo, redo
-/// and the branch, then checkpoints again; a third reopens with nothing to replay.
+/// and the branch, then checkpoints again; a third reopens with nothing to replay. The refusals
+/// (no journal, an open group, an observer, an action, a plugin without save_document, a bad
+/// info struct) are checked in the program.
 @Suite struct CJournalCheckpointTests {
     @Test func aCheckpointWrittenFromCRestoresTheDocumentsAndEveryBranch() throws {
-        let program = try CProgram.build([CProgram.root + "/Tests/UndoHostCTests/Fixtures/journal_checkpoint.c"])
+        let program = try CProgram.build([CProgram.root + "/Tests/UndoHostCTests/Fixtures/journal_checkpoint.c"], extra: ["-ldl"])
         let folder = CProgram.temporaryFolder()
         let journal = folder + "/checkpointed.undojournal"
         let written = try run(program, ["write", journal, folder + "/bench.undojournal"])
@@ -20,6 +22,19 @@ import Testing
         #expect(info("checkpoint", reopened) == info("checkpoint", written))
         #expect(info("second-checkpoint", reopened).count == 1, "\(reopened)")
         #expect(info("second-checkpoint", again) == info("second-checkpoint", reopened))
+    }
+
+    /// From inside an action (the test plugin reentry.c calls it through its hook), a checkpoint is
+    /// UNDO_EREENTRANT.
+    @Test func aCheckpointFromInsideAnActionIsRefused() throws {
+        let program = try CProgram.build([CProgram.root + "/Tests/UndoHostCTests/Fixtures/journal_checkpoint.c"], extra: ["-ldl"])
+        // A folder only we may write to: the history refuses plugins others could change.
+        let folder = CProgram.temporaryFolder()
+        let plugin = folder + "/libreentry.so"
+        let built = try CProgram.run("cc", CProgram.cFlags + ["-shared", "-fPIC", "-I", CProgram.include, "-o", plugin,
+                                                             CProgram.root + "/Tests/UndoPluginHostTests/Fixtures/reentry.c"])
+        try #require(built.status == 0, "\(built.errors)")
+        _ = try run(program, ["reentrant", folder + "/reentrant.undojournal", plugin])
     }
 
     func run(_ program: String, _ arguments: [String]) throws -> [String] {

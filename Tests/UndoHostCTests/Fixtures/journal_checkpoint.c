@@ -5,6 +5,7 @@
  * Usage: journal_checkpoint <build products folder> write <journal> <second journal>
  *        journal_checkpoint <build products folder> reopen <journal> <branch state>
  *        journal_checkpoint <build products folder> again <journal>
+ *        journal_checkpoint <build products folder> reentrant <journal> <reentry plugin>
  *   write: the refusals; changes in two documents (a branch, a save, a group), a checkpoint,
  *          more changes, close. Prints "checkpoint ..." (what the checkpoint holds) and
  *          "branch-state <id>" (the tree state of the branch) for the test to pass on. The
@@ -13,11 +14,14 @@
  *   reopen: restores from the checkpoint plus the changes after it, checks the documents,
  *          undo, redo and moves to the branch, then checkpoints again and closes.
  *   again: reopens the journal checkpointed after its last change: nothing to replay.
+ *   reentrant: a checkpoint from inside an action (the test plugin
+ *          Tests/UndoPluginHostTests/Fixtures/reentry.c calls it through its hook) is refused.
  * Checks print "ok - what" or "not ok - what: detail", then "done <count>".
  * Built by Tests/UndoHostCTests with -std=c99 -Wall -Wextra -pedantic -Werror.
  */
 #include <undohost/undo_host.h>
 
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -256,6 +260,43 @@ static int again_run(const char *products, const char *journal) {
     return 0;
 }
 
+/* What the reentry plugin's hook calls from inside its action's perform. */
+static undo_history *hooked_history;
+static int32_t hooked_result = 1;
+
+static int32_t checkpoint_from_inside(void *context, int32_t what) {
+    (void)context, (void)what;
+    hooked_result = undo_history_checkpoint_journal(hooked_history, NULL);
+    return hooked_result;
+}
+
+static int reentrant_run(const char *products, const char *journal, const char *plugin) {
+    typedef int32_t (*reentry_hook)(void *context, int32_t what);
+    typedef void (*set_hook_fn)(reentry_hook function, void *context);
+    undo_history *h = make_history(products, 0);
+    set_hook_fn set_hook = NULL;
+    undo_value what = undo_i32(1);
+    void *library, *address;
+    remove(journal);
+    expect_code(h, undo_history_load_file(h, plugin), UNDO_OK, "load the reentry plugin");
+    /* The plugin's own hook setter: the copy the history loaded (never closed). */
+    library = dlopen(plugin, RTLD_NOW);
+    address = library != NULL ? dlsym(library, "reentry_set_hook") : NULL;
+    if (address != NULL) memcpy(&set_hook, &address, sizeof set_hook);
+    expect(set_hook != NULL, "the plugin's reentry_set_hook", dlerror());
+    if (set_hook == NULL) return 1;
+    hooked_history = h;
+    set_hook(checkpoint_from_inside, NULL);
+    expect_code(h, undo_history_open_journal(h, journal, UNDO_JOURNAL_FULL), 0, "a new journal");
+    expect_code(h, undo_history_perform(h, "reentry.poke", "", &what, 1), UNDO_OK, "an action that checkpoints");
+    expect_code(h, hooked_result, UNDO_EREENTRANT, "a checkpoint from inside an action");
+    expect_code(h, undo_history_checkpoint_journal(h, NULL), UNDO_ENOTSUP,
+                "outside it, the plugin without save_document refuses it");
+    set_hook(NULL, NULL);
+    undo_history_destroy(h);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     int status = 2;
     if (argc == 5 && strcmp(argv[2], "write") == 0) {
@@ -264,9 +305,11 @@ int main(int argc, char **argv) {
         status = reopen_run(argv[1], argv[3], (uint32_t)strtoul(argv[4], NULL, 10));
     } else if (argc == 4 && strcmp(argv[2], "again") == 0) {
         status = again_run(argv[1], argv[3]);
+    } else if (argc == 5 && strcmp(argv[2], "reentrant") == 0) {
+        status = reentrant_run(argv[1], argv[3], argv[4]);
     } else {
         fprintf(stderr, "usage: journal_checkpoint <products> write <journal> <second journal> | reopen <journal> "
-                        "<branch state> | again <journal>\n");
+                        "<branch state> | again <journal> | reentrant <journal> <reentry plugin>\n");
         return 2;
     }
     printf("done %d\n", checks);
