@@ -28,13 +28,27 @@ import Testing
     /// UNDO_EREENTRANT.
     @Test func aCheckpointFromInsideAnActionIsRefused() throws {
         let program = try CProgram.build([CProgram.root + "/Tests/UndoHostCTests/Fixtures/journal_checkpoint.c"], extra: ["-ldl"])
-        // A folder only we may write to: the history refuses plugins others could change.
-        let folder = CProgram.temporaryFolder()
-        let plugin = folder + "/libreentry.so"
-        let built = try CProgram.run("cc", CProgram.cFlags + ["-shared", "-fPIC", "-I", CProgram.include, "-o", plugin,
-                                                             CProgram.root + "/Tests/UndoPluginHostTests/Fixtures/reentry.c"])
-        try #require(built.status == 0, "\(built.errors)")
+        let (folder, plugin) = try testPlugin("reentry")
         _ = try run(program, ["reentrant", folder + "/reentrant.undojournal", plugin])
+    }
+
+    /// A plugin whose save_document fails (statebox.c in mode 1): no checkpoint, every change
+    /// kept; once its save works, the checkpoint is taken and restores its document.
+    @Test func aFailedSaveWritesNoCheckpoint() throws {
+        let program = try CProgram.build([CProgram.root + "/Tests/UndoHostCTests/Fixtures/journal_checkpoint.c"], extra: ["-ldl"])
+        let (folder, plugin) = try testPlugin("statebox")
+        _ = try run(program, ["failing-save", folder + "/failing-save.undojournal", plugin])
+    }
+
+    /// Builds a test plugin of Tests/UndoPluginHostTests/Fixtures into a folder only we may write
+    /// to (the history refuses plugins others could change). - Returns: the folder and the plugin.
+    func testPlugin(_ name: String) throws -> (folder: String, plugin: String) {
+        let folder = CProgram.temporaryFolder()
+        let plugin = folder + "/lib\(name).so"
+        let built = try CProgram.run("cc", CProgram.cFlags + ["-shared", "-fPIC", "-I", CProgram.include, "-o", plugin,
+                                                             CProgram.root + "/Tests/UndoPluginHostTests/Fixtures/\(name).c"])
+        try #require(built.status == 0, "\(built.errors)")
+        return (folder, plugin)
     }
 
     func run(_ program: String, _ arguments: [String]) throws -> [String] {

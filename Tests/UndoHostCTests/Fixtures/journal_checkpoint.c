@@ -6,6 +6,7 @@
  *        journal_checkpoint <build products folder> reopen <journal> <branch state>
  *        journal_checkpoint <build products folder> again <journal>
  *        journal_checkpoint <build products folder> reentrant <journal> <reentry plugin>
+ *        journal_checkpoint <build products folder> failing-save <journal> <statebox plugin>
  *   write: the refusals; changes in two documents (a branch, a save, a group), a checkpoint,
  *          more changes, close. Prints "checkpoint ..." (what the checkpoint holds) and
  *          "branch-state <id>" (the tree state of the branch) for the test to pass on. The
@@ -16,6 +17,8 @@
  *   again: reopens the journal checkpointed after its last change: nothing to replay.
  *   reentrant: a checkpoint from inside an action (the test plugin
  *          Tests/UndoPluginHostTests/Fixtures/reentry.c calls it through its hook) is refused.
+ *   failing-save: a plugin whose save_document fails (statebox.c in mode 1): nothing is written,
+ *          the journal keeps every change; once the save works, the checkpoint is taken.
  * Checks print "ok - what" or "not ok - what: detail", then "done <count>".
  * Built by Tests/UndoHostCTests with -std=c99 -Wall -Wextra -pedantic -Werror.
  */
@@ -297,6 +300,47 @@ static int reentrant_run(const char *products, const char *journal, const char *
     return 0;
 }
 
+static int failing_save_run(const char *products, const char *journal, const char *plugin) {
+    typedef void (*set_mode_fn)(int value);
+    undo_history *h = make_history(products, 0);
+    undo_checkpoint_info info = fresh_info();
+    set_mode_fn set_mode = NULL;
+    void *library, *address;
+    char shown[64];
+    remove(journal);
+    expect_code(h, undo_history_load_file(h, plugin), UNDO_OK, "load the statebox plugin");
+    library = dlopen(plugin, RTLD_NOW);
+    address = library != NULL ? dlsym(library, "statebox_set_mode") : NULL;
+    if (address != NULL) memcpy(&set_mode, &address, sizeof set_mode);
+    expect(set_mode != NULL, "the plugin's statebox_set_mode", dlerror());
+    if (set_mode == NULL) return 1;
+    expect_code(h, undo_history_open_journal(h, journal, UNDO_JOURNAL_FULL), 0, "a new journal");
+    expect_code(h, undo_history_perform_text(h, "statebox.append", "box", "\"ab\""), UNDO_OK, "append");
+    set_mode(1);
+    info.sequence = -7;
+    /* HostJournal gives a failed save no reason of its own: UNDO_ESTATE, with the plugin's message. */
+    expect_code(h, undo_history_checkpoint_journal(h, &info), UNDO_ESTATE, "a failed save: no checkpoint");
+    expect(strstr(undo_history_last_error(h), "the disk is on fire") != NULL, "the message has the plugin's",
+           undo_history_last_error(h));
+    expect(info.sequence == -7, "a refused checkpoint writes nothing into info", NULL);
+    set_mode(0);
+    expect_code(h, undo_history_perform_text(h, "statebox.append", "box", "\"c\""), UNDO_OK, "append after it");
+    expect_code(h, undo_history_checkpoint_journal(h, &info), UNDO_OK, "the save works again: a checkpoint");
+    expect(info.sequence == 2 && info.documents == 1, "it holds both changes and the box", NULL);
+    expect_code(h, undo_history_close_journal(h), UNDO_OK, "close");
+    undo_history_destroy(h);
+    h = make_history(products, 0);
+    expect_code(h, undo_history_load_file(h, plugin), UNDO_OK, "load the statebox plugin again");
+    expect_code(h, undo_history_open_journal(h, journal, UNDO_JOURNAL_FULL), 0, "reopened from the checkpoint");
+    if (undo_history_describe(h, "org.example.statebox", "box", shown, sizeof shown) < 0) strcpy(shown, "(error)");
+    expect_text(shown, "abc", "the box's bytes came back");
+    expect_code(h, undo_history_undo_in(h, "box", 1, NULL), UNDO_OK, "undo in the box");
+    if (undo_history_describe(h, "org.example.statebox", "box", shown, sizeof shown) < 0) strcpy(shown, "(error)");
+    expect_text(shown, "ab", "the box before its last append");
+    undo_history_destroy(h);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     int status = 2;
     if (argc == 5 && strcmp(argv[2], "write") == 0) {
@@ -307,9 +351,12 @@ int main(int argc, char **argv) {
         status = again_run(argv[1], argv[3]);
     } else if (argc == 5 && strcmp(argv[2], "reentrant") == 0) {
         status = reentrant_run(argv[1], argv[3], argv[4]);
+    } else if (argc == 5 && strcmp(argv[2], "failing-save") == 0) {
+        status = failing_save_run(argv[1], argv[3], argv[4]);
     } else {
         fprintf(stderr, "usage: journal_checkpoint <products> write <journal> <second journal> | reopen <journal> "
-                        "<branch state> | again <journal> | reentrant <journal> <reentry plugin>\n");
+                        "<branch state> | again <journal> | reentrant <journal> <reentry plugin> | failing-save "
+                        "<journal> <statebox plugin>\n");
         return 2;
     }
     printf("done %d\n", checks);
