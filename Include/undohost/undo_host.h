@@ -1099,20 +1099,27 @@ int32_t undo_history_load_document(undo_history *h, const char *plugin_id, const
 /**
  * Keeps the history in the SQLite journal `path` (WAL mode; docs/reliability.md): a new file
  * starts empty; an existing one restores the plugins' documents and the history (branches,
- * positions, save points, times), by performing its changes again through the loaded plugins.
- * From then on every change made through this API (perform, undo, redo, groups, saves, moves,
- * limits, contexts, documents closed, plugins loaded or unloaded) is written before the call
- * that made it returns. Open it right after loading the plugins, before any change; the history
- * keeps wall-clock times from then on. The journal stays open until undo_history_close_journal
- * or undo_history_destroy. `durability`: UNDO_JOURNAL_FULL or UNDO_JOURNAL_NORMAL.
- * Returns how many changes were restored (0 for a new file), or: UNDO_EINVAL (path NULL or
+ * positions, save points, times): from its checkpoint when it has one (the documents loaded from
+ * the bytes their plugins saved, the history rebuilt without running a step), then by performing
+ * the changes written after it again through the loaded plugins (every change, when it has no
+ * checkpoint). From then on every change made through this API (perform, undo, redo, groups,
+ * saves, moves, limits, contexts, documents closed, plugins loaded or unloaded) is written before
+ * the call that made it returns. Open it right after loading the plugins, before any change; the
+ * history keeps wall-clock times from then on. The journal stays open until
+ * undo_history_close_journal or undo_history_destroy. `durability`: UNDO_JOURNAL_FULL or
+ * UNDO_JOURNAL_NORMAL.
+ * Returns how many changes were replayed (those after its checkpoint; 0 for a new file, and for
+ * a journal checkpointed after its last change; undo_history_journal_checkpoint_info says whether
+ * it restored from a checkpoint), or: UNDO_EINVAL (path NULL or
  * empty, an unknown durability, a file that is not a journal or is damaged), UNDO_ENOTFOUND (a
  * plugin the journal needs is not loaded), UNDO_EVERSION (it is loaded with another major
- * version), UNDO_EPLUGIN (a change could not be made again), UNDO_ESTATE (the history already
- * has steps or a journal, the file cannot be opened), UNDO_EREENTRANT, UNDO_EHANDLE; the message,
- * naming the file and the plugin, in undo_history_last_error. A failed open never changes the
- * file. When a change is made but cannot be written later, its call returns UNDO_ESTATE.
- * Thread: any. Complexity: O(changes in the journal), plus performing them again.
+ * version), UNDO_EPLUGIN (a change could not be made again, or the checkpoint cannot be
+ * restored), UNDO_ESTATE (the history already has steps or a journal, the file cannot be
+ * opened), UNDO_EREENTRANT, UNDO_EHANDLE; the message, naming the file and the plugin, in
+ * undo_history_last_error. A failed open never changes the file. When a change is made but
+ * cannot be written later, its call returns UNDO_ESTATE.
+ * Thread: any. Complexity: O(steps and document bytes in the checkpoint + changes after it),
+ * plus loading the documents and performing those changes again.
  */
 int32_t undo_history_open_journal(undo_history *h, const char *path, uint32_t durability);
 
@@ -1122,6 +1129,64 @@ int32_t undo_history_open_journal(undo_history *h, const char *path, uint32_t du
  * closed all the same), UNDO_EREENTRANT, UNDO_EHANDLE. Thread: any.
  */
 int32_t undo_history_close_journal(undo_history *h);
+
+/**
+ * What a checkpoint holds, written by undo_history_checkpoint_journal and
+ * undo_history_journal_checkpoint_info. The caller sets struct_size (sizeof, or
+ * UNDO_CHECKPOINT_INFO_SIZE_V1) and reserved0 to 0; the library fills in the rest. Growable.
+ */
+typedef struct undo_checkpoint_info {
+    uint32_t struct_size;
+    /** Set to 0. */
+    uint32_t reserved0;
+    /** Out: the last change it holds (changes are numbered from 1 in the journal's life, across
+     * checkpoints); the journal keeps only the changes after it. */
+    int64_t sequence;
+    /** Out: when it was taken, in nanoseconds since 1970 (the wall clock). */
+    uint64_t time_ns;
+    /** Out: the steps of every branch it holds (a group counts as one step). */
+    uint64_t steps;
+    /** Out: the documents whose state it holds (a context the history only named counts too). */
+    uint64_t documents;
+    /** Out: the bytes of the documents' states, as their plugins saved them. */
+    uint64_t document_bytes;
+} undo_checkpoint_info;
+
+/** The size of the first undo_checkpoint_info: the minimum the library accepts. */
+#define UNDO_CHECKPOINT_INFO_SIZE_V1 (offsetof(undo_checkpoint_info, document_bytes) + sizeof(uint64_t))
+
+/**
+ * Writes a checkpoint into the open journal and drops the changes it holds, in one SQLite
+ * transaction (a crash leaves the old journal or the new one): the whole history (every branch,
+ * each plugin step as its typed call), every document's state as bytes from its plugin's
+ * save_document (plugin ABI 1.7), and the plugins the journal loaded. Reopening the journal then
+ * loads the documents and rebuilds the history without running a step, and replays only the
+ * changes made after the checkpoint; undo, redo, save points and moves across branches behave as
+ * before. Call it when the program is idle, or every so many changes: a journal never
+ * checkpointed replays every change from its first. `info` may be NULL; otherwise what the
+ * checkpoint holds is written into it.
+ * Returns UNDO_OK; UNDO_ESTATE (no journal is open, a group is open, the file cannot be written,
+ * or a plugin's save_document failed: the message names it); UNDO_ENOTSUP (a document's plugin
+ * cannot save its documents as bytes: nothing is written, the journal keeps every change and is
+ * replayed from the start); UNDO_EINVAL (info->struct_size below UNDO_CHECKPOINT_INFO_SIZE_V1,
+ * info->reserved0 not 0); UNDO_EREENTRANT (from inside an observer or an action);
+ * UNDO_EHANDLE; the message, naming the file, in undo_history_last_error. When it fails nothing
+ * is written and the journal goes on as before. Thread: any (the plugins' save_document runs on
+ * it). Since library release 1.3.0.
+ * Complexity: O(steps of every branch + bytes of the documents), plus the plugins' saves and
+ * SQLite's deletion of the changes dropped.
+ */
+int32_t undo_history_checkpoint_journal(undo_history *h, undo_checkpoint_info *info);
+
+/**
+ * Writes into *info the checkpoint the open journal was restored from when
+ * undo_history_open_journal opened it (not one taken since). Returns UNDO_OK; UNDO_ENOTFOUND
+ * (it was new, or had no checkpoint: every change was replayed); UNDO_ESTATE (no journal is
+ * open); UNDO_EINVAL (info NULL, info->struct_size below UNDO_CHECKPOINT_INFO_SIZE_V1,
+ * info->reserved0 not 0); UNDO_EHANDLE. Thread: any; observers may call. Since library release
+ * 1.3.0. Complexity: O(1).
+ */
+int32_t undo_history_journal_checkpoint_info(undo_history *h, undo_checkpoint_info *info);
 
 UNDO__EXTERN_C_END
 
