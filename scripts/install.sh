@@ -4,8 +4,8 @@
 #     bash scripts/install.sh --prefix /usr/local      (or --prefix "$HOME/.local")
 #
 # installs
-#     PREFIX/lib/libundohost.so.1.3.0               the C API (SONAME libundohost.so.1, exports only
-#     PREFIX/lib/libundohost.so.1 -> .so.1.3.0      undo_*, the Swift runtime linked in: it needs
+#     PREFIX/lib/libundohost.so.1.4.0               the C API (SONAME libundohost.so.1, exports only
+#     PREFIX/lib/libundohost.so.1 -> .so.1.4.0      undo_*, the Swift runtime linked in: it needs
 #     PREFIX/lib/libundohost.so -> .so.1            libc, libm, libstdc++, libgcc_s, libffi, libcrypto, libsqlite3)
 #     PREFIX/include/undohost/*.h                   the headers
 #     PREFIX/lib/pkgconfig/undohost.pc              pkg-config file with these paths

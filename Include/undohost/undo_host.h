@@ -65,7 +65,7 @@ UNDO__EXTERN_C_BEGIN
 uint32_t undo_library_version(void);
 
 /** The release of the library these headers come with (semantic versioning), beside the ABI. */
-#define UNDO_LIBRARY_RELEASE "1.3.0"
+#define UNDO_LIBRARY_RELEASE "1.4.0"
 
 /**
  * The library's release version at run time ("1.2.0"): for a person (an about box, a bug
@@ -1165,14 +1165,15 @@ typedef struct undo_checkpoint_info {
  * before. Call it when the program is idle, or every so many changes: a journal never
  * checkpointed replays every change from its first. `info` may be NULL; otherwise what the
  * checkpoint holds is written into it.
- * Returns UNDO_OK; UNDO_ESTATE (no journal is open, a group is open, the file cannot be written,
- * or a plugin's save_document failed: the message names it); UNDO_ENOTSUP (a document's plugin
+ * Returns UNDO_OK; UNDO_ESTATE (no journal is open, a group is open, the file cannot be
+ * written); UNDO_EPLUGIN (a plugin's save_document failed: the message is the plugin's, naming
+ * it); UNDO_ENOTSUP (a document's plugin
  * cannot save its documents as bytes: nothing is written, the journal keeps every change and is
  * replayed from the start); UNDO_EINVAL (info->struct_size below UNDO_CHECKPOINT_INFO_SIZE_V1,
  * info->reserved0 not 0); UNDO_EREENTRANT (from inside an observer or an action);
  * UNDO_EHANDLE; the message, naming the file, in undo_history_last_error. When it fails nothing
  * is written and the journal goes on as before. Thread: any (the plugins' save_document runs on
- * it). Since library release 1.3.0.
+ * it). Since library release 1.4.0.
  * Complexity: O(steps of every branch + bytes of the documents), plus the plugins' saves and
  * SQLite's deletion of the changes dropped.
  */
@@ -1184,7 +1185,7 @@ int32_t undo_history_checkpoint_journal(undo_history *h, undo_checkpoint_info *i
  * (it was new, or had no checkpoint: every change was replayed); UNDO_ESTATE (no journal is
  * open); UNDO_EINVAL (info NULL, info->struct_size below UNDO_CHECKPOINT_INFO_SIZE_V1,
  * info->reserved0 not 0); UNDO_EHANDLE. Thread: any; observers may call. Since library release
- * 1.3.0. Complexity: O(1).
+ * 1.4.0. Complexity: O(1).
  */
 int32_t undo_history_journal_checkpoint_info(undo_history *h, undo_checkpoint_info *info);
 

@@ -91,6 +91,7 @@ extension ClientFailure {
         case .pluginVersion: Int32(UNDO_EVERSION)
         case .replay: Int32(UNDO_EPLUGIN)
         case .cannotCheckpoint: Int32(UNDO_ENOTSUP)
+        case .pluginFailed: Int32(UNDO_EPLUGIN)
         case .other: Int32(UNDO_ESTATE)
         }
         self.init(code, error.description)

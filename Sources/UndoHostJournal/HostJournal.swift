@@ -423,8 +423,8 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
     /// - Throws: ``JournalError`` (nothing is written; the journal goes on as before) while a
     ///   group is open or an action runs; when a document's plugin cannot save its documents
     ///   (``JournalError/Reason/cannotCheckpoint``: its changes stay and are replayed from the
-    ///   start), or its save fails; for a step that is not a plugin step; when the file cannot
-    ///   be written.
+    ///   start), or its save fails (``JournalError/Reason/pluginFailed``); for a step that is
+    ///   not a plugin step; when the file cannot be written.
     /// - Complexity: O(steps of every branch + documents' bytes), plus the plugins' saves;
     ///   the changes dropped cost what SQLite takes to delete them.
     @discardableResult
@@ -443,6 +443,9 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
                 throw JournalError(path: path, "cannot checkpoint: plugin \(plugin) cannot save its documents as bytes "
                                    + "(save_document and load_document, plugin ABI 1.7); its changes stay in the journal "
                                    + "and are replayed from the start", reason: .cannotCheckpoint)
+            }
+            if case .actionFailed = error {
+                throw JournalError(path: path, "cannot checkpoint: \(error)", reason: .pluginFailed)
             }
             throw JournalError(path: path, "cannot checkpoint: \(error)")
         }

@@ -203,6 +203,9 @@ public struct JournalError: Error, Sendable, CustomStringConvertible {
         case replay
         /// A checkpoint cannot be taken: a document's plugin cannot save its documents as bytes.
         case cannotCheckpoint
+        /// A plugin's call failed while the journal needed it (its save of a document for a
+        /// checkpoint); the message is the plugin's.
+        case pluginFailed
         /// Anything else (the file cannot be opened or written).
         case other
     }

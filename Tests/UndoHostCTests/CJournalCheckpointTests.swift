@@ -11,7 +11,7 @@ import Testing
         let program = try CProgram.build([CProgram.root + "/Tests/UndoHostCTests/Fixtures/journal_checkpoint.c"], extra: ["-ldl"])
         let folder = CProgram.temporaryFolder()
         let journal = folder + "/checkpointed.undojournal"
-        let written = try run(program, ["write", journal, folder + "/bench.undojournal"])
+        let written = try run(program, ["write", journal])
         let branch = try #require(written.first { $0.hasPrefix("branch-state ") }?.split(separator: " ").last,
                                   "\(written)")
         let reopened = try run(program, ["reopen", journal, String(branch)])
@@ -30,6 +30,14 @@ import Testing
         let program = try CProgram.build([CProgram.root + "/Tests/UndoHostCTests/Fixtures/journal_checkpoint.c"], extra: ["-ldl"])
         let (folder, plugin) = try testPlugin("reentry")
         _ = try run(program, ["reentrant", folder + "/reentrant.undojournal", plugin])
+    }
+
+    /// A plugin without save_document (reentry.c): the checkpoint is UNDO_ENOTSUP, writes
+    /// nothing, and the journal replays every change.
+    @Test func aPluginWithoutSaveDocumentKeepsEveryChange() throws {
+        let program = try CProgram.build([CProgram.root + "/Tests/UndoHostCTests/Fixtures/journal_checkpoint.c"], extra: ["-ldl"])
+        let (folder, plugin) = try testPlugin("reentry")
+        _ = try run(program, ["without-save", folder + "/without-save.undojournal", plugin])
     }
 
     /// A plugin whose save_document fails (statebox.c in mode 1): no checkpoint, every change

@@ -23,7 +23,7 @@ struct TerminalEditingTests {
         var bannerScreen = ScreenEmulator(columns: 200, rows: 40)
         bannerScreen.feed(banner)
         #expect(bannerScreen.lines.allSatisfy { $0.count <= 30 }, "\(bannerScreen.lines)")
-        #expect(bannerScreen.lines.first == "undo-host 1.3.0: one undo")
+        #expect(bannerScreen.lines.first == "undo-host 1.4.0: one undo")
 
         // 52 columns on 30-column rows; fixed in the middle with the left arrow.
         terminal.type("text.insert 0 \"abcdefghijklmnopqrstuvwxyz\"")

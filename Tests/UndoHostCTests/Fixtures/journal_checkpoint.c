@@ -1,20 +1,20 @@
 /*
  * Journal checkpoints from C (undo_history_checkpoint_journal, undo_history_journal_checkpoint_info),
- * against the real libundohost.so, the bundled text plugin and the bench counter plugin (which
- * cannot save its documents as bytes).
- * Usage: journal_checkpoint <build products folder> write <journal> <second journal>
+ * against the real libundohost.so and the bundled text plugin.
+ * Usage: journal_checkpoint <build products folder> write <journal>
  *        journal_checkpoint <build products folder> reopen <journal> <branch state>
  *        journal_checkpoint <build products folder> again <journal>
+ *        journal_checkpoint <build products folder> without-save <journal> <reentry plugin>
  *        journal_checkpoint <build products folder> reentrant <journal> <reentry plugin>
  *        journal_checkpoint <build products folder> failing-save <journal> <statebox plugin>
  *   write: the refusals; changes in two documents (a branch, a save, a group), a checkpoint,
  *          more changes, close. Prints "checkpoint ..." (what the checkpoint holds) and
- *          "branch-state <id>" (the tree state of the branch) for the test to pass on. The
- *          second journal gets the bench plugin's changes: its checkpoint is refused and every
- *          change stays.
+ *          "branch-state <id>" (the tree state of the branch) for the test to pass on.
  *   reopen: restores from the checkpoint plus the changes after it, checks the documents,
  *          undo, redo and moves to the branch, then checkpoints again and closes.
  *   again: reopens the journal checkpointed after its last change: nothing to replay.
+ *   without-save: a plugin without save_document (the test plugin reentry.c): its checkpoint is
+ *          refused (UNDO_ENOTSUP) and every change stays.
  *   reentrant: a checkpoint from inside an action (the test plugin
  *          Tests/UndoPluginHostTests/Fixtures/reentry.c calls it through its hook) is refused.
  *   failing-save: a plugin whose save_document fails (statebox.c in mode 1): nothing is written,
@@ -62,16 +62,15 @@ static const char *show(undo_history *h, const char *context) {
     return text[which];
 }
 
-static undo_history *make_history(const char *products, int bench) {
+static undo_history *make_history(const char *products) {
     undo_history_options options;
     undo_history *h = NULL;
-    char path[4096];
+    (void)products; /* the bundled plugins are found beside libundohost */
     memset(&options, 0, sizeof options);
     options.struct_size = sizeof options;
     options.coalescing_window_ms = -1;
-    snprintf(path, sizeof path, "%s/libUndoBenchCounterPlugin.so", products);
     if (undo_history_create(&options, &h) != UNDO_OK
-        || (bench ? undo_history_load_file(h, path) : undo_history_load_bundled(h, NULL)) != UNDO_OK) {
+        || undo_history_load_bundled(h, NULL) != UNDO_OK) {
         printf("not ok - setup: %s\n", undo_history_last_error(h));
         exit(1);
     }
@@ -106,34 +105,38 @@ static void observer(void *user_data, const undo_state *state, uint32_t changed)
     seen->info = undo_history_journal_checkpoint_info(seen->h, &info);
 }
 
-/* The plugin without save_document: its checkpoint is refused and its journal keeps every change. */
-static void refuse_without_save(const char *products, const char *journal) {
-    undo_history *h = make_history(products, 1);
+/* A plugin without save_document (the test plugin reentry.c): its checkpoint is refused and its
+ * journal keeps every change. */
+static int refuse_without_save(const char *products, const char *journal, const char *plugin) {
+    undo_history *h = make_history(products);
     undo_checkpoint_info info = fresh_info();
-    undo_value amount = undo_i64(5);
+    undo_value what = undo_i32(0);
     remove(journal);
-    expect_code(h, undo_history_open_journal(h, journal, UNDO_JOURNAL_FULL), 0, "the bench journal opens empty");
-    expect_code(h, undo_history_perform(h, "bench.add", "counter", &amount, 1), UNDO_OK, "bench add");
+    expect_code(h, undo_history_load_file(h, plugin), UNDO_OK, "load the plugin without save_document");
+    expect_code(h, undo_history_open_journal(h, journal, UNDO_JOURNAL_FULL), 0, "the journal opens empty");
+    expect_code(h, undo_history_perform(h, "reentry.poke", "counter", &what, 1), UNDO_OK, "a change of that plugin");
     info.sequence = -7;
     expect_code(h, undo_history_checkpoint_journal(h, &info), UNDO_ENOTSUP,
                 "a plugin that cannot save its documents: no checkpoint");
-    expect(strstr(undo_history_last_error(h), "org.undohost.bench") != NULL
+    expect(strstr(undo_history_last_error(h), "org.undohost.test.reentry") != NULL
                && strstr(undo_history_last_error(h), "save_document") != NULL,
            "the message names the plugin and save_document", undo_history_last_error(h));
     expect(info.sequence == -7, "a refused checkpoint writes nothing into info", NULL);
-    expect_code(h, undo_history_perform(h, "bench.add", "counter", &amount, 1), UNDO_OK,
+    expect_code(h, undo_history_perform(h, "reentry.poke", "counter", &what, 1), UNDO_OK,
                 "the journal goes on after the refusal");
-    expect_code(h, undo_history_close_journal(h), UNDO_OK, "close the bench journal");
+    expect_code(h, undo_history_close_journal(h), UNDO_OK, "close the journal");
     undo_history_destroy(h);
-    h = make_history(products, 1);
+    h = make_history(products);
+    expect_code(h, undo_history_load_file(h, plugin), UNDO_OK, "load the plugin again");
     expect_code(h, undo_history_open_journal(h, journal, UNDO_JOURNAL_FULL), 2,
-                "the bench journal replays every change from the start");
+                "the journal replays every change from the start");
     expect_code(h, undo_history_journal_checkpoint_info(h, &info), UNDO_ENOTFOUND, "and restored from no checkpoint");
     undo_history_destroy(h);
+    return 0;
 }
 
-static int write_run(const char *products, const char *journal, const char *bench_journal) {
-    undo_history *h = make_history(products, 0);
+static int write_run(const char *products, const char *journal) {
+    undo_history *h = make_history(products);
     undo_checkpoint_info info = fresh_info(), small = fresh_info(), reserved = fresh_info();
     struct observed seen;
     uint64_t observer_id = 0;
@@ -212,12 +215,11 @@ static int write_run(const char *products, const char *journal, const char *benc
     expect_code(h, undo_history_checkpoint_journal(h, NULL), UNDO_ESTATE, "checkpoint after the journal is closed");
     undo_history_destroy(h);
 
-    refuse_without_save(products, bench_journal);
     return 0;
 }
 
 static int reopen_run(const char *products, const char *journal, uint32_t branch_state) {
-    undo_history *h = make_history(products, 0);
+    undo_history *h = make_history(products);
     undo_checkpoint_info restored = fresh_info(), info = fresh_info();
     expect_code(h, undo_history_open_journal(h, journal, UNDO_JOURNAL_FULL), CHANGES_AFTER_CHECKPOINT,
                 "reopening replays only the changes after the checkpoint");
@@ -250,7 +252,7 @@ static int reopen_run(const char *products, const char *journal, uint32_t branch
 }
 
 static int again_run(const char *products, const char *journal) {
-    undo_history *h = make_history(products, 0);
+    undo_history *h = make_history(products);
     undo_checkpoint_info restored = fresh_info();
     expect_code(h, undo_history_open_journal(h, journal, UNDO_JOURNAL_FULL), 0,
                 "a journal checkpointed after its last change replays nothing");
@@ -276,7 +278,7 @@ static int32_t checkpoint_from_inside(void *context, int32_t what) {
 static int reentrant_run(const char *products, const char *journal, const char *plugin) {
     typedef int32_t (*reentry_hook)(void *context, int32_t what);
     typedef void (*set_hook_fn)(reentry_hook function, void *context);
-    undo_history *h = make_history(products, 0);
+    undo_history *h = make_history(products);
     set_hook_fn set_hook = NULL;
     undo_value what = undo_i32(1);
     void *library, *address;
@@ -302,7 +304,7 @@ static int reentrant_run(const char *products, const char *journal, const char *
 
 static int failing_save_run(const char *products, const char *journal, const char *plugin) {
     typedef void (*set_mode_fn)(int value);
-    undo_history *h = make_history(products, 0);
+    undo_history *h = make_history(products);
     undo_checkpoint_info info = fresh_info();
     set_mode_fn set_mode = NULL;
     void *library, *address;
@@ -318,8 +320,7 @@ static int failing_save_run(const char *products, const char *journal, const cha
     expect_code(h, undo_history_perform_text(h, "statebox.append", "box", "\"ab\""), UNDO_OK, "append");
     set_mode(1);
     info.sequence = -7;
-    /* HostJournal gives a failed save no reason of its own: UNDO_ESTATE, with the plugin's message. */
-    expect_code(h, undo_history_checkpoint_journal(h, &info), UNDO_ESTATE, "a failed save: no checkpoint");
+    expect_code(h, undo_history_checkpoint_journal(h, &info), UNDO_EPLUGIN, "a failed save: no checkpoint");
     expect(strstr(undo_history_last_error(h), "the disk is on fire") != NULL, "the message has the plugin's",
            undo_history_last_error(h));
     expect(info.sequence == -7, "a refused checkpoint writes nothing into info", NULL);
@@ -329,7 +330,7 @@ static int failing_save_run(const char *products, const char *journal, const cha
     expect(info.sequence == 2 && info.documents == 1, "it holds both changes and the box", NULL);
     expect_code(h, undo_history_close_journal(h), UNDO_OK, "close");
     undo_history_destroy(h);
-    h = make_history(products, 0);
+    h = make_history(products);
     expect_code(h, undo_history_load_file(h, plugin), UNDO_OK, "load the statebox plugin again");
     expect_code(h, undo_history_open_journal(h, journal, UNDO_JOURNAL_FULL), 0, "reopened from the checkpoint");
     if (undo_history_describe(h, "org.example.statebox", "box", shown, sizeof shown) < 0) strcpy(shown, "(error)");
@@ -343,8 +344,10 @@ static int failing_save_run(const char *products, const char *journal, const cha
 
 int main(int argc, char **argv) {
     int status = 2;
-    if (argc == 5 && strcmp(argv[2], "write") == 0) {
-        status = write_run(argv[1], argv[3], argv[4]);
+    if (argc == 4 && strcmp(argv[2], "write") == 0) {
+        status = write_run(argv[1], argv[3]);
+    } else if (argc == 5 && strcmp(argv[2], "without-save") == 0) {
+        status = refuse_without_save(argv[1], argv[3], argv[4]);
     } else if (argc == 5 && strcmp(argv[2], "reopen") == 0) {
         status = reopen_run(argv[1], argv[3], (uint32_t)strtoul(argv[4], NULL, 10));
     } else if (argc == 4 && strcmp(argv[2], "again") == 0) {
