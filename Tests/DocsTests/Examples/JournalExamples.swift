@@ -39,4 +39,36 @@ extension DocExamples {
         journal.close()
         // docs:end journal
     }
+
+    /// docs/using-the-history-from-swift.md, "Checkpoints".
+    static func journalCheckpoint() throws {
+        let path = NSTemporaryDirectory() + "notes-\(UUID().uuidString).undojournal"
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        func start() throws -> (PluginHost, HostJournal) {
+            let clock = JournalClock()
+            let host = PluginHost(history: SharedUndoHistory(UndoStack(countLimit: 100, clock: clock)))
+            _ = host.loadBundledPlugins()
+            return (host, try HostJournal.open(path: path, host: host, clock: clock))
+        }
+        let notes = UndoContext("notes.txt")
+        // docs:begin journal-checkpoint
+        var (host, journal) = try start()
+        for word in ["thanks", "Ann, ", "Dear "] {
+            try host.breakCoalescing()
+            try host.perform("text.insert", argumentText: "0 \(ActionValue.string(word))", in: notes)
+        }
+        let checkpoint = try journal.checkpoint()               // the documents as bytes, the history as values
+        print("checkpoint after change", checkpoint.sequence, "holds", checkpoint.steps, "steps,",
+              checkpoint.documents.count, "document")
+        try host.undo()                                         // journaled after the checkpoint
+        journal.close()
+
+        (host, journal) = try start()
+        print("restored from change", journal.restoredCheckpoint?.sequence ?? 0, "then", journal.restoredCount, "change")
+        print(try host.describe(notes, plugin: "org.undohost.text"))
+        try host.undo()                                         // the steps came back without running
+        print(try host.describe(notes, plugin: "org.undohost.text"))
+        journal.close()
+        // docs:end journal-checkpoint
+    }
 }

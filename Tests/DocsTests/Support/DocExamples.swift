@@ -17,6 +17,7 @@ enum DocExamples {
             case "trust-policy": try trustPolicy()
             case "history-journal": try historyJournal()
             case "journal": try journal()
+            case "journal-checkpoint": try journalCheckpoint()
             default: throw DocsCheckError("no example \(name) in DocExamples.printedOutput(of:)")
             }
         }
