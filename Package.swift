@@ -144,7 +144,8 @@ let package = Package(
         // Not on UndoPluginKit: the tests load Swift plugins the way a host does.
         .testTarget(name: "DocsTests", dependencies: ["UndoCore", "UndoPluginHost", "UndoJournal", "UndoHostJournal", "UndoCodableJournal"],
                     path: "Tests/DocsTests"),
-        .testTarget(name: "UndoThreadStressTests", dependencies: ["UndoPluginHost", "UndoCore", "UndoPluginABI", "UndoHostC"],
+        .testTarget(name: "UndoThreadStressTests", dependencies: ["UndoPluginHost", "UndoCore", "UndoPluginABI", "UndoHostC",
+                                                                  "UndoHostJournal", "UndoJournal"],
                     path: "Tests/UndoThreadStressTests"),
     ],
     swiftLanguageModes: [.v6]
