@@ -81,14 +81,15 @@ public enum UndoHostTool {
         let session = HostSession(host: host)
         session.layout = .current
         session.checkpointInterval = checkpointInterval
-        session.warningHandler = { warning in
+        session.checkpointWarningHandler = { failure in
             if options.json {
-                let members: [(String, JSONValue)] = [("warning", .string(warning.message)),
-                                                      ("code", .string(warning.codeName))]
-                    + (warning.hint.map { [("hint", .string($0))] } ?? [])
+                let members: [(String, JSONValue)] = [("warning", "automatic checkpoint failed"),
+                                                      ("code", .string(failure.codeName)), ("message", .string(failure.message))]
+                    + (failure.hint.map { [("hint", .string($0))] } ?? [])
                 output.write(JSONValue.object(members).serialized + "\n", error: true)
             } else {
-                output.write("undo-host: " + words.warning(warning.message, hint: warning.hint) + "\n", error: true)
+                output.write("undo-host: " + words.warning(words.automaticCheckpointFailed(failure.message), hint: failure.hint) + "\n",
+                             error: true)
             }
         }
         if let path = options.journal {

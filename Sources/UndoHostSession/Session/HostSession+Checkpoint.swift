@@ -19,7 +19,7 @@ struct CheckpointSchedule {
     var commandDepth = 0
     /// An automatic checkpoint failed and said so: later failures are not repeated.
     var warned = false
-    /// Where a warning goes (an automatic checkpoint that failed): the front end prints it.
+    /// Where an automatic checkpoint that failed is reported: the front end prints it.
     var warn: ((SessionError) -> Void)?
 }
 
@@ -53,14 +53,17 @@ extension HostSession {
     /// An automatic checkpoint of the journal after this many changes (`--checkpoint-every`),
     /// taken after the command that reached it, or when the groups open then are all closed;
     /// 0: never.
+    /// - Complexity: each checkpoint is O(steps of every branch + documents' bytes), so over
+    ///   many changes an automatic one costs that divided by the interval per change.
     public var checkpointInterval: Int {
         get { checkpoints.every }
         set { checkpoints.every = max(0, newValue) }
     }
 
-    /// Where the session reports what goes wrong outside a command, without failing it (an
-    /// automatic checkpoint that could not be written): undo-host prints it on standard error.
-    public var warningHandler: ((SessionError) -> Void)? {
+    /// Where the session reports an automatic checkpoint that could not be written (why, with
+    /// its code and hint), without failing the command before it: undo-host prints it on
+    /// standard error.
+    public var checkpointWarningHandler: ((SessionError) -> Void)? {
         get { checkpoints.warn }
         set { checkpoints.warn = newValue }
     }
@@ -79,6 +82,7 @@ extension HostSession {
     }
 
     /// Commits what waits and closes the plugin host's journal (the end of a session).
+    /// - Complexity: O(1) in the journal's length (the changes waiting are written).
     public func closeJournal() {
         guard let journal = checkpoints.journal else { return }
         if host.recorder === checkpoints.counter { host.recorder = nil }
@@ -112,6 +116,8 @@ extension HostSession {
             checkpoints.counter?.reset()
             return info
         } catch {
+            // Tried now: an automatic one waits for as many changes again rather than fail alike.
+            checkpoints.counter?.reset()
             if error.reason == .cannotCheckpoint {
                 guard let plugin = pluginThatCannotSave else {
                     throw SessionError(.plugin, error.description, code: UNDO_ENOTSUP, hint: words.changesStayHint)
@@ -135,7 +141,7 @@ extension HostSession {
 
     /// After a command: an automatic checkpoint when the changes since the last reached
     /// ``checkpointInterval`` and no group is open. A failure does not fail the command: it is
-    /// reported once (``warningHandler``), and the journal goes on keeping every change; the
+    /// reported once (``checkpointWarningHandler``), and the journal goes on keeping every change; the
     /// next try comes after as many changes again.
     func checkpointIfDue() {
         guard checkpoints.every > 0, let counter = checkpoints.counter, counter.changes >= checkpoints.every,
@@ -143,11 +149,10 @@ extension HostSession {
         do throws(SessionError) {
             _ = try writeCheckpoint()
         } catch {
-            counter.reset()
             guard !checkpoints.warned else { return }
             checkpoints.warned = true
             let reason = error.message.hasPrefix("checkpoint: ") ? String(error.message.dropFirst(12)) : error.message
-            warningHandler?(SessionError(error.kind, words.automaticCheckpointFailed(reason), code: error.code,
+            checkpointWarningHandler?(SessionError(error.kind, reason, code: error.code,
                                          hint: (error.hint.map { $0 + "; " } ?? "") + words.notRepeatedHint))
         }
     }
