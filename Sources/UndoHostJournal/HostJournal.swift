@@ -489,14 +489,20 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
     /// - Parameter interval: the fewest changes between checkpoints; 0 or less: never.
     /// - Returns: what the checkpoint wrote, or `nil` when none was due or a group is open (it
     ///   is then taken at the first call after the group closes).
-    /// - Throws: what ``checkpoint()`` throws.
+    /// - Throws: what ``checkpoint()`` throws; the next try then comes after `interval` more
+    ///   changes (a plugin that cannot save its documents is not asked again at every call).
     /// - Complexity: O(1) when none is due; else that of ``checkpoint()``.
     @discardableResult
     public func checkpointIfDue(every interval: Int) throws(JournalError) -> CheckpointInfo? {
         guard interval > 0, let host else { return nil }
         let due = state.withLock { !$0.isClosed && $0.changesSinceCheckpoint >= max(interval, $0.checkpointSteps) }
         guard due, host.history.withStack({ $0.groupDepth == 0 }) else { return nil }
-        return try checkpoint()
+        do throws(JournalError) {
+            return try checkpoint()
+        } catch {
+            state.withLock { $0.changesSinceCheckpoint = 0 }
+            throw error
+        }
     }
 
     /// Puts a checkpoint back into `host`: the plugins the journal loaded, the documents'

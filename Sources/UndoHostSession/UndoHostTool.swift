@@ -67,6 +67,9 @@ public enum UndoHostTool {
         guard let durability = UndoJournal.Durability(rawValue: options.durability) else {
             return usageFailure("--durability \(options.durability): use full or normal", output: output)
         }
+        guard let checkpointInterval = Int(options.checkpointEvery), checkpointInterval >= 0 else {
+            return usageFailure("--checkpoint-every \(options.checkpointEvery): use a number of changes (0: never)", output: output)
+        }
         // A journaled history keeps wall-clock times, which mean the same after a restart.
         let journalClock = options.journal == nil ? nil : JournalClock()
         let host = HostSession.makeHost(locale: locale, clock: journalClock ?? SystemUndoClock())
@@ -77,25 +80,43 @@ public enum UndoHostTool {
         }
         let session = HostSession(host: host)
         session.layout = .current
+        session.checkpointInterval = checkpointInterval
+        session.checkpointWarningHandler = { failure in
+            if options.json {
+                let members: [(String, JSONValue)] = [("warning", "automatic checkpoint failed"),
+                                                      ("code", .string(failure.codeName)), ("message", .string(failure.message))]
+                    + (failure.hint.map { [("hint", .string($0))] } ?? [])
+                output.write(JSONValue.object(members).serialized + "\n", error: true)
+            } else {
+                output.write("undo-host: " + words.warning(words.automaticCheckpointFailed(failure.message), hint: failure.hint) + "\n",
+                             error: true)
+            }
+        }
         if let path = options.journal {
             do {
-                let count: Int
                 if HostJournal.isHostJournal(path) {
-                    count = try session.openJournal(path: path, durability: durability, clock: journalClock).restoredCount
+                    let journal = try session.openJournal(path: path, durability: durability, clock: journalClock)
+                    if let checkpoint = journal.restoredCheckpoint {
+                        let count = journal.restoredCount
+                        output.write("undo-host: journal \(path): restored from the checkpoint after change \(checkpoint.sequence)"
+                                     + (count == 0 ? "" : ", then \(count) change\(count == 1 ? "" : "s")") + "\n", error: true)
+                    } else if journal.restoredCount > 0 {
+                        output.write("undo-host: journal \(path): \(journal.restoredCount) changes restored\n", error: true)
+                    }
                 } else {
                     // Format 1 (session lines, before the journal moved below the session): still read
                     // and continued as it is.
                     let journal = try UndoJournal(path: path, durability: durability)
-                    count = try session.restore(from: journal, clock: journalClock)
+                    let count = try session.restore(from: journal, clock: journalClock)
+                    if count > 0 { output.write("undo-host: journal \(path): \(count) changes restored\n", error: true) }
                 }
-                if count > 0 { output.write("undo-host: journal \(path): \(count) changes restored\n", error: true) }
             } catch {
                 output.write("undo-host: \(error)\n", error: true)
                 return ExitStatus.scriptError
             }
         }
         // Commits what waits in normal durability when the session ends.
-        defer { (host.recorder as? HostJournal)?.close() }
+        defer { session.closeJournal() }
         let style: TextStyle = isatty(STDOUT_FILENO) == 1 && getenv("NO_COLOR") == nil ? .terminal : .plain
         let presenter = OutcomePresenter(output: output, json: options.json, style: style, layout: .current, words: words)
         let runner = ScriptRunner(session: session, presenter: presenter, keepGoing: options.keepGoing)
@@ -153,7 +174,7 @@ public enum UndoHostTool {
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
-            if argument == "--plugins" || argument == "--locale" {
+            if ["--plugins", "--locale", "--journal", "--durability", "--checkpoint-every"].contains(argument) {
                 index += 2
                 continue
             }

@@ -44,7 +44,7 @@ struct JournalSessionTests {
     /// What a restored session shows: the tree, the current branch, every document.
     static let questions = "tree\nhistory\ndoc\nshow --all untitled\nshow --all b.txt\n"
 
-    static func answers(journal: String) throws -> String {
+    static func answers(journal: String, questions: String = questions) throws -> String {
         let run = try UndoHostProcess.run(UndoHostProcess.samplePlugins + ["--keep-going", "--journal", journal],
                                           input: questions)
         return run.standardOutput
@@ -117,6 +117,15 @@ struct JournalSessionTests {
     @Test("SIGKILL at many points loses no acknowledged change and leaves no half change",
           arguments: [("full", 3 as UInt64), ("normal", 5 as UInt64)])
     func killedAtAnyPoint(durability: String, seed: UInt64) throws {
+        try Self.kill(durability: durability, seed: seed, every: 2)
+    }
+
+    /// Runs the script of 240 lines from `seed` and kills undo-host after every `every` lines
+    /// sent (with `options` added), comparing each reopened journal with reference runs of as
+    /// many lines, made without `options`.
+    /// `reopened` sees each killed journal once it was reopened.
+    static func kill(durability: String, seed: UInt64, every: Int, options: [String] = [],
+                     questions: String = questions, reopened: (String) throws -> Void = { _ in }) throws {
         let lines = Self.script(count: 240, seed: seed)
         let folder = try TemporaryFolder()
         var references: [Int: String] = [:]
@@ -125,15 +134,15 @@ struct JournalSessionTests {
             let journal = folder.url.appendingPathComponent("reference-\(count).undojournal").path
             let input = lines.prefix(count).map { $0 + "\n" }.joined()
             _ = try UndoHostProcess.run(UndoHostProcess.samplePlugins + ["--keep-going", "--journal", journal], input: input)
-            let answer = try Self.answers(journal: journal)
+            let answer = try Self.answers(journal: journal, questions: questions)
             references[count] = answer
             return answer
         }
-        // Kill points spread over the session (every 2 lines; 120 points per mode).
-        for killAt in stride(from: 1, through: lines.count, by: 2) {
+        // Kill points spread over the session (every 2 lines: 120 points per mode).
+        for killAt in stride(from: 1, through: lines.count, by: every) {
             let journal = folder.url.appendingPathComponent("killed-\(killAt).undojournal").path
             let live = try LiveUndoHost(UndoHostProcess.samplePlugins
-                + ["--json", "--keep-going", "--journal", journal, "--durability", durability])
+                + ["--json", "--keep-going", "--journal", journal, "--durability", durability] + options)
             var acknowledged = 0
             var acknowledgedAt: [ContinuousClock.Instant] = []
             for (index, line) in lines.prefix(killAt).enumerated() {
@@ -146,7 +155,8 @@ struct JournalSessionTests {
             }
             let killedAt = ContinuousClock.now
             live.kill()
-            let restored = try Self.answers(journal: journal)
+            let restored = try Self.answers(journal: journal, questions: questions)
+            try reopened(journal)
             // The fewest lines the journal may hold: full, every acknowledged one; normal, those
             // acknowledged before the window (and the scheduler's slack) that ended at the kill.
             let oldest = durability == "full"

@@ -13,7 +13,7 @@ struct UndoHostCommand: ParsableCommand {
         usage: """
             undo-host [--plugins PATH]... [--allow-writable-plugins] [--json]
             [--locale en|ko|FILE] [--keep-going] [--yes]
-            [--journal FILE [--durability full|normal]]
+            [--journal FILE [--durability full|normal] [--checkpoint-every N]]
             [run FILE | demo | plugins | check PLUGIN... | new-plugin NAME | help]
             """,
         discussion: """
@@ -59,9 +59,16 @@ struct UndoHostCommand: ParsableCommand {
                                valueName: "FILE"))
     var journal: String?
 
-    @Option(help: ArgumentHelp("With --journal: full syncs each change to disk, normal only at checkpoints.",
+    @Option(help: ArgumentHelp("With --journal: full syncs each change to disk, normal syncs only now and then (a crash loses at most 100 ms).",
                                valueName: "full|normal"))
     var durability: String = "full"
+
+    // Unconditional, so that -1 is read as its value (and refused by name) rather than as an option.
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("With --journal: a checkpoint once N changes (and as many as its steps) have come, so the journal stays short (0: never).",
+                               discussion: "A checkpoint holds the history and the documents as bytes; reopening replays only the changes after it.",
+                               valueName: "N"))
+    var checkpointEvery: String = String(HostSession.defaultCheckpointInterval)
 }
 
 /// `run FILE`: the commands in FILE.

@@ -44,6 +44,8 @@ public enum SessionCommand: Equatable, Sendable {
     case expect(code: Int32, command: String)
     /// `earlier`, `later`, `goto`, `tree`: across the branches of the history.
     case tree(TreeCommand)
+    /// `checkpoint`: write a checkpoint of the open journal and drop the changes it holds.
+    case checkpoint
 
     /// How far an undo or redo goes.
     public enum UndoAmount: Equatable, Sendable {
@@ -54,7 +56,7 @@ public enum SessionCommand: Equatable, Sendable {
 
     /// The command words a session knows, for help, completion and hints.
     public static let names = ["undo", "redo", "group", "break", "save", "revert", "limit", "doc", "close", "menu",
-                               "history", "alert", "show", "plugins", "load", "unload", "expect", "help", "quit", "exit"]
+                               "history", "alert", "show", "plugins", "load", "unload", "expect", "checkpoint", "help", "quit", "exit"]
         + TreeCommand.words
 
     /// How each command is written, for help and usage hints.
@@ -64,7 +66,7 @@ public enum SessionCommand: Equatable, Sendable {
         "doc": "doc [NAME]", "close": "close [NAME]", "menu": "menu", "history": "history [--values]",
         "alert": "alert [1|2|3|u|r|c]", "show": "show [--all] [NAME]", "plugins": "plugins",
         "load": "load [--allow-writable-plugins] PATH", "expect": "expect CODE COMMAND",
-        "unload": "unload PLUGIN-ID", "help": "help [COMMAND|ACTION]", "quit": "quit", "exit": "exit",
+        "unload": "unload PLUGIN-ID", "checkpoint": "checkpoint", "help": "help [COMMAND|ACTION]", "quit": "quit", "exit": "exit",
     ].merging(TreeCommand.usages) { first, _ in first }
 
     /// The name of the command in `--json` output.
@@ -94,6 +96,7 @@ public enum SessionCommand: Equatable, Sendable {
         case .quit: "quit"
         case .expect: "expect"
         case .tree(let command): command.jsonName
+        case .checkpoint: "checkpoint"
         }
     }
 }
@@ -195,6 +198,7 @@ extension SessionCommand {
             guard let id = words.first?.text else { throw parser.usageError(at: nil) }
             return .unload(id: id)
         case "help": try parser.expectAtMost(1); return .help(topic: words.first?.text)
+        case "checkpoint": try parser.expectAtMost(0); return .checkpoint
         default: try parser.expectAtMost(0); return .quit
         }
     }

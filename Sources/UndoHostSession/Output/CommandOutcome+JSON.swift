@@ -43,6 +43,14 @@ extension CommandOutcome {
         case .plugins(let plugins): return [("plugins", .array(plugins.map(\.json)))]
         case .help(let text): return [("help", .string(text))]
         case .expectedFailure(let error): return [("expected", error.json)]
+        case .checkpoint(let info, let message):
+            var names: [String] = []
+            var seen: Set<String> = []
+            for document in info.documents where seen.insert(document.context.name).inserted { names.append(document.context.name) }
+            return [("message", .string(message)),
+                    ("checkpoint", .object([("after", .integer(Int(info.sequence))), ("steps", .integer(info.steps)),
+                                            ("documents", .array(names.map { .string($0) })),
+                                            ("bytes", .integer(info.documentBytes))]))]
         }
     }
 }

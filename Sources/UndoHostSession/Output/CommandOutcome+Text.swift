@@ -5,7 +5,7 @@ extension CommandOutcome {
         func fitted(_ view: DocumentView) -> DocumentView { view.fitted(to: layout) }
         switch body {
         case .none, .performed, .expectedFailure: return ""
-        case .message(let message): return message
+        case .message(let message), .checkpoint(_, let message): return message
         case .performedNothing(let action, _): return words.performedNothing(action)
         case .moved(let title, let result, let views):
             var lines = [style.bold(title)]

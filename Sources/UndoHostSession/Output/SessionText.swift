@@ -133,6 +133,23 @@ public struct SessionText: Sendable, Equatable {
     func unloaded(_ id: String, removed: Int) -> String {
         pick("Unloaded \(id): \(steps(removed)) left the history", "\(id) 내림: \(steps(removed))가 기록에서 빠졌습니다")
     }
+    /// What `checkpoint` says: the last change it holds, and what it holds.
+    func checkpointWritten(after sequence: Int64, steps stepCount: Int, documents count: Int, bytes: Int) -> String {
+        pick("Checkpoint after change \(sequence): \(steps(stepCount)) and \(count) document\(count == 1 ? "" : "s") "
+                + "(\(Self.grouped(bytes)) byte\(bytes == 1 ? "" : "s")); the journal keeps only the changes after it",
+             "변경 \(sequence) 뒤의 체크포인트: \(steps(stepCount))와 문서 \(count)개 (\(Self.grouped(bytes))바이트). "
+                + "저널에는 그 뒤의 변경만 남습니다")
+    }
+    /// 1234567 as "1,234,567".
+    static func grouped(_ number: Int) -> String {
+        let digits = String(number.magnitude)
+        var text = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0 && (digits.count - index) % 3 == 0 { text.append(",") }
+            text.append(digit)
+        }
+        return (number < 0 ? "-" : "") + text
+    }
 
     // MARK: Errors and hints
 
@@ -253,6 +270,35 @@ public struct SessionText: Sendable, Equatable {
         pick("group\(name.map { " \"\($0)\"" } ?? "") was begun here and never ended", "그룹\(name.map { " \"\($0)\"" } ?? "")이 여기서 시작되고 끝나지 않았습니다")
     }
     var endGroupAfterHint: String { pick("add group end after its last action", "마지막 동작 뒤에 group end를 넣으세요") }
+    var noJournalOpen: String { pick("checkpoint: no journal is open", "checkpoint: 열린 저널이 없습니다") }
+    var journalOptionHint: String {
+        pick("start undo-host with --journal FILE to keep the session's changes", "세션의 변경을 남기려면 undo-host를 --journal FILE로 시작하세요")
+    }
+    func formatOneHasNoCheckpoints(_ path: String) -> String {
+        pick("checkpoint: journal \(path) is of format 1 (session lines), which has no checkpoints",
+             "checkpoint: 저널 \(path)은(는) 형식 1(세션 명령 줄)이라 체크포인트가 없습니다")
+    }
+    var formatOneCheckpointHint: String {
+        pick("it is replayed from its first change; a new journal (--journal NEWFILE) has checkpoints",
+             "이 저널은 처음 변경부터 다시 실행됩니다. 새 저널(--journal NEWFILE)에는 체크포인트가 있습니다")
+    }
+    func cannotSaveDocuments(_ plugin: String) -> String {
+        pick("checkpoint: plugin \(plugin) cannot save its documents as bytes (save_document and load_document, plugin ABI 1.7)",
+             "checkpoint: \(plugin) 플러그인은 문서를 바이트로 저장할 수 없습니다 (save_document와 load_document, 플러그인 ABI 1.7)")
+    }
+    var changesStayHint: String {
+        pick("nothing was written: its changes stay in the journal and are replayed from the start",
+             "아무것도 쓰지 않았습니다. 그 변경은 저널에 남고 처음부터 다시 실행됩니다")
+    }
+    var checkpointNotWrittenHint: String {
+        pick("nothing was written: the journal keeps every change", "아무것도 쓰지 않았습니다. 저널은 모든 변경을 그대로 남깁니다")
+    }
+    func automaticCheckpointFailed(_ message: String) -> String {
+        pick("automatic checkpoint failed: \(message)", "자동 체크포인트 실패: \(message)")
+    }
+    var notRepeatedHint: String {
+        pick("the session goes on; this warning is not repeated", "세션은 계속됩니다. 이 경고는 다시 나오지 않습니다")
+    }
 
     // MARK: Terminal
 
@@ -299,6 +345,9 @@ public struct SessionText: Sendable, Equatable {
     func warningCannotLoad(_ path: String, _ reason: String, hint: String?) -> String {
         pick("warning: cannot load \(path): \(reason)\n  hint: \(hint.map { $0 + "; " } ?? "")the other plugins are loaded",
              "경고: \(path)을(를) 불러올 수 없습니다: \(reason)\n  도움말: \(hint.map { $0 + ". " } ?? "")다른 플러그인은 불러왔습니다")
+    }
+    func warning(_ message: String, hint: String?) -> String {
+        pick("warning: \(message)" + (hint.map { "\n  hint: " + $0 } ?? ""), "경고: \(message)" + (hint.map { "\n  도움말: " + $0 } ?? ""))
     }
     func noSuchPluginsPath(_ given: String) -> String { pick("--plugins \(given): no such file or folder", "--plugins \(given): 그런 파일이나 폴더가 없습니다") }
 
@@ -352,6 +401,7 @@ public struct SessionText: Sendable, Equatable {
         "later": "Go forward N states in the order they were made, by a time, or to the next save (Nf).",
         "goto": "Go to state ID of the tree, on any branch (0: the start).",
         "tree": "Draw every state, branches too: @ is the current one. --times adds ages, --dot gives Graphviz DOT.",
+        "checkpoint": "Write a checkpoint of the journal (--journal): the history and the documents as bytes; the journal then keeps only the changes after it.",
         "help": "Show this help, or the help of one command or action.",
         "quit": "Leave (Ctrl+D too).",
         "exit": "Leave.",
@@ -379,6 +429,7 @@ public struct SessionText: Sendable, Equatable {
         "later": "만든 순서대로 N개 상태만큼 앞으로 갑니다. 시간이나 다음 저장(Nf)으로도 갑니다.",
         "goto": "트리의 상태 ID로 갑니다. 어느 가지에 있어도 됩니다(0: 처음).",
         "tree": "가지를 포함한 모든 상태를 그립니다. @가 지금 상태입니다. --times는 경과 시간을, --dot은 Graphviz DOT을 보여 줍니다.",
+        "checkpoint": "저널(--journal)의 체크포인트를 씁니다. 기록과 문서를 바이트로 남기고, 저널에는 그 뒤의 변경만 남깁니다.",
         "help": "이 도움말이나 명령 또는 동작 하나의 도움말을 보여 줍니다.",
         "quit": "끝냅니다 (Ctrl+D도).",
         "exit": "끝냅니다.",

@@ -1,4 +1,5 @@
 import UndoCore
+import UndoHostJournal
 
 /// What one command did, in a form both the text output and `--json` are made from.
 public struct CommandOutcome: Sendable {
@@ -28,6 +29,8 @@ public struct CommandOutcome: Sendable {
         case help(String)
         /// `expect CODE COMMAND`: the command failed as expected, with this error.
         case expectedFailure(SessionError)
+        /// `checkpoint`: what the checkpoint holds, and the sentence that says so.
+        case checkpoint(CheckpointInfo, message: String)
     }
 
     /// What picking an alert choice did.

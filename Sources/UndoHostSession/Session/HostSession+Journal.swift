@@ -15,8 +15,10 @@ extension HostSession {
         throws(SessionError) -> HostJournal
     {
         do throws(JournalError) {
-            return try HostJournal.open(path: path, durability: durability, host: host, clock: clock,
-                                        following: { self.follow($0, $1) }, restoring: { self.follow($0) })
+            let journal = try HostJournal.open(path: path, durability: durability, host: host, clock: clock,
+                                               following: { self.follow($0, $1) }, restoring: { self.follow($0) })
+            startCheckpoints(of: journal)
+            return journal
         } catch {
             throw SessionError(.history, error.description, hint: "open it with the plugins it was made with; the journal was not changed")
         }
@@ -132,7 +134,7 @@ extension HostSession {
         case .tree(.goTo), .tree(.earlier), .tree(.later):
             // A move by time or by saves depends on the clock and the saves: kept as where it went.
             return "goto \(withStack { $0.currentState })"
-        case .limit(nil), .document(nil), .menu, .history, .alert, .show, .plugins, .help, .quit, .expect, .tree(.tree):
+        case .limit(nil), .document(nil), .menu, .history, .alert, .show, .plugins, .help, .quit, .expect, .tree(.tree), .checkpoint:
             // An alert's pick and an expectation run their commands through run(_:), which
             // journals them.
             return nil

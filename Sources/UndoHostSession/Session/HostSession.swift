@@ -28,6 +28,9 @@ public final class HostSession {
     public var words: SessionText
     /// Where every change is written before it is acknowledged (`--journal`), once restored.
     public internal(set) var journal: UndoJournal?
+    /// The plugin host's journal (`--journal`, format 2 and later) and when it takes its
+    /// checkpoints (see HostSession+Checkpoint.swift).
+    var checkpoints = CheckpointSchedule()
 
     /// The document a session starts in.
     public static let firstDocument = "untitled"
@@ -78,8 +81,14 @@ public final class HostSession {
         return run(command)
     }
 
-    /// Runs one command.
+    /// Runs one command (and, when it was not run by another one and its changes reached the
+    /// count, an automatic checkpoint after it).
     public func run(_ command: SessionCommand) -> CommandOutcome {
+        checkpoints.commandDepth += 1
+        defer {
+            checkpoints.commandDepth -= 1
+            if checkpoints.commandDepth == 0 { checkpointIfDue() }
+        }
         let body: CommandOutcome.Body
         let document = currentDocument
         do {
@@ -149,6 +158,7 @@ public final class HostSession {
         case .quit: return .none
         case .expect(let code, let line): return try expect(code, from: line)
         case .tree(let command): return try run(tree: command)
+        case .checkpoint: return try checkpoint()
         }
     }
 
