@@ -458,9 +458,10 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         do throws(SQLiteFailure) {
             try state.withLock { (state: inout WriteState) throws(SQLiteFailure) in
                 guard !state.isClosed else { throw SQLiteFailure(code: SQLITE_MISUSE, message: "the journal is closed") }
-                // In a group commit's transaction the checkpoint joins it; else one of its own.
-                let own = !state.inTransaction
-                if own { try connection.execute("BEGIN;") }
+                // The changes waiting (normal durability) are committed first: a checkpoint that
+                // fails rolls back only itself, never acknowledged changes.
+                try commitLocked(&state)
+                try connection.execute("BEGIN;")
                 do throws(SQLiteFailure) {
                     try checkpoint.write(to: connection)
                     try connection.query("DELETE FROM changes WHERE sequence <= ?;", [.integer(checkpoint.sequence)])
