@@ -508,16 +508,23 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
 
     /// Puts a checkpoint back into `host`: the plugins the journal loaded, the documents'
     /// states, then the history.
+    /// When it fails, what it put in is taken out again (the documents closed, the plugins it
+    /// loaded unloaded), so the host is as it was before the open.
     private static func restore(_ checkpoint: Checkpoint, into host: PluginHost, path: String) throws(JournalError) {
+        let loadedBefore = Set(host.plugins.map(\.id))
+        var loadedDocuments: [UndoContext] = []
         do throws(PluginHostError) {
             for load in checkpoint.loads {
                 try host.replay(.load(path: load.path, plugin: load.plugin, pluginVersion: load.version))
             }
             for item in checkpoint.documents where !item.document.plugin.isEmpty {
+                loadedDocuments.append(item.document.context)
                 try host.loadDocumentState(item.state, plugin: item.document.plugin, context: item.document.context)
             }
             try host.restoreHistory(checkpoint.history)
         } catch {
+            for context in Set(loadedDocuments) { _ = try? host.closeContext(context) }
+            for load in checkpoint.loads where !loadedBefore.contains(load.plugin) { try? host.unload(load.plugin) }
             throw JournalError(path: path, "the checkpoint (after change \(checkpoint.sequence)) cannot be restored: \(error)",
                                reason: .replay)
         }

@@ -214,6 +214,73 @@ import UndoPluginHost
         reopened.close()
     }
 
+    /// The statebox test plugin (Tests/UndoPluginHostTests/Fixtures/statebox.c) built into a
+    /// folder of its own, with its mode setter (`void statebox_set_mode(int)`).
+    func buildStatebox() throws -> (path: String, setMode: @convention(c) (Int32) -> Void) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("statebox-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let fixtures = root.path + "/Tests/UndoPluginHostTests/Fixtures"
+        let output = folder + "/statebox.so"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["cc", "-std=c99", "-Wall", "-Wextra", "-pedantic", "-Werror", "-shared", "-fPIC",
+                             "-I", root.path + "/Include", "-I", fixtures, "-o", output, fixtures + "/statebox.c"]
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "cc failed")
+        // The same handle the host gets (dlopen of one file returns one library); never closed.
+        let library = try #require(dlopen(output, RTLD_NOW))
+        let symbol = try #require(dlsym(library, "statebox_set_mode"))
+        // statebox.c declares it `void statebox_set_mode(int)`; int is Int32 here.
+        return (output, unsafeBitCast(symbol, to: (@convention(c) (Int32) -> Void).self))
+    }
+
+    /// A plugin that refuses a document's bytes on reopening: the open is refused naming the
+    /// checkpoint and the plugin's message, the file is left as it was, and the host too (no
+    /// document kept, no step); once the plugin loads them, the journal opens.
+    @Test func aCheckpointAPluginRefusesLeavesTheHostAsItWas() throws {
+        let (plugin, setMode) = try buildStatebox()
+        setMode(0)
+        let path = journal.scratch("statebox.undojournal")
+        func makeHost() throws -> (PluginHost, JournalClock) {
+            let clock = JournalClock()
+            let host = PluginHost(history: SharedUndoHistory(UndoStack(coalescingWindow: nil, clock: clock)))
+            _ = try host.load(file: plugin)
+            return (host, clock)
+        }
+        do {
+            let (host, clock) = try makeHost()
+            let opened = try HostJournal.open(path: path, host: host, clock: clock)
+            try host.perform("statebox.append", [.string("one")], in: a)
+            try host.perform("statebox.append", [.string("two")], in: b)
+            try opened.checkpoint()
+            opened.close()
+        }
+        let bytes = try journal.fingerprint(path)
+        setMode(4)  // load keeps a document, then fails
+        let (host, clock) = try makeHost()
+        do {
+            _ = try HostJournal.open(path: path, host: host, clock: clock)
+            Issue.record("opened")
+        } catch {
+            #expect(error.reason == .replay)
+            #expect(error.description.contains("the checkpoint (after change 2) cannot be restored"), "\(error)")
+        }
+        #expect(try journal.fingerprint(path) == bytes, "a failed open changed the journal")
+        #expect(host.history.withStack { $0.treeCount } == 0)
+        #expect(try host.describe(a, plugin: "org.example.statebox") == "")
+        #expect(try host.describe(b, plugin: "org.example.statebox") == "")
+        #expect(host.documentsHoldingState().isEmpty, "\(host.documentsHoldingState())")
+        setMode(0)
+        let reopened = try HostJournal.open(path: path, host: host, clock: clock)
+        #expect(try host.describe(a, plugin: "org.example.statebox") == "one")
+        #expect(try host.describe(b, plugin: "org.example.statebox") == "two")
+        try host.undo(count: 2)
+        #expect(try host.describe(a, plugin: "org.example.statebox") == "")
+        reopened.close()
+    }
+
     /// Refused, writing nothing: a group open; a step that is not a plugin's.
     @Test func whatCannotBeCheckpointedIsNamed() throws {
         let (host, clock) = journal.makeHost()
