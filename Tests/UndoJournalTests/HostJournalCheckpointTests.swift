@@ -236,9 +236,10 @@ import UndoPluginHost
         return (output, unsafeBitCast(symbol, to: (@convention(c) (Int32) -> Void).self))
     }
 
-    /// A plugin that refuses a document's bytes on reopening: the open is refused naming the
-    /// checkpoint and the plugin's message, the file is left as it was, and the host too (no
-    /// document kept, no step); once the plugin loads them, the journal opens.
+    /// A plugin that refuses a document's bytes on reopening, after another plugin's document
+    /// was loaded: the open is refused naming the checkpoint, the file is left as it was, and
+    /// the host too (the document loaded before closed again, no step); once the plugin loads
+    /// its bytes, the journal opens.
     @Test func aCheckpointAPluginRefusesLeavesTheHostAsItWas() throws {
         let (plugin, setMode) = try buildStatebox()
         setMode(0)
@@ -246,12 +247,14 @@ import UndoPluginHost
         func makeHost() throws -> (PluginHost, JournalClock) {
             let clock = JournalClock()
             let host = PluginHost(history: SharedUndoHistory(UndoStack(coalescingWindow: nil, clock: clock)))
+            _ = host.loadBundledPlugins()
             _ = try host.load(file: plugin)
             return (host, clock)
         }
         do {
             let (host, clock) = try makeHost()
             let opened = try HostJournal.open(path: path, host: host, clock: clock)
+            try host.perform("text.insert", [.i64(0), .string("text")], in: a)
             try host.perform("statebox.append", [.string("one")], in: a)
             try host.perform("statebox.append", [.string("two")], in: b)
             try opened.checkpoint()
@@ -265,15 +268,17 @@ import UndoPluginHost
             Issue.record("opened")
         } catch {
             #expect(error.reason == .replay)
-            #expect(error.description.contains("the checkpoint (after change 2) cannot be restored"), "\(error)")
+            #expect(error.description.contains("the checkpoint (after change 3) cannot be restored"), "\(error)")
         }
         #expect(try journal.fingerprint(path) == bytes, "a failed open changed the journal")
         #expect(host.history.withStack { $0.treeCount } == 0)
+        #expect(try host.describe(a, plugin: HostJournalTests.text) == "", "the text document loaded first is closed again")
         #expect(try host.describe(a, plugin: "org.example.statebox") == "")
         #expect(try host.describe(b, plugin: "org.example.statebox") == "")
         #expect(host.documentsHoldingState().isEmpty, "\(host.documentsHoldingState())")
         setMode(0)
         let reopened = try HostJournal.open(path: path, host: host, clock: clock)
+        #expect(try host.describe(a, plugin: HostJournalTests.text) == "text")
         #expect(try host.describe(a, plugin: "org.example.statebox") == "one")
         #expect(try host.describe(b, plugin: "org.example.statebox") == "two")
         try host.undo(count: 2)
