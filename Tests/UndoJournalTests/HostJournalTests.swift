@@ -185,20 +185,38 @@ import UndoPluginHost
         try expectRefused(path, host: host, saying: "change 1 fails its checksum", reason: .damaged)
     }
 
+    /// A copy of a committed journal fixture (`Fixtures/NAME.undojournal`), to open and change.
+    func fixtureCopy(_ name: String) throws -> String {
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/\(name).undojournal")
+        let copy = scratch("\(name).undojournal")
+        try FileManager.default.copyItem(atPath: fixture.path, toPath: copy)
+        return copy
+    }
+
+    /// What `play` leaves, as every fixture written by it reopens.
+    func expectThePlayedSession(_ restored: Snapshot) {
+        #expect(restored.documents == ["xy", ""])
+        #expect(restored.current == 2)
+        #expect(restored.tree.count == 8)
+        #expect(restored.dirty == [true, false])
+    }
+
+    /// The group "Both" came back with its description (moves the host to it).
+    func expectTheGroupDescription(_ host: PluginHost, _ restored: Snapshot) throws {
+        let both = try #require(restored.tree.first { $0.name == "Both" })
+        try host.goTo(state: both.id)
+        #expect(host.history.withStack { $0.steps.first { $0.name == "Both" }?.historyDescription } == Self.groupDescription)
+    }
+
     /// A journal of format 2 written by this version, committed: every later version reads it.
     @Test func theCommittedVersionTwoJournalIsRead() throws {
-        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/format-2.undojournal")
-        let copy = scratch("format-2.undojournal")
-        try FileManager.default.copyItem(atPath: fixture.path, toPath: copy)
+        let copy = try fixtureCopy("format-2")
         let (host, clock) = makeHost()
         let journal = try HostJournal.open(path: copy, host: host, clock: clock)
         defer { journal.close() }
         #expect(journal.restoredCount == 24)
         let restored = try snapshot(host)
-        #expect(restored.documents == ["xy", ""])
-        #expect(restored.current == 2)
-        #expect(restored.tree.count == 8)
-        #expect(restored.dirty == [true, false])
+        expectThePlayedSession(restored)
         #expect(restored.tree.first?.time == 1_795_639_252_186_387_359)
     }
 
@@ -220,22 +238,15 @@ import UndoPluginHost
     /// A journal of format 3 written by this version, committed: every later version reads it,
     /// with each perform's step (checked on replay) and the group's description.
     @Test func theCommittedVersionThreeJournalIsRead() throws {
-        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/format-3.undojournal")
-        let copy = scratch("format-3.undojournal")
-        try FileManager.default.copyItem(atPath: fixture.path, toPath: copy)
+        let copy = try fixtureCopy("format-3")
         let (host, clock) = makeHost()
         let journal = try HostJournal.open(path: copy, host: host, clock: clock)
         defer { journal.close() }
         #expect(journal.restoredCount == 24)
         let restored = try snapshot(host)
-        #expect(restored.documents == ["xy", ""])
-        #expect(restored.current == 2)
-        #expect(restored.tree.count == 8)
-        #expect(restored.dirty == [true, false])
+        expectThePlayedSession(restored)
         // The group came back with its description.
-        let both = try #require(restored.tree.first { $0.name == "Both" })
-        try host.goTo(state: both.id)
-        #expect(host.history.withStack { $0.steps.first { $0.name == "Both" }?.historyDescription } == Self.groupDescription)
+        try expectTheGroupDescription(host, restored)
     }
 
     /// Writes `Fixtures/format-4.undojournal` again (only when asked): `play` with a group
@@ -256,9 +267,7 @@ import UndoPluginHost
     /// A journal of format 4 written by this version, with a checkpoint, committed: every later
     /// version reads it (the checkpoint, then the changes after it).
     @Test func theCommittedVersionFourJournalIsRead() throws {
-        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/format-4.undojournal")
-        let copy = scratch("format-4.undojournal")
-        try FileManager.default.copyItem(atPath: fixture.path, toPath: copy)
+        let copy = try fixtureCopy("format-4")
         let (host, clock) = makeHost()
         let journal = try HostJournal.open(path: copy, host: host, clock: clock)
         defer { journal.close() }
@@ -268,21 +277,14 @@ import UndoPluginHost
                                          PluginDocument(plugin: Self.text, context: UndoContext("b"))])
         #expect(journal.restoredCount == 8)
         let restored = try snapshot(host)
-        #expect(restored.documents == ["xy", ""])
-        #expect(restored.current == 2)
-        #expect(restored.tree.count == 8)
-        #expect(restored.dirty == [true, false])
-        let both = try #require(restored.tree.first { $0.name == "Both" })
-        try host.goTo(state: both.id)
-        #expect(host.history.withStack { $0.steps.first { $0.name == "Both" }?.historyDescription } == Self.groupDescription)
+        expectThePlayedSession(restored)
+        try expectTheGroupDescription(host, restored)
         #expect(try host.describe(UndoContext("b"), plugin: Self.text) == "12")
     }
 
     /// A journal of format 3 becomes format 4 once replayed, and then takes checkpoints.
     @Test func aVersionThreeJournalTakesCheckpoints() throws {
-        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/format-3.undojournal")
-        let copy = scratch("format-3.undojournal")
-        try FileManager.default.copyItem(atPath: fixture.path, toPath: copy)
+        let copy = try fixtureCopy("format-3")
         let before: Snapshot
         do {
             let (host, clock) = makeHost()
@@ -302,9 +304,7 @@ import UndoPluginHost
     /// A journal of format 2 is brought to format 4 once replayed (the step columns and the
     /// checkpoint tables), and its later changes keep their steps; it still reopens.
     @Test func aVersionTwoJournalGainsTheStepColumns() throws {
-        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/format-2.undojournal")
-        let copy = scratch("format-2.undojournal")
-        try FileManager.default.copyItem(atPath: fixture.path, toPath: copy)
+        let copy = try fixtureCopy("format-2")
         do {
             let (host, clock) = makeHost()
             let journal = try HostJournal.open(path: copy, host: host, clock: clock)
