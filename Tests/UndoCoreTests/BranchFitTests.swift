@@ -100,21 +100,7 @@ import Testing
         let (stack, documents) = (UndoStack(countLimit: seed % 4 == 0 ? 10 : nil, coalescingWindow: nil), PlacedDocuments())
         let contexts = [a, b]
         for step in 0..<120 {
-            let context = contexts[Int(random.next() % 2)]
-            let scope: UndoContext? = random.next() % 3 == 0 ? nil : context
-            switch random.next() % 10 {
-            case 0, 1, 2: try stack.perform(Placed(documents, "\(step) ", in: context))
-            case 3: try stack.undo(count: 1, in: scope)
-            case 4: try stack.redo(count: 1, in: scope)
-            case 5:
-                let ids = [0] + stack.tree.map(\.id)
-                try stack.goTo(state: ids[Int(random.next() % UInt64(ids.count))])
-            case 6: try stack.earlier(.states(Int(random.next() % 2) + 1))
-            case 7: try stack.later(.states(Int(random.next() % 2) + 1))
-            case 8: try stack.markSaved(context)
-            default:
-                if stack.canRevertToSaved(context) { try stack.revertToSaved(context) }
-            }
+            try randomPlacedStep(stack, documents, &random, step, contexts: contexts, kinds: 10)
             stack.checkInvariants()
             #expect(documents.violations.isEmpty, "seed \(seed) step \(step): \(documents.violations)")
             if !documents.violations.isEmpty { return }
@@ -158,5 +144,34 @@ struct Placed: UndoCommand {
             documents.violations.append("\(text) undone on \(context.name) \"\(documents[context])\", made on \"\(before)\"")
         }
         documents.texts[context] = before
+    }
+}
+
+/// One random change of a session of `Placed` steps: a perform (kinds 0 to 2), an undo or redo
+/// in one document or all, a move to any state, earlier or later, a save, a revert; with
+/// `kinds` 12, also a group of two steps (9) and a change of the current context (10). The same
+/// `random` makes the same change.
+func randomPlacedStep(_ stack: UndoStack, _ documents: PlacedDocuments, _ random: inout SplitMix, _ step: Int,
+                      contexts: [UndoContext], kinds: UInt64) throws {
+    let context = contexts[Int(random.next() % UInt64(contexts.count))]
+    let scope: UndoContext? = random.next() % 3 == 0 ? nil : context
+    switch random.next() % kinds {
+    case 0, 1, 2: try stack.perform(Placed(documents, "\(step) ", in: context))
+    case 3: try stack.undo(count: 1, in: scope)
+    case 4: try stack.redo(count: 1, in: scope)
+    case 5:
+        let ids = [0] + stack.tree.map(\.id)
+        try stack.goTo(state: ids[Int(random.next() % UInt64(ids.count))])
+    case 6: try stack.earlier(.states(Int(random.next() % 2) + 1))
+    case 7: try stack.later(.states(Int(random.next() % 2) + 1))
+    case 8: try stack.markSaved(context)
+    case 9 where kinds > 10:
+        try stack.beginGroup(named: "Group \(step)", description: random.next() % 2 == 0 ? "Two \(step)" : nil, context: context)
+        try stack.perform(Placed(documents, "g\(step) ", in: context))
+        try stack.perform(Placed(documents, "h\(step) ", in: contexts[Int(random.next() % UInt64(contexts.count))]))
+        try stack.endGroup()
+    case 10 where kinds > 10: stack.currentContext = random.next() % 3 == 0 ? nil : context
+    default:
+        if stack.canRevertToSaved(context) { try stack.revertToSaved(context) }
     }
 }

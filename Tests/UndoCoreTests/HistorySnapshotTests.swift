@@ -52,31 +52,12 @@ import Testing
              dirty: [a, b].map { stack.isDirty($0) }, texts: [documents[a], documents[b]], cost: stack.totalCost)
     }
 
-    /// One random change, undo, move, save or revert (the same `random` gives the same one).
+    /// One random change (``randomPlacedStep``, groups and the current context included), a
+    /// moment after the last.
     func randomStep(_ stack: UndoStack, _ documents: PlacedDocuments, _ random: inout SplitMix, _ step: Int,
                     _ clock: ManualUndoClock) throws {
         clock.advance(milliseconds: 1 + random.next() % 3000)
-        let context = [a, b][Int(random.next() % 2)]
-        let scope: UndoContext? = random.next() % 3 == 0 ? nil : context
-        switch random.next() % 12 {
-        case 0, 1, 2: try stack.perform(Placed(documents, "\(step) ", in: context))
-        case 3: try stack.undo(count: 1, in: scope)
-        case 4: try stack.redo(count: 1, in: scope)
-        case 5:
-            let ids = [0] + stack.tree.map(\.id)
-            try stack.goTo(state: ids[Int(random.next() % UInt64(ids.count))])
-        case 6: try stack.earlier(.states(Int(random.next() % 2) + 1))
-        case 7: try stack.later(.states(Int(random.next() % 2) + 1))
-        case 8: try stack.markSaved(context)
-        case 9:
-            try stack.beginGroup(named: "Group \(step)", description: random.next() % 2 == 0 ? "Two \(step)" : nil, context: context)
-            try stack.perform(Placed(documents, "g\(step) ", in: context))
-            try stack.perform(Placed(documents, "h\(step) ", in: [a, b][Int(random.next() % 2)]))
-            try stack.endGroup()
-        case 10: stack.currentContext = random.next() % 3 == 0 ? nil : context
-        default:
-            if stack.canRevertToSaved(context) { try stack.revertToSaved(context) }
-        }
+        try randomPlacedStep(stack, documents, &random, step, contexts: [a, b], kinds: 12)
     }
 
     /// Sessions cut at a random point: the copy and the original then take the same changes
