@@ -32,7 +32,7 @@ public enum PluginHostError: Error, Sendable, Equatable, CustomStringConvertible
     /// The change was made but its journal could not keep it (the message says why): it is
     /// lost if the program stops now.
     case journal(String)
-    /// The history cannot be taken as values, or rebuilt from them (``PluginHost/historySnapshot()``,
+    /// The history cannot be taken as values, or rebuilt from them (``PluginHost/captureState(documents:_:)``,
     /// ``PluginHost/restoreHistory(_:)``): the message says why (a group open, a step that is
     /// not a plugin's, a snapshot that does not fit the plugins loaded). Nothing was changed.
     case snapshot(String)

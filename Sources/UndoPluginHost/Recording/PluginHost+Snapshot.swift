@@ -42,23 +42,6 @@ public struct PluginStepRecord: Sendable, Equatable {
 }
 
 extension PluginHost {
-    /// The whole history as values (see ``UndoCore/UndoHistorySnapshot``), every plugin step as
-    /// a ``PluginStepRecord``: what a journal's checkpoint keeps beside the documents' bytes.
-    /// - Throws: ``PluginHostError/snapshot(_:)`` while a group is open or an action runs, and
-    ///   for a step that is not a plugin step (a program's own Swift command); ``PluginHostError/reentrantCall(_:)``.
-    /// - Complexity: O(steps of every branch and their values).
-    public func historySnapshot() throws(PluginHostError) -> UndoHistorySnapshot<PluginStepRecord> {
-        guard CallFrame.current == nil, !isRunningAction else { throw .reentrantCall("historySnapshot") }
-        let result = history.withStack { stack -> Result<UndoHistorySnapshot<PluginStepRecord>, PluginHostError> in
-            do throws(UndoSnapshotError) {
-                return .success(try stack.snapshot { command in (command as? PluginCommand).map(Self.record) })
-            } catch {
-                return .failure(.snapshot(error.message))
-            }
-        }
-        return try result.get()
-    }
-
     /// Rebuilds the history from `snapshot` (see ``UndoCore/UndoStack/restore(_:decoding:)``):
     /// no plugin function runs, so the plugins' documents must already be in the state the
     /// snapshot's position stands for (loaded with ``loadDocumentState(_:plugin:context:)``).
@@ -69,22 +52,34 @@ extension PluginHost {
     /// - Complexity: O(steps of every branch and their values).
     public func restoreHistory(_ snapshot: UndoHistorySnapshot<PluginStepRecord>) throws(PluginHostError) {
         guard CallFrame.current == nil, !isRunningAction else { throw .reentrantCall("restoreHistory") }
+        // The action types are resolved before the history's lock is taken (the host's own lock
+        // is never taken inside it): each one once.
         let versions = Dictionary(plugins.map { ($0.id, $0.version) }, uniquingKeysWith: { first, _ in first })
-        var actions: [String: ActionType] = [:]
+        var actions: [String: Result<ActionType, UndoSnapshotError>] = [:]
+        func resolve(_ content: UndoHistorySnapshot<PluginStepRecord>.Content) {
+            switch content {
+            case .command(let record):
+                guard actions[record.action] == nil else { return }
+                do throws(PluginHostError) {
+                    actions[record.action] = .success(try actionType(record.action))
+                } catch {
+                    actions[record.action] = .failure(UndoSnapshotError("\(error)"))
+                }
+            case .group(_, _, _, let members): members.forEach(resolve)
+            case .reverted(_, _, let group): resolve(group)
+            }
+        }
+        for step in snapshot.steps { resolve(step.content) }
+        for branch in snapshot.branches { for step in branch.steps { resolve(step.content) } }
         func command(_ record: PluginStepRecord) throws -> any UndoCommand {
             guard let version = versions[record.plugin] else { throw UndoSnapshotError("plugin \(record.plugin) is not loaded") }
             guard HostChange.sameMajor(version, record.pluginVersion) else {
                 throw UndoSnapshotError("plugin \(record.plugin) \(version) is loaded; the step was made with \(record.pluginVersion)")
             }
-            let action: ActionType
-            if let known = actions[record.action] {
-                action = known
-            } else {
-                action = try actionType(record.action)
-                guard action.pluginID == record.plugin else {
-                    throw UndoSnapshotError("\(record.action) is not an action of plugin \(record.plugin)")
-                }
-                actions[record.action] = action
+            guard let resolved = actions[record.action] else { throw UndoSnapshotError("\(record.action) was not resolved") }
+            let action = try resolved.get()
+            guard action.pluginID == record.plugin else {
+                throw UndoSnapshotError("\(record.action) is not an action of plugin \(record.plugin)")
             }
             let arguments = try ActionArguments.parse(record.arguments, for: action.signature)
             var inverse: [ActionValue]?
@@ -132,9 +127,10 @@ extension PluginHost {
 }
 
 extension PluginHost {
-    /// The history and the documents' states at one moment, with what `body` reads at that
-    /// moment (a journal's last change): everything is read under the history's lock, so no
-    /// change comes in between.
+    /// The history as values (see ``UndoCore/UndoHistorySnapshot``; every plugin step a
+    /// ``PluginStepRecord``) and the documents' states at one moment, with what `body` reads at
+    /// that moment (a journal's last change): everything is read under the history's lock, so
+    /// no change comes in between. What a journal's checkpoint keeps.
     /// - Parameters:
     ///   - documents: called under the lock: the documents to save, in the order they are to
     ///     be listed (a journal's own list; the host adds those of ``documentsHoldingState()``
@@ -142,7 +138,9 @@ extension PluginHost {
     ///   - body: called under the lock, after the rest is read.
     /// - Returns: the history, each document with its bytes (the plugin's own format; empty for
     ///   a context only), and `body`'s result.
-    /// - Throws: what ``historySnapshot()`` throws; ``PluginHostError/cannotLoadDocuments(plugin:)``
+    /// - Throws: ``PluginHostError/snapshot(_:)`` while a group is open or recording is paused,
+    ///   and for a step that is not a plugin step (a program's own Swift command);
+    ///   ``PluginHostError/reentrantCall(_:)``; ``PluginHostError/cannotLoadDocuments(plugin:)``
     ///   for a document of a plugin without save_document and load_document;
     ///   ``PluginHostError/unknownPlugin(_:)`` for one not loaded; ``PluginHostError/actionFailed(_:)``
     ///   when a plugin's save fails. Nothing is changed.
