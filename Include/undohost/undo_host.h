@@ -1115,7 +1115,8 @@ int32_t undo_history_load_document(undo_history *h, const char *plugin_id, const
  * plugin the journal needs is not loaded), UNDO_EVERSION (it is loaded with another major
  * version), UNDO_EPLUGIN (a change could not be made again, or the checkpoint cannot be
  * restored), UNDO_ESTATE (the history already has steps or a journal, the file cannot be
- * opened), UNDO_EREENTRANT, UNDO_EHANDLE; the message, naming the file and the plugin, in
+ * opened, or another journal has it open, in this process or another: one writer at a time),
+ * UNDO_EREENTRANT, UNDO_EHANDLE; the message, naming the file and the plugin, in
  * undo_history_last_error. A failed open never changes the file. When a change is made but
  * cannot be written later, its call returns UNDO_ESTATE.
  * Thread: any. Complexity: O(steps and document bytes in the checkpoint + changes after it),

@@ -1,14 +1,14 @@
 import UndoPluginHost
 import UndoJournal
 
-/// A ``UndoPluginHost/HostChange`` as a row of the `changes` table (format 3; format 2 lacks
+/// A ``UndoPluginHost/HostChange`` as a row of the `changes` table (formats 3 and 4; format 2 lacks
 /// the step columns): its kind and typed columns, with `present` saying which optional fields
 /// are set, and a checksum over them.
 ///
 /// A perform keeps the step it made (``UndoPluginHost/PerformedStep``) in `step_name`,
 /// `description`, `coalescing_key` and `inverse_arguments`; a group begin its description in
 /// `description`. The checksum covers those columns only when one of their bits is set, so a
-/// row of format 2 keeps its checksum in a file of format 3.
+/// row of format 2 keeps its checksum in a file of a later format.
 struct ChangeRow {
     struct Row {
         var sequence: Int64

@@ -155,9 +155,10 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
     ///     the changes after it are replayed), with what it held: the documents in the order
     ///     they were first used and the current context.
     /// - Returns: the open journal (the host's ``UndoPluginHost/PluginHost/recorder``).
-    /// - Throws: ``JournalError`` naming the file and the problem (not a journal, damaged, of
-    ///   another format, a plugin missing or of another major version, a change that cannot be
-    ///   replayed); the file is then unchanged.
+    /// - Throws: ``JournalError`` naming the file and the problem (already open, in this process
+    ///   or another: a journal has one writer; not a journal, damaged, of another format, a
+    ///   plugin missing or of another major version, a checkpoint or a change that cannot be
+    ///   restored); the file is then unchanged.
     /// - Complexity: O(*n*) in the changes of the journal, plus replaying them.
     public static func open(path: String, durability: UndoJournal.Durability = .full, host: PluginHost,
                             clock: JournalClock? = nil,
