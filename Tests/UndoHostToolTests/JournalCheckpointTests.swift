@@ -139,11 +139,8 @@ struct JournalCheckpointTests {
     /// A longer session over the three plugins, with branches, groups (some longer than the
     /// checkpoint interval), saves, reverts, moves by state and by save, and commands that fail.
     static func script(count: Int, seed: UInt64) -> [String] {
-        var state = seed
-        func next(_ bound: Int) -> Int {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return Int((state >> 33) % UInt64(bound))
-        }
+        var random = ScriptRandom(seed: seed)
+        func next(_ bound: Int) -> Int { random.next(bound) }
         let documents = ["untitled", "sketch", "todo"]
         var lines: [String] = []
         while lines.count < count {

@@ -11,11 +11,8 @@ struct JournalSessionTests {
     /// A session of `count` lines over two documents: typing, breaks, undos, redos, groups,
     /// saves, moves across branches (by state, by save), deletes that may fail.
     static func script(count: Int, seed: UInt64) -> [String] {
-        var state = seed
-        func next(_ bound: Int) -> Int {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return Int((state >> 33) % UInt64(bound))
-        }
+        var random = ScriptRandom(seed: seed)
+        func next(_ bound: Int) -> Int { random.next(bound) }
         var lines: [String] = []
         var document = "untitled"
         while lines.count < count {

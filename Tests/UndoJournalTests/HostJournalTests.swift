@@ -227,11 +227,18 @@ import UndoPluginHost
     /// what later versions must read): `UNDOHOST_WRITE_FIXTURE=1 swift test --filter writeTheVersionThreeFixture`.
     @Test(.enabled(if: ProcessInfo.processInfo.environment["UNDOHOST_WRITE_FIXTURE"] != nil))
     func writeTheVersionThreeFixture() throws {
-        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/format-3.undojournal")
+        try writeFixture("format-3") { _, _ in }
+    }
+
+    /// Writes `Fixtures/NAME.undojournal` anew: `play` with the group description, `between`
+    /// called after each of its changes. Closed, the WAL is empty: the one file is the journal
+    /// (its -wal and -shm are not committed).
+    func writeFixture(_ name: String, between: (Int, HostJournal) throws -> Void) throws {
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/\(name).undojournal")
         try? FileManager.default.removeItem(at: fixture)
         let (host, clock) = makeHost()
         let journal = try HostJournal.open(path: fixture.path, host: host, clock: clock)
-        try play(host, groupDescription: Self.groupDescription)
+        try play(host, groupDescription: Self.groupDescription) { made in try between(made, journal) }
         journal.close()
     }
 
@@ -255,13 +262,7 @@ import UndoPluginHost
     /// `UNDOHOST_WRITE_FIXTURE=1 swift test --filter writeTheVersionFourFixture`.
     @Test(.enabled(if: ProcessInfo.processInfo.environment["UNDOHOST_WRITE_FIXTURE"] != nil))
     func writeTheVersionFourFixture() throws {
-        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/format-4.undojournal")
-        try? FileManager.default.removeItem(at: fixture)
-        let (host, clock) = makeHost()
-        let journal = try HostJournal.open(path: fixture.path, host: host, clock: clock)
-        try play(host, groupDescription: Self.groupDescription) { made in if made == 9 { try journal.checkpoint() } }
-        journal.close()
-        // Closed, the WAL is empty: the one file is the journal (its -wal and -shm are not committed).
+        try writeFixture("format-4") { made, journal in if made == 9 { try journal.checkpoint() } }
     }
 
     /// A journal of format 4 written by this version, with a checkpoint, committed: every later
