@@ -6,7 +6,7 @@ struct StoredChange: Equatable {
     var sequence: Int64
     /// When it was made: nanoseconds since 1970.
     var time: UInt64
-    /// The ``StackOperation``, as JSON.
+    /// The ``JournalOperation``, as JSON.
     var operation: String
     /// The command's ``UndoJournaledCommand/journalName``, or empty.
     var commandType: String
@@ -49,7 +49,7 @@ extension UndoStackJournal {
                 ? "it is an undo-host session journal (UndoJournal), not a history journal"
                 : "it is not a history journal (an SQLite database of another application id)")
         }
-        guard version == formatVersion else {
+        guard (1...formatVersion).contains(version) else {
             throw JournalError(path: path, version > formatVersion
                 ? "it is of format version \(version), newer than this program's \(formatVersion): open it with a newer version"
                 : "it is of format version \(version), which this program does not read")
@@ -79,7 +79,7 @@ extension UndoStackJournal {
 
     /// Writes a change; when it returns, the change is as durable as ``durability`` says.
     /// A failure refuses every later call (``writeFailure``).
-    func write(_ operation: StackOperation, time: UInt64, commandType: String = "", command: String = "") throws(JournalError) {
+    func write(_ operation: JournalOperation, time: UInt64, commandType: String = "", command: String = "") throws(JournalError) {
         let text: String
         if let known = encodedOperations[operation] {
             text = known

@@ -4,25 +4,36 @@ import UndoJournal
 
 extension UndoStackJournal {
     /// Makes one change to the history at a pinned time (so a step's time is the one written),
-    /// then writes `operation(result)` (with `command`, a type's name and its JSON, beside it);
-    /// nothing is written when the change throws.
-    func journaled<R>(command: (type: String, json: String)? = nil, _ body: () throws -> R,
-                      _ operation: (R) -> StackOperation) throws -> R {
+    /// then writes what `body` says was done (with `command`, a type's name and its JSON,
+    /// beside it); nothing is written when the change throws or changed nothing.
+    func journaled<R>(command: (type: String, json: String)? = nil, _ body: () throws -> (R, JournalOperation?)) throws -> R {
         if let writeFailure { throw writeFailure }
         let time = UndoJournal.now()
         clock.replaying(at: time)
         let result: R
+        let written: JournalOperation?
         do {
             defer { clock.resume() }
-            result = try body()
+            (result, written) = try body()
         } catch UndoError.rollbackFailed(let step, let message) {
             // Changes were made that no step holds and no journaled call replays.
             writeFailure = JournalError(path: path, "a change failed and could not be taken back, so the history and "
                                         + "the model no longer match the journal: reopen it to return to the last journaled state")
             throw UndoError.rollbackFailed(step: step, message: message)
         }
-        try write(operation(result), time: time, commandType: command?.type ?? "", command: command?.json ?? "")
+        if let written { try write(written, time: time, commandType: command?.type ?? "", command: command?.json ?? "") }
         return result
+    }
+
+    /// Applies `operation` to the history and journals its recorded form: the one path of every
+    /// call below but perform and record.
+    @discardableResult
+    func apply(_ operation: UndoOperation) throws -> UndoResult? {
+        try journaled {
+            let applied = try operation.apply(to: stack)
+            // Every call is a row, even one that changed nothing: a journal counts calls.
+            return (applied.result, .history(applied.recorded ?? .travelFoundNoState))
+        }
     }
 
     /// Encodes `command` as the journal keeps it, after checking its type is registered.
@@ -48,7 +59,7 @@ extension UndoStackJournal {
     /// - Complexity: O(1) amortized, plus encoding the command and one write.
     public func perform<C: UndoJournaledCommand>(_ command: C) throws {
         let stored = try encoded(command)
-        try journaled(command: stored, { _ = try stack.perform(command) }) { _ in .perform }
+        _ = try journaled(command: stored) { (try stack.perform(command), .perform) }
     }
 
     /// Records a change the app already made (`UndoStack.record(_:)`). When the journal is
@@ -58,14 +69,14 @@ extension UndoStackJournal {
     /// - Complexity: that of the history's call, plus one write.
     public func record<C: UndoJournaledCommand>(_ command: C) throws {
         let stored = try encoded(command)
-        try journaled(command: stored, { try stack.record(command) }) { _ in .record }
+        try journaled(command: stored) { (try stack.record(command), .record) }
     }
 
     /// Ends the current run of coalescing changes (`UndoStack.breakCoalescing()`).
     /// - Throws: `JournalError` when it cannot be written.
     /// - Complexity: that of the history's call, plus one write.
     public func breakCoalescing() throws {
-        try journaled({ stack.breakCoalescing() }) { _ in .breakCoalescing }
+        try apply(.breakCoalescing)
     }
 
     /// Pauses recording (`UndoStack.pauseRecording()`): changes performed meanwhile are
@@ -73,14 +84,14 @@ extension UndoStackJournal {
     /// - Throws: `JournalError` when it cannot be written.
     /// - Complexity: that of the history's call, plus one write.
     public func pauseRecording() throws {
-        try journaled({ stack.pauseRecording() }) { _ in .pauseRecording }
+        try apply(.pauseRecording)
     }
 
     /// Resumes recording (`UndoStack.resumeRecording()`).
     /// - Throws: `JournalError` when it cannot be written.
     /// - Complexity: that of the history's call, plus one write.
     public func resumeRecording() throws {
-        try journaled({ stack.resumeRecording() }) { _ in .resumeRecording }
+        try apply(.resumeRecording)
     }
 
     // MARK: Undo and redo
@@ -92,7 +103,7 @@ extension UndoStackJournal {
     /// - Complexity: that of the history's call, plus one write.
     @discardableResult
     public func undo(count: Int = 1) throws -> UndoResult? {
-        try journaled({ try stack.undo(count: count) }) { _ in .undo(count: count, scope: .current) }
+        try apply(.undo(count: count, scope: .current))
     }
 
     /// Undoes up to `count` steps of `scope` (`nil`: the whole history), as
@@ -105,7 +116,7 @@ extension UndoStackJournal {
     /// - Complexity: that of the history's call, plus one write.
     @discardableResult
     public func undo(count: Int = 1, in scope: UndoContext?) throws -> UndoResult? {
-        try journaled({ try stack.undo(count: count, in: scope) }) { _ in .undo(count: count, scope: .init(scope)) }
+        try apply(.undo(count: count, scope: .init(scope)))
     }
 
     /// Redoes up to `count` steps of the current context (`UndoStack.redo(count:)`).
@@ -115,7 +126,7 @@ extension UndoStackJournal {
     /// - Complexity: that of the history's call, plus one write.
     @discardableResult
     public func redo(count: Int = 1) throws -> UndoResult? {
-        try journaled({ try stack.redo(count: count) }) { _ in .redo(count: count, scope: .current) }
+        try apply(.redo(count: count, scope: .current))
     }
 
     /// Redoes up to `count` steps of `scope` (`nil`: the whole history), as
@@ -128,7 +139,7 @@ extension UndoStackJournal {
     /// - Complexity: that of the history's call, plus one write.
     @discardableResult
     public func redo(count: Int = 1, in scope: UndoContext?) throws -> UndoResult? {
-        try journaled({ try stack.redo(count: count, in: scope) }) { _ in .redo(count: count, scope: .init(scope)) }
+        try apply(.redo(count: count, scope: .init(scope)))
     }
 
     /// Jumps to `position` on the current branch (`UndoStack.move(to:)`).
@@ -138,7 +149,7 @@ extension UndoStackJournal {
     /// - Complexity: that of the history's call, plus one write.
     @discardableResult
     public func move(to position: Int) throws -> UndoResult? {
-        try journaled({ try stack.move(to: position) }) { _ in .move(position: position) }
+        try apply(.move(position: position))
     }
 
     // MARK: Branches and time travel
@@ -150,7 +161,7 @@ extension UndoStackJournal {
     /// - Complexity: as `UndoStack.goTo(state:)`, plus one write.
     @discardableResult
     public func goTo(state id: UInt32) throws -> UndoResult? {
-        try journaled({ try stack.goTo(state: id) }) { _ in .goTo(state: id) }
+        try apply(.goTo(state: id))
     }
 
     /// Travels back in the order the states were made (`UndoStack.earlier(_:)`). Journaled
@@ -162,7 +173,7 @@ extension UndoStackJournal {
     /// - Complexity: that of the history's call, plus one write.
     @discardableResult
     public func earlier(_ distance: UndoTravel) throws -> UndoResult? {
-        try travel(distance, earlier: true)
+        try apply(.earlier(distance))
     }
 
     /// Travels forward in the order the states were made (`UndoStack.later(_:)`), journaled
@@ -173,18 +184,7 @@ extension UndoStackJournal {
     /// - Complexity: that of the history's call, plus one write.
     @discardableResult
     public func later(_ distance: UndoTravel) throws -> UndoResult? {
-        try travel(distance, earlier: false)
-    }
-
-    /// A travel that found a state is kept as `goTo` that state (which ends the run of
-    /// coalescing changes, as the travel did); one that found none changed nothing, not even
-    /// the run of coalescing changes, and is kept as such.
-    private func travel(_ distance: UndoTravel, earlier: Bool) throws -> UndoResult? {
-        var found = false
-        return try journaled({ () throws -> UndoResult? in
-            found = stack.travelTarget(distance, earlier: earlier) != nil
-            return try earlier ? stack.earlier(distance) : stack.later(distance)
-        }) { _ in found ? .goTo(state: stack.currentState) : .travelFoundNoState }
+        try apply(.later(distance))
     }
 
     // MARK: Groups
@@ -196,16 +196,14 @@ extension UndoStackJournal {
     /// - Throws: the history's error (nothing written), or `JournalError`.
     /// - Complexity: that of the history's call, plus one write.
     public func beginGroup(named name: String? = nil, context: UndoContext? = nil) throws {
-        try journaled({ try stack.beginGroup(named: name, context: context) }) { _ in
-            .beginGroup(name: name, context: context?.name)
-        }
+        try apply(.beginGroup(name: name, context: context?.name))
     }
 
     /// Closes the innermost group (`UndoStack.endGroup()`).
     /// - Throws: the history's error (nothing written), or `JournalError`.
     /// - Complexity: that of the history's call, plus one write.
     public func endGroup() throws {
-        try journaled({ try stack.endGroup() }) { _ in .endGroup }
+        try apply(.endGroup)
     }
 
     /// Cancels the innermost group, taking back its changes (`UndoStack.cancelGroup()`).
@@ -214,7 +212,7 @@ extension UndoStackJournal {
     /// - Complexity: that of the history's call, plus one write.
     @discardableResult
     public func cancelGroup() throws -> UndoResult? {
-        try journaled({ try stack.cancelGroup() }) { _ in .cancelGroup }
+        try apply(.cancelGroup)
     }
 
     // MARK: Save points
@@ -224,7 +222,7 @@ extension UndoStackJournal {
     /// - Throws: the history's error (nothing written), or `JournalError`.
     /// - Complexity: that of the history's call, plus one write.
     public func markSaved(_ context: UndoContext? = nil) throws {
-        try journaled({ try stack.markSaved(context) }) { _ in .markSaved(context: context?.name) }
+        try apply(.markSaved(context: context?.name))
     }
 
     /// Forgets `context`'s save point (`UndoStack.forgetSavePoint(_:)`).
@@ -232,7 +230,7 @@ extension UndoStackJournal {
     /// - Throws: the history's error (nothing written), or `JournalError`.
     /// - Complexity: that of the history's call, plus one write.
     public func forgetSavePoint(_ context: UndoContext? = nil) throws {
-        try journaled({ try stack.forgetSavePoint(context) }) { _ in .forgetSavePoint(context: context?.name) }
+        try apply(.forgetSavePoint(context: context?.name))
     }
 
     /// Takes `context` back to its saved state as one new step (`UndoStack.revertToSaved(_:named:)`).
@@ -244,9 +242,7 @@ extension UndoStackJournal {
     /// - Complexity: that of the history's call, plus one write.
     @discardableResult
     public func revertToSaved(_ context: UndoContext? = nil, named name: String = "Revert to Saved") throws -> UndoResult? {
-        try journaled({ try stack.revertToSaved(context, named: name) }) { _ in
-            .revertToSaved(context: context?.name, name: name)
-        }
+        try apply(.revertToSaved(context: context?.name, name: name))
     }
 
     // MARK: Settings and removal
@@ -256,7 +252,7 @@ extension UndoStackJournal {
     /// - Throws: `JournalError` when it cannot be written.
     /// - Complexity: that of the history's call, plus one write.
     public func setCountLimit(_ limit: Int?) throws {
-        try journaled({ stack.countLimit = limit }) { _ in .countLimit(limit) }
+        try apply(.limits(count: limit, memory: stack.memoryLimit))
     }
 
     /// Sets `UndoStack.memoryLimit`.
@@ -264,7 +260,7 @@ extension UndoStackJournal {
     /// - Throws: `JournalError` when it cannot be written.
     /// - Complexity: that of the history's call, plus one write.
     public func setMemoryLimit(_ limit: Int?) throws {
-        try journaled({ stack.memoryLimit = limit }) { _ in .memoryLimit(limit) }
+        try apply(.limits(count: stack.countLimit, memory: limit))
     }
 
     /// Sets `UndoStack.coalescingWindow`: which changes join a step depends on it, so a
@@ -273,9 +269,7 @@ extension UndoStackJournal {
     /// - Throws: `JournalError` when it cannot be written.
     /// - Complexity: that of the history's call, plus one write.
     public func setCoalescingWindow(_ window: Duration?) throws {
-        try journaled({ stack.coalescingWindow = window }) { _ in
-            .coalescingWindow(seconds: window?.components.seconds, attoseconds: window?.components.attoseconds)
-        }
+        try apply(.coalescingWindow(window))
     }
 
     /// Sets `UndoStack.currentContext`, the default scope of undo, redo and saves.
@@ -283,7 +277,7 @@ extension UndoStackJournal {
     /// - Throws: `JournalError` when it cannot be written.
     /// - Complexity: that of the history's call, plus one write.
     public func setCurrentContext(_ context: UndoContext?) throws {
-        try journaled({ stack.currentContext = context }) { _ in .currentContext(context?.name) }
+        try apply(.currentContext(context?.name))
     }
 
     /// Removes the steps and save state of `context` (`UndoStack.removeAll(in:)`).
@@ -293,13 +287,13 @@ extension UndoStackJournal {
     /// - Complexity: that of the history's call, plus one write.
     @discardableResult
     public func removeAll(in context: UndoContext) throws -> Int {
-        try journaled({ try stack.removeAll(in: context) }) { _ in .removeAll(context: context.name) }
+        try journaled { (try stack.removeAll(in: context), .history(.removeAll(context: context.name))) }
     }
 
     /// Removes every step and save state (`UndoStack.removeAll()`).
     /// - Throws: the history's error (nothing written), or `JournalError`.
     /// - Complexity: that of the history's call, plus one write.
     public func removeAll() throws {
-        try journaled({ try stack.removeAll() }) { _ in .removeAll(context: nil) }
+        try apply(.removeAll(context: nil))
     }
 }

@@ -14,18 +14,18 @@ extension UndoStackJournal {
         decoder.userInfo[JournalModelBox.key] = JournalModelBox(model)
         defer { clock.resume() }
         // Most changes repeat a few operations ("perform", "undo 1"): each text is decoded once.
-        var decodedOperations: [String: StackOperation] = [:]
+        var decodedOperations: [String: JournalOperation] = [:]
         for change in changes {
             func failure(_ what: String) -> JournalError {
                 let type = change.commandType.isEmpty ? "" : " of type \"\(change.commandType)\""
                 return JournalError(path: path, "change \(change.sequence)\(type) \(what); the journal was not changed")
             }
-            let operation: StackOperation
+            let operation: JournalOperation
             if let known = decodedOperations[change.operation] {
                 operation = known
             } else {
                 do {
-                    operation = try decoder.decode(StackOperation.self, from: Data(change.operation.utf8))
+                    operation = try decoder.decode(JournalOperation.self, from: Data(change.operation.utf8))
                 } catch {
                     throw failure("is not a change this version knows (\(change.operation))")
                 }
@@ -43,9 +43,9 @@ extension UndoStackJournal {
                 } catch {
                     throw failure("cannot be performed again: \(error)")
                 }
-            } else {
+            } else if let replayed = operation.operation(on: stack) {
                 do {
-                    try replay(operation, on: stack)
+                    try replayed.apply(to: stack)
                 } catch {
                     throw failure("(\(change.operation)) cannot be replayed: \(error)")
                 }
@@ -67,40 +67,5 @@ extension UndoStackJournal {
             throw CommandDecodingFailure(underlying: error)
         }
         try stack.perform(command)
-    }
-
-    /// Makes a journaled call again (one without a command).
-    static func replay(_ operation: StackOperation, on stack: UndoStack) throws {
-        func context(_ name: String?) -> UndoContext? { name.map(UndoContext.init) }
-        switch operation {
-        case .perform, .record:
-            preconditionFailure("a command's change is replayed with its command")
-        case .undo(let count, .current): try stack.undo(count: count)
-        case .undo(let count, .whole): try stack.undo(count: count, in: nil)
-        case .undo(let count, .context(let name)): try stack.undo(count: count, in: UndoContext(name))
-        case .redo(let count, .current): try stack.redo(count: count)
-        case .redo(let count, .whole): try stack.redo(count: count, in: nil)
-        case .redo(let count, .context(let name)): try stack.redo(count: count, in: UndoContext(name))
-        case .move(let position): try stack.move(to: position)
-        case .goTo(let state): try stack.goTo(state: state)
-        case .travelFoundNoState: break
-        case .beginGroup(let name, let group): try stack.beginGroup(named: name, context: context(group))
-        case .endGroup: try stack.endGroup()
-        case .cancelGroup: try stack.cancelGroup()
-        case .breakCoalescing: stack.breakCoalescing()
-        case .markSaved(let name): try stack.markSaved(context(name))
-        case .forgetSavePoint(let name): try stack.forgetSavePoint(context(name))
-        case .revertToSaved(let name, let title): try stack.revertToSaved(context(name), named: title)
-        case .countLimit(let limit): stack.countLimit = limit
-        case .memoryLimit(let limit): stack.memoryLimit = limit
-        case .coalescingWindow(let seconds?, let attoseconds?):
-            stack.coalescingWindow = Duration(secondsComponent: seconds, attosecondsComponent: attoseconds)
-        case .coalescingWindow: stack.coalescingWindow = nil
-        case .currentContext(let name): stack.currentContext = context(name)
-        case .pauseRecording: stack.pauseRecording()
-        case .resumeRecording: stack.resumeRecording()
-        case .removeAll(let name?): try stack.removeAll(in: UndoContext(name))
-        case .removeAll(nil): try stack.removeAll()
-        }
     }
 }

@@ -38,8 +38,10 @@ public final class UndoStackJournal {
     /// (`UndoJournal.Durability`).
     public typealias Durability = UndoJournal.Durability
 
-    /// The format this version writes and reads.
-    public static let formatVersion: Int64 = 1
+    /// The format this version writes. Format 1 (before the operations became `UndoOperation`)
+    /// is read too, and becomes format 2 once opened: its changes replay, later ones are written
+    /// in format 2, which format-1 readers refuse as newer instead of failing on a change.
+    public static let formatVersion: Int64 = 2
     /// SQLite's application id of a history journal: "UNDS" (the session journal is "UNDO").
     static let applicationID: Int64 = 0x554E_4453
 
@@ -58,7 +60,7 @@ public final class UndoStackJournal {
     let registry: [String: any UndoJournaledCommand.Type]
     let encoder = JSONEncoder()
     /// The JSON of operations already written (at most 64 of them).
-    var encodedOperations: [StackOperation: String] = [:]
+    var encodedOperations: [JournalOperation: String] = [:]
     var nextSequence: Int64
     /// The write that failed, after which every call is refused.
     var writeFailure: JournalError?
@@ -110,6 +112,9 @@ public final class UndoStackJournal {
                 let changes = try Self.read(connection, path: path)
                 try Self.replay(changes, into: stack, clock: clock, registry: registry, model: model, path: path)
                 restoredCount = changes.count
+                try Self.run(path) { () throws(SQLiteFailure) in
+                    try connection.execute("PRAGMA user_version=\(Self.formatVersion);")
+                }
             } else {
                 try Self.run(path) { () throws(SQLiteFailure) in try Self.create(connection) }
                 restoredCount = 0

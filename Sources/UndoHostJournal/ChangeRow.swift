@@ -1,3 +1,4 @@
+import UndoCore
 import UndoPluginHost
 import UndoJournal
 
@@ -5,7 +6,7 @@ import UndoJournal
 /// the step columns): its kind and typed columns, with `present` saying which optional fields
 /// are set, and a checksum over them.
 ///
-/// A perform keeps the step it made (``UndoPluginHost/PerformedStep``) in `step_name`,
+/// A perform keeps the step it made (``UndoPluginHost/PluginStepRecord``) in `step_name`,
 /// `description`, `coalescing_key` and `inverse_arguments`; a group begin its description in
 /// `description`. The checksum covers those columns only when one of their bits is set, so a
 /// row of format 2 keeps its checksum in a file of a later format.
@@ -48,24 +49,38 @@ struct ChangeRow {
             func setSecond(_ number: Int?) { if let number { second = Int64(number); present |= Self.hasSecond } }
             func setDescription(_ text: String?) { if let text { description = text; present |= Self.hasDescription } }
             switch change {
-            case .perform(let id, let version, let actionID, let text, let contextName, let step):
-                plugin = id; pluginVersion = version; action = actionID; arguments = text; setContext(contextName)
-                if let step {
-                    stepName = step.name; present |= Self.hasStep
+            case .perform(let step):
+                plugin = step.plugin; pluginVersion = step.pluginVersion; action = step.action; arguments = step.arguments
+                setContext(step.context)
+                if step.outcomeKept {
+                    stepName = step.name ?? ""; present |= Self.hasStep
                     setDescription(step.description)
-                    if let key = step.coalescingKey { coalescingKey = key; present |= Self.hasCoalescingKey }
+                    if case .key(let key) = step.coalescing { coalescingKey = key; present |= Self.hasCoalescingKey }
                     if let inverse = step.inverseArguments { inverseArguments = inverse; present |= Self.hasInverse }
                 }
-            case .undo(let count, let contextName), .redo(let count, let contextName):
-                setFirst(count); setContext(contextName)
-            case .goTo(let state): setFirst(Int(state))
-            case .beginGroup(let groupName, let contextName, let text):
-                setName(groupName); setContext(contextName); setDescription(text)
-            case .endGroup, .cancelGroup, .breakCoalescing, .removeAll: break
-            case .markSaved(let contextName), .forgetSaved(let contextName), .setContext(let contextName):
-                setContext(contextName)
-            case .revert(let contextName, let stepName): setContext(contextName); setName(stepName)
-            case .setLimits(let count, let memory): setFirst(count); setSecond(memory)
+            case .history(let operation):
+                switch operation {
+                case .undo(let count, let scope), .redo(let count, let scope):
+                    setFirst(count)
+                    switch scope {
+                    case .whole: break
+                    case .context(let name): setContext(name)
+                    case .current: setSecond(1)
+                    }
+                case .move(let position): setFirst(position)
+                case .goTo(let state): setFirst(Int(state))
+                case .earlier(let distance), .later(let distance): setName(distance.description)
+                case .beginGroup(let groupName, let contextName, let text):
+                    setName(groupName); setContext(contextName); setDescription(text)
+                case .travelFoundNoState, .endGroup, .cancelGroup, .breakCoalescing, .pauseRecording, .resumeRecording: break
+                case .markSaved(let contextName), .forgetSavePoint(let contextName), .currentContext(let contextName),
+                     .removeAll(let contextName):
+                    setContext(contextName)
+                case .revertToSaved(let contextName, let stepName): setContext(contextName); setName(stepName)
+                case .limits(let count, let memory): setFirst(count); setSecond(memory)
+                case .coalescingWindow(let seconds, let attoseconds):
+                    setFirst(seconds.flatMap { Int(exactly: $0) }); setSecond(attoseconds.flatMap { Int(exactly: $0) })
+                }
             case .closeContext(let contextName): setContext(contextName)
             case .load(let path, let id, let version): setName(path); plugin = id; pluginVersion = version
             case .unload(let id): plugin = id
@@ -80,29 +95,40 @@ struct ChangeRow {
             let number = present & Self.hasFirst != 0 ? Int(exactly: first) : nil
             let other = present & Self.hasSecond != 0 ? Int(exactly: second) : nil
             let longer = present & Self.hasDescription != 0 ? description : nil
+            func history(_ operation: UndoOperation?) -> HostChange? { operation.map(HostChange.history) }
+            let scope: UndoOperation.Scope = contextName.map { .context($0) } ?? (other == 1 ? .current : .whole)
             switch kind {
             case "perform":
                 guard let contextName else { return nil }
-                let step = present & Self.hasStep == 0 ? nil : PerformedStep(
-                    name: stepName, description: longer,
-                    coalescingKey: present & Self.hasCoalescingKey != 0 ? coalescingKey : nil,
-                    inverseArguments: present & Self.hasInverse != 0 ? inverseArguments : nil)
-                return .perform(plugin: plugin, pluginVersion: pluginVersion, action: action, arguments: arguments,
-                                context: contextName, step: step)
-            case "undo": return number.map { .undo(count: $0, context: contextName) }
-            case "redo": return number.map { .redo(count: $0, context: contextName) }
-            case "goto": return number.flatMap { UInt32(exactly: $0) }.map { .goTo(state: $0) }
-            case "group-begin": return .beginGroup(name: text, context: contextName, description: longer)
-            case "group-end": return .endGroup
-            case "group-cancel": return .cancelGroup
-            case "break": return .breakCoalescing
-            case "save": return .markSaved(context: contextName)
-            case "forget-save": return .forgetSaved(context: contextName)
-            case "revert": return text.map { .revert(context: contextName, name: $0) }
-            case "context": return .setContext(contextName)
-            case "limits": return .setLimits(count: number, memory: other)
+                guard present & Self.hasStep != 0 else {
+                    return .perform(.call(plugin: plugin, pluginVersion: pluginVersion, action: action, context: contextName,
+                                          arguments: arguments))
+                }
+                return .perform(PluginStepRecord(
+                    plugin: plugin, pluginVersion: pluginVersion, action: action, context: contextName, arguments: arguments,
+                    name: stepName, inverseArguments: present & Self.hasInverse != 0 ? inverseArguments : nil,
+                    description: longer, coalescing: present & Self.hasCoalescingKey != 0 ? .key(coalescingKey) : .never))
+            case "undo": return history(number.map { .undo(count: $0, scope: scope) })
+            case "redo": return history(number.map { .redo(count: $0, scope: scope) })
+            case "move": return history(number.map { .move(position: $0) })
+            case "goto": return history(number.flatMap { UInt32(exactly: $0) }.map { .goTo(state: $0) })
+            case "earlier": return history(text.flatMap { try? UndoTravel(parsing: $0) }.map { .earlier($0) })
+            case "later": return history(text.flatMap { try? UndoTravel(parsing: $0) }.map { .later($0) })
+            case "nothing": return .history(.travelFoundNoState)
+            case "group-begin": return .history(.beginGroup(name: text, context: contextName, description: longer))
+            case "group-end": return .history(.endGroup)
+            case "group-cancel": return .history(.cancelGroup)
+            case "break": return .history(.breakCoalescing)
+            case "pause": return .history(.pauseRecording)
+            case "resume": return .history(.resumeRecording)
+            case "save": return .history(.markSaved(context: contextName))
+            case "forget-save": return .history(.forgetSavePoint(context: contextName))
+            case "revert": return history(text.map { .revertToSaved(context: contextName, name: $0) })
+            case "context": return .history(.currentContext(contextName))
+            case "limits": return .history(.limits(count: number, memory: other))
+            case "window": return .history(.coalescingWindow(seconds: number.map(Int64.init), attoseconds: other.map(Int64.init)))
+            case "remove-all": return .history(.removeAll(context: contextName))
             case "close": return contextName.map { .closeContext($0) }
-            case "remove-all": return .removeAll
             case "load": return text.map { .load(path: $0, plugin: plugin, pluginVersion: pluginVersion) }
             case "unload": return .unload(plugin: plugin)
             default: return nil
@@ -190,22 +216,32 @@ extension HostChange {
     public var kind: String {
         switch self {
         case .perform: "perform"
-        case .undo: "undo"
-        case .redo: "redo"
-        case .goTo: "goto"
-        case .beginGroup: "group-begin"
-        case .endGroup: "group-end"
-        case .cancelGroup: "group-cancel"
-        case .breakCoalescing: "break"
-        case .markSaved: "save"
-        case .forgetSaved: "forget-save"
-        case .revert: "revert"
-        case .setContext: "context"
-        case .setLimits: "limits"
         case .closeContext: "close"
-        case .removeAll: "remove-all"
         case .load: "load"
         case .unload: "unload"
+        case .history(let operation):
+            switch operation {
+            case .undo: "undo"
+            case .redo: "redo"
+            case .move: "move"
+            case .goTo: "goto"
+            case .earlier: "earlier"
+            case .later: "later"
+            case .travelFoundNoState: "nothing"
+            case .beginGroup: "group-begin"
+            case .endGroup: "group-end"
+            case .cancelGroup: "group-cancel"
+            case .breakCoalescing: "break"
+            case .pauseRecording: "pause"
+            case .resumeRecording: "resume"
+            case .markSaved: "save"
+            case .forgetSavePoint: "forget-save"
+            case .revertToSaved: "revert"
+            case .currentContext: "context"
+            case .limits: "limits"
+            case .coalescingWindow: "window"
+            case .removeAll: "remove-all"
+            }
         }
     }
 }

@@ -33,7 +33,7 @@ import UndoJournal
 /// lines, read by ``UndoJournal``): one row per change, its fields in typed columns, with a
 /// checksum, and the checkpoint's tables (see CheckpointTables.swift), each row with a checksum
 /// and the count of rows in the checkpoint's record; a damaged file is refused naming what is
-/// damaged. A perform keeps the step it made (``UndoPluginHost/PerformedStep``: name,
+/// damaged. A perform keeps the step it made (``UndoPluginHost/PluginStepRecord``: name,
 /// description, coalescing key, inverse arguments), and its replay must make the same step
 /// again (name, coalescing key, inverse arguments), else the open is refused naming the change,
 /// the plugin and what differs. Journals of format 2 (no step columns) and 3 (no checkpoint
@@ -101,9 +101,9 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         /// - Complexity: O(1) for most changes; O(documents) to close a document or unload a plugin.
         mutating func follow(_ change: HostChange) {
             switch change {
-            case .perform(let plugin, _, _, _, let context, _):
-                note(PluginDocument(plugin: plugin, context: UndoContext(context)))
-            case .setContext(let name?):
+            case .perform(let step):
+                note(PluginDocument(plugin: step.plugin, context: UndoContext(step.context)))
+            case .history(.currentContext(let name?)):
                 note(PluginDocument(plugin: "", context: UndoContext(name)))
             case .closeContext(let name):
                 documents.removeAll { $0.context.name == name }
@@ -288,8 +288,10 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         for change in changes {
             switch change {
             case .load(_, let id, _): loadedByJournal.insert(id)
-            case .perform(let id, let version, _, _, _, _):
-                if !loadedByJournal.contains(id) && seen.insert(id).inserted { needed.append((id, version)) }
+            case .perform(let step):
+                if !loadedByJournal.contains(step.plugin) && seen.insert(step.plugin).inserted {
+                    needed.append((step.plugin, step.pluginVersion))
+                }
             default: break
             }
         }
@@ -313,10 +315,11 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
             clock?.replaying(at: time)
             var differences: [String] = []
             do throws(PluginHostError) {
-                if case .perform(_, _, let action, let arguments, let context, let recorded?) = change {
+                if case .perform(let recorded) = change, recorded.outcomeKept {
                     // The same call must make the same step: else the history restored is not
                     // the one written (a plugin not deterministic, or changed within its major version).
-                    let made = try host.performReturningStep(action, argumentText: arguments, in: UndoContext(context))
+                    let made = try host.performReturningStep(recorded.action, argumentText: recorded.arguments,
+                                                             in: UndoContext(recorded.context))
                     differences = made.map { recorded.differences(from: $0) } ?? ["it made no step"]
                     following?(change, nil)
                 } else {
@@ -327,9 +330,10 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
                 throw JournalError(path: path, "change \(sequence) (\(change.kind)) cannot be replayed: \(error)",
                                    reason: .replay)
             }
-            if !differences.isEmpty, case .perform(let id, let version, let action, _, _, _) = change {
+            if !differences.isEmpty, case .perform(let recorded) = change {
+                let (id, version) = (recorded.plugin, recorded.pluginVersion)
                 let loaded = host.plugins.first { $0.id == id }?.version ?? version
-                throw JournalError(path: path, "change \(sequence) (perform \(action)): plugin \(id) \(loaded) (written with \(version)) "
+                throw JournalError(path: path, "change \(sequence) (perform \(recorded.action)): plugin \(id) \(loaded) (written with \(version)) "
                                    + "now makes another step: " + differences.joined(separator: "; ")
                                    + "; the plugin is not deterministic, or changed behaviour within its major version",
                                    reason: .replay)

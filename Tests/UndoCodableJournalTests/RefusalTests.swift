@@ -75,7 +75,7 @@ struct RefusalTests {
         try connection.execute("PRAGMA user_version=\(UndoStackJournal.formatVersion + 1);")
         connection.close()
         let error = Self.refusal(path)
-        #expect(error?.message.contains("format version 2, newer than this program's 1") == true)
+        #expect(error?.message.contains("format version 3, newer than this program's 2") == true)
     }
 
     @Test("a change of a type not registered is refused, naming the change and the type")

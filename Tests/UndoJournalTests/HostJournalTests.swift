@@ -160,8 +160,8 @@ import UndoPluginHost
         let loaded = try #require(writer.plugins.first { $0.id == Self.text }?.version)
         let journal = try HostJournal.open(path: path, host: writer, clock: clock)
         // As a text plugin of major version 9 would have recorded it.
-        try journal.record(.perform(plugin: Self.text, pluginVersion: "9.2.0", action: Self.text + "/insert",
-                                    arguments: "0 \"x\"", context: "a"))
+        try journal.record(.perform(.call(plugin: Self.text, pluginVersion: "9.2.0", action: Self.text + "/insert",
+                                          context: "a", arguments: "0 \"x\"")))
         journal.close()
         let (host, _) = makeHost()
         try expectRefused(path, host: host,

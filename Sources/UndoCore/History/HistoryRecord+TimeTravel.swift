@@ -108,7 +108,7 @@ extension HistoryRecord {
 
 /// How far ``UndoStack/earlier(_:)`` and ``UndoStack/later(_:)`` travel, as Vim's `:earlier`
 /// and `:later` do.
-public enum UndoTravel: Sendable, Equatable, CustomStringConvertible {
+public enum UndoTravel: Sendable, Hashable, Codable, CustomStringConvertible {
     /// A count of states in the order they were made, across branches (`earlier(.states(1))` is
     /// Vim's `g-`).
     case states(Int)

@@ -44,19 +44,19 @@ extension HostSession {
     /// What a replayed change does to the session's own state, as the command that made it did.
     private func follow(_ change: HostChange, _ result: UndoResult?) {
         switch change {
-        case .perform(let plugin, _, _, _, let context, _):
-            noteDocument(context, usedBy: plugin)
+        case .perform(let step):
+            noteDocument(step.context, usedBy: step.plugin)
             lastChanges = nil
-        case .setContext(let name?):
+        case .history(.currentContext(let name?)):
             if !documents.contains(name) { addDocument(name, plugins: []) }
             currentDocument = name
             lastChanges = nil
-        case .beginGroup(let name, _, _):
+        case .history(.beginGroup(let name, _, _)):
             openGroupNames.append(name)
-        case .endGroup:
+        case .history(.endGroup):
             if !openGroupNames.isEmpty { openGroupNames.removeLast() }
             lastChanges = nil
-        case .cancelGroup:
+        case .history(.cancelGroup):
             if !openGroupNames.isEmpty { openGroupNames.removeLast() }
             if let result { lastChanges = result.changes }
         case .closeContext(let name):
@@ -65,9 +65,10 @@ extension HostSession {
         case .unload(let id):
             documents.forget(plugin: id)
             lastChanges = nil
-        case .undo, .redo, .goTo, .revert:
+        case .history:
+            // A move (undo, redo, goto, revert) shows what it changed; the rest change nothing shown.
             if let result { lastChanges = result.changes }
-        case .setContext(nil), .breakCoalescing, .markSaved, .forgetSaved, .setLimits, .removeAll, .load:
+        case .load:
             break
         }
     }

@@ -207,24 +207,26 @@ public final class PluginHost: @unchecked Sendable {
         // Moved into the history (not copied): its step stays uniquely referenced, so performing
         // it does not copy the step.
         var pending = Optional(command)
-        // The record is made before the step moves into the history, and only when recording.
-        let change = recorder.map { _ in pending!.change }
         return try throughHistory("perform") { stack in
-            guard let change else { return try stack.perform(pending.take()!) }
+            guard recorder != nil else { return try stack.perform(pending.take()!) }
             let performed = try Self.performCapturingStep(pending.take()!, on: stack)
-            try record(change.with(performed.step))
+            // A step perform made is kept with its call; one it did not make (recording paused,
+            // obsolete) is replayed from its call alone, as it was made.
+            try record(.perform(performed.step))
             return performed.outcome
         }
     }
 
-    /// Performs `command` on `stack`, returning the step perform made (before any merge).
+    /// Performs `command` on `stack`, returning the step perform made (before any merge), or
+    /// the call alone when perform did not run.
     static func performCapturingStep(_ command: consuming PluginCommand, on stack: UndoStack)
-        throws -> (outcome: UndoPerformOutcome, step: PerformedStep?)
+        throws -> (outcome: UndoPerformOutcome, step: PluginStepRecord)
     {
+        let call = command.call
         let capture = PerformedStepCapture()
         var pending = Optional(command)
         let outcome = try PerformedStepCapture.$current.withValue(capture) { try stack.perform(pending.take()!) }
-        return (outcome, capture.step.withLock { $0 })
+        return (outcome, capture.step ?? call)
     }
 
     /// Performs an action given as script argument text, as ``perform(_:argumentText:in:)``
@@ -238,50 +240,12 @@ public final class PluginHost: @unchecked Sendable {
     /// - Returns: the step made, or `nil` when the history did not run its perform.
     /// - Complexity: that of the perform.
     public func performReturningStep(_ actionID: String, argumentText: String, in context: UndoContext)
-        throws(PluginHostError) -> PerformedStep?
+        throws(PluginHostError) -> PluginStepRecord?
     {
         var pending = Optional(try makeCommand(actionID, argumentText: argumentText, in: context))
-        return try throughHistory("perform") { stack in try Self.performCapturingStep(pending.take()!, on: stack).step }
-    }
-
-    /// Undoes the newest step (of the current context), with plugin failures as
-    /// ``PluginHostError/actionFailed(_:)``.
-    @discardableResult
-    public func undo() throws(PluginHostError) -> UndoResult? {
-        try throughHistory("undo") { stack in
-            // Kept with the context it acted in, the current one (a replay must not depend on it),
-            // read only after it succeeded (inside an action the stack may not be read).
-            try recorded(stack.undo()) { .undo(count: 1, context: stack.currentContext?.name) }
-        }
-    }
-
-    /// Undoes up to `count` steps, all or nothing (see ``UndoCore/UndoStack/undo(count:)``).
-    @discardableResult
-    public func undo(count: Int) throws(PluginHostError) -> UndoResult? {
-        try throughHistory("undo") { stack in
-            // Kept with the context it acted in, the current one (a replay must not depend on it),
-            // read only after it succeeded (inside an action the stack may not be read).
-            try recorded(stack.undo(count: count)) { .undo(count: count, context: stack.currentContext?.name) }
-        }
-    }
-
-    /// Redoes, like ``undo()``.
-    @discardableResult
-    public func redo() throws(PluginHostError) -> UndoResult? {
-        try throughHistory("redo") { stack in
-            // Kept with the context it acted in, the current one (a replay must not depend on it),
-            // read only after it succeeded (inside an action the stack may not be read).
-            try recorded(stack.redo()) { .redo(count: 1, context: stack.currentContext?.name) }
-        }
-    }
-
-    /// Redoes up to `count` steps, like ``undo(count:)``.
-    @discardableResult
-    public func redo(count: Int) throws(PluginHostError) -> UndoResult? {
-        try throughHistory("redo") { stack in
-            // Kept with the context it acted in, the current one (a replay must not depend on it),
-            // read only after it succeeded (inside an action the stack may not be read).
-            try recorded(stack.redo(count: count)) { .redo(count: count, context: stack.currentContext?.name) }
+        return try throughHistory("perform") { stack in
+            let step = try Self.performCapturingStep(pending.take()!, on: stack).step
+            return step.outcomeKept ? step : nil
         }
     }
 

@@ -1,96 +1,123 @@
 import UndoCore
 
 /// One change a ``PluginHost`` made to its history or its plugins, as the typed call that makes
-/// it again: what a journal keeps, and what it replays through the same host calls.
+/// it again: what a journal keeps, and what ``PluginHost/replay(_:)`` makes again through the
+/// same host calls.
 ///
-/// Moves whose target depends on the clock or on other state when replayed (earlier, later,
-/// goto, a jump to a position) are kept as the state they reached.
+/// The history's own changes are ``UndoCore/UndoOperation``s in their recorded form (a move by
+/// time or a jump to a position as the state it reached, an undo with the context it acted in).
 public enum HostChange: Sendable, Equatable {
-    /// A plugin action performed into `context`: the plugin's id and version, the action's full
-    /// id and its arguments as script text (each value's literal, read back against the
-    /// signature), and the step perform made (`nil` in journals older than format 3).
-    case perform(plugin: String, pluginVersion: String, action: String, arguments: String, context: String,
-                 step: PerformedStep? = nil)
-    /// Undo of `count` steps, of `context` or (`nil`) the whole history.
-    case undo(count: Int, context: String?)
-    /// Redo of `count` steps, of `context` or (`nil`) the whole history.
-    case redo(count: Int, context: String?)
-    /// A move across the branches to the state it reached (goto, earlier, later, a position).
-    case goTo(state: UInt32)
-    /// A group opened (`nil` context: the current one), with its longer description, if any.
-    case beginGroup(name: String?, context: String?, description: String? = nil)
-    /// The innermost group closed.
-    case endGroup
-    /// The innermost group cancelled (its changes taken back).
-    case cancelGroup
-    /// The next change starts a step of its own.
-    case breakCoalescing
-    /// A document's present state marked saved (`nil`: the current context).
-    case markSaved(context: String?)
-    /// A document's save point forgotten (`nil`: the current context).
-    case forgetSaved(context: String?)
-    /// A document taken back to its save point, as a step named `name`.
-    case revert(context: String?, name: String)
-    /// The context later calls without one act on.
-    case setContext(String?)
-    /// The count and memory limits set (`nil`: none).
-    case setLimits(count: Int?, memory: Int?)
+    /// A change of the history (undo, redo, a group, a save, the limits, …).
+    case history(UndoOperation)
+    /// A plugin action performed: the call, and the step it made.
+    case perform(PluginStepRecord)
     /// A document closed: its steps left the history and its plugins forgot it.
     case closeContext(String)
-    /// Every step removed.
-    case removeAll
     /// A plugin loaded from `path` (absolute), with the id and version it had.
     case load(path: String, plugin: String, pluginVersion: String)
     /// A plugin unloaded (its steps left the history).
     case unload(plugin: String)
 }
 
-/// The step one perform of a plugin action made, as it came out of the plugin: what a journal
-/// keeps beside the call, and what a replay must make again.
-public struct PerformedStep: Sendable, Equatable {
-    /// The action type's name (its default one, not the host locale's: a journal reopens in any
-    /// language).
-    public var name: String
-    /// The description perform gave (`set_description`, ABI 1.7), in the locale of the host
-    /// that performed it; `nil`: none.
-    public var description: String?
-    /// The step's coalescing key, namespaced by the plugin (its own, `set_coalescing_key`, or
-    /// its action type's); `nil`: it never coalesces.
-    public var coalescingKey: String?
-    /// The inverse arguments perform handed back, as script text read back against the
-    /// inverse signature; `nil` when the inverse takes perform's own arguments.
-    public var inverseArguments: String?
-
-    /// - Parameters:
-    ///   - name: the action type's default name.
-    ///   - description: the step's description, if any.
-    ///   - coalescingKey: the step's coalescing key, if any.
-    ///   - inverseArguments: the inverse arguments as script text, if the inverse has its own.
-    public init(name: String, description: String? = nil, coalescingKey: String? = nil, inverseArguments: String? = nil) {
-        self.name = name
-        self.description = description
-        self.coalescingKey = coalescingKey
-        self.inverseArguments = inverseArguments
+/// A plugin step as values: its typed call (plugin, action type, context, arguments) and what
+/// perform handed back (inverse arguments, description, coalescing key), each value as script
+/// text read back against the action type's signature. The one form a step takes outside the
+/// history: a journal's perform row, a replay's check and a checkpoint's step.
+public struct PluginStepRecord: Sendable, Equatable {
+    /// Which coalescing key the step has.
+    public enum Coalescing: Sendable, Equatable {
+        /// Its action type's (a checkpoint keeps this; a journal row keeps the key itself).
+        case actionType
+        /// None: perform said it never coalesces.
+        case never
+        /// This key, namespaced by the plugin ("org.undohost.text/typing").
+        case key(String)
     }
 
-    /// What a replay checks differs between `self` (as recorded) and `replayed`: the name, the
-    /// coalescing key and the inverse arguments, each as "what: recorded → replayed". The
-    /// description is not compared: it is written in the performing host's language.
+    /// The plugin's id.
+    public var plugin: String
+    /// The plugin's version when the step was made.
+    public var pluginVersion: String
+    /// The action type's full id ("org.undohost.text/insert").
+    public var action: String
+    /// The document.
+    public var context: String
+    /// The perform arguments as script text.
+    public var arguments: String
+    /// Whether the fields below were kept: journals of format 2 kept the call only.
+    public var outcomeKept = true
+    /// The action type's default name (not the host locale's: a journal reopens in any
+    /// language); `nil` where it was not kept (a checkpoint).
+    public var name: String?
+    /// The inverse's own arguments; `nil` when the inverse takes the perform arguments.
+    public var inverseArguments: String?
+    /// The description perform gave (`set_description`, ABI 1.7), in the performing host's locale.
+    public var description: String?
+    public var coalescing: Coalescing
+
+    /// - Parameters:
+    ///   - plugin: the plugin's id.
+    ///   - pluginVersion: its version.
+    ///   - action: the action type's full id.
+    ///   - context: the document.
+    ///   - arguments: the perform arguments as script text.
+    ///   - name: the action type's default name, if kept.
+    ///   - inverseArguments: the inverse arguments as script text, if the inverse has its own.
+    ///   - description: the step's description, if any.
+    ///   - coalescing: the step's coalescing key.
+    public init(plugin: String, pluginVersion: String, action: String, context: String, arguments: String,
+                name: String? = nil, inverseArguments: String?, description: String?, coalescing: Coalescing) {
+        self.plugin = plugin
+        self.pluginVersion = pluginVersion
+        self.action = action
+        self.context = context
+        self.arguments = arguments
+        self.name = name
+        self.inverseArguments = inverseArguments
+        self.description = description
+        self.coalescing = coalescing
+    }
+
+    /// The call only, as journals of format 2 kept it.
+    /// - Parameters: as ``init(plugin:pluginVersion:action:context:arguments:name:inverseArguments:description:coalescing:)``.
+    public static func call(plugin: String, pluginVersion: String, action: String, context: String,
+                            arguments: String) -> PluginStepRecord {
+        var record = PluginStepRecord(plugin: plugin, pluginVersion: pluginVersion, action: action, context: context,
+                                      arguments: arguments, inverseArguments: nil, description: nil, coalescing: .never)
+        record.outcomeKept = false
+        return record
+    }
+
+    /// What a replay checks differs between `self` (as recorded) and `replayed`, the step the
+    /// same call made again: the name, the coalescing key and the inverse arguments, each as
+    /// "what: recorded → replayed". The description is not compared: it is written in the
+    /// performing host's language. Empty when `self` kept no outcome.
     /// - Parameter replayed: the step the same call made again.
-    /// - Returns: the differences, empty when the step is the same.
     /// - Complexity: O(*n*) in the sizes of the texts.
-    public func differences(from replayed: PerformedStep) -> [String] {
+    public func differences(from replayed: PluginStepRecord) -> [String] {
+        guard outcomeKept else { return [] }
         func shown(_ text: String?) -> String { text.map(ActionValue.quoted) ?? "none" }
+        func key(_ coalescing: Coalescing) -> String? { if case .key(let key) = coalescing { key } else { nil } }
         var found: [String] = []
-        if name != replayed.name { found.append("name \(shown(name)) → \(shown(replayed.name))") }
-        if coalescingKey != replayed.coalescingKey {
-            found.append("coalescing key \(shown(coalescingKey)) → \(shown(replayed.coalescingKey))")
+        if let name, name != replayed.name { found.append("name \(shown(name)) → \(shown(replayed.name))") }
+        if key(coalescing) != key(replayed.coalescing) {
+            found.append("coalescing key \(shown(key(coalescing))) → \(shown(key(replayed.coalescing)))")
         }
         if inverseArguments != replayed.inverseArguments {
             found.append("inverse arguments \(shown(inverseArguments)) → \(shown(replayed.inverseArguments))")
         }
         return found
     }
+}
+
+extension HostChange {
+    /// The major version of a version text ("1" of "1.2.0").
+    /// - Complexity: O(*n*) in its length.
+    public static func major(_ version: String) -> Substring { version.prefix { $0 != "." } }
+
+    /// Whether two versions have the same major version (the ABI promise of a plugin).
+    /// - Complexity: O(*n*) in their lengths.
+    public static func sameMajor(_ first: String, _ second: String) -> Bool { major(first) == major(second) }
 }
 
 /// Where a host's changes go as they are made (a journal). ``record(_:)`` runs under the
@@ -101,4 +128,23 @@ public protocol PluginHostRecorder: AnyObject, Sendable {
     /// - Parameter change: the change just made.
     /// - Throws: a description of why it could not be kept (the disk is full, …).
     func record(_ change: HostChange) throws(PluginHostError)
+}
+
+extension PluginCommand {
+    /// This step as values. `resolvingCoalescing`: the action type's key written out (a journal
+    /// row keeps the key itself); otherwise kept as ``PluginStepRecord/Coalescing/actionType``.
+    func record(resolvingCoalescing: Bool) -> PluginStepRecord {
+        let action = self.action
+        let coalescing: PluginStepRecord.Coalescing = switch step.coalescing {
+        case .actionType where resolvingCoalescing: action.historyCoalescingKey.map { .key($0.rawValue) } ?? .never
+        case .actionType: .actionType
+        case .never: .never
+        case .key(let key): .key(key.rawValue)
+        }
+        return PluginStepRecord(
+            plugin: action.pluginID, pluginVersion: action.plugin.version, action: action.fullID,
+            context: context.name, arguments: ActionArguments.format(arguments), name: action.name,
+            inverseArguments: action.inverseSignature == nil ? nil : ActionArguments.format(inverseArguments),
+            description: historyDescription, coalescing: coalescing)
+    }
 }

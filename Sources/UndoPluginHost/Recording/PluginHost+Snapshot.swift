@@ -1,46 +1,5 @@
 import UndoCore
 
-/// A plugin step as a checkpoint keeps it: its typed call (plugin, action type, arguments) and
-/// what perform handed back (inverse arguments, description, coalescing key), each value as
-/// script text that is read back against the action type's signature.
-public struct PluginStepRecord: Sendable, Equatable {
-    /// Which coalescing key the step has.
-    public enum Coalescing: Sendable, Equatable {
-        /// Its action type's.
-        case actionType
-        /// None: perform said it never coalesces.
-        case never
-        /// The one perform set, namespaced by the plugin ("org.undohost.text/typing").
-        case key(String)
-    }
-
-    /// The plugin's id.
-    public var plugin: String
-    /// The plugin's version when the step was kept.
-    public var pluginVersion: String
-    /// The action type's full id ("org.undohost.text/insert").
-    public var action: String
-    /// The document.
-    public var context: String
-    public var arguments: String
-    /// The inverse's own arguments; `nil` when the inverse takes the perform arguments.
-    public var inverseArguments: String?
-    public var description: String?
-    public var coalescing: Coalescing
-
-    public init(plugin: String, pluginVersion: String, action: String, context: String, arguments: String,
-                inverseArguments: String?, description: String?, coalescing: Coalescing) {
-        self.plugin = plugin
-        self.pluginVersion = pluginVersion
-        self.action = action
-        self.context = context
-        self.arguments = arguments
-        self.inverseArguments = inverseArguments
-        self.description = description
-        self.coalescing = coalescing
-    }
-}
-
 extension PluginHost {
     /// Rebuilds the history from `snapshot` (see ``UndoCore/UndoStack/restore(_:decoding:)``):
     /// no plugin function runs, so the plugins' documents must already be in the state the
@@ -109,21 +68,6 @@ extension PluginHost {
         }
         if let failure { throw .snapshot("the history cannot be restored: \(failure.message)") }
     }
-
-    /// What a checkpoint keeps of a plugin step.
-    static func record(_ command: PluginCommand) -> PluginStepRecord {
-        let action = command.action
-        let coalescing: PluginStepRecord.Coalescing = switch command.step.coalescing {
-        case .actionType: .actionType
-        case .never: .never
-        case .key(let key): .key(key.rawValue)
-        }
-        return PluginStepRecord(
-            plugin: action.pluginID, pluginVersion: action.plugin.version, action: action.fullID,
-            context: command.context.name, arguments: ActionArguments.format(command.arguments),
-            inverseArguments: action.inverseSignature == nil ? nil : ActionArguments.format(command.inverseArguments),
-            description: command.historyDescription, coalescing: coalescing)
-    }
 }
 
 extension PluginHost {
@@ -161,7 +105,7 @@ extension PluginHost {
             wanted += holding.filter { !listed.contains($0) }
             let snapshot: UndoHistorySnapshot<PluginStepRecord>
             do throws(UndoSnapshotError) {
-                snapshot = try stack.snapshot { command in (command as? PluginCommand).map(Self.record) }
+                snapshot = try stack.snapshot { command in (command as? PluginCommand)?.record(resolvingCoalescing: false) }
             } catch {
                 return .failure(.snapshot(error.message))
             }

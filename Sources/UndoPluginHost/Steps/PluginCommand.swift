@@ -1,4 +1,3 @@
-import Synchronization
 import UndoCore
 import UndoPluginABI
 
@@ -111,17 +110,13 @@ public struct PluginCommand: UndoCommand, Sendable, CustomStringConvertible {
             if !wasPerformed && action.fixedStepCost == nil { state.measuredCost = state.currentCost }
         }
         // The host is recording this perform (a journal): it keeps the step as it came out.
-        if let capture = PerformedStepCapture.current { capture.step.withLock { $0 = performedStep } }
+        if let capture = PerformedStepCapture.current { capture.step = record(resolvingCoalescing: true) }
     }
 
-    /// The step as perform made it (before any merge): what a journal keeps and a replay checks.
-    var performedStep: PerformedStep {
-        let key = coalescingKey?.rawValue
-        return step.read { state in
-            PerformedStep(name: actionType.name, description: state.description, coalescingKey: key,
-                          inverseArguments: actionType.inverseSignature == nil
-                              ? nil : (state.inverseArguments ?? []).map(\.description).joined(separator: " "))
-        }
+    /// The call alone, as a journal replays a step whose perform did not run.
+    var call: PluginStepRecord {
+        .call(plugin: action.pluginID, pluginVersion: action.plugin.version, action: action.fullID,
+              context: context.name, arguments: ActionArguments.format(arguments))
     }
 
     public mutating func undo(_ changes: inout UndoChanges) throws {
@@ -162,11 +157,16 @@ public struct PluginCommand: UndoCommand, Sendable, CustomStringConvertible {
     }
 }
 
-/// Where the one perform a host runs while recording tells the step it made (``PluginCommand/performedStep``):
-/// set for the duration of that perform on its thread, so other performs (redo, other threads)
-/// never write to it.
-final class PerformedStepCapture: Sendable {
-    let step = Mutex<PerformedStep?>(nil)
+/// Where the one perform a host runs while recording tells the step it made: set for the
+/// duration of that perform on its thread (a task-local value), so other performs (redo, other
+/// threads) never write to it. Its lock only makes it `Sendable`: one thread uses it.
+final class PerformedStepCapture: @unchecked Sendable {
+    private let lock = RecursiveMutex()
+    private var made: PluginStepRecord?
+    var step: PluginStepRecord? {
+        get { lock.withLock { made } }
+        set { lock.withLock { made = newValue } }
+    }
     @TaskLocal static var current: PerformedStepCapture?
 }
 

@@ -1,0 +1,193 @@
+import UndoCore
+
+// The history's operations through the host: one path (apply), which takes the history's lock
+// once, makes the change and gives its recorded form to the recorder (a journal), if there is
+// one. The named calls below are that path with their operation.
+extension PluginHost {
+    /// Makes `operation` on the history, with plugin failures as ``PluginHostError/actionFailed(_:)``,
+    /// and records it (see ``recorder``) in its recorded form
+    /// (``UndoCore/UndoOperation/Applied/recorded``).
+    /// - Parameter operation: the change.
+    /// - Returns: what was undone or redone, or `nil` when no step moved.
+    /// - Throws: ``PluginHostError/reentrantCall(_:)`` from inside a plugin call or an action;
+    ///   the history's or the plugin's error, with nothing recorded; the recorder's error, with
+    ///   the change made.
+    /// - Complexity: that of the history's call, plus one record.
+    @discardableResult
+    public func apply(_ operation: UndoOperation) throws(PluginHostError) -> UndoResult? {
+        try throughHistory(operation.callName) { stack in
+            let applied = try operation.apply(to: stack)
+            if let recorded = applied.recorded { try record(.history(recorded)) }
+            return applied.result
+        }
+    }
+
+    /// Gives `change` to the recorder, if there is one; called under the history's lock.
+    func record(_ change: @autoclosure () -> HostChange) throws(PluginHostError) {
+        guard let recorder else { return }
+        try recorder.record(change())
+    }
+
+    /// Records `change` under the history's lock (for changes made outside it: loads, unloads,
+    /// closed documents), so records keep the order of the changes.
+    func recordUnderLock(_ change: HostChange) throws(PluginHostError) {
+        guard recorder != nil else { return }
+        do {
+            try history.withStack { _ in try record(change) }
+        } catch let error as PluginHostError {
+            throw error
+        } catch {
+            throw .journal(String(describing: error))
+        }
+    }
+
+    // MARK: The operations by name
+
+    /// Undoes the newest step of the current context (see ``UndoCore/UndoStack/undo()``).
+    @discardableResult
+    public func undo() throws(PluginHostError) -> UndoResult? { try apply(.undo(count: 1, scope: .current)) }
+    /// Undoes up to `count` steps of the current context, all or nothing.
+    @discardableResult
+    public func undo(count: Int) throws(PluginHostError) -> UndoResult? { try apply(.undo(count: count, scope: .current)) }
+    /// Undoes up to `count` steps of `context` (`nil`: the whole history), all or nothing.
+    @discardableResult
+    public func undo(count: Int, in context: UndoContext?) throws(PluginHostError) -> UndoResult? {
+        try apply(.undo(count: count, scope: .init(context)))
+    }
+    /// Redoes, like ``undo()``.
+    @discardableResult
+    public func redo() throws(PluginHostError) -> UndoResult? { try apply(.redo(count: 1, scope: .current)) }
+    /// Redoes up to `count` steps of the current context, like ``undo(count:)``.
+    @discardableResult
+    public func redo(count: Int) throws(PluginHostError) -> UndoResult? { try apply(.redo(count: count, scope: .current)) }
+    /// Redoes up to `count` steps of `context`, like ``undo(count:in:)``.
+    @discardableResult
+    public func redo(count: Int, in context: UndoContext?) throws(PluginHostError) -> UndoResult? {
+        try apply(.redo(count: count, scope: .init(context)))
+    }
+    /// Jumps to `position` of the current branch (see ``UndoCore/UndoStack/move(to:)``).
+    @discardableResult
+    public func move(to position: Int) throws(PluginHostError) -> UndoResult? { try apply(.move(position: position)) }
+    /// Moves to the state `id` on any branch (see ``UndoCore/UndoStack/goTo(state:)``).
+    @discardableResult
+    public func goTo(state id: UInt32) throws(PluginHostError) -> UndoResult? { try apply(.goTo(state: id)) }
+    /// Travels back in the order states were made (see ``UndoCore/UndoStack/earlier(_:)``).
+    @discardableResult
+    public func earlier(_ distance: UndoTravel) throws(PluginHostError) -> UndoResult? { try apply(.earlier(distance)) }
+    /// Travels forward in the order states were made (see ``UndoCore/UndoStack/later(_:)``).
+    @discardableResult
+    public func later(_ distance: UndoTravel) throws(PluginHostError) -> UndoResult? { try apply(.later(distance)) }
+
+    /// Opens a group (see ``UndoCore/UndoStack/beginGroup(named:description:context:)``).
+    public func beginGroup(named name: String? = nil, description: String? = nil, context: UndoContext? = nil)
+        throws(PluginHostError)
+    {
+        try apply(.beginGroup(name: name, context: context?.name, description: description))
+    }
+    /// Closes the innermost open group (see ``UndoCore/UndoStack/endGroup()``).
+    public func endGroup() throws(PluginHostError) { try apply(.endGroup) }
+    /// Cancels the innermost open group: its changes are taken back, newest first, and it
+    /// closes leaving no step (see ``UndoCore/UndoStack/cancelGroup()``).
+    /// - Returns: what was taken back, or `nil` when the group had no changes.
+    @discardableResult
+    public func cancelGroup() throws(PluginHostError) -> UndoResult? { try apply(.cancelGroup) }
+    /// The next change starts a new step instead of joining the newest one.
+    public func breakCoalescing() throws(PluginHostError) { try apply(.breakCoalescing) }
+
+    /// Marks the present state of `context` (`nil`: the current one) as saved.
+    public func markSaved(_ context: UndoContext? = nil) throws(PluginHostError) {
+        try apply(.markSaved(context: context?.name))
+    }
+    /// Forgets the save point of `context` (`nil`: the current one).
+    public func forgetSavePoint(_ context: UndoContext? = nil) throws(PluginHostError) {
+        try apply(.forgetSavePoint(context: context?.name))
+    }
+    /// Takes `context` back to its save point as one step named `name`.
+    /// - Returns: what was taken back, or `nil` when it is at its save point.
+    @discardableResult
+    public func revertToSaved(_ context: UndoContext? = nil, named name: String = "Revert to Saved") throws(PluginHostError) -> UndoResult? {
+        try apply(.revertToSaved(context: context?.name, name: name))
+    }
+    /// Sets the context that calls without one act on (`nil`: the whole history).
+    public func setCurrentContext(_ context: UndoContext?) throws(PluginHostError) {
+        try apply(.currentContext(context?.name))
+    }
+    /// Sets the count and memory limits (`nil`: none); steps beyond them are evicted.
+    public func setLimits(count: Int?, memory: Int?) throws(PluginHostError) {
+        try apply(.limits(count: count, memory: memory))
+    }
+    /// Empties the history (see ``UndoCore/UndoStack/removeAll()``).
+    public func removeAll() throws(PluginHostError) { try apply(.removeAll(context: nil)) }
+
+    // MARK: Replay
+
+    /// Replays a recorded change through the same host call that made it, not recording it
+    /// again (the caller unsets ``recorder`` while replaying).
+    /// - Parameter change: a change recorded by this or an earlier host with the same plugins.
+    /// - Throws: why it cannot be made again (an action of another signature, a state missing).
+    /// - Complexity: that of the call it makes.
+    @discardableResult
+    public func replay(_ change: HostChange) throws(PluginHostError) -> UndoResult? {
+        switch change {
+        case .history(let operation):
+            return try apply(operation)
+        case .perform(let step):
+            try perform(step.action, argumentText: step.arguments, in: UndoContext(step.context))
+        case .closeContext(let name):
+            _ = try closeContext(UndoContext(name))
+        case .load(let path, let id, let version):
+            try replayLoad(path: path, id: id, version: version)
+        case .unload(let id):
+            try unload(id)
+        }
+        return nil
+    }
+
+    /// A journaled load: a plugin already loaded (the program loads its plugins before opening
+    /// the journal) is kept when of the same major version; otherwise it is loaded from `path`.
+    private func replayLoad(path: String, id: String, version: String) throws(PluginHostError) {
+        if let loaded = plugins.first(where: { $0.id == id }) {
+            guard HostChange.sameMajor(loaded.version, version) else {
+                throw .journal("it needs plugin \(id) \(HostChange.major(version)).x (written with \(version)); loaded: \(loaded.version)")
+            }
+            return
+        }
+        let info: PluginInfo
+        do throws(PluginLoadError) {
+            info = try load(file: path)
+        } catch {
+            throw .journal("it needs plugin \(id) \(version), loaded from \(path): \(error)")
+        }
+        guard HostChange.sameMajor(info.version, version) else {
+            throw .journal("it needs plugin \(id) \(HostChange.major(version)).x (written with \(version)); \(path) is \(info.version)")
+        }
+    }
+}
+
+extension UndoOperation {
+    /// The call's name in a refusal ("undo was called from inside a plugin call…").
+    var callName: String {
+        switch self {
+        case .undo: "undo"
+        case .redo: "redo"
+        case .move: "move"
+        case .goTo: "goto"
+        case .earlier: "earlier"
+        case .later: "later"
+        case .travelFoundNoState: "travel"
+        case .beginGroup: "beginGroup"
+        case .endGroup: "endGroup"
+        case .cancelGroup: "cancelGroup"
+        case .breakCoalescing: "breakCoalescing"
+        case .markSaved: "markSaved"
+        case .forgetSavePoint: "forgetSavePoint"
+        case .revertToSaved: "revert"
+        case .limits: "setLimits"
+        case .coalescingWindow: "coalescingWindow"
+        case .currentContext: "setContext"
+        case .pauseRecording: "pauseRecording"
+        case .resumeRecording: "resumeRecording"
+        case .removeAll: "removeAll"
+        }
+    }
+}
