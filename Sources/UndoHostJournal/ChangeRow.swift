@@ -219,29 +219,7 @@ extension HostChange {
         case .closeContext: "close"
         case .load: "load"
         case .unload: "unload"
-        case .history(let operation):
-            switch operation {
-            case .undo: "undo"
-            case .redo: "redo"
-            case .move: "move"
-            case .goTo: "goto"
-            case .earlier: "earlier"
-            case .later: "later"
-            case .travelFoundNoState: "nothing"
-            case .beginGroup: "group-begin"
-            case .endGroup: "group-end"
-            case .cancelGroup: "group-cancel"
-            case .breakCoalescing: "break"
-            case .pauseRecording: "pause"
-            case .resumeRecording: "resume"
-            case .markSaved: "save"
-            case .forgetSavePoint: "forget-save"
-            case .revertToSaved: "revert"
-            case .currentContext: "context"
-            case .limits: "limits"
-            case .coalescingWindow: "window"
-            case .removeAll: "remove-all"
-            }
+        case .history(let operation): operation.kind
         }
     }
 }

@@ -260,7 +260,7 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         return journal
     }
 
-    /// Whether `path` is to be opened as a journal of this kind (format 2 or 3): `false` only for an
+    /// Whether `path` is to be opened as a journal of this kind (formats 2 to 4): `false` only for an
     /// undo-host journal of format 1 (session lines, read by ``UndoJournal``); `true` for a
     /// missing file (new journals are of format 4) and for anything else (refused by ``open(path:durability:host:clock:following:restoring:)``).
     /// - Parameter path: the database file.
@@ -341,7 +341,7 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         }
     }
 
-    /// Reads and checks an existing journal of format 2 or 3: its format and its changes.
+    /// Reads and checks an existing journal of formats 2 to 4: its format, its checkpoint and its changes.
     private static func check(_ connection: SQLiteConnection, path: String) throws(SQLiteFailure)
         -> (format: Int64, checkpoint: Checkpoint?, changes: [(sequence: Int64, time: UInt64, change: HostChange)])
     {

@@ -169,9 +169,10 @@ import UndoPluginHost
             opened.close()
         }
         // 120 changes (each insert after a break); the checkpoint after the last holds them, and
-        // the 4 undos and the redo after it stay.
+        // the 5 undos (the last found nothing, but ends a coalescing run all the same) and the
+        // redo after it stay.
         #expect(try sqliteRows(path, "SELECT count(*) FROM checkpoint_steps;") == [["4"]])
-        #expect(try sqliteRows(path, "SELECT kind FROM changes;") == [["undo"], ["undo"], ["undo"], ["undo"], ["redo"]])
+        #expect(try sqliteRows(path, "SELECT kind FROM changes;") == [["undo"], ["undo"], ["undo"], ["undo"], ["undo"], ["redo"]])
         let (host, clock) = journal.makeHost()
         let reopened = try HostJournal.open(path: path, host: host, clock: clock)
         #expect(host.history.withStack { $0.count } == 4)

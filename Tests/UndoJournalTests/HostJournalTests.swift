@@ -71,6 +71,29 @@ import UndoPluginHost
         try then { try host.undo(count: 1, in: a) }
     }
 
+    @Test("An undo that finds nothing to undo is journaled: it ends the coalescing run, and the reopened history keeps two steps")
+    func anEmptyUndoIsJournaled() throws {
+        let path = scratch("empty-undo.undojournal")
+        let a = UndoContext("a")
+        let steps: Int
+        do {
+            let (host, clock) = makeHost()
+            let journal = try HostJournal.open(path: path, host: host, clock: clock)
+            try host.perform("text.insert", [.i64(0), .string("x")], in: a)
+            try host.setCurrentContext(UndoContext("b"))
+            #expect(try host.undo() == nil)  // nothing in b: no step moves, but typing starts anew
+            try host.perform("text.insert", [.i64(1), .string("y")], in: a)
+            steps = host.history.withStack { $0.count }
+            journal.close()
+        }
+        #expect(steps == 2)
+        let (host, clock) = makeHost()
+        let journal = try HostJournal.open(path: path, host: host, clock: clock)
+        defer { journal.close() }
+        #expect(host.history.withStack { $0.count } == steps)
+        #expect(try host.describe(a, plugin: Self.text) == "xy")
+    }
+
     @Test(arguments: UndoJournal.Durability.allCases)
     func aReopenedJournalIsTheHistoryAsItWas(durability: UndoJournal.Durability) throws {
         let path = scratch("swift.undojournal")

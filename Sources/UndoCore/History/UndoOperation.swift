@@ -77,12 +77,30 @@ public enum UndoOperation: Sendable, Hashable, Codable {
         .coalescingWindow(seconds: window?.components.seconds, attoseconds: window?.components.attoseconds)
     }
 
-    /// Whether the operation is a move, which a history refuses while a group is open or an
-    /// action runs, and whose result a caller shows.
-    public var isMove: Bool {
+    /// The operation's name, as the plugin host's journal writes it in its `kind` column and as
+    /// refusals name the call ("undo", "group-begin", "limits").
+    public var kind: String {
         switch self {
-        case .undo, .redo, .move, .goTo, .earlier, .later, .revertToSaved, .cancelGroup: true
-        default: false
+        case .undo: "undo"
+        case .redo: "redo"
+        case .move: "move"
+        case .goTo: "goto"
+        case .earlier: "earlier"
+        case .later: "later"
+        case .travelFoundNoState: "nothing"
+        case .beginGroup: "group-begin"
+        case .endGroup: "group-end"
+        case .cancelGroup: "group-cancel"
+        case .breakCoalescing: "break"
+        case .markSaved: "save"
+        case .forgetSavePoint: "forget-save"
+        case .revertToSaved: "revert"
+        case .limits: "limits"
+        case .coalescingWindow: "window"
+        case .currentContext: "context"
+        case .pauseRecording: "pause"
+        case .resumeRecording: "resume"
+        case .removeAll: "remove-all"
         }
     }
 
@@ -140,7 +158,7 @@ public enum UndoOperation: Sendable, Hashable, Codable {
         case .revertToSaved(let name, let title):
             return Applied(result: try stack.revertToSaved(context(name), named: title), recorded: self)
         case .limits(let count, let memory):
-            try stack.refuseReentry("limits")
+            try stack.refuseReentry(kind)
             stack.countLimit = count
             stack.memoryLimit = memory
         case .coalescingWindow(let seconds?, let attoseconds?):

@@ -5,13 +5,17 @@
 /// (oldest first), the position (how many are done), a save state per context and the limits,
 /// kept in one value (`HistoryRecord`). A change enters the record in one place
 /// (`HistoryRecord/add(_:)`: merge, coalesce, append, evict), and the position moves in one
-/// place (`HistoryRecord/complete(_:_:)`); observers hear of a change only when a value they
+/// place (`HistoryRecord/place(_:from:)`); observers hear of a change only when a value they
 /// can see changed, once per call.
 ///
 /// **Contexts.** Every step belongs to a context (a document). Plain `undo()` takes back the
 /// newest step of any context; `undo(in:)` the newest step of one context, even if steps of
 /// other documents came after it — that step then becomes the first redo step. Doing something
 /// new sets aside only the redo steps of its own context, so each document keeps its own redo.
+///
+/// **Operations.** Every change other than performing or recording a command is also an
+/// ``UndoOperation``, which ``UndoOperation/apply(to:)`` makes through the calls below: the one
+/// vocabulary hosts and journals record and replay.
 ///
 /// **Branches.** Redo steps set aside by a new change are kept as a branch of the history,
 /// hanging at the state where they were set aside; nothing done is lost. ``goTo(state:)``,

@@ -15,7 +15,7 @@ extension PluginHost {
     /// - Complexity: that of the history's call, plus one record.
     @discardableResult
     public func apply(_ operation: UndoOperation) throws(PluginHostError) -> UndoResult? {
-        try throughHistory(operation.callName) { stack in
+        try throughHistory(operation.kind) { stack in
             let applied = try operation.apply(to: stack)
             if let recorded = applied.recorded { try record(.history(recorded)) }
             return applied.result
@@ -160,34 +160,6 @@ extension PluginHost {
         }
         guard HostChange.sameMajor(info.version, version) else {
             throw .journal("it needs plugin \(id) \(HostChange.major(version)).x (written with \(version)); \(path) is \(info.version)")
-        }
-    }
-}
-
-extension UndoOperation {
-    /// The call's name in a refusal ("undo was called from inside a plugin call…").
-    var callName: String {
-        switch self {
-        case .undo: "undo"
-        case .redo: "redo"
-        case .move: "move"
-        case .goTo: "goto"
-        case .earlier: "earlier"
-        case .later: "later"
-        case .travelFoundNoState: "travel"
-        case .beginGroup: "beginGroup"
-        case .endGroup: "endGroup"
-        case .cancelGroup: "cancelGroup"
-        case .breakCoalescing: "breakCoalescing"
-        case .markSaved: "markSaved"
-        case .forgetSavePoint: "forgetSavePoint"
-        case .revertToSaved: "revert"
-        case .limits: "setLimits"
-        case .coalescingWindow: "coalescingWindow"
-        case .currentContext: "setContext"
-        case .pauseRecording: "pauseRecording"
-        case .resumeRecording: "resumeRecording"
-        case .removeAll: "removeAll"
         }
     }
 }
