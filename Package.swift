@@ -35,7 +35,7 @@ let package = Package(
         // to libundohost.so and to nothing else that links UndoHostC.
         .library(name: "undohost", type: .dynamic, targets: ["UndoHostC", "UndoHostLibrary"]),
         // The host program: sessions at a terminal, scripts, the demo (docs/undo-host.md).
-        .executable(name: "undo-host", targets: ["UndoHostTool"]),
+        .executable(name: "undo-host", targets: ["undo-host"]),
         // The Swift plugin of docs/writing-a-plugin-in-swift.md, built so the guide's code is compiled;
         // its name keeps it out of the bundled plugins (libUndoPlugin*.so).
         .library(name: "UndoExampleSwiftCounter", type: .dynamic, targets: ["UndoExampleSwiftCounter"]),
@@ -113,12 +113,16 @@ let package = Package(
         // `undo-host check`: the plugin validator (tests, child processes, report).
         .target(name: "UndoPluginCheck", dependencies: ["UndoCore", "UndoPluginHost", "UndoPluginABI"],
                 path: "Sources/UndoPluginCheck"),
+        // undo-host's terminal: raw mode, keys, the line editor and its drawing, safe text; it knows
+        // nothing of sessions or plugins.
+        .target(name: "UndoHostTerminal", path: "Sources/UndoHostTerminal"),
         // undo-host: the session logic is a library so tests can also drive it in-process.
         .target(name: "UndoHostSession", dependencies: ["UndoCore", "UndoPluginHost", "UndoPluginABI", "UndoPluginCheck", "UndoJournal", "UndoHostJournal",
+                                                  "UndoHostTerminal",
                                                   .product(name: "ArgumentParser", package: "swift-argument-parser")],
                 path: "Sources/UndoHostSession"),
-        .executableTarget(name: "UndoHostTool", dependencies: ["UndoHostSession"], path: "Sources/undo-host"),
-        .testTarget(name: "UndoHostToolTests", dependencies: ["UndoHostSession", "UndoCore", "UndoPluginHost"],
+        .executableTarget(name: "undo-host", dependencies: ["UndoHostSession"], path: "Sources/undo-host"),
+        .testTarget(name: "UndoHostToolTests", dependencies: ["UndoHostSession", "UndoHostTerminal", "UndoCore", "UndoPluginHost"],
                     path: "Tests/UndoHostToolTests",
                     exclude: ["Fixtures"]), // broken plugins for `undo-host check`, compiled with cc
         .target(name: "UndoBenchCounterPlugin", dependencies: ["UndoPluginABI"],

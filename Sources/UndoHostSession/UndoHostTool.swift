@@ -10,6 +10,7 @@ import UndoPluginABI
 import UndoPluginHost
 import UndoHostJournal
 import UndoJournal
+import UndoHostTerminal
 
 /// The `undo-host` program: reads its arguments, loads the plugins and runs the mode asked for.
 /// The executable only calls ``main(_:output:)`` and exits with what it returns.

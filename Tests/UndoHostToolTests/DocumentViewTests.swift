@@ -1,6 +1,7 @@
 import Testing
 import UndoCore
 import UndoHostSession
+import UndoHostTerminal
 
 /// How reported changes land on a description: ranges skip markup, objects are lines.
 @Suite("Document view highlighting")

@@ -1,5 +1,6 @@
 import Testing
 import UndoHostSession
+import UndoHostTerminal
 
 /// The line editor and key decoder alone (the pseudo-terminal tests drive them end to end).
 @Suite("Line editor and key decoding")

@@ -8,7 +8,7 @@
  * first) may instead be called through that prototype: the conversion back to the function's
  * own type is made here, in C, where converting between function pointer types is defined, and
  * the call through the converted pointer is then a call through the function's own type.
- * NativeCalls/DirectCalls.swift chooses the prototype from the declared types and nothing else;
+ * Calling/DirectCalls.swift chooses the prototype from the declared types and nothing else;
  * nothing is ever called through a prototype it was not declared with.
  *
  * The other conversions of type-erased plugin functions are here too (merge, the entry point).
@@ -40,7 +40,7 @@ static inline undo__direct_i64_i64 undo__direct_i64_i64_of(undo_fn f) { return (
 static inline undo__direct_i64_string undo__direct_i64_string_of(undo_fn f) { return (undo__direct_i64_string)f; }
 
 /* A perform or inverse of an action type flagged UNDO_ACTION_VALUES (ABI 1.7): converted back to
- * the one prototype it is declared with, undo_values_fn (NativeCalls/ValuesCall.swift). */
+ * the one prototype it is declared with, undo_values_fn (Calling/ValuesCall.swift). */
 static inline undo_values_fn undo__values_fn_of(undo_fn f) { return (undo_values_fn)f; }
 
 /* An action type's merge function, as undo_action_type documents it. */
@@ -57,7 +57,7 @@ static inline const void *undo__address_of(undo_fn f) { return (const void *)f; 
 
 /* The plugin call frame under way on the calling thread (an unretained CallFrame, or NULL): one
  * C thread-local variable, which costs less to read and write than pthread_getspecific and
- * pthread_setspecific. Only NativeCalls/CallFrame.swift (CurrentFrame) uses it. */
+ * pthread_setspecific. Only Calling/CallFrame.swift (CurrentFrame) uses it. */
 extern __attribute__((visibility("hidden"))) __thread void *undo__current_frame_value;
 static inline void *undo__current_frame(void) { return undo__current_frame_value; }
 static inline void undo__set_current_frame(void *frame) { undo__current_frame_value = frame; }

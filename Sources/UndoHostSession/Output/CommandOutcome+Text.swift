@@ -1,3 +1,5 @@
+import UndoHostTerminal
+
 extension CommandOutcome {
     /// What a person reads after the command (empty when there is nothing to say). Errors are
     /// not in it: the front end prints them with their place (see ``SessionError``).

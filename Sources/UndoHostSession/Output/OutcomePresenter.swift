@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import UndoHostTerminal
 
 /// Where the tool writes: standard output for results, standard error for errors and warnings.
 public protocol ToolOutput: AnyObject {

@@ -1,3 +1,5 @@
+import UndoHostTerminal
+
 /// Runs commands from a script (a file, or standard input that is not a terminal) line by line.
 /// By default it stops at the first error: it prints `FILE:LINE: CODE: reason` and the run fails
 /// (exit status 1), with the history as it was before the failing line. With `keepGoing` it

@@ -1,3 +1,5 @@
+import UndoHostTerminal
+
 /// The session at a terminal: a prompt naming the document (with "*" when it has unsaved
 /// changes), a line editor with history, Tab completion of commands and action ids, and the
 /// alert's choice picked with one key. Errors are shown and the session goes on.

@@ -1,4 +1,5 @@
 import UndoCore
+import UndoHostTerminal
 
 /// The shake-to-undo alert: its title and its numbered choices (Undo X, Redo Y, Cancel), each
 /// also chosen by its letter (u, r, c).

@@ -1,4 +1,5 @@
 import UndoCore
+import UndoHostTerminal
 
 /// A document as its plugin describes it, with the places the last undo or redo changed
 /// highlighted, and the view moved so the first of them is in sight (the HIG: show the result

@@ -1,4 +1,5 @@
 import UndoCore
+import UndoHostTerminal
 
 /// The Edit menu as a person sees it for the current document: "Undo Typing  Ctrl+Z",
 /// "Redo Bold  Ctrl+Y", with disabled items marked.

@@ -1,5 +1,6 @@
 import UndoCore
 import UndoPluginHost
+import UndoHostTerminal
 
 /// Every step of the shared history, like a history panel: its number, its text (the step's
 /// description, or its name) and document, the current position (">"), redo steps ("undone")

@@ -1,4 +1,5 @@
 import UndoCore
+import UndoHostTerminal
 
 /// The whole history as a tree, drawn top-down the way undotree and vundo draw it: each state
 /// under the one it follows; where a state has several, the others branch off to the right

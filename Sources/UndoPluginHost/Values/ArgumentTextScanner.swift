@@ -1,6 +1,6 @@
 /// The tokenizer behind ``ActionArguments/parse(_:for:)``: one value per token, with the
 /// column it started at. It works on Unicode scalars, so columns count scalars.
-struct ArgumentParser {
+struct ArgumentTextScanner {
     struct Token {
         var value: ActionValue
         var column: Int
@@ -11,8 +11,8 @@ struct ArgumentParser {
 
     init(_ text: String) { scalars = Array(text.unicodeScalars) }
 
-    /// Parses every token.
-    mutating func parseAll() throws(ActionArgumentError) -> [Token] {
+    /// Scans every token.
+    mutating func scanAll() throws(ActionArgumentError) -> [Token] {
         var tokens: [Token] = []
         while true {
             skipSpace()

@@ -2,7 +2,5 @@
  * thread-local variable below. Hidden: nothing of it is exported from libundohost.so. */
 #include "undo_host_support.h"
 
-__attribute__((visibility("hidden"))) int undo__host_support_version(void) { return 1; }
-
 /* The plugin call frame under way on this thread (see undo_host_support.h). */
 __attribute__((visibility("hidden"))) __thread void *undo__current_frame_value;

@@ -2,12 +2,12 @@
 /// an error (an ESC that starts an OSC or cursor sequence, a CR, a BEL, a C1 control) is shown
 /// as `\xHH` instead of being obeyed. The tool's own styles (SGR 1, 2, 7, 22, 27; ``TextStyle``)
 /// are the only escape sequences that pass; newlines and tabs are kept.
-enum TerminalText {
+package enum TerminalText {
     /// The sequences ``TextStyle`` writes, without their ESC.
     private static let ownStyles: [[UInt8]] = ["[1m", "[2m", "[7m", "[22m", "[27m"].map { Array($0.utf8) }
 
     /// - Complexity: O(text's length).
-    static func escapingControls(_ text: String) -> String {
+    package static func escapingControls(_ text: String) -> String {
         // The common case, nothing to escape, costs one pass and no copy.
         guard text.unicodeScalars.contains(where: isControl) else { return text }
         var result = String.UnicodeScalarView()

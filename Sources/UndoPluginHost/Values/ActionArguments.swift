@@ -58,8 +58,8 @@ public enum ActionArguments {
     public static func parse(_ text: String, for signature: ActionSignature)
         throws(ActionArgumentError) -> [ActionValue]
     {
-        var parser = ArgumentParser(text)
-        let tokens = try parser.parseAll()
+        var scanner = ArgumentTextScanner(text)
+        let tokens = try scanner.scanAll()
         do throws(ActionArgumentError) {
             return try check(tokens.map(\.value), against: signature)
         } catch {
@@ -72,8 +72,8 @@ public enum ActionArguments {
     /// Parses script argument text into values as written (integers as i64 or u64), without a
     /// signature to check them against.
     public static func parseValues(_ text: String) throws(ActionArgumentError) -> [ActionValue] {
-        var parser = ArgumentParser(text)
-        return try parser.parseAll().map(\.value)
+        var scanner = ArgumentTextScanner(text)
+        return try scanner.scanAll().map(\.value)
     }
 
     /// The script text of `values`, which ``parse(_:for:)`` reads back to the same values.

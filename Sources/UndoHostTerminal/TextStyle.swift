@@ -7,7 +7,7 @@ public enum TextStyle: Sendable, Equatable {
     case terminal
 
     /// `text` highlighted as a changed part.
-    func highlighted(_ text: String) -> String {
+    package func highlighted(_ text: String) -> String {
         switch self {
         case .plain: "[" + text + "]"
         // An empty range (a deletion point) would be invisible in reverse video: show a bar.
@@ -16,7 +16,7 @@ public enum TextStyle: Sendable, Equatable {
     }
 
     /// `text` shown as unavailable (a disabled menu item).
-    func dimmed(_ text: String) -> String {
+    package func dimmed(_ text: String) -> String {
         switch self {
         case .plain: text
         case .terminal: "\u{1B}[2m" + text + "\u{1B}[22m"
@@ -24,7 +24,7 @@ public enum TextStyle: Sendable, Equatable {
     }
 
     /// `text` emphasized (headings).
-    func bold(_ text: String) -> String {
+    package func bold(_ text: String) -> String {
         switch self {
         case .plain: text
         case .terminal: "\u{1B}[1m" + text + "\u{1B}[22m"
@@ -34,7 +34,7 @@ public enum TextStyle: Sendable, Equatable {
 
 extension String {
     /// `self` padded with spaces to `width` terminal columns.
-    func padded(to width: Int) -> String {
+    package func padded(to width: Int) -> String {
         let missing = width - terminalWidth
         return missing > 0 ? self + String(repeating: " ", count: missing) : self
     }
