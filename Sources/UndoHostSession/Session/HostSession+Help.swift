@@ -1,3 +1,4 @@
+import UndoHostTerminal
 import UndoPluginHost
 
 extension HostSession {

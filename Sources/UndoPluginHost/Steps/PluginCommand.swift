@@ -60,9 +60,6 @@ public struct PluginCommand: UndoCommand, Sendable, CustomStringConvertible {
         step.measuredCost = step.currentCost
     }
 
-    /// Whether perform ran (the next perform is a redo).
-    var isPerformed: Bool { step.performed }
-
     /// The action type's name in the host's locale.
     public var name: String? { actionType.displayName }
     /// The key perform set for this step (`set_coalescing_key`, ABI 1.3), else the action type's;
