@@ -125,6 +125,7 @@ extension HistoryRecord {
     ///   after going back to where the call started.
     mutating func goTo(_ target: UInt32) throws -> UndoResult? {
         guard openGroups.isEmpty else { throw UndoError.groupOpen }
+        let wasOpen = coalescingOpen
         coalescingOpen = false
         let start = currentState
         guard target != start else { return nil }
@@ -135,6 +136,8 @@ extension HistoryRecord {
         } catch {
             var scratch = UndoChanges()
             _ = try? travel(to: start, &scratch)
+            // All or nothing: the coalescing run too (a journal keeps only what succeeded).
+            coalescingOpen = wasOpen
             throw error
         }
         // The step at the end of the way: the target, or (at the start) the last one undone.

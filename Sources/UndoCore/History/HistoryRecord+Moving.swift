@@ -16,6 +16,19 @@ extension HistoryRecord {
     ///   putting back what the call had moved over.
     mutating func move(count: Int, _ direction: UndoResult.Direction, in scope: Scope,
                        removingObsolete: Bool = true) throws -> UndoResult? {
+        // A refused or failed move changes nothing, not even the coalescing run: a journal,
+        // which keeps only the calls that succeeded, then replays to the same history.
+        let wasOpen = coalescingOpen
+        do {
+            return try moveSteps(count: count, direction, in: scope, removingObsolete: removingObsolete)
+        } catch {
+            coalescingOpen = wasOpen
+            throw error
+        }
+    }
+
+    private mutating func moveSteps(count: Int, _ direction: UndoResult.Direction, in scope: Scope,
+                                    removingObsolete: Bool) throws -> UndoResult? {
         let scope: UndoContext? = switch scope {
         case .current: currentContext
         case .given(let context): context

@@ -76,7 +76,18 @@ extension UndoStack {
         }
         let record = storage.record
         guard record.pointee.openGroups.isEmpty else { throw UndoError.groupOpen }
-        let context = context ?? record.pointee.currentContext ?? .global
+        // A refused revert changes nothing, not even the coalescing run its moves end.
+        let wasOpen = record.pointee.coalescingOpen
+        do {
+            return try revert(context ?? record.pointee.currentContext ?? .global, named: name)
+        } catch {
+            record.pointee.coalescingOpen = wasOpen
+            throw error
+        }
+    }
+
+    private func revert(_ context: UndoContext, named name: String) throws -> UndoResult? {
+        let record = storage.record
         guard record.pointee.isDirty(context) else { return nil }
         guard let path = record.pointee.pathToSaved(in: context) else { throw UndoError.savePointUnreachable(context) }
         let direction: UndoResult.Direction = path < 0 ? .undo : .redo
