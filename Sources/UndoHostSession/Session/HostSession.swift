@@ -171,7 +171,7 @@ public final class HostSession {
         let context = UndoContext(currentDocument)
         let outcome: UndoPerformOutcome
         do throws(PluginHostError) {
-            outcome = try host.perform(action.fullID, argumentText: arguments, in: context)
+            outcome = try host.perform(action, argumentText: arguments, in: context)
         } catch {
             throw describe(error, action: action, arguments: arguments, argumentColumn: argumentColumn)
         }
