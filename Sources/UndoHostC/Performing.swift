@@ -36,6 +36,13 @@ enum PerformArguments {
     case text(UnsafePointer<CChar>?)
 }
 
+/// A perform call's arguments with the text read; values are read only once their count is
+/// checked against the action's.
+private enum ReadArguments {
+    case values(UnsafePointer<undo_value>?, count: UInt32)
+    case text(String)
+}
+
 /// The one body of the four perform calls: the action resolved once, its arguments checked
 /// once (a values array's count before anything of it is read), then `result` (NULL: not
 /// wanted) filled in.
@@ -45,11 +52,14 @@ func performAction(_ h: OpaquePointer?, _ actionID: UnsafePointer<CChar>?, _ con
         let request = try PerformResultWriter.read(result)
         let id = try CText.read(actionID, "action_id")
         let context = try CText.context(context, fallback: history.currentContext ?? .global)
-        var argumentText: String?
-        if case .text(let text) = arguments { argumentText = try CText.read(text, "argument_text") }
+        let read: ReadArguments
+        switch arguments {
+        case .values(let values, let count): read = .values(values, count: count)
+        case .text(let text): read = .text(try CText.read(text, "argument_text"))
+        }
         let action = try history.hostCall { host throws(PluginHostError) in try host.actionType(id) }
         let outcome: UndoPerformOutcome
-        switch arguments {
+        switch read {
         case .values(let values, let count):
             do throws(PluginHostError) {
                 try PluginHost.checkArgumentCount(Int(count), of: action)
@@ -60,9 +70,9 @@ func performAction(_ h: OpaquePointer?, _ actionID: UnsafePointer<CChar>?, _ con
             outcome = try history.hostCall { host throws(PluginHostError) in
                 try host.perform(action, values: values, count: Int(count), in: context)
             }
-        case .text:
+        case .text(let text):
             outcome = try history.hostCall { host throws(PluginHostError) in
-                try host.perform(action, argumentText: argumentText ?? "", in: context)
+                try host.perform(action, argumentText: text, in: context)
             }
         }
         PerformResultWriter.write(outcome, request: request, to: result)
