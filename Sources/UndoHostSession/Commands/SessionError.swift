@@ -59,16 +59,6 @@ public struct SessionError: Error, Sendable, Equatable, CustomStringConvertible 
         }
     }
 
-    // MARK: Code names
-
-    /// Every error code, by its name (the table of undo_common.h, read through ``ErrorReport``).
-    static var codeNames: [(name: String, code: Int32)] { ErrorReport.codeNames }
-
-    static func name(of code: Int32) -> String { ErrorReport.name(of: code) }
-
-    /// The code named `name` (`UNDO_ERANGE`, any case), or `nil`.
-    static func code(named name: String) -> Int32? { ErrorReport.code(named: name) }
-
     var json: JSONValue {
         .object([("kind", .string(kind.rawValue)), ("code", .string(codeName)), ("codeNumber", .integer(code)),
                  ("message", .string(message)), ("hint", .optional(hint)), ("column", .optional(column))])

@@ -532,7 +532,7 @@ public final class HostSession {
     /// another error, or no error, is an expectation error (a command that succeeded keeps its
     /// effect).
     private func expect(_ code: Int32, from line: String) throws(SessionError) -> CommandOutcome.Body {
-        let expected = SessionError.name(of: code)
+        let expected = ErrorReport.name(of: code)
         guard let outcome = run(line) else {
             throw SessionError(.syntax, words.expectMissingCommand, hint: words.usage(SessionCommand.usages["expect"] ?? "expect"))
         }

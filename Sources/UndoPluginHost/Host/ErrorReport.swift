@@ -64,9 +64,9 @@ public struct ErrorReport: Sendable, Equatable, CustomStringConvertible {
         var names: [(String, Int32)] = []
         var code: Int32 = -1
         while true {
-            let name = name(of: code)
-            if name == "UNDO_EUNKNOWN" { break }
-            names.append((name, code))
+            let codeName = name(of: code)
+            if codeName == "UNDO_EUNKNOWN" { break }
+            names.append((codeName, code))
             code -= 1
         }
         return names
