@@ -335,7 +335,8 @@ int32_t undo_history_action_text(undo_history *h, uint32_t index, uint32_t field
  * action_id: a full id ("org.undohost.text/insert"), a short id ("text.insert"), or the bare
  * local id when unambiguous. context: the document's name (UTF-8), "" for the global context,
  * NULL for the current context (undo_history_set_context) or the global one when there is none.
- * args: arg_count values (NULL when 0) checked against the action's parameters first; integers
+ * args: arg_count values (NULL when 0) checked against the action's parameters first (arg_count
+ * before any value is read, so a wrong count is UNDO_ECOUNT whatever follows the array); integers
  * convert to the parameter's integer type when they fit. Everything is copied.
  * Errors (nothing is performed): UNDO_ENOTFOUND (no such action), UNDO_EINVAL (ambiguous id,
  * NULL action_id, a value with NULL data and a size, a reserved field not 0), UNDO_ECOUNT,

@@ -49,9 +49,13 @@ enum CText {
     /// The length `write` reports, clamped to what a uint32_t length field holds.
     static func length(_ text: String) -> UInt32 { UInt32(clamping: text.utf8.count) }
 
-    /// A context argument: NULL means `fallback` (the current context, usually).
-    static func context(_ pointer: UnsafePointer<CChar>?, fallback: UndoContext) throws(ClientFailure) -> UndoContext {
-        try optionalContext(pointer) ?? fallback
+    /// A context argument: NULL means `fallback` (the current context, usually), which is
+    /// evaluated only then.
+    static func context(_ pointer: UnsafePointer<CChar>?, fallback: @autoclosure () -> UndoContext)
+        throws(ClientFailure) -> UndoContext
+    {
+        if let context = try optionalContext(pointer) { return context }
+        return fallback()
     }
 
     /// A context argument, NULL giving nil; every context of the C API is bounded the same way.

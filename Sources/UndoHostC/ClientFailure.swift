@@ -12,18 +12,17 @@ struct ClientFailure: Error {
         self.message = message
     }
 
-    init(_ error: PluginHostError) { self.init(error.code, error.description) }
-    init(_ error: PluginLoadError) { self.init(error.code, error.description) }
-    init(_ error: UndoError) { self.init(PluginHostError.history(error)) }
+    init(_ report: ErrorReport) { self.init(report.code, report.message) }
+    init(_ error: PluginHostError) { self.init(ErrorReport(error)) }
+    init(_ error: PluginLoadError) { self.init(ErrorReport(error)) }
+    init(_ error: UndoError) { self.init(ErrorReport(error)) }
 
-    /// Any error a history call can throw, with its most precise code.
+    /// Any error a history call can throw, with its most precise code (``ErrorReport``).
     init(_ error: any Error) {
-        switch error {
-        case let failure as ClientFailure: self = failure
-        case let error as PluginHostError: self.init(error)
-        case let error as PluginLoadError: self.init(error)
-        case let error as UndoError: self.init(error)
-        default: self.init(Int32(UNDO_EPLUGIN), String(describing: error))
+        if let failure = error as? ClientFailure {
+            self = failure
+        } else {
+            self.init(ErrorReport(error))
         }
     }
 

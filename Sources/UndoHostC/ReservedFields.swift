@@ -4,6 +4,7 @@ import UndoHostAPI
 /// UNDO_EINVAL when they are not, so a later version can give them a meaning without an old
 /// program's leftovers being read as one.
 enum ReservedFields {
+    /// Reads `count` values: check the count against the action's first.
     /// - Complexity: O(count).
     static func check(_ args: UnsafePointer<undo_value>?, count: UInt32) throws(ClientFailure) {
         guard let args else { return }

@@ -234,7 +234,7 @@ public enum UndoHostTool {
             if json {
                 let hint = HostSession.hint(for: failure, words: words).map { $0 + "; " } ?? ""
                 let warning = JSONValue.object([("warning", .string("cannot load")), ("path", .string(failure.path)),
-                                                ("code", .string(SessionError.name(of: failure.code))),
+                                                ("code", .string(ErrorReport(failure).codeName)),
                                                 ("message", .string(failure.explanation)),
                                                 ("hint", .string(hint + "the other plugins are loaded"))])
                 output.write(warning.serialized + "\n", error: true)

@@ -238,8 +238,8 @@ extension SessionCommand {
         let codeText = String(rest[codeStart..<codeEnd])
         let codeColumn = restColumn + rest.distance(from: rest.startIndex, to: codeStart)
         guard !codeText.isEmpty else { throw SessionError(.syntax, text.missingArgument("expect"), hint: usage) }
-        guard let code = SessionError.code(named: codeText) else {
-            let names = SessionError.codeNames.map(\.name)
+        guard let code = ErrorReport.code(named: codeText) else {
+            let names = ErrorReport.codeNames.map(\.name)
             let hint = Suggestion.closest(to: codeText, among: names).map(text.didYouMean)
                 ?? text.codesHint(names.joined(separator: ", "))
             throw SessionError(.syntax, text.notAnErrorCode(codeText), hint: hint, column: codeColumn)

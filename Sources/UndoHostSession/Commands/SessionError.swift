@@ -1,4 +1,5 @@
 import UndoPluginABI
+import UndoPluginHost
 
 /// Why a session command failed: one clear line saying what went wrong and where, its error
 /// code (named as in undo_common.h, `UNDO_ERANGE`), and a hint (the expected signature, the
@@ -43,7 +44,7 @@ public struct SessionError: Error, Sendable, Equatable, CustomStringConvertible 
     }
 
     /// The code's name, `UNDO_ERANGE` (`UNDO_EUNKNOWN` for a code not in the table).
-    public var codeName: String { Self.name(of: code) }
+    public var codeName: String { ErrorReport.name(of: code) }
 
     public var description: String { codeName + ": " + message }
 
@@ -58,34 +59,8 @@ public struct SessionError: Error, Sendable, Equatable, CustomStringConvertible 
         }
     }
 
-    // MARK: Code names
-
-    /// Every error code, by its name (the table of undo_common.h).
-    static let codeNames: [(name: String, code: Int32)] = {
-        var names: [(String, Int32)] = []
-        var code: Int32 = -1
-        while true {
-            let name = String(cString: undo_plugin_error_name(code))
-            if name == "UNDO_EUNKNOWN" { break }
-            names.append((name, code))
-            code -= 1
-        }
-        return names
-    }()
-
-    static func name(of code: Int32) -> String { String(cString: undo_plugin_error_name(code)) }
-
-    /// The code named `name` (`UNDO_ERANGE`, any case), or `nil`.
-    static func code(named name: String) -> Int32? {
-        codeNames.first { $0.name.caseInsensitiveEquals(name) }?.code
-    }
-
     var json: JSONValue {
         .object([("kind", .string(kind.rawValue)), ("code", .string(codeName)), ("codeNumber", .integer(code)),
                  ("message", .string(message)), ("hint", .optional(hint)), ("column", .optional(column))])
     }
-}
-
-extension String {
-    func caseInsensitiveEquals(_ other: String) -> Bool { lowercased() == other.lowercased() }
 }

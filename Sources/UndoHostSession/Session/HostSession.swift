@@ -171,7 +171,7 @@ public final class HostSession {
         let context = UndoContext(currentDocument)
         let outcome: UndoPerformOutcome
         do throws(PluginHostError) {
-            outcome = try host.perform(action.fullID, argumentText: arguments, in: context)
+            outcome = try host.perform(action, argumentText: arguments, in: context)
         } catch {
             throw describe(error, action: action, arguments: arguments, argumentColumn: argumentColumn)
         }
@@ -223,7 +223,7 @@ public final class HostSession {
             let column = argumentError.column.map { argumentColumn + Self.characterOffset(ofScalar: $0 - 1, in: arguments) }
                 ?? (arguments.isEmpty ? nil : argumentColumn)
             let prefix = action.shortID + ": " + (place.isEmpty ? "" : place.joined() + ": ")
-            return SessionError(.arguments, prefix + argumentError.reason, code: argumentError.code,
+            return SessionError(.arguments, prefix + argumentError.reason, code: ErrorReport(error).code,
                                 hint: words.expected(signature), column: column)
         default:
             return sessionError(error, what: action.shortID)
@@ -242,7 +242,10 @@ public final class HostSession {
         return characters
     }
 
+    /// A host error as a session error: the code of ``ErrorReport`` (the one the C API returns),
+    /// the message in the session's words.
     func sessionError(_ error: PluginHostError, what: String) -> SessionError {
+        let report = ErrorReport(error)
         switch error {
         case .actionFailed(let failure):
             let phase: SessionText.PhaseWord = switch failure.phase {
@@ -254,26 +257,28 @@ public final class HostSession {
             case .load: .load
             }
             return SessionError(.plugin, words.failed(failure.actionID ?? failure.pluginID, phase: words.phase(phase), failure.message),
-                                code: failure.code, hint: words.pluginRefusedHint)
+                                code: report.code, hint: words.pluginRefusedHint)
         case .history(let undoError):
             return historyError(undoError)
         case .unknownPlugin(let id):
             let closest = Suggestion.closest(to: id, among: host.plugins.map(\.id))
-            return SessionError(.plugin, words.noPlugin(id), code: UNDO_ENOTFOUND,
+            return SessionError(.plugin, words.noPlugin(id), code: report.code,
                                 hint: closest.map(words.didYouMean) ?? words.listPluginsHint)
         default:
-            return SessionError(.plugin, "\(what): \(error)", code: error.code)
+            return SessionError(.plugin, "\(what): \(report.message)", code: report.code)
         }
     }
 
     func historyError(_ error: UndoError) -> SessionError {
+        let code = ErrorReport(error).code
         switch error {
         case .groupOpen:
-            return SessionError(.history, words.groupOpen(openGroupNames.last ?? nil), hint: words.endGroupHint)
+            return SessionError(.history, words.groupOpen(openGroupNames.last ?? nil), code: code, hint: words.endGroupHint)
         case .actionFailed(let step, let underlying):
-            return SessionError(.plugin, (step.map { "\($0): " } ?? "") + String(describing: underlying), hint: words.historyUnchangedHint)
+            return SessionError(.plugin, (step.map { "\($0): " } ?? "") + String(describing: underlying), code: code,
+                                hint: words.historyUnchangedHint)
         default:
-            return SessionError(.history, error.description, code: PluginHostError.history(error).code)
+            return SessionError(.history, error.description, code: code)
         }
     }
 
@@ -527,7 +532,7 @@ public final class HostSession {
     /// another error, or no error, is an expectation error (a command that succeeded keeps its
     /// effect).
     private func expect(_ code: Int32, from line: String) throws(SessionError) -> CommandOutcome.Body {
-        let expected = SessionError.name(of: code)
+        let expected = ErrorReport.name(of: code)
         guard let outcome = run(line) else {
             throw SessionError(.syntax, words.expectMissingCommand, hint: words.usage(SessionCommand.usages["expect"] ?? "expect"))
         }
@@ -585,7 +590,7 @@ public final class HostSession {
     }
 
     func loadError(_ error: PluginLoadError) -> SessionError {
-        SessionError(.pluginLoad, words.cannotLoad(error.path, error.explanation), code: error.code,
+        SessionError(.pluginLoad, words.cannotLoad(error.path, error.explanation), code: ErrorReport(error).code,
                      hint: Self.hint(for: error, words: words))
     }
 

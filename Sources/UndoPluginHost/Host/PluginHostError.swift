@@ -37,24 +37,14 @@ public enum PluginHostError: Error, Sendable, Equatable, CustomStringConvertible
     /// not a plugin's, a snapshot that does not fit the plugins loaded). Nothing was changed.
     case snapshot(String)
 
-    /// The ABI error code for this error (for C clients).
+    /// The ABI error code for this error (for C clients and undo-host: see ``ErrorReport``).
     public var code: Int32 {
         switch self {
         case .unknownAction, .unknownPlugin: Int32(UNDO_ENOTFOUND)
         case .ambiguousAction: Int32(UNDO_EINVAL)
         case .invalidArguments(_, _, let error): error.code
         case .actionFailed(let error): error.code
-        case .history(let error):
-            switch error {
-            case .reentrantCall: Int32(UNDO_EREENTRANT)
-            case .nothingToUndo, .nothingToRedo: Int32(UNDO_EEMPTY)
-            case .positionOutOfRange: Int32(UNDO_ERANGE)
-            case .stateNotFound: Int32(UNDO_ENOTFOUND)
-            case .invalidTravel: Int32(UNDO_EINVAL)
-            case .groupTooDeep, .nameTooLong: Int32(UNDO_ELIMIT)
-            case .actionFailed, .rollbackFailed: Int32(UNDO_EPLUGIN)
-            default: Int32(UNDO_ESTATE)
-            }
+        case .history(let error): ErrorReport.code(of: error)
         case .reentrantCall: Int32(UNDO_EREENTRANT)
         case .cannotDescribe: Int32(UNDO_ENOTSUP)
         case .cannotLoadDocuments: Int32(UNDO_ENOTSUP)

@@ -96,7 +96,7 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
 
 /// Names of the ABI's error codes.
 enum ErrorCode {
-    static func name(_ code: Int32) -> String { String(cString: undo_plugin_error_name(code)) }
+    static func name(_ code: Int32) -> String { ErrorReport.name(of: code) }
     static func message(_ code: Int32) -> String { String(cString: undo_plugin_error_message(code)) }
     /// Whether `code` is one of the table's error codes (negative, and named).
     static func isFailure(_ code: Int32) -> Bool { code < 0 && name(code) != "UNDO_EUNKNOWN" }

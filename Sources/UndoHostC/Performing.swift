@@ -7,83 +7,73 @@ import UndoPluginHost
 @c @implementation
 public func undo_history_perform(_ h: OpaquePointer?, _ actionID: UnsafePointer<CChar>?, _ context: UnsafePointer<CChar>?,
                           _ args: UnsafePointer<undo_value>?, _ argCount: UInt32) -> Int32 {
-    withClient(h) { history throws(ClientFailure) in
-        let id = try CText.read(actionID, "action_id")
-        let context = try CText.context(context, fallback: history.currentContext ?? .global)
-        try ReservedFields.check(args, count: argCount)
-        do throws(PluginHostError) {
-            let action = try history.host.actionType(id)
-            let values: [ActionValue]
-            do throws(ActionArgumentError) {
-                values = try ActionArguments.check(args, count: Int(argCount), against: action.signature)
-            } catch {
-                throw .invalidArguments(action: action.shortID, signature: action.shortID + action.signature.description, error)
-            }
-            try history.host.perform(action.fullID, values, in: context)
-        } catch {
-            throw ClientFailure(error)
-        }
-        return Int32(UNDO_OK)
-    }
+    performAction(h, actionID, context, .values(args, count: argCount), result: nil)
 }
 
 @c @implementation
 public func undo_history_perform_text(_ h: OpaquePointer?, _ actionID: UnsafePointer<CChar>?, _ context: UnsafePointer<CChar>?,
                                _ argumentText: UnsafePointer<CChar>?) -> Int32 {
-    withClient(h) { history throws(ClientFailure) in
-        let id = try CText.read(actionID, "action_id")
-        let context = try CText.context(context, fallback: history.currentContext ?? .global)
-        let text = try CText.read(argumentText, "argument_text")
-        do throws(PluginHostError) {
-            try history.host.perform(id, argumentText: text, in: context)
-        } catch {
-            throw ClientFailure(error)
-        }
-        return Int32(UNDO_OK)
-    }
+    performAction(h, actionID, context, .text(argumentText), result: nil)
 }
 
 @c @implementation
 public func undo_history_perform_v2(_ h: OpaquePointer?, _ actionID: UnsafePointer<CChar>?, _ context: UnsafePointer<CChar>?,
                                     _ args: UnsafePointer<undo_value>?, _ argCount: UInt32,
                                     _ result: UnsafeMutablePointer<undo_perform_result>?) -> Int32 {
-    withClient(h) { history throws(ClientFailure) in
-        let request = try PerformResultWriter.read(result)
-        let id = try CText.read(actionID, "action_id")
-        let context = try CText.context(context, fallback: history.currentContext ?? .global)
-        try ReservedFields.check(args, count: argCount)
-        let outcome: UndoPerformOutcome
-        do throws(PluginHostError) {
-            let action = try history.host.actionType(id)
-            let values: [ActionValue]
-            do throws(ActionArgumentError) {
-                values = try ActionArguments.check(args, count: Int(argCount), against: action.signature)
-            } catch {
-                throw .invalidArguments(action: action.shortID, signature: action.shortID + action.signature.description, error)
-            }
-            outcome = try history.host.perform(action.fullID, values, in: context)
-        } catch {
-            throw ClientFailure(error)
-        }
-        PerformResultWriter.write(outcome, request: request, to: result)
-        return Int32(UNDO_OK)
-    }
+    performAction(h, actionID, context, .values(args, count: argCount), result: result)
 }
 
 @c @implementation
 public func undo_history_perform_text_v2(_ h: OpaquePointer?, _ actionID: UnsafePointer<CChar>?,
                                          _ context: UnsafePointer<CChar>?, _ argumentText: UnsafePointer<CChar>?,
                                          _ result: UnsafeMutablePointer<undo_perform_result>?) -> Int32 {
+    performAction(h, actionID, context, .text(argumentText), result: result)
+}
+
+/// The arguments of a perform call: typed values, or script text.
+enum PerformArguments {
+    case values(UnsafePointer<undo_value>?, count: UInt32)
+    case text(UnsafePointer<CChar>?)
+}
+
+/// A perform call's arguments with the text read; values are read only once their count is
+/// checked against the action's.
+private enum ReadArguments {
+    case values(UnsafePointer<undo_value>?, count: UInt32)
+    case text(String)
+}
+
+/// The one body of the four perform calls: the action resolved once, its arguments checked
+/// once (a values array's count before anything of it is read), then `result` (NULL: not
+/// wanted) filled in.
+func performAction(_ h: OpaquePointer?, _ actionID: UnsafePointer<CChar>?, _ context: UnsafePointer<CChar>?,
+                   _ arguments: PerformArguments, result: UnsafeMutablePointer<undo_perform_result>?) -> Int32 {
     withClient(h) { history throws(ClientFailure) in
         let request = try PerformResultWriter.read(result)
         let id = try CText.read(actionID, "action_id")
         let context = try CText.context(context, fallback: history.currentContext ?? .global)
-        let text = try CText.read(argumentText, "argument_text")
+        let read: ReadArguments
+        switch arguments {
+        case .values(let values, let count): read = .values(values, count: count)
+        case .text(let text): read = .text(try CText.read(text, "argument_text"))
+        }
+        let action = try history.hostCall { host throws(PluginHostError) in try host.actionType(id) }
         let outcome: UndoPerformOutcome
-        do throws(PluginHostError) {
-            outcome = try history.host.perform(id, argumentText: text, in: context)
-        } catch {
-            throw ClientFailure(error)
+        switch read {
+        case .values(let values, let count):
+            do throws(PluginHostError) {
+                try PluginHost.checkArgumentCount(Int(count), of: action)
+            } catch {
+                throw ClientFailure(error)
+            }
+            try ReservedFields.check(values, count: count)
+            outcome = try history.hostCall { host throws(PluginHostError) in
+                try host.perform(action, values: values, count: Int(count), in: context)
+            }
+        case .text(let text):
+            outcome = try history.hostCall { host throws(PluginHostError) in
+                try host.perform(action, argumentText: text, in: context)
+            }
         }
         PerformResultWriter.write(outcome, request: request, to: result)
         return Int32(UNDO_OK)
