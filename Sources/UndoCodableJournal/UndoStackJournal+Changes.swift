@@ -9,7 +9,7 @@ extension UndoStackJournal {
     func journaled<R>(command: (type: String, json: String)? = nil, _ body: () throws -> R,
                       _ operation: (R) -> StackOperation) throws -> R {
         if let writeFailure { throw writeFailure }
-        let time = UndoJournal.now()
+        let time = JournalClock.wallClockNanoseconds()
         clock.replaying(at: time)
         let result: R
         do {

@@ -35,8 +35,8 @@ import UndoJournal
 /// and the model then hold a change the journal lacks; reopen the journal.
 public final class UndoStackJournal {
     /// How much a crash or a power loss can take: the modes of the session journal
-    /// (`UndoJournal.Durability`).
-    public typealias Durability = UndoJournal.Durability
+    /// (`JournalDurability`).
+    public typealias Durability = JournalDurability
 
     /// The format this version writes and reads.
     public static let formatVersion: Int64 = 1

@@ -71,8 +71,8 @@ import UndoPluginHost
         try then { try host.undo(count: 1, in: a) }
     }
 
-    @Test(arguments: UndoJournal.Durability.allCases)
-    func aReopenedJournalIsTheHistoryAsItWas(durability: UndoJournal.Durability) throws {
+    @Test(arguments: JournalDurability.allCases)
+    func aReopenedJournalIsTheHistoryAsItWas(durability: JournalDurability) throws {
         let path = scratch("swift.undojournal")
         let before: Snapshot
         do {
