@@ -30,7 +30,7 @@ import UndoJournal
 /// drops what the journal needs to restore the documents.
 ///
 /// **Format.** Version 4 (`PRAGMA user_version`; format 1 is undo-host's journal of session
-/// lines, read by ``UndoJournal``): one row per change, its fields in typed columns, with a
+/// lines, read by undo-host's `SessionLineJournal`): one row per change, its fields in typed columns, with a
 /// checksum, and the checkpoint's tables (see CheckpointTables.swift), each row with a checksum
 /// and the count of rows in the checkpoint's record; a damaged file is refused naming what is
 /// damaged. A perform keeps the step it made (``UndoPluginHost/PerformedStep``: name,
@@ -39,7 +39,7 @@ import UndoJournal
 /// the plugin and what differs. Journals of format 2 (no step columns) and 3 (no checkpoint
 /// tables) are read, and become format 4 once replayed. A failed open never writes to the file.
 ///
-/// **Durability** (``UndoJournal/Durability``): `full` commits and syncs each change before it
+/// **Durability** (``UndoJournal/JournalDurability``): `full` commits and syncs each change before it
 /// is acknowledged; `normal` commits changes in groups, at most ``groupCommitWindow`` after the
 /// first of a group, without syncing (see docs/reliability.md for what each can lose).
 ///
@@ -143,7 +143,7 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
     /// methods is written before the method returns.
     /// - Parameters:
     ///   - path: the database file.
-    ///   - durability: what a crash can lose (see ``UndoJournal/Durability``).
+    ///   - durability: what a crash can lose (see ``UndoJournal/JournalDurability``).
     ///   - host: the host to restore and journal; its history must have no steps yet, and it
     ///     must have the plugins the journal needs loaded (those loaded by the journal itself
     ///     are loaded again from their files).
@@ -261,7 +261,7 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
     }
 
     /// Whether `path` is to be opened as a journal of this kind (format 2 or 3): `false` only for an
-    /// undo-host journal of format 1 (session lines, read by ``UndoJournal``); `true` for a
+    /// undo-host journal of format 1 (session lines, read by undo-host's `SessionLineJournal`); `true` for a
     /// missing file (new journals are of format 4) and for anything else (refused by ``open(path:durability:host:clock:following:restoring:)``).
     /// - Parameter path: the database file.
     /// - Complexity: O(1): reads the header only.
