@@ -71,7 +71,7 @@ let package = Package(
         .testTarget(name: "UndoCodableJournalTests", dependencies: ["UndoCodableJournal", "UndoJournal", "UndoCore"],
                     path: "Tests/UndoCodableJournalTests", exclude: ["Fixtures"]),  // a history journal of format 1
         // The process the history journal's crash test kills with SIGKILL (a scripted session).
-        .executableTarget(name: "CodableJournalCrashSession", dependencies: ["UndoCodableJournal", "UndoCore"],
+        .executableTarget(name: "CodableJournalCrashSession", dependencies: ["UndoCodableJournal", "UndoCore", "UndoJournal"],
                           path: "Tests/CodableJournalCrashSession"),
         // The direct call prototypes and the conversions of type-erased plugin functions, in C
         // (internal to UndoPluginHost).
@@ -122,7 +122,7 @@ let package = Package(
                                                   .product(name: "ArgumentParser", package: "swift-argument-parser")],
                 path: "Sources/UndoHostSession"),
         .executableTarget(name: "undo-host", dependencies: ["UndoHostSession"], path: "Sources/undo-host"),
-        .testTarget(name: "UndoHostToolTests", dependencies: ["UndoHostSession", "UndoHostTerminal", "UndoCore", "UndoPluginHost"],
+        .testTarget(name: "UndoHostToolTests", dependencies: ["UndoHostSession", "UndoHostTerminal", "UndoCore", "UndoPluginHost", "UndoJournal"],
                     path: "Tests/UndoHostToolTests",
                     exclude: ["Fixtures"]), // broken plugins for `undo-host check`, compiled with cc
         .target(name: "UndoBenchCounterPlugin", dependencies: ["UndoPluginABI"],

@@ -16,19 +16,16 @@ struct StoredChange: Equatable {
     /// FNV-1a (64 bits) over the fields, each text ended by a zero byte: a byte changed inside a
     /// text, which SQLite's own checks do not see, is caught.
     var checksum: Int64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        func add(_ byte: UInt8) {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
-        }
+        var checksum = RowChecksum()
+        // This format mixes the two integers' bytes in turn, least significant first.
         for shift in stride(from: 0, to: 64, by: 8) {
-            add(UInt8(truncatingIfNeeded: UInt64(bitPattern: sequence) >> UInt64(shift)))
-            add(UInt8(truncatingIfNeeded: time >> UInt64(shift)))
+            checksum.mix([UInt8(truncatingIfNeeded: UInt64(bitPattern: sequence) >> UInt64(shift)),
+                          UInt8(truncatingIfNeeded: time >> UInt64(shift))])
         }
         for text in [operation, commandType, command] {
-            text.utf8.forEach(add)
-            add(0)
+            checksum.mix(text: text)
         }
-        return Int64(bitPattern: hash)
+        return checksum.value
     }
 }
 
@@ -45,8 +42,8 @@ extension UndoStackJournal {
             version = try connection.integer("PRAGMA user_version;")
         }
         guard application == applicationID else {
-            throw JournalError(path: path, application == 0x554E_444F
-                ? "it is an undo-host session journal (UndoJournal), not a history journal"
+            throw JournalError(path: path, application == JournalApplicationID.undoHost
+                ? "it is an undo-host journal (of the plugin host or of session lines), not a history journal"
                 : "it is not a history journal (an SQLite database of another application id)")
         }
         guard (1...formatVersion).contains(version) else {

@@ -8,7 +8,7 @@ extension UndoStackJournal {
     /// beside it); nothing is written when the change throws or changed nothing.
     func journaled<R>(command: (type: String, json: String)? = nil, _ body: () throws -> (R, JournalOperation?)) throws -> R {
         if let writeFailure { throw writeFailure }
-        let time = UndoJournal.now()
+        let time = JournalClock.wallClockNanoseconds()
         clock.replaying(at: time)
         let result: R
         let written: JournalOperation?

@@ -12,7 +12,7 @@ public func undo_history_open_journal(_ h: OpaquePointer?, _ path: UnsafePointer
     withClient(h) { history throws(ClientFailure) in
         let path = try CText.read(path, "path")
         guard !path.isEmpty else { throw .invalid("path is empty") }
-        let mode: UndoJournal.Durability
+        let mode: JournalDurability
         switch durability {
         case UInt32(UNDO_JOURNAL_FULL): mode = .full
         case UInt32(UNDO_JOURNAL_NORMAL): mode = .normal

@@ -145,23 +145,16 @@ struct ChangeRow {
         /// FNV-1a over every field, each text ended by a 0 byte (the step columns only when one
         /// of their bits is set: format 2's rows have none).
         var computedChecksum: Int64 {
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-            func mix<S: Sequence<UInt8>>(_ bytes: S) {
-                for byte in bytes {
-                    hash ^= UInt64(byte)
-                    hash &*= 0x0000_0100_0000_01b3
-                }
-            }
+            var checksum = RowChecksum()
             for number in [sequence, Int64(bitPattern: time), first, second, present] {
-                withUnsafeBytes(of: number.littleEndian) { mix($0) }
+                checksum.mix(integer: number)
             }
             var texts = [kind, context, plugin, pluginVersion, action, arguments, name]
             if present & Self.stepFields != 0 { texts += [stepName, description, coalescingKey, inverseArguments] }
             for text in texts {
-                mix(text.utf8)
-                mix([0])
+                checksum.mix(text: text)
             }
-            return Int64(bitPattern: hash)
+            return checksum.value
         }
     }
 

@@ -293,21 +293,15 @@ struct Checkpoint {
 
     /// FNV-1a over the values: integers as 8 bytes, texts ended by a 0 byte, bytes after their length.
     static func checksum(_ values: some Collection<SQLiteConnection.Value>) -> Int64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        func mix<S: Sequence<UInt8>>(_ bytes: S) {
-            for byte in bytes {
-                hash ^= UInt64(byte)
-                hash &*= 0x0000_0100_0000_01b3
-            }
-        }
+        var checksum = RowChecksum()
         for value in values {
             switch value {
-            case .integer(let number): withUnsafeBytes(of: number.littleEndian) { mix($0) }
-            case .text(let text): mix(text.utf8); mix([0])
-            case .blob(let bytes): withUnsafeBytes(of: Int64(bytes.count).littleEndian) { mix($0) }; mix(bytes)
+            case .integer(let number): checksum.mix(integer: number)
+            case .text(let text): checksum.mix(text: text)
+            case .blob(let bytes): checksum.mix(integer: Int64(bytes.count)); checksum.mix(bytes)
             }
         }
-        return Int64(bitPattern: hash)
+        return checksum.value
     }
 }
 

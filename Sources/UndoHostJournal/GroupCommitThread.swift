@@ -4,6 +4,7 @@ import Glibc
 import Musl
 #endif
 import Synchronization
+import UndoCore
 import UndoJournal
 
 /// The thread that commits a journal's group of changes (normal durability) when its window has
@@ -19,7 +20,7 @@ final class GroupCommitThread: @unchecked Sendable {
     private let semaphore: UnsafeMutablePointer<sem_t>
     private var thread = pthread_t()
     private let stopping = Atomic<Bool>(false)
-    private let isStopped = Mutex(false)
+    private let isStopped = Locked(false)
     private let window: UInt64
     private let commit: @Sendable () -> Void
 

@@ -30,7 +30,7 @@ import UndoJournal
 /// drops what the journal needs to restore the documents.
 ///
 /// **Format.** Version 4 (`PRAGMA user_version`; format 1 is undo-host's journal of session
-/// lines, read by ``UndoJournal``): one row per change, its fields in typed columns, with a
+/// lines, read by undo-host's `SessionLineJournal`): one row per change, its fields in typed columns, with a
 /// checksum, and the checkpoint's tables (see CheckpointTables.swift), each row with a checksum
 /// and the count of rows in the checkpoint's record; a damaged file is refused naming what is
 /// damaged. A perform keeps the step it made (``UndoPluginHost/PluginStepRecord``: name,
@@ -39,7 +39,7 @@ import UndoJournal
 /// the plugin and what differs. Journals of format 2 (no step columns) and 3 (no checkpoint
 /// tables) are read, and become format 4 once replayed. A failed open never writes to the file.
 ///
-/// **Durability** (``UndoJournal/Durability``): `full` commits and syncs each change before it
+/// **Durability** (``UndoJournal/JournalDurability``): `full` commits and syncs each change before it
 /// is acknowledged; `normal` commits changes in groups, at most ``groupCommitWindow`` after the
 /// first of a group, without syncing (see docs/reliability.md for what each can lose).
 ///
@@ -55,7 +55,7 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
     public static let groupCommitWindow: Duration = .milliseconds(100)
 
     public let path: String
-    public let durability: UndoJournal.Durability
+    public let durability: JournalDurability
     /// How many changes were replayed when it was opened (those after its checkpoint, if it
     /// has one).
     public let restoredCount: Int
@@ -120,7 +120,7 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         }
     }
 
-    private init(path: String, durability: UndoJournal.Durability, connection: SQLiteConnection,
+    private init(path: String, durability: JournalDurability, connection: SQLiteConnection,
                  insert: SQLiteConnection.Statement, nextSequence: Int64, restoredCount: Int,
                  restoredCheckpoint: CheckpointInfo?, tracked: Tracked) {
         self.insert = insert
@@ -143,7 +143,7 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
     /// methods is written before the method returns.
     /// - Parameters:
     ///   - path: the database file.
-    ///   - durability: what a crash can lose (see ``UndoJournal/Durability``).
+    ///   - durability: what a crash can lose (see ``UndoJournal/JournalDurability``).
     ///   - host: the host to restore and journal; its history must have no steps yet, and it
     ///     must have the plugins the journal needs loaded (those loaded by the journal itself
     ///     are loaded again from their files).
@@ -160,7 +160,7 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
     ///   plugin missing or of another major version, a checkpoint or a change that cannot be
     ///   restored); the file is then unchanged.
     /// - Complexity: O(*n*) in the changes of the journal, plus replaying them.
-    public static func open(path: String, durability: UndoJournal.Durability = .full, host: PluginHost,
+    public static func open(path: String, durability: JournalDurability = .full, host: PluginHost,
                             clock: JournalClock? = nil,
                             following: ((HostChange, UndoResult?) -> Void)? = nil,
                             restoring: ((CheckpointInfo) -> Void)? = nil) throws(JournalError) -> HostJournal {
@@ -184,7 +184,7 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
                 try connection.execute("""
                     PRAGMA journal_mode=WAL;
                     BEGIN;
-                    PRAGMA application_id=\(UndoJournal.applicationID);
+                    PRAGMA application_id=\(JournalApplicationID.undoHost);
                     PRAGMA user_version=\(formatVersion);
                     CREATE TABLE changes(sequence INTEGER PRIMARY KEY, time INTEGER NOT NULL, kind TEXT NOT NULL,
                                          context TEXT NOT NULL, plugin TEXT NOT NULL, plugin_version TEXT NOT NULL,
@@ -261,7 +261,7 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
     }
 
     /// Whether `path` is to be opened as a journal of this kind (formats 2 to 4): `false` only for an
-    /// undo-host journal of format 1 (session lines, read by ``UndoJournal``); `true` for a
+    /// undo-host journal of format 1 (session lines, read by undo-host's `SessionLineJournal`); `true` for a
     /// missing file (new journals are of format 4) and for anything else (refused by ``open(path:durability:host:clock:following:restoring:)``).
     /// - Parameter path: the database file.
     /// - Complexity: O(1): reads the header only.
@@ -345,7 +345,7 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
     private static func check(_ connection: SQLiteConnection, path: String) throws(SQLiteFailure)
         -> (format: Int64, checkpoint: Checkpoint?, changes: [(sequence: Int64, time: UInt64, change: HostChange)])
     {
-        guard try connection.integer("PRAGMA application_id;") == UndoJournal.applicationID else {
+        guard try connection.integer("PRAGMA application_id;") == JournalApplicationID.undoHost else {
             throw SQLiteFailure(code: SQLITE_NOTADB, message: "it is an SQLite database but not an undo journal")
         }
         let version = try connection.integer("PRAGMA user_version;")
@@ -384,7 +384,7 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
     ///   change must then not be acknowledged).
     /// - Complexity: O(1) in the journal's length.
     public func record(_ change: HostChange) throws(PluginHostError) {
-        let now = UndoJournal.now()
+        let now = JournalClock.wallClockNanoseconds()
         // The time the history gave the change (its step's time), so a replay gives it the same.
         let time = clock.map { $0.lastTime != 0 ? $0.lastTime : now } ?? now
         do throws(SQLiteFailure) {
@@ -458,7 +458,7 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         let documents = captured.documents.map {
             Checkpoint.Document(document: $0.document, version: versions[$0.document.plugin] ?? "", state: $0.state)
         }
-        let checkpoint = Checkpoint(sequence: captured.value.sequence, time: UndoJournal.now(), loads: captured.value.loads,
+        let checkpoint = Checkpoint(sequence: captured.value.sequence, time: JournalClock.wallClockNanoseconds(), loads: captured.value.loads,
                                     documents: documents, history: captured.history)
         do throws(SQLiteFailure) {
             try state.withLock { (state: inout WriteState) throws(SQLiteFailure) in
@@ -569,19 +569,5 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
             state.isClosed = true
             connection.close()
         }
-    }
-}
-
-/// A value behind a pthread lock (the project's `RecursiveMutex`): ThreadSanitizer sees it, where
-/// `Synchronization.Mutex` takes its contended lock in the kernel, out of its sight, and would
-/// be reported as a race. Invariant: `value` is only touched inside `withLock`.
-final class Locked<Value>: @unchecked Sendable {
-    private let mutex = RecursiveMutex()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    func withLock<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
-        try mutex.withLock { () throws(E) -> R in try body(&value) }
     }
 }

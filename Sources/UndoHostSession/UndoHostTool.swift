@@ -65,7 +65,7 @@ public enum UndoHostTool {
         case .success(let loaded): locale = loaded
         case .failure(let error): return usageFailure(error.message, output: output)
         }
-        guard let durability = UndoJournal.Durability(rawValue: options.durability) else {
+        guard let durability = JournalDurability(rawValue: options.durability) else {
             return usageFailure("--durability \(options.durability): use full or normal", output: output)
         }
         guard let checkpointInterval = Int(options.checkpointEvery), checkpointInterval >= 0 else {
@@ -107,7 +107,7 @@ public enum UndoHostTool {
                 } else {
                     // Format 1 (session lines, before the journal moved below the session): still read
                     // and continued as it is.
-                    let journal = try UndoJournal(path: path, durability: durability)
+                    let journal = try SessionLineJournal(path: path, durability: durability)
                     let count = try session.restore(from: journal, clock: journalClock)
                     if count > 0 { output.write("undo-host: journal \(path): \(count) changes restored\n", error: true) }
                 }

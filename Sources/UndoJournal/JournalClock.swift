@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import Synchronization
 import UndoCore
 
@@ -23,7 +28,7 @@ public final class JournalClock: UndoClock {
         let time = replayed.load(ordering: .relaxed)
         if time != 0 { return time }
         if let before, !isWallClock.load(ordering: .relaxed) { return before.nanoseconds() }
-        let now = UndoJournal.now()
+        let now = Self.wallClockNanoseconds()
         lastTold.store(now, ordering: .relaxed)
         return now
     }
@@ -40,4 +45,11 @@ public final class JournalClock: UndoClock {
 
     /// Back to the wall clock.
     public func resume() { replayed.store(0, ordering: .relaxed) }
+
+    /// The wall clock, in nanoseconds since 1970: the time every journal keeps for a change.
+    public static func wallClockNanoseconds() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
+    }
 }

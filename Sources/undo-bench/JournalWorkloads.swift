@@ -67,7 +67,7 @@ enum JournalWorkloads {
     }
 
     /// N changes (and, with a journal, its closing commit), timed.
-    static func measure(_ n: Int, journal: (path: String, durability: UndoJournal.Durability)?) throws
+    static func measure(_ n: Int, journal: (path: String, durability: JournalDurability)?) throws
         -> (rate: Double, counter: Int64)
     {
         let (host, clock) = try makeHost()

@@ -1,5 +1,6 @@
 import UndoCodableJournal
 import UndoCore
+import UndoJournal
 
 /// One change of the scripted session.
 enum Step {
@@ -123,7 +124,7 @@ enum CrashScript {
         }
     }
 
-    /// FNV-1a (64 bits) of everything a reopened journal must give back: the documents, the
+    /// FNV-1a (64 bits, `RowChecksum`) of everything a reopened journal must give back: the documents, the
     /// whole tree (with each step's time when `withTimes`), the position, the current state and
     /// context, saves, titles, the open groups and the limit.
     static func digest(_ stack: UndoStack, _ documents: Documents, withTimes: Bool) -> String {
@@ -140,8 +141,8 @@ enum CrashScript {
         }
         text += "\(stack.undoMenuTitle(in: nil)) | \(stack.redoMenuTitle(in: nil)) | groups \(stack.groupDepth) "
             + "| limit \(stack.countLimit.map(String.init) ?? "-") | start saved \(stack.wasStartSaved)"
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-        return String(hash, radix: 16)
+        var checksum = RowChecksum()
+        checksum.mix(text.utf8)
+        return String(UInt64(bitPattern: checksum.value), radix: 16)
     }
 }

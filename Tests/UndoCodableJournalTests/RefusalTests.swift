@@ -60,12 +60,12 @@ struct RefusalTests {
 
     @Test("an undo-host session journal is refused as one")
     func sessionJournal() throws {
+        // undo-host's committed journal of format 1 (its class is undo-host's own).
         let path = JournalFiles.newPath()
-        let session = try UndoJournal(path: path)
-        try session.append(document: "", command: "undo 1")
-        session.close()
+        JournalFiles.write(JournalFiles.bytes(JournalFiles.fixture("../../UndoJournalTests/Fixtures/format-1.undojournal")), to: path)
+        #expect(!JournalFiles.bytes(path).isEmpty)
         let error = Self.refusal(path)
-        #expect(error?.message == "it is an undo-host session journal (UndoJournal), not a history journal")
+        #expect(error?.message == "it is an undo-host journal (of the plugin host or of session lines), not a history journal")
     }
 
     @Test("a newer format version is refused")

@@ -43,8 +43,8 @@ import UndoPluginHost
     /// The session with a checkpoint after its `cut`-th change, reopened: the same documents and
     /// history (times included) as when it closed, and the same as the session never
     /// checkpointed after the same further changes.
-    @Test(arguments: UndoJournal.Durability.allCases)
-    func aCheckpointAfterAnyChangeReopensTheSameHistory(durability: UndoJournal.Durability) throws {
+    @Test(arguments: JournalDurability.allCases)
+    func aCheckpointAfterAnyChangeReopensTheSameHistory(durability: JournalDurability) throws {
         let referencePath = journal.scratch("reference")
         let (reference, referenceClock) = journal.makeHost()
         let referenceJournal = try HostJournal.open(path: referencePath, durability: durability,

@@ -94,8 +94,8 @@ import UndoPluginHost
         #expect(try host.describe(a, plugin: Self.text) == "xy")
     }
 
-    @Test(arguments: UndoJournal.Durability.allCases)
-    func aReopenedJournalIsTheHistoryAsItWas(durability: UndoJournal.Durability) throws {
+    @Test(arguments: JournalDurability.allCases)
+    func aReopenedJournalIsTheHistoryAsItWas(durability: JournalDurability) throws {
         let path = scratch("swift.undojournal")
         let before: Snapshot
         do {

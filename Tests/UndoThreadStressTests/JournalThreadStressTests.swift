@@ -13,8 +13,8 @@ struct JournalThreadStressTests {
     static let workerCount = 3
     static let rounds = (ProcessInfo.processInfo.environment["UNDOHOST_STRESS_ROUNDS"].flatMap(Int.init) ?? 2000) / 5
 
-    @Test(arguments: UndoJournal.Durability.allCases)
-    func checkpointsRaceNoChange(durability: UndoJournal.Durability) throws {
+    @Test(arguments: JournalDurability.allCases)
+    func checkpointsRaceNoChange(durability: JournalDurability) throws {
         let path = NSTemporaryDirectory() + "stress-\(UUID().uuidString).undojournal"
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
         let host = try StressFixtures.makeHost()

@@ -11,7 +11,7 @@ extension HostSession {
     /// - Returns: the journal and how many changes were replayed.
     /// - Throws: the journal's error (not a journal, damaged, a plugin missing or of another
     ///   major version, a change that cannot be replayed); the file is then unchanged.
-    public func openJournal(path: String, durability: UndoJournal.Durability, clock: JournalClock?)
+    public func openJournal(path: String, durability: JournalDurability, clock: JournalClock?)
         throws(SessionError) -> HostJournal
     {
         do throws(JournalError) {
@@ -78,7 +78,7 @@ extension HostSession {
     /// - Returns: how many changes were replayed.
     /// - Throws: the first change that cannot be replayed (a plugin missing, an action of
     ///   another signature), naming it; the journal is not written.
-    public func restore(from journal: UndoJournal, clock: JournalClock?) throws(SessionError) -> Int {
+    public func restore(from journal: SessionLineJournal, clock: JournalClock?) throws(SessionError) -> Int {
         defer { clock?.resume() }
         for entry in journal.restored {
             if entry.document != currentDocument { _ = run(.document(entry.document)) }

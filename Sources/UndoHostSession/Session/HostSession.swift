@@ -27,7 +27,7 @@ public final class HostSession {
     /// locale, so it matches the menu titles).
     public var words: SessionText
     /// Where every change is written before it is acknowledged (`--journal`), once restored.
-    public internal(set) var journal: UndoJournal?
+    public internal(set) var journal: SessionLineJournal?
     /// The plugin host's journal (`--journal`, format 2 and later) and when it takes its
     /// checkpoints (see HostSession+Checkpoint.swift).
     var checkpoints = CheckpointSchedule()

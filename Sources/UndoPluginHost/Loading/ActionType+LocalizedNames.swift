@@ -1,4 +1,4 @@
-import Synchronization
+import UndoCore
 
 /// The names an action type has in other languages (`undo_host.register_action_name`, ABI 1.5)
 /// and the one its steps show in the host's locale.

@@ -4,7 +4,6 @@ import Glibc
 import Musl
 #endif
 import CUndoHostSupport
-import Synchronization
 import UndoCore
 import UndoPluginABI
 
@@ -46,7 +45,7 @@ public final class ActionType: @unchecked Sendable, CustomStringConvertible {
     let fixedStepCost: Int?
     /// The names in other languages and the one chosen for the host's locale
     /// (ActionType+LocalizedNames).
-    let localized: Mutex<LocalizedActionNames>
+    let localized: Locked<LocalizedActionNames>
     /// `localID` as a C string for `undo_call.action_id`, made once (freed in deinit).
     let cLocalID: UnsafeMutablePointer<CChar>
 
@@ -61,7 +60,7 @@ public final class ActionType: @unchecked Sendable, CustomStringConvertible {
         self.pluginShortName = plugin.shortName
         self.localID = localID
         self.name = name
-        self.localized = Mutex(LocalizedActionNames(chosen: name))
+        self.localized = Locked(LocalizedActionNames(chosen: name))
         self.signature = signature
         self.inverseSignature = inverseSignature
         self.coalescingKey = coalescingKey

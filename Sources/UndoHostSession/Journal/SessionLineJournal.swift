@@ -4,9 +4,11 @@ import Glibc
 import Musl
 #endif
 import CSQLite
+import UndoJournal
 
-/// Format 1: undo-host's journal of session lines, still read and continued by undo-host (new
-/// journals are those of `HostJournal` (module UndoHostJournal), format 2, which the C API and Swift open too).
+/// Format 1: undo-host's journal of session lines, still read and continued by undo-host only
+/// (new journals are those of `HostJournal` (module UndoHostJournal), format 2 and later, which
+/// the C API and Swift open too).
 ///
 /// A journal of a session's changes in an SQLite database (WAL mode): every change that went
 /// into the history, as the command that made it, written before it is acknowledged, so that a
@@ -18,29 +20,14 @@ import CSQLite
 /// and moves across branches as the commands that made them (a move by time or by saves as the
 /// state it reached). Replaying needs the same plugins.
 ///
-/// Durability (``Durability``): `full` syncs each change to disk before it is acknowledged;
+/// Durability (`JournalDurability`): `full` syncs each change to disk before it is acknowledged;
 /// `normal` writes it to the WAL file (so a crash of the process loses nothing acknowledged)
 /// and syncs at checkpoints, so a power loss can lose the changes since the last checkpoint.
 ///
 /// The database carries a format version (`PRAGMA user_version`) and an application id; each
 /// entry carries a checksum, so a damaged file is refused with the entry that is damaged.
 /// Opening never writes to an existing journal until the caller appends.
-public final class UndoJournal {
-    /// How much a crash or a power loss can take.
-    public enum Durability: String, Sendable, CaseIterable {
-        /// Synced (`fsync` of the WAL) before each change is acknowledged: a process crash or a
-        /// power loss loses nothing acknowledged. The default: an undo history is worth the
-        /// few milliseconds a sync costs on each change a person makes.
-        case full
-        /// Not synced: SQLite syncs the WAL at checkpoints (every 1000 pages of WAL), so a power
-        /// loss or an operating-system crash can lose the changes since the last one. In a
-        /// Changes of `HostJournal` (module UndoHostJournal) are also committed in groups, at most
-        /// `HostJournal.groupCommitWindow` (100 ms) after the first of a group, so a process
-        /// crash can lose that window; in a format-1 ``UndoJournal`` each change is committed
-        /// before it is acknowledged.
-        case normal
-    }
-
+public final class SessionLineJournal {
     /// One journaled change.
     public struct Entry: Sendable, Equatable {
         /// 1, 2, 3, … in the order the changes were made.
@@ -59,22 +46,15 @@ public final class UndoJournal {
             self.command = command
         }
 
-        /// FNV-1a over every field: what the file's own checks cannot see (a flipped byte inside
-        /// a text) does not pass unnoticed.
+        /// The row checksum over every field (no 0 byte after the command, as format 1 has it):
+        /// what the file's own checks cannot see (a flipped byte inside a text) does not pass unnoticed.
         var checksum: Int64 {
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-            func mix<S: Sequence<UInt8>>(_ bytes: S) {
-                for byte in bytes {
-                    hash ^= UInt64(byte)
-                    hash &*= 0x0000_0100_0000_01b3
-                }
-            }
-            withUnsafeBytes(of: sequence.littleEndian) { mix($0) }
-            withUnsafeBytes(of: time.littleEndian) { mix($0) }
-            mix(document.utf8)
-            mix([0])
-            mix(command.utf8)
-            return Int64(bitPattern: hash)
+            var checksum = RowChecksum()
+            checksum.mix(integer: sequence)
+            checksum.mix(integer: Int64(bitPattern: time))
+            checksum.mix(text: document)
+            checksum.mix(command.utf8)
+            return checksum.value
         }
     }
 
@@ -82,11 +62,9 @@ public final class UndoJournal {
     /// journals written before the journal moved below the session open; new journals are
     /// the format 2 of `HostJournal`, module UndoHostJournal).
     public static let formatVersion: Int64 = 1
-    /// SQLite's application id of a journal: "UNDO".
-    package static let applicationID: Int64 = 0x554E_444F
 
     public let path: String
-    public let durability: Durability
+    public let durability: JournalDurability
     /// The entries the journal held when it was opened, oldest first.
     public let restored: [Entry]
     private let connection: SQLiteConnection
@@ -95,7 +73,7 @@ public final class UndoJournal {
     /// Opens the journal at `path`: a new file starts empty; an existing one is checked (an undo
     /// journal, of this format version, undamaged) and its entries read.
     /// - Throws: ``JournalError`` naming the file and the problem; nothing is written then.
-    public init(path: String, durability: Durability = .full) throws(JournalError) {
+    public init(path: String, durability: JournalDurability = .full) throws(JournalError) {
         self.path = path
         self.durability = durability
         let exists = access(path, F_OK) == 0
@@ -107,7 +85,7 @@ public final class UndoJournal {
                 try connection.execute("""
                     PRAGMA journal_mode=WAL;
                     BEGIN;
-                    PRAGMA application_id=\(Self.applicationID);
+                    PRAGMA application_id=\(JournalApplicationID.undoHost);
                     PRAGMA user_version=\(Self.formatVersion);
                     CREATE TABLE entries(sequence INTEGER PRIMARY KEY, time INTEGER NOT NULL,
                                          document TEXT NOT NULL, command TEXT NOT NULL, checksum INTEGER NOT NULL);
@@ -126,7 +104,7 @@ public final class UndoJournal {
 
     /// Reads and checks an existing journal.
     private static func check(_ connection: SQLiteConnection, path: String) throws(SQLiteFailure) -> [Entry] {
-        guard try connection.integer("PRAGMA application_id;") == applicationID else {
+        guard try connection.integer("PRAGMA application_id;") == JournalApplicationID.undoHost else {
             throw SQLiteFailure(code: SQLITE_NOTADB, message: "it is an SQLite database but not an undo journal")
         }
         let version = try connection.integer("PRAGMA user_version;")
@@ -160,7 +138,7 @@ public final class UndoJournal {
     /// - Throws: ``JournalError`` when it could not be written (the disk is full, the file was
     ///   removed…): the change must then not be acknowledged.
     @discardableResult
-    public func append(document: String, command: String, time: UInt64 = UndoJournal.now()) throws(JournalError) -> Entry {
+    public func append(document: String, command: String, time: UInt64 = JournalClock.wallClockNanoseconds()) throws(JournalError) -> Entry {
         let entry = Entry(sequence: nextSequence, time: time, document: document, command: command)
         do throws(SQLiteFailure) {
             try connection.query("INSERT INTO entries(sequence, time, document, command, checksum) VALUES (?, ?, ?, ?, ?);",
@@ -175,46 +153,4 @@ public final class UndoJournal {
 
     /// Closes the file (also done when the journal is freed).
     public func close() { connection.close() }
-
-    /// The wall clock, in nanoseconds since 1970.
-    public static func now() -> UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_REALTIME, &time)
-        return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
-    }
-}
-
-/// A journal that could not be opened or written: the file and what is wrong.
-public struct JournalError: Error, Sendable, CustomStringConvertible {
-    public var path: String
-    public var message: String
-    /// What kind of problem it is (for the C API's error codes).
-    public var reason: Reason
-
-    /// What kind of problem a ``JournalError`` is.
-    public enum Reason: Sendable, Equatable {
-        /// Not a journal, or damaged (integrity check, checksum).
-        case damaged
-        /// A plugin the journal needs is not loaded.
-        case pluginMissing
-        /// A plugin the journal needs is loaded with another major version.
-        case pluginVersion
-        /// A change could not be made again.
-        case replay
-        /// A checkpoint cannot be taken: a document's plugin cannot save its documents as bytes.
-        case cannotCheckpoint
-        /// A plugin's call failed while the journal needed it (its save of a document for a
-        /// checkpoint); the message is the plugin's.
-        case pluginFailed
-        /// Anything else (the file cannot be opened or written).
-        case other
-    }
-
-    public init(path: String, _ message: String, reason: Reason = .other) {
-        self.path = path
-        self.message = message
-        self.reason = reason
-    }
-
-    public var description: String { "journal \(path): \(message)" }
 }

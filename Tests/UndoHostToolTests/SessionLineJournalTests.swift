@@ -1,19 +1,20 @@
 import Foundation
 import Testing
+import UndoHostSession
 import UndoJournal
 
-/// The journal file: a new one starts empty, entries come back in order, and a file that is not
+/// undo-host's session journal of format 1: a new one starts empty, entries come back in order, and a file that is not
 /// a journal of this format, or is damaged, is refused with the reason, without being changed.
-@Suite struct UndoJournalTests {
+@Suite struct SessionLineJournalTests {
     func scratch(_ name: String) -> String {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("undo-journal-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder.appendingPathComponent(name).path
     }
 
-    func written(_ count: Int, durability: UndoJournal.Durability = .full) throws -> String {
+    func written(_ count: Int, durability: JournalDurability = .full) throws -> String {
         let path = scratch("j.db")
-        let journal = try UndoJournal(path: path, durability: durability)
+        let journal = try SessionLineJournal(path: path, durability: durability)
         #expect(journal.restored.isEmpty)
         for index in 1...count {
             try journal.append(document: index % 2 == 0 ? "a.txt" : "b.txt",
@@ -24,23 +25,23 @@ import UndoJournal
         return path
     }
 
-    @Test(arguments: UndoJournal.Durability.allCases)
-    func entriesComeBackInOrder(durability: UndoJournal.Durability) throws {
+    @Test(arguments: JournalDurability.allCases)
+    func entriesComeBackInOrder(durability: JournalDurability) throws {
         let path = try written(50, durability: durability)
-        let journal = try UndoJournal(path: path, durability: durability)
+        let journal = try SessionLineJournal(path: path, durability: durability)
         #expect(journal.restored.count == 50)
         #expect(journal.restored.map(\.sequence) == Array(1...50))
         #expect(journal.restored[1].document == "a.txt" && journal.restored[1].time == 2_000_000_000)
         #expect(journal.restored[49].command.hasPrefix("org.undohost.text/insert 0 \"entry 50 "))
         try journal.append(document: "a.txt", command: "undo 1")
         journal.close()
-        #expect(try UndoJournal(path: path).restored.last?.sequence == 51)
+        #expect(try SessionLineJournal(path: path).restored.last?.sequence == 51)
     }
 
     func expectRefused(_ path: String, saying words: String) throws {
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         do {
-            _ = try UndoJournal(path: path)
+            _ = try SessionLineJournal(path: path)
             Issue.record("opened \(path)")
         } catch {
             #expect(error.description.contains(words), "\(error)")
@@ -92,10 +93,11 @@ import UndoJournal
     /// The format of version 1, as written by this version: a file kept in the repository that
     /// every later version must still read.
     @Test func theCommittedVersionOneJournalIsRead() throws {
-        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/format-1.undojournal")
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../UndoJournalTests/Fixtures/format-1.undojournal").standardized
         let copy = scratch("format-1.undojournal")
         try FileManager.default.copyItem(at: fixture, to: URL(fileURLWithPath: copy))
-        let journal = try UndoJournal(path: copy)
+        let journal = try SessionLineJournal(path: copy)
         #expect(journal.restored.map(\.command) == [
             "org.undohost.text/insert 0 \"Dear Ann\"", "break", "org.undohost.text/insert 8 \", thanks\"", "save",
             "undo 1", "org.undohost.text/insert 8 \", sorry\"", "goto 2",

@@ -1,0 +1,34 @@
+/// A journal that could not be opened or written: the file and what is wrong.
+public struct JournalError: Error, Sendable, CustomStringConvertible {
+    public var path: String
+    public var message: String
+    /// What kind of problem it is (for the C API's error codes).
+    public var reason: Reason
+
+    /// What kind of problem a ``JournalError`` is.
+    public enum Reason: Sendable, Equatable {
+        /// Not a journal, or damaged (integrity check, checksum).
+        case damaged
+        /// A plugin the journal needs is not loaded.
+        case pluginMissing
+        /// A plugin the journal needs is loaded with another major version.
+        case pluginVersion
+        /// A change could not be made again.
+        case replay
+        /// A checkpoint cannot be taken: a document's plugin cannot save its documents as bytes.
+        case cannotCheckpoint
+        /// A plugin's call failed while the journal needed it (its save of a document for a
+        /// checkpoint); the message is the plugin's.
+        case pluginFailed
+        /// Anything else (the file cannot be opened or written).
+        case other
+    }
+
+    public init(path: String, _ message: String, reason: Reason = .other) {
+        self.path = path
+        self.message = message
+        self.reason = reason
+    }
+
+    public var description: String { "journal \(path): \(message)" }
+}
