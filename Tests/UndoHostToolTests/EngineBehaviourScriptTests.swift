@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import UndoTestSupport
 
 /// The history's rules for open groups, saves and reverts, as a person at undo-host sees them
 /// (the built binary, the bundled plugins).

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import UndoTestSupport
 
 /// undo-host `checkpoint` and `--checkpoint-every`: a journal restored from a checkpoint (and the
 /// changes after it) is the session a journal without one gives, documents, branches, saves and

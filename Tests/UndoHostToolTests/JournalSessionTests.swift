@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import UndoTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif

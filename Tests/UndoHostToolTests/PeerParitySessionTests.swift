@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import UndoHostSession
+import UndoTestSupport
 
 /// What the peers (Qt's QUndoStack, the Rust crate `undo`) offer, at undo-host: scripts run by
 /// the built binary with the bundled plugins.

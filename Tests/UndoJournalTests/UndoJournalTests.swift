@@ -1,14 +1,13 @@
 import Foundation
 import Testing
 import UndoJournal
+import UndoTestSupport
 
 /// The journal file: a new one starts empty, entries come back in order, and a file that is not
 /// a journal of this format, or is damaged, is refused with the reason, without being changed.
 @Suite struct UndoJournalTests {
     func scratch(_ name: String) -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("undo-journal-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder.appendingPathComponent(name).path
+        TemporaryFolder.kept("undo-journal") + "/" + name
     }
 
     func written(_ count: Int, durability: UndoJournal.Durability = .full) throws -> String {
