@@ -48,7 +48,7 @@ let package = Package(
     ],
     targets: [
         .target(name: "UndoCore", path: "Sources/UndoCore"),
-        .testTarget(name: "UndoCoreTests", dependencies: ["UndoCore"], path: "Tests/UndoCoreTests"),
+        .testTarget(name: "UndoCoreTests", dependencies: ["UndoCore", "UndoTestSupport"], path: "Tests/UndoCoreTests"),
         // What the test targets share: finding the built products, temporary folders, running undo-host.
         .target(name: "UndoTestSupport", path: "Tests/UndoTestSupport"),
         // The plugin C ABI (Include/undohost/*.h, module map in Include/), header-only.

@@ -10,8 +10,7 @@ import UndoTestSupport
 /// bundled canvas shows the other case: `canvas.recolor` to a shape's own color adds no step.
 @Suite("Scripts: obsolete steps")
 struct ObsoleteStepSessionTests {
-    static let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("UndoPluginHostTests/Fixtures/obsolete.c").path
+    static let source = SourceTree.path("Tests/UndoPluginHostTests/Fixtures/obsolete.c")
 
     /// Runs `script` with the obsolete fixture loaded too.
     static func run(_ script: String, _ arguments: [String] = []) throws -> UndoHostProcess.Outcome {
