@@ -48,7 +48,9 @@ let package = Package(
     ],
     targets: [
         .target(name: "UndoCore", path: "Sources/UndoCore"),
-        .testTarget(name: "UndoCoreTests", dependencies: ["UndoCore"], path: "Tests/UndoCoreTests"),
+        .testTarget(name: "UndoCoreTests", dependencies: ["UndoCore", "UndoTestSupport"], path: "Tests/UndoCoreTests"),
+        // What the test targets share: finding the built products, temporary folders, running undo-host.
+        .target(name: "UndoTestSupport", path: "Tests/UndoTestSupport"),
         // The plugin C ABI (Include/undohost/*.h, module map in Include/), header-only.
         .target(name: "UndoPluginABI", path: "Include", publicHeadersPath: "."),
         .systemLibrary(name: "CLibFFI", path: "Sources/CLibFFI", pkgConfig: "libffi",
@@ -64,11 +66,13 @@ let package = Package(
         // The plugin host's journal, which the C API, undo-host and Swift hosts open.
         .target(name: "UndoHostJournal", dependencies: ["UndoCore", "UndoPluginHost", "UndoJournal", "CSQLite"],
                 path: "Sources/UndoHostJournal"),
-        .testTarget(name: "UndoJournalTests", dependencies: ["UndoJournal", "UndoHostJournal", "UndoCore", "UndoPluginHost"], path: "Tests/UndoJournalTests",
-                    exclude: ["Fixtures"]),  // journals of formats 1 to 3 (read by every later version) and drift.c, a C plugin the tests build
+        .testTarget(name: "UndoJournalTests", dependencies: ["UndoJournal", "UndoTestSupport"], path: "Tests/UndoJournalTests"),
+        .testTarget(name: "UndoHostJournalTests", dependencies: ["UndoHostJournal", "UndoJournal", "UndoCore", "UndoPluginHost", "UndoTestSupport"],
+                    path: "Tests/UndoHostJournalTests",
+                    exclude: ["Fixtures"]),  // journals of formats 1 to 4 (read by every later version) and drift.c, a C plugin the tests build
         .target(name: "UndoCodableJournal", dependencies: ["UndoCore", "UndoJournal", "CSQLite"],
                 path: "Sources/UndoCodableJournal"),
-        .testTarget(name: "UndoCodableJournalTests", dependencies: ["UndoCodableJournal", "UndoJournal", "UndoCore"],
+        .testTarget(name: "UndoCodableJournalTests", dependencies: ["UndoCodableJournal", "UndoJournal", "UndoCore", "UndoTestSupport"],
                     path: "Tests/UndoCodableJournalTests", exclude: ["Fixtures"]),  // a history journal of format 1
         // The process the history journal's crash test kills with SIGKILL (a scripted session).
         .executableTarget(name: "CodableJournalCrashSession", dependencies: ["UndoCodableJournal", "UndoCore", "UndoJournal"],
@@ -92,7 +96,7 @@ let package = Package(
         .target(name: "UndoTestSwiftKitUse", dependencies: ["UndoPluginKit", "UndoPluginABI"],
                 path: "Tests/SwiftPluginKitUse"),
         // Not on UndoPluginKit: the tests load the Swift plugin the way a host does.
-        .testTarget(name: "UndoPluginKitTests", dependencies: ["UndoPluginHost", "UndoCore"],
+        .testTarget(name: "UndoPluginKitTests", dependencies: ["UndoPluginHost", "UndoCore", "UndoTestSupport"],
                     path: "Tests/UndoPluginKitTests"),
         // libundohost.so: the C API, implemented over UndoPluginHost.
         .target(name: "UndoHostC", dependencies: ["UndoCore", "UndoPluginHost", "UndoPluginABI", "UndoJournal", "UndoHostJournal"],
@@ -104,10 +108,10 @@ let package = Package(
                 linkerSettings: [.unsafeFlags(["-Xlinker", "--version-script=" + Context.packageDirectory
                                                + "/Sources/UndoHostLibrary/undohost.exports"])]),
         // Builds C and C++ programs against Include/ and libundohost.so and runs them.
-        .testTarget(name: "UndoHostCTests", dependencies: ["UndoCore", "UndoPluginHost"],
+        .testTarget(name: "UndoHostCTests", dependencies: ["UndoCore", "UndoPluginHost", "UndoTestSupport"],
                     path: "Tests/UndoHostCTests", exclude: ["Fixtures"]),
         .testTarget(name: "UndoPluginHostTests",
-                    dependencies: ["UndoPluginHost", "UndoPluginABI"],
+                    dependencies: ["UndoPluginHost", "UndoPluginABI", "UndoTestSupport"],
                     path: "Tests/UndoPluginHostTests",
                     exclude: ["Fixtures"]), // C sources the tests compile with cc
         // `undo-host check`: the plugin validator (tests, child processes, report).
@@ -116,15 +120,18 @@ let package = Package(
         // undo-host's terminal: raw mode, keys, the line editor and its drawing, safe text; it knows
         // nothing of sessions or plugins.
         .target(name: "UndoHostTerminal", path: "Sources/UndoHostTerminal"),
+        // `undo-host check` run as a plugin author runs it, on the bundled plugins and broken ones.
+        .testTarget(name: "UndoPluginCheckTests", dependencies: ["UndoTestSupport"], path: "Tests/UndoPluginCheckTests",
+                    exclude: ["Fixtures"]), // broken plugins for `undo-host check`, compiled with cc
         // undo-host: the session logic is a library so tests can also drive it in-process.
         .target(name: "UndoHostSession", dependencies: ["UndoCore", "UndoPluginHost", "UndoPluginABI", "UndoPluginCheck", "UndoJournal", "UndoHostJournal",
                                                   "UndoHostTerminal",
                                                   .product(name: "ArgumentParser", package: "swift-argument-parser")],
                 path: "Sources/UndoHostSession"),
         .executableTarget(name: "undo-host", dependencies: ["UndoHostSession"], path: "Sources/undo-host"),
-        .testTarget(name: "UndoHostToolTests", dependencies: ["UndoHostSession", "UndoHostTerminal", "UndoCore", "UndoPluginHost", "UndoJournal"],
-                    path: "Tests/UndoHostToolTests",
-                    exclude: ["Fixtures"]), // broken plugins for `undo-host check`, compiled with cc
+        .testTarget(name: "UndoHostToolTests", dependencies: ["UndoHostSession", "UndoHostTerminal", "UndoCore", "UndoPluginHost",
+                                                            "UndoJournal", "UndoTestSupport"],
+                    path: "Tests/UndoHostToolTests"),
         .target(name: "UndoBenchCounterPlugin", dependencies: ["UndoPluginABI"],
                 path: "Plugins/BenchCounter", publicHeadersPath: "include"),
         .target(name: "CUndoBenchSupport", path: "Sources/CUndoBenchSupport"),  // mallinfo2 for undo-bench
@@ -132,24 +139,25 @@ let package = Package(
                                                             "UndoCodableJournal"],
                           path: "Sources/undo-bench"),
         // Runs the built undo-bench at small sizes: its checks and its output line, not its speed.
-        .testTarget(name: "UndoBenchTests", path: "Tests/UndoBenchTests"),
+        .testTarget(name: "UndoBenchTests", dependencies: ["UndoTestSupport"], path: "Tests/UndoBenchTests"),
         // Fuzzing and the thread stress test (docs/reliability.md). The fuzz logic is a library,
         // so the regression tests replay saved inputs through the same code; each fuzz-* program is a
         // libFuzzer target when built with -DUNDO_LIBFUZZER (scripts/fuzz.sh), else it replays files.
         .target(name: "UndoFuzzTargets", dependencies: ["UndoCore", "UndoPluginHost", "UndoPluginABI", "UndoHostC"],
-                path: "Sources/UndoFuzzTargets"),
-        .executableTarget(name: "fuzz-arguments", dependencies: ["UndoFuzzTargets"], path: "Sources/fuzz-arguments"),
-        .executableTarget(name: "fuzz-titles", dependencies: ["UndoFuzzTargets"], path: "Sources/fuzz-titles"),
-        .executableTarget(name: "fuzz-c-api", dependencies: ["UndoFuzzTargets"], path: "Sources/fuzz-c-api"),
+                path: "Tests/UndoFuzzTargets"),
+        .executableTarget(name: "fuzz-arguments", dependencies: ["UndoFuzzTargets"], path: "Tests/fuzz-arguments"),
+        .executableTarget(name: "fuzz-titles", dependencies: ["UndoFuzzTargets"], path: "Tests/fuzz-titles"),
+        .executableTarget(name: "fuzz-c-api", dependencies: ["UndoFuzzTargets"], path: "Tests/fuzz-c-api"),
         .testTarget(name: "UndoFuzzTargetsTests", dependencies: ["UndoFuzzTargets"], path: "Tests/UndoFuzzTargetsTests"),
         .target(name: "UndoExampleSwiftCounter", dependencies: ["UndoPluginKit", "UndoPluginABI"],
                 path: "examples/swift-plugin"),
         // Every code block of README.md and docs/*.md compiled, run or compared (docs/checked-examples.md).
         // Not on UndoPluginKit: the tests load Swift plugins the way a host does.
-        .testTarget(name: "DocsTests", dependencies: ["UndoCore", "UndoPluginHost", "UndoJournal", "UndoHostJournal", "UndoCodableJournal"],
+        .testTarget(name: "DocsTests", dependencies: ["UndoCore", "UndoPluginHost", "UndoJournal", "UndoHostJournal", "UndoCodableJournal",
+                                                      "UndoTestSupport"],
                     path: "Tests/DocsTests"),
         .testTarget(name: "UndoThreadStressTests", dependencies: ["UndoPluginHost", "UndoCore", "UndoPluginABI", "UndoHostC",
-                                                                  "UndoHostJournal", "UndoJournal"],
+                                                                  "UndoHostJournal", "UndoJournal", "UndoTestSupport"],
                     path: "Tests/UndoThreadStressTests"),
     ],
     swiftLanguageModes: [.v6]

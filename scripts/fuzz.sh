@@ -10,6 +10,7 @@
 # Tests/FuzzRegressions/TARGET; a crash is saved in .build-fuzz/artifacts/TARGET/ and the run
 # fails. Copy it into Tests/FuzzRegressions/TARGET/ (with a name saying what it found) once the
 # bug is fixed: the test suite replays every file there.
+# (The fuzz-* programs are Tests/fuzz-*; their logic is the target UndoFuzzTargets, Tests/UndoFuzzTargets.)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import UndoTestSupport
 
 /// Runs the built `undo-bench` the way scripts/bench.sh does, at small sizes: every workload
 /// must pass its own checks and print the anchors' line, field for field, so run_all.sh can
@@ -97,7 +98,7 @@ import Testing
     }
 }
 
-/// The built `undo-bench`, found in the build products folder next to the test bundle.
+/// The built `undo-bench`, found in the build products folder.
 enum BenchProcess {
     struct Outcome {
         var status: Int32
@@ -106,25 +107,13 @@ enum BenchProcess {
         var lines: [String] { standardOutput.split(separator: "\n").map(String.init) }
     }
 
-    static var productsFolder: URL {
-        let testBinary = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-            ?? CommandLine.arguments[0]
-        var folder = URL(fileURLWithPath: testBinary).deletingLastPathComponent()
-        while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("undo-bench").path),
-              folder.pathComponents.count > 2 {
-            folder.deleteLastPathComponent()
-        }
-        return folder
-    }
-
     static func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Outcome {
-        let binary = productsFolder.appendingPathComponent("undo-bench")
+        let binary = BuildProducts.url("undo-bench")
         try #require(FileManager.default.isExecutableFile(atPath: binary.path),
                      "undo-bench is not built next to the tests (\(binary.path)): run swift build first")
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("undo-bench-test-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let outputFile = folder.appendingPathComponent("stdout"), errorFile = folder.appendingPathComponent("stderr")
+        let folder = try TemporaryFolder("undo-bench-test")
+        defer { withExtendedLifetime(folder) {} }  // removed only once the output is read
+        let outputFile = folder.url.appendingPathComponent("stdout"), errorFile = folder.url.appendingPathComponent("stderr")
         try Data().write(to: outputFile)
         try Data().write(to: errorFile)
         let process = Process()

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import UndoTestSupport
 
 /// A command that is not `Codable` cannot be journaled: the compiler refuses it. Each snippet is
 /// type-checked with `swiftc` against the modules this build made; a correct one first, so a
@@ -20,20 +21,14 @@ struct CompileTimeTests {
 
     /// Type-checks `source`; gives swiftc's status and what it printed.
     static func typecheck(_ source: String) throws -> (status: Int32, output: String) {
-        let testBinary = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        var products = URL(fileURLWithPath: testBinary).deletingLastPathComponent()
-        while !FileManager.default.fileExists(atPath: products.appendingPathComponent("Modules/UndoCodableJournal.swiftmodule").path),
-              products.pathComponents.count > 2 {
-            products.deleteLastPathComponent()
-        }
-        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("journaled-\(UUID()).swift")
+        let folder = try TemporaryFolder("journaled")
+        defer { withExtendedLifetime(folder) {} }  // removed once swiftc is done
+        let file = folder.url.appendingPathComponent("journaled.swift")
         try source.write(to: file, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: file) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swiftc", "-typecheck", "-I", products.appendingPathComponent("Modules").path,
-                             "-Xcc", "-fmodule-map-file=" + repository.appendingPathComponent("Sources/CSQLite/module.modulemap").path,
+        process.arguments = ["swiftc", "-typecheck", "-I", BuildProducts.path("Modules"),
+                             "-Xcc", "-fmodule-map-file=" + SourceTree.path("Sources/CSQLite/module.modulemap"),
                              file.path]
         let pipe = Pipe()
         process.standardOutput = pipe

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import UndoTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -15,16 +16,8 @@ import Glibc
 /// same script on an `UndoStack` in memory, with no journal.
 @Suite("History journal: SIGKILL at hundreds of points")
 struct CrashTests {
-    /// The child's products folder: where the test binary is (or above it).
-    static var executable: String {
-        var folder = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-            ?? CommandLine.arguments[0]).deletingLastPathComponent()
-        while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("CodableJournalCrashSession").path),
-              folder.pathComponents.count > 2 {
-            folder.deleteLastPathComponent()
-        }
-        return folder.appendingPathComponent("CodableJournalCrashSession").path
-    }
+    /// The child, built into the products folder.
+    static var executable: String { BuildProducts.path("CodableJournalCrashSession") }
 
     /// One line of the child: `restored N TIMELESS FULL` or `change K TIMELESS FULL`.
     struct Report {

@@ -62,7 +62,7 @@ struct RefusalTests {
     func sessionJournal() throws {
         // undo-host's committed journal of format 1 (its class is undo-host's own).
         let path = JournalFiles.newPath()
-        JournalFiles.write(JournalFiles.bytes(JournalFiles.fixture("../../UndoJournalTests/Fixtures/format-1.undojournal")), to: path)
+        JournalFiles.write(JournalFiles.bytes(JournalFiles.fixture("../../UndoHostJournalTests/Fixtures/format-1.undojournal")), to: path)
         #expect(!JournalFiles.bytes(path).isEmpty)
         let error = Self.refusal(path)
         #expect(error?.message == "it is an undo-host journal (of the plugin host or of session lines), not a history journal")

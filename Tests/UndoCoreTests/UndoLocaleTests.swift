@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import UndoCore
+import UndoTestSupport
 
 @Suite("UndoLocale")
 struct UndoLocaleTests {
@@ -87,10 +88,10 @@ struct UndoLocaleTests {
         """
 
     @Test func loadedFromFile() throws {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("undo-locale-\(UInt64.random(in: 0 ... .max)).txt")
+        let folder = try TemporaryFolder("undo-locale")
+        defer { withExtendedLifetime(folder) {} }  // removed at the end
+        let url = folder.url.appendingPathComponent("ja.txt")
         try Self.japanese.write(to: url, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: url) }
 
         let locale = try UndoLocale.load(contentsOfFile: url.path)
         #expect(locale.identifier == "ja")

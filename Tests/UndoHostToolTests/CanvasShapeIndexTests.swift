@@ -3,6 +3,7 @@ import Testing
 import UndoCore
 import UndoPluginHost
 @testable import UndoHostSession
+import UndoTestSupport
 
 /// The Canvas sample finds shapes through a hash table beside its list: shapes taken out of the
 /// middle, put back, re-added under a used id, moved and recolored, then everything undone and

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import UndoTestSupport
 
 /// `undo-host demo` and `undo-host plugins`: what a newcomer runs first.
 @Suite("demo and plugins modes")

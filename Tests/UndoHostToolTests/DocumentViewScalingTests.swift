@@ -2,6 +2,7 @@ import Testing
 import UndoCore
 import UndoPluginHost
 @testable import UndoHostSession
+import UndoTestSupport
 
 /// Showing the result of undo all / redo all reads the text once, not once per change: counted
 /// in units of text and highlights read (DocumentViewWork), never timed.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import UndoTestSupport
 
 /// Mistakes in scripts and on the command line: one line saying what and where, a hint, the
 /// documented exit status, never a trap; and the failing line changes nothing.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import UndoTestSupport
 
 /// `--json`: one JSON object per command, one per line, that a program can read.
 @Suite("--json output")

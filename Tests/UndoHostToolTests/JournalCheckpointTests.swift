@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import UndoTestSupport
 
 /// undo-host `checkpoint` and `--checkpoint-every`: a journal restored from a checkpoint (and the
 /// changes after it) is the session a journal without one gives, documents, branches, saves and
@@ -244,8 +245,7 @@ struct JournalCheckpointTests {
                 "\(grouped.standardOutput)")
 
         let old = Self.journalPath(folder, "old.undojournal")
-        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../UndoJournalTests/Fixtures/format-1.undojournal").standardized.path
+        let fixture = SourceTree.path("Tests/UndoHostJournalTests/Fixtures/format-1.undojournal")
         try FileManager.default.copyItem(atPath: fixture, toPath: old)
         let formatOne = try UndoHostProcess.run(UndoHostProcess.samplePlugins + ["--journal", old, "--checkpoint-every", "1"],
                                                 input: "text.insert 0 \">\"\ncheckpoint\n")

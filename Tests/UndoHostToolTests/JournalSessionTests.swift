@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import UndoTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -80,8 +81,7 @@ struct JournalSessionTests {
     func aFormatOneJournalIsContinued() throws {
         let folder = try TemporaryFolder()
         let journal = folder.url.appendingPathComponent("old.undojournal").path
-        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../UndoJournalTests/Fixtures/format-1.undojournal").standardized.path
+        let fixture = SourceTree.path("Tests/UndoHostJournalTests/Fixtures/format-1.undojournal")
         try FileManager.default.copyItem(atPath: fixture, toPath: journal)
         let first = try UndoHostProcess.run(UndoHostProcess.samplePlugins + ["--journal", journal], input: "text.insert 0 \">\"\n")
         #expect(first.standardError.contains("7 changes restored"), "\(first.standardError)")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import UndoTestSupport
 
 /// A whole error suite in one script: `--keep-going`, `expect CODE COMMAND`, error code names
 /// in text and `--json`, comments anywhere, stable history numbers.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import UndoHostSession
+import UndoTestSupport
 
 /// `--locale ko`: everything undo-host itself prints is Korean, and the sample plugins' action
 /// names are Korean too (undo_host.register_action_name, ABI 1.5).

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import UndoHostSession
+import UndoTestSupport
 
 /// Obsolete steps (Qt's setObsolete) at undo-host. A step can only find on undo or redo that it
 /// changes nothing when its document changed outside the history, which the bundled plugins
@@ -9,16 +10,15 @@ import UndoHostSession
 /// bundled canvas shows the other case: `canvas.recolor` to a shape's own color adds no step.
 @Suite("Scripts: obsolete steps")
 struct ObsoleteStepSessionTests {
-    static let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("UndoPluginHostTests/Fixtures/obsolete.c").path
+    static let source = SourceTree.path("Tests/UndoPluginHostTests/Fixtures/obsolete.c")
 
     /// Runs `script` with the obsolete fixture loaded too.
     static func run(_ script: String, _ arguments: [String] = []) throws -> UndoHostProcess.Outcome {
-        let folder = try PluginCheckTests.privateFolder()
+        let folder = try TemporaryFolder()
         let plugin = folder.url.appendingPathComponent("libobsolete.so").path
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["cc", "-std=c99", "-shared", "-fPIC", "-I", PluginCheckTests.include, "-o", plugin, source]
+        process.arguments = ["cc", "-std=c99", "-shared", "-fPIC", "-I", SourceTree.include, "-o", plugin, source]
         try process.run()
         process.waitUntilExit()
         try #require(process.terminationStatus == 0, "cc failed for \(source)")
@@ -135,11 +135,11 @@ struct ObsoleteStepSessionTests {
     /// own values): a perform that adds no step keeps the redo steps and must change nothing.
     @Test("check passes a plugin with obsolete performs")
     func checkModelsObsoletePerforms() throws {
-        let folder = try PluginCheckTests.privateFolder()
+        let folder = try TemporaryFolder()
         let plugin = folder.url.appendingPathComponent("libobsolete.so").path
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["cc", "-std=c99", "-shared", "-fPIC", "-DOBSOLETE_PER_DOCUMENT", "-I", PluginCheckTests.include,
+        process.arguments = ["cc", "-std=c99", "-shared", "-fPIC", "-DOBSOLETE_PER_DOCUMENT", "-I", SourceTree.include,
                              "-o", plugin, Self.source]
         try process.run()
         process.waitUntilExit()

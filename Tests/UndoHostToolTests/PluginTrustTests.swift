@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import UndoTestSupport
 
 /// What the person names is loaded from where they mean; what others could change is refused
 /// unless they say otherwise.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import UndoHostSession
+import UndoTestSupport
 
 /// A script is read as lines whatever its line endings, in bounded pieces; what cannot be read
 /// is an error naming its line, never a quiet end of the input; quitting with a group open fails.

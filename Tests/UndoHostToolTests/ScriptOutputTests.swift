@@ -1,4 +1,5 @@
 import Testing
+import UndoTestSupport
 
 /// `undo-host run FILE` with the bundled plugins: the text a person reads, compared in full.
 @Suite("Scripts: menu titles, history and highlighted results")

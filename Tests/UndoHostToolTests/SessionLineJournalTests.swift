@@ -2,14 +2,13 @@ import Foundation
 import Testing
 import UndoHostSession
 import UndoJournal
+import UndoTestSupport
 
 /// undo-host's session journal of format 1: a new one starts empty, entries come back in order, and a file that is not
 /// a journal of this format, or is damaged, is refused with the reason, without being changed.
 @Suite struct SessionLineJournalTests {
     func scratch(_ name: String) -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("undo-journal-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder.appendingPathComponent(name).path
+        TemporaryFolder.kept("undo-journal") + "/" + name
     }
 
     func written(_ count: Int, durability: JournalDurability = .full) throws -> String {
@@ -94,7 +93,7 @@ import UndoJournal
     /// every later version must still read.
     @Test func theCommittedVersionOneJournalIsRead() throws {
         let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../UndoJournalTests/Fixtures/format-1.undojournal").standardized
+            .appendingPathComponent("../UndoHostJournalTests/Fixtures/format-1.undojournal").standardized
         let copy = scratch("format-1.undojournal")
         try FileManager.default.copyItem(at: fixture, to: URL(fileURLWithPath: copy))
         let journal = try SessionLineJournal(path: copy)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import UndoTestSupport
 
 /// A step's two texts and its values in undo-host: after Qt's action text beside text (the
 /// Edit menu names the step, the history list describes it) and the Rust crate `undo`'s

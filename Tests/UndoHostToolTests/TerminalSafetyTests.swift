@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import UndoHostSession
 import UndoHostTerminal
+import UndoTestSupport
 
 /// What reaches a terminal is text, not commands to it: control characters from scripts,
 /// documents, plugins and errors are shown escaped; echoed tokens are capped; warnings under

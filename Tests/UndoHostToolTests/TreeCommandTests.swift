@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import UndoHostSession
+import UndoTestSupport
 
 /// `earlier`, `later`, `goto` and `tree` at undo-host (the built binary, the bundled plugins).
 @Suite("Scripts: branches and time travel")

@@ -4,6 +4,7 @@ import UndoCore
 import UndoHostJournal
 import UndoJournal
 import UndoPluginHost
+import UndoTestSupport
 
 /// Checkpoints taken while other threads perform, undo and redo through a journaled host: every
 /// change is kept once, in the checkpoint or after it, so the journal reopens to the documents
@@ -15,8 +16,9 @@ struct JournalThreadStressTests {
 
     @Test(arguments: JournalDurability.allCases)
     func checkpointsRaceNoChange(durability: JournalDurability) throws {
-        let path = NSTemporaryDirectory() + "stress-\(UUID().uuidString).undojournal"
-        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let folder = try TemporaryFolder("stress")
+        defer { withExtendedLifetime(folder) {} }  // removed at the end, with the journal's -wal and -shm
+        let path = folder.path("stress.undojournal")
         let host = try StressFixtures.makeHost()
         // Full durability syncs every change: fewer rounds keep the test short.
         let rounds = durability == .full ? Self.rounds / 10 : Self.rounds

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import UndoCore
 import UndoPluginHost
+import UndoTestSupport
 
 /// Several threads performing, undoing, redoing and reading titles at once, across the C
 /// plugins and the Swift plugin, in several contexts of one PluginHost and its shared history.
@@ -280,15 +281,8 @@ struct StressLoader {
 }
 
 enum StressFixtures {
-    /// The build products folder (the test binary's), where SwiftPM puts the plugins.
-    static let products: String = {
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
-        var folder = (executable as NSString).deletingLastPathComponent
-        while !folder.isEmpty && folder != "/" && !FileManager.default.fileExists(atPath: folder + "/libUndoPluginTextEditor.so") {
-            folder = (folder as NSString).deletingLastPathComponent
-        }
-        return folder
-    }()
+    /// The build products folder, where SwiftPM puts the plugins.
+    static let products = BuildProducts.folder
 
     /// The benchmark's counter plugin (not a bundled plugin, so not loaded by folder).
     static let benchCounter: String = {

@@ -1,4 +1,5 @@
 import Foundation
+import UndoTestSupport
 // docs:begin history-journal
 import UndoCodableJournal
 import UndoCore
@@ -7,10 +8,9 @@ import UndoCore
 extension DocExamples {
     /// docs/using-the-history-from-swift.md, "Keeping the history in a file".
     static func historyJournal() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("undo-docs-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("notes.history").path
+        let folder = try TemporaryFolder("undo-docs")
+        defer { withExtendedLifetime(folder) {} }  // removed at the end
+        let path = folder.path("notes.history")
         // docs:begin history-journal
         final class Note { var text = "" }
 

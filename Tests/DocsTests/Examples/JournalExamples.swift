@@ -1,4 +1,5 @@
 import Foundation
+import UndoTestSupport
 // docs:begin journal
 import UndoCore
 import UndoHostJournal
@@ -9,8 +10,9 @@ import UndoPluginHost
 extension DocExamples {
     /// docs/using-the-history-from-swift.md, "A journal".
     static func journal() throws {
-        let path = NSTemporaryDirectory() + "letter-\(UUID().uuidString).undojournal"
-        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let folder = try TemporaryFolder("undo-docs")
+        defer { withExtendedLifetime(folder) {} }  // removed at the end, with the journal's -wal and -shm
+        let path = folder.path("letter.undojournal")
         // docs:begin journal
         // A host as a program makes one each time it starts, journaled in `path`: a JournalClock (wall-clock times,
         // which mean the same after a restart), its plugins, then the journal.
@@ -42,8 +44,9 @@ extension DocExamples {
 
     /// docs/using-the-history-from-swift.md, "Checkpoints".
     static func journalCheckpoint() throws {
-        let path = NSTemporaryDirectory() + "notes-\(UUID().uuidString).undojournal"
-        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let folder = try TemporaryFolder("undo-docs")
+        defer { withExtendedLifetime(folder) {} }  // removed at the end, with the journal's -wal and -shm
+        let path = folder.path("notes.undojournal")
         func start() throws -> (PluginHost, HostJournal) {
             let clock = JournalClock()
             let host = PluginHost(history: SharedUndoHistory(UndoStack(countLimit: 100, clock: clock)))

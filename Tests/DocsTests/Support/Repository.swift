@@ -1,24 +1,12 @@
 import Foundation
+import UndoTestSupport
 
 /// Where the documentation, the sources and the built products are.
 enum Repository {
-    /// The repository root (four levels above this file).
-    static let root: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<4 { url.deleteLastPathComponent() }
-        return url.path
-    }()
+    static let root = SourceTree.root
 
-    /// The build products folder (the test binary's folder, where SwiftPM puts undo-host,
-    /// libundohost.so and the plugins).
-    static let products: String = {
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
-        var folder = (executable as NSString).deletingLastPathComponent
-        while !folder.isEmpty && folder != "/" && !FileManager.default.fileExists(atPath: folder + "/libundohost.so") {
-            folder = (folder as NSString).deletingLastPathComponent
-        }
-        return folder
-    }()
+    /// The build products folder (undo-host, libundohost.so and the plugins).
+    static let products = BuildProducts.folder
 
     /// Every Markdown file whose code blocks are checked, relative to the root: the top-level
     /// files, the guides in docs/ and the DocC articles.
@@ -93,10 +81,6 @@ enum Program {
                              errors: errorText)
     }
 
-    /// A fresh temporary folder.
-    static func temporaryFolder() -> String {
-        var template = Array((NSTemporaryDirectory() as NSString).appendingPathComponent("undohost-docs-XXXXXX").utf8CString)
-        let path = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        return String(cString: path!)
-    }
+    /// A fresh temporary folder (left in place).
+    static func temporaryFolder() -> String { TemporaryFolder.kept("undohost-docs") }
 }

@@ -1,6 +1,7 @@
 import Glibc
 import UndoCodableJournal
 import UndoCore
+import UndoTestSupport
 
 /// Temporary journal paths and what the tests compare.
 enum JournalFiles {
@@ -8,9 +9,7 @@ enum JournalFiles {
 
     /// A fresh path in a new temporary folder.
     static func newPath(_ name: String = "history.sqlite") -> String {
-        var template = Array("/tmp/undo-codable-journal-XXXXXX".utf8CString)
-        let folder = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
-        return folder + "/" + name
+        TemporaryFolder.kept("undo-codable-journal") + "/" + name
     }
 
     static func bytes(_ path: String) -> [UInt8] {

@@ -1,28 +1,15 @@
 import Foundation
 import Testing
+import UndoTestSupport
 
 /// Building and running C and C++ programs against Include/ and the built libundohost.so, the
 /// way a C user would.
 enum CProgram {
-    /// The repository root (four levels above this file).
-    static let root: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<4 { url.deleteLastPathComponent() }
-        return url.path
-    }()
+    static let root = SourceTree.root
     static let include = root + "/Include"
 
-    /// The build products folder: the test binary's folder, where SwiftPM puts libundohost.so
-    /// and the plugins.
-    static let products: String = {
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
-        var folder = (executable as NSString).deletingLastPathComponent
-        // Tolerate a bundle layout (folder.xctest/...): walk up until the library is found.
-        while !folder.isEmpty && folder != "/" && !FileManager.default.fileExists(atPath: folder + "/libundohost.so") {
-            folder = (folder as NSString).deletingLastPathComponent
-        }
-        return folder
-    }()
+    /// The build products folder, where SwiftPM puts libundohost.so and the plugins.
+    static let products = BuildProducts.folder
     static let library = products + "/libundohost.so"
 
     /// The strict flags of the issue: the header must compile cleanly with them.
@@ -70,12 +57,8 @@ enum CProgram {
                       errors: errorText)
     }
 
-    /// A fresh temporary folder.
-    static func temporaryFolder() -> String {
-        var template = Array((NSTemporaryDirectory() as NSString).appendingPathComponent("undohost-capi-XXXXXX").utf8CString)
-        let path = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        return String(cString: path!)
-    }
+    /// A fresh temporary folder (left in place).
+    static func temporaryFolder() -> String { TemporaryFolder.kept("undohost-capi") }
 
     /// Whether these tests run under AddressSanitizer (scripts/sanitizers.sh asan). Then
     /// libundohost.so calls the sanitizer's runtime, so a program linking it must carry that

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import UndoTestSupport
 
 /// Runs the built `undo-host` on a pseudo-terminal, so it sees a terminal on standard input and
 /// output (interactive mode), and lets a test type keys and read what the screen receives.

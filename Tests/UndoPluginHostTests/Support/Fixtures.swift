@@ -1,39 +1,21 @@
 import Foundation
 import Testing
 import UndoCore
+import UndoTestSupport
 @testable import UndoPluginHost
 
 /// Paths, builds and helpers shared by the plugin host tests.
 enum Fixtures {
-    /// The repository root (four levels above this file).
-    static let root: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<4 { url.deleteLastPathComponent() }
-        return url.path
-    }()
+    static let root = SourceTree.root
     static let include = root + "/Include"
     static let sources = root + "/Tests/UndoPluginHostTests/Fixtures"
 
-    /// The build products folder: the test binary's own folder, where SwiftPM puts the plugin
-    /// .so files it builds.
-    static let products: String = {
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
-        var folder = (executable as NSString).deletingLastPathComponent
-        // Tolerate a bundle layout (folder.xctest/...): walk up until the plugins are found.
-        while !folder.isEmpty && folder != "/" && !FileManager.default.fileExists(atPath: folder + "/libUndoPluginTextEditor.so") {
-            folder = (folder as NSString).deletingLastPathComponent
-        }
-        return folder
-    }()
+    static let products = BuildProducts.folder
     static let textEditor = products + "/libUndoPluginTextEditor.so"
     static let canvas = products + "/libUndoPluginCanvas.so"
 
-    /// A fresh temporary folder.
-    static func temporaryFolder() -> String {
-        var template = Array((NSTemporaryDirectory() as NSString).appendingPathComponent("undohost-test-XXXXXX").utf8CString)
-        let path = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        return String(cString: path!)
-    }
+    /// A fresh temporary folder (left in place).
+    static func temporaryFolder() -> String { TemporaryFolder.kept("undohost-test") }
 
     struct ToolResult {
         var status: Int32

@@ -1,18 +1,11 @@
 import Foundation
 import UndoCore
 import UndoPluginHost
+import UndoTestSupport
 
 /// Where the tests find the plugins SwiftPM built: the folder of the test binary.
 enum SwiftPluginFixtures {
-    static let products: String = {
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
-        var folder = (executable as NSString).deletingLastPathComponent
-        // Tolerate a bundle layout (folder.xctest/...): walk up until the plugin is found.
-        while !folder.isEmpty && folder != "/" && !FileManager.default.fileExists(atPath: folder + "/libUndoPluginSwiftNotes.so") {
-            folder = (folder as NSString).deletingLastPathComponent
-        }
-        return folder
-    }()
+    static let products = BuildProducts.folder
     static let notes = products + "/libUndoPluginSwiftNotes.so"
     static let textEditor = products + "/libUndoPluginTextEditor.so"
 

@@ -1,5 +1,5 @@
 /*
- * The zoo of broken plugins for `undo-host check` (Tests/UndoHostToolTests/PluginCheckTests).
+ * The zoo of broken plugins for `undo-host check` (Tests/UndoPluginCheckTests/PluginCheckTests).
  * Built correct without defines; each ZOO_* define breaks one thing, which one test of check
  * must catch:
  *   ZOO_INVERSE_FORGETS   set's inverse does not restore the old value      round-trip/set

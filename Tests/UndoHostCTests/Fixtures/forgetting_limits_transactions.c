@@ -1,8 +1,8 @@
 /*
  * Checks what undo_host.h offers after the peers (Qt's QUndoStack, the Rust crate `undo`):
  * forgetting the save point, the limit semantics, transactions. Against the real
- * libundohost.so and the text plugin. Usage: parity_api <build products folder>. Prints
- * "ok - what" or "not ok - what: detail" per check, then "done <count>". Built by
+ * libundohost.so and the text plugin. Usage: forgetting_limits_transactions <build products
+ * folder>. Prints "ok - what" or "not ok - what: detail" per check, then "done <count>". Built by
  * Tests/UndoHostCTests with -std=c99 -Wall -Wextra -pedantic -Werror.
  */
 #include <undohost/undo_host.h>
@@ -144,7 +144,7 @@ static void transactions(void) {
 int main(int argc, char **argv) {
     (void)argv;
     if (argc != 2) {
-        fprintf(stderr, "usage: parity_api <build products folder>\n");
+        fprintf(stderr, "usage: forgetting_limits_transactions <build products folder>\n");
         return 2;
     }
     forget_saved();

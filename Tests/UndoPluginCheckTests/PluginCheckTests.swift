@@ -1,12 +1,12 @@
 import Foundation
 import Testing
+import UndoTestSupport
 
 /// `undo-host check` run as a plugin author runs it: the bundled plugins pass; every plugin of
 /// the zoo (Fixtures/zoo.c, one mistake each) is caught by the test meant for its mistake.
 @Suite struct PluginCheckTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
-    static let include = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Include").path
+    static let include = SourceTree.include
 
     /// Builds a fixture into `folder` (only this user may write there, as the host requires).
     static func build(_ source: String, defines: [String] = [], name: String, in folder: TemporaryFolder) throws -> String {

@@ -1,9 +1,10 @@
 import Testing
 @testable import UndoCore
 
-/// Scenarios after the peers' own tests (Qt's QUndoStack, the Rust crate `undo`), written for
-/// UndoHost: what they promise, this history keeps too.
-@Suite struct PeerParity {
+/// Forgetting the save point, count limits, transactions (committed or cancelled) and obsolete
+/// steps: scenarios after Qt's QUndoStack and the Rust crate `undo`, whose promises this history
+/// keeps too.
+@Suite struct ForgettingLimitsTransactionsAndObsoleteSteps {
     // MARK: Forgetting the save point (Qt resetClean, Rust clear_saved)
 
     @Test func forgettingTheSavePointMakesEveryStateDirty() throws {

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import UndoTestSupport
 
 /// The history's rules for open groups, saves and reverts, as a person at undo-host sees them
 /// (the built binary, the bundled plugins).
 @Suite("Scripts: open groups, saves inside groups, reverts")
-struct EngineBehaviourScriptTests {
+struct GroupsSavesAndRevertsScriptTests {
     @Test("While a group is open the menu offers no undo or redo, in text and in --json")
     func anOpenGroupOffersNothing() throws {
         let run = try UndoHostProcess.runScript("""

@@ -4,6 +4,7 @@ import UndoCore
 import UndoHostJournal
 import UndoJournal
 import UndoPluginHost
+import UndoTestSupport
 
 /// A journal's checkpoint: taken after any change of a session, the journal reopens to the same
 /// documents and history (every branch, save, time and position), goes on as the session would
@@ -218,15 +219,12 @@ import UndoPluginHost
     /// The statebox test plugin (Tests/UndoPluginHostTests/Fixtures/statebox.c) built into a
     /// folder of its own, with its mode setter (`void statebox_set_mode(int)`).
     func buildStatebox() throws -> (path: String, setMode: @convention(c) (Int32) -> Void) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("statebox-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let fixtures = root.path + "/Tests/UndoPluginHostTests/Fixtures"
-        let output = folder + "/statebox.so"
+        let fixtures = SourceTree.path("Tests/UndoPluginHostTests/Fixtures")
+        let output = TemporaryFolder.kept("statebox") + "/statebox.so"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["cc", "-std=c99", "-Wall", "-Wextra", "-pedantic", "-Werror", "-shared", "-fPIC",
-                             "-I", root.path + "/Include", "-I", fixtures, "-o", output, fixtures + "/statebox.c"]
+                             "-I", SourceTree.include, "-I", fixtures, "-o", output, fixtures + "/statebox.c"]
         try process.run()
         process.waitUntilExit()
         try #require(process.terminationStatus == 0, "cc failed")

@@ -3,40 +3,29 @@ import Testing
 
 /// Runs the built `undo-host` binary, the way a person or a script does.
 ///
-/// The binary is found in the build products folder next to the test bundle (SwiftPM puts
-/// executables, plugin .so files and the test bundle in one folder, such as .build/debug).
-enum UndoHostProcess {
-    struct Outcome {
-        var status: Int32
-        var standardOutput: String
-        var standardError: String
+/// The binary is found in the build products folder (``BuildProducts``).
+public enum UndoHostProcess {
+    public struct Outcome {
+        public var status: Int32
+        public var standardOutput: String
+        public var standardError: String
 
         /// The standard output as lines (without the final empty one).
-        var lines: [String] {
+        public var lines: [String] {
             var lines = standardOutput.components(separatedBy: "\n")
             if lines.last == "" { lines.removeLast() }
             return lines
         }
     }
 
-    /// The folder the test bundle (and so the built products) is in.
-    static var productsFolder: URL {
-        let testBinary = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-            ?? CommandLine.arguments[0]
-        var folder = URL(fileURLWithPath: testBinary).deletingLastPathComponent()
-        // On some setups the test binary sits inside NAME.xctest/.
-        while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("undo-host").path),
-              folder.pathComponents.count > 2 {
-            folder.deleteLastPathComponent()
-        }
-        return folder
-    }
+    /// The build products folder (undo-host, the plugins).
+    public static var productsFolder: URL { BuildProducts.folderURL }
 
-    static var executable: URL { productsFolder.appendingPathComponent("undo-host") }
+    public static var executable: URL { BuildProducts.url("undo-host") }
 
     /// `--plugins` for the two sample plugins the tests' expected output is written for (the
     /// products folder may hold other plugins too).
-    static var samplePlugins: [String] {
+    public static var samplePlugins: [String] {
         ["libUndoPluginTextEditor.so", "libUndoPluginCanvas.so"].flatMap {
             ["--plugins", productsFolder.appendingPathComponent($0).path]
         }
@@ -44,7 +33,7 @@ enum UndoHostProcess {
 
     /// Runs `undo-host arguments` with `input` on standard input (nothing: an empty, closed
     /// input), and waits for it to end.
-    static func run(_ arguments: [String], input: String = "", environment: [String: String] = [:],
+    public static func run(_ arguments: [String], input: String = "", environment: [String: String] = [:],
                     directory: URL? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws -> Outcome {
         let binary = executable
         try #require(FileManager.default.isExecutableFile(atPath: binary.path),
@@ -80,7 +69,7 @@ enum UndoHostProcess {
     }
 
     /// Runs a script file with `undo-host run FILE` (the file is named `name` in messages).
-    static func runScript(_ script: String, named name: String = "session.undo", extraArguments: [String] = [],
+    public static func runScript(_ script: String, named name: String = "session.undo", extraArguments: [String] = [],
                           sourceLocation: SourceLocation = #_sourceLocation) throws -> Outcome {
         let folder = try TemporaryFolder()
         let file = folder.url.appendingPathComponent(name)
@@ -88,14 +77,4 @@ enum UndoHostProcess {
         // Run from the script's folder so messages name it as given.
         return try run(samplePlugins + extraArguments + ["run", name], directory: folder.url, sourceLocation: sourceLocation)
     }
-}
-
-/// A folder that is removed when the value goes away.
-final class TemporaryFolder {
-    let url: URL
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("undo-host-tests-" + UUID().uuidString)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-    deinit { try? FileManager.default.removeItem(at: url) }
 }

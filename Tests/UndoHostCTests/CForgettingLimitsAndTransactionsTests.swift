@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 
-/// What the peers (Qt, Rust `undo`) offer, from C (Fixtures/parity_api.c).
-@Suite struct CParityAPITests {
-    @Test func peerCapabilitiesWorkFromC() throws {
-        let program = try CProgram.build([CProgram.root + "/Tests/UndoHostCTests/Fixtures/parity_api.c"])
+/// Forgetting the save point, the limits and transactions, from C
+/// (Fixtures/forgetting_limits_transactions.c).
+@Suite struct CForgettingLimitsAndTransactionsTests {
+    @Test func forgettingLimitsAndTransactionsWorkFromC() throws {
+        let program = try CProgram.build([CProgram.root + "/Tests/UndoHostCTests/Fixtures/forgetting_limits_transactions.c"])
         let result = try CProgram.run(program, [CProgram.products])
         let lines = result.output.split(separator: "\n").map(String.init)
         for failure in lines where failure.hasPrefix("not ok") {

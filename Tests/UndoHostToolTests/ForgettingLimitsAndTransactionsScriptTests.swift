@@ -1,11 +1,13 @@
 import Foundation
 import Testing
 import UndoHostSession
+import UndoTestSupport
 
-/// What the peers (Qt's QUndoStack, the Rust crate `undo`) offer, at undo-host: scripts run by
-/// the built binary with the bundled plugins.
-@Suite("Scripts: what the peers offer")
-struct PeerParitySessionTests {
+/// Forgetting the save point, limits and cancelled groups (transactions) at undo-host, as Qt's
+/// QUndoStack and the Rust crate `undo` offer them: scripts run by the built binary with the
+/// bundled plugins.
+@Suite("Scripts: save --forget, limit, group cancel")
+struct ForgettingLimitsAndTransactionsScriptTests {
     @Test("save --forget: dirty wherever undo and redo go, until the next save")
     func forgetTheSavePoint() throws {
         let run = try UndoHostProcess.runScript("""
@@ -36,7 +38,7 @@ struct PeerParitySessionTests {
     }
 }
 
-extension PeerParitySessionTests {
+extension ForgettingLimitsAndTransactionsScriptTests {
     @Test("limit N keeps N steps (0: unlimited); lowered below the redo steps, the farthest go")
     func limits() throws {
         let run = try UndoHostProcess.runScript("""
@@ -61,7 +63,7 @@ extension PeerParitySessionTests {
     }
 }
 
-extension PeerParitySessionTests {
+extension ForgettingLimitsAndTransactionsScriptTests {
     @Test("group cancel takes a transaction back, leaves no step and keeps the redo steps")
     func cancelATransaction() throws {
         let run = try UndoHostProcess.runScript("""

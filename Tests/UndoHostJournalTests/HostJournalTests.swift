@@ -4,6 +4,7 @@ import UndoCore
 import UndoHostJournal
 import UndoJournal
 import UndoPluginHost
+import UndoTestSupport
 
 /// The journal of a plugin host, from Swift: what a host did comes back in a new host (the
 /// documents, the tree with its times, saves and position); a journal that needs a plugin that
@@ -12,9 +13,7 @@ import UndoPluginHost
     static let text = "org.undohost.text"
 
     func scratch(_ name: String) -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("host-journal-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder.appendingPathComponent(name).path
+        TemporaryFolder.kept("host-journal") + "/" + name
     }
 
     /// A host as a program makes one to journal: a JournalClock, the bundled plugins loaded.
@@ -354,15 +353,12 @@ import UndoPluginHost
 
     /// The drift fixture built into a folder of its own (its global mode is then this test's).
     func buildDrift() throws -> (path: String, setMode: @convention(c) (Int32) -> Void) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("drift-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let output = folder + "/drift.so"
+        let output = TemporaryFolder.kept("drift") + "/drift.so"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["cc", "-std=c99", "-Wall", "-Wextra", "-pedantic", "-Werror", "-shared", "-fPIC",
-                             "-I", root.path + "/Include", "-o", output,
-                             root.path + "/Tests/UndoJournalTests/Fixtures/drift.c"]
+                             "-I", SourceTree.include, "-o", output,
+                             SourceTree.path("Tests/UndoHostJournalTests/Fixtures/drift.c")]
         try process.run()
         process.waitUntilExit()
         try #require(process.terminationStatus == 0, "cc failed")
@@ -396,7 +392,7 @@ import UndoPluginHost
     @Test func theStepIsKeptAndTheSameStepRestores() throws {
         let (plugin, setMode) = try buildDrift()
         setMode(0)
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("steps-\(UUID().uuidString).undojournal").path
+        let path = TemporaryFolder.kept("steps") + "/steps.undojournal"
         do {
             let (host, clock) = try makeHost(plugin)
             let journal = try HostJournal.open(path: path, host: host, clock: clock)
@@ -421,7 +417,7 @@ import UndoPluginHost
     func aStepThatComesOutOtherwiseIsRefused(mode: Int32, difference: String) throws {
         let (plugin, setMode) = try buildDrift()
         setMode(0)
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("drift-\(UUID().uuidString).undojournal").path
+        let path = TemporaryFolder.kept("drift") + "/drift.undojournal"
         do {
             let (host, clock) = try makeHost(plugin)
             let journal = try HostJournal.open(path: path, host: host, clock: clock)

@@ -1,11 +1,10 @@
 import Testing
 @testable import UndoCore
 
-/// The behaviours the one-engine rewrite settled, each found by running peers' test suites or
-/// real clients: an open group offers no undo, a save inside a group is refused, a revert
-/// keeps every level, a refused merge keeps two steps, a key per step, and the name of a
-/// multi-step result.
-@Suite struct EngineBehaviour {
+/// The history's rules for groups, saves, reverts and merges: an open group offers no undo, a
+/// save inside a group is refused, a revert keeps every level, a refused merge keeps two steps,
+/// a key per step, and the name of a multi-step result.
+@Suite struct GroupsSavesRevertsAndMerges {
     /// While a group is open nothing is offered to undo or redo (as Qt does while a macro is
     /// recorded), so the menu never offers what `undo()` would refuse.
     @Test func anOpenGroupOffersNoUndoAndNoRedo() throws {

@@ -1,7 +1,7 @@
 /*
  * The sample Canvas as it was before `undo-host check` (issue 22): its move's inverse subtracts
  * the move again, so a move by 1e16 from x = 1 undoes to x = 0. check must find that
- * (Tests/UndoHostToolTests/PluginCheckTests); Plugins/Canvas/canvas.c is the fixed one.
+ * (Tests/UndoPluginCheckTests/PluginCheckTests); Plugins/Canvas/canvas.c is the fixed one.
  *
  * Sample plugin: a canvas of shapes, one per context, drawn bottom to top.
  *
