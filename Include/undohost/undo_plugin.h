@@ -525,8 +525,11 @@ struct undo_host {
      * Thread: any thread, but not from inside a call the host made into this plugin (then
      * UNDO_EREENTRANT); it may wait while the history is busy, so never make perform wait for a
      * thread that records. Errors: UNDO_ENOTFOUND (action id), UNDO_ECOUNT, UNDO_ETYPE,
-     * UNDO_ERANGE, UNDO_EUTF8, UNDO_ELIMIT (arguments), UNDO_ESTATE (no history or unloading),
-     * UNDO_EREENTRANT.
+     * UNDO_ERANGE, UNDO_EUTF8, UNDO_ELIMIT (arguments), UNDO_ESTATE (no history or unloading,
+     * or the host's journal refuses changes after one could not be written), UNDO_EREENTRANT.
+     * When the host keeps a journal, the step is journaled as its perform call (reopening the
+     * journal performs it again, so perform must make the same change); on any error the step
+     * is not in the history, and the plugin takes back what it did.
      */
     int32_t (*record)(const undo_host *host, const char *context, const char *action_id,
                       const undo_value *args, uint32_t arg_count, const undo_value *inverse_args,

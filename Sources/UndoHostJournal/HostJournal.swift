@@ -62,7 +62,8 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
     /// The checkpoint it was restored from when it was opened, `nil` when it had none.
     public let restoredCheckpoint: CheckpointInfo?
 
-    private let connection: SQLiteConnection
+    /// Package-visible for the tests that make writes fail (a page limit).
+    package let connection: SQLiteConnection
     /// The insert of a change, prepared once.
     private let insert: SQLiteConnection.Statement
     private let state: Locked<WriteState>
@@ -78,6 +79,11 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         var inTransaction = false
         var groupStarted: UInt64 = 0
         var isClosed = false
+        /// Why a change could not be written: from then on every change is refused (see
+        /// ``HostJournal/checkWritable()``).
+        var failure: String?
+        /// Whether a call has said `failure` (a failed group commit waits for the next call).
+        var failureSaid = false
         /// What a checkpoint must save beside the history (see ``Tracked``).
         var tracked = Tracked()
         /// Changes written since the last checkpoint (or the open), and the steps that
@@ -387,9 +393,13 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         let now = JournalClock.wallClockNanoseconds()
         // The time the history gave the change (its step's time), so a replay gives it the same.
         let time = clock.map { $0.lastTime != 0 ? $0.lastTime : now } ?? now
-        do throws(SQLiteFailure) {
-            try state.withLock { (state: inout WriteState) throws(SQLiteFailure) in
-                guard !state.isClosed else { throw SQLiteFailure(code: SQLITE_MISUSE, message: "the journal is closed") }
+        let refused: String? = state.withLock { (state: inout WriteState) -> String? in
+            if let failure = state.failure {
+                state.failureSaid = true
+                return failure
+            }
+            guard !state.isClosed else { return "the journal is closed" }
+            do throws(SQLiteFailure) {
                 if durability == .normal && !state.inTransaction {
                     try connection.execute("BEGIN;")
                     state.inTransaction = true
@@ -404,10 +414,44 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
                 if state.inTransaction && now &- state.groupStarted >= Self.windowNanoseconds {
                     try commitLocked(&state)
                 }
+                return nil
+            } catch {
+                let failure = fail(&state, "change \(state.nextSequence) was made but could not be written (\(error.message))")
+                state.failureSaid = true
+                return failure
             }
-        } catch {
-            throw .journal("journal \(path): cannot write the change: \(error.message)")
         }
+        if let refused { throw .journal("journal \(path): \(refused)") }
+    }
+
+    /// Refuses every change once one could not be written (``PluginHostRecorder/checkWritable()``).
+    /// - Throws: ``UndoPluginHost/PluginHostError/journal(_:)``: which change could not be written, and how to go on.
+    /// - Complexity: O(1).
+    public func checkWritable() throws(PluginHostError) {
+        let failure = state.withLock { (state: inout WriteState) -> String? in
+            if state.failure != nil { state.failureSaid = true }
+            return state.failure
+        }
+        if let failure {
+            throw .journal("journal \(path): the change was refused, not made: \(failure)")
+        }
+    }
+
+    /// Why the journal refuses every change, or `nil` while it writes them.
+    public var writeFailure: String? { state.withLock { $0.failure } }
+
+    /// A write or a commit failed: the group waiting (normal durability) is rolled back, so the
+    /// file holds the changes committed before it and nothing after, and every later change is
+    /// refused — the history holds what the file lacks. Called under the state's lock.
+    private func fail(_ state: inout WriteState, _ what: String) -> String {
+        if state.inTransaction {
+            state.inTransaction = false
+            try? connection.execute("ROLLBACK;")
+        }
+        let message = "\(what); the history now holds changes the journal lacks, so every later change is "
+            + "refused: reopen the journal to go on from the last change it holds"
+        if state.failure == nil { state.failure = message }
+        return state.failure ?? message
     }
 
     // MARK: Checkpoints
@@ -548,14 +592,40 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
     /// - Throws: ``JournalError`` when the commit fails.
     /// - Complexity: O(1) in the journal's length (the changes waiting are written).
     public func commit() throws(JournalError) {
-        do throws(SQLiteFailure) {
-            try state.withLock { (state: inout WriteState) throws(SQLiteFailure) in try commitLocked(&state) }
-        } catch {
-            throw JournalError(path: path, "cannot commit: \(error.message)")
+        let failure: String? = state.withLock { (state: inout WriteState) -> String? in
+            if let failure = state.failure {
+                // Said once: by the call that failed, or (a group the commit thread could not
+                // commit) by the next one.
+                defer { state.failureSaid = true }
+                return state.failureSaid ? nil : failure
+            }
+            do throws(SQLiteFailure) {
+                try commitLocked(&state)
+                return nil
+            } catch {
+                state.failureSaid = true
+                return fail(&state, Self.lostGroup(error))
+            }
+        }
+        if let failure { throw JournalError(path: path, failure) }
+    }
+
+    /// The commit thread's commit: a failure is kept, and said by the next call (a change,
+    /// refused; or ``commit()``, which ``close()``'s callers use).
+    private func commitPending() {
+        state.withLock { (state: inout WriteState) in
+            guard state.failure == nil else { return }
+            do throws(SQLiteFailure) {
+                try commitLocked(&state)
+            } catch {
+                _ = fail(&state, Self.lostGroup(error))
+            }
         }
     }
 
-    private func commitPending() { try? commit() }
+    private static func lostGroup(_ error: SQLiteFailure) -> String {
+        "the changes waiting to be committed could not be (\(error.message)): they are lost"
+    }
 
     /// Commits what waits, stops recording the host's changes and closes the file (also done
     /// when the journal is freed). Idempotent.

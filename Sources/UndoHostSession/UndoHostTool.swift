@@ -116,13 +116,11 @@ public enum UndoHostTool {
                 return ExitStatus.scriptError
             }
         }
-        // Commits what waits in normal durability when the session ends.
-        defer { session.closeJournal() }
         let style: TextStyle = isatty(STDOUT_FILENO) == 1 && getenv("NO_COLOR") == nil ? .terminal : .plain
         let presenter = OutcomePresenter(output: output, json: options.json, style: style, layout: .current, words: words)
         let runner = ScriptRunner(session: session, presenter: presenter, keepGoing: options.keepGoing)
 
-        switch mode {
+        let status = { () -> Int32 in switch mode {
         case .plugins:
             presenter.present(session.run(.plugins), at: .prompt)
             return ExitStatus.success
@@ -146,7 +144,13 @@ public enum UndoHostTool {
                 return InteractiveSession(session: session, presenter: presenter, askBeforeDiscarding: !options.yes).run()
             }
             return runner.run(named: "<stdin>", reader: ScriptLineReader(descriptor: STDIN_FILENO, closing: false))
+        } }()
+        // Commits what waits in normal durability; a commit that fails is said, and fails the run.
+        if let failure = session.closeJournal() {
+            output.write("undo-host: \(failure)\n", error: true)
+            return status == ExitStatus.success ? ExitStatus.scriptError : status
         }
+        return status
     }
 
     /// The parser's answer when it did not give a command: the help or the version (status 0),

@@ -32,9 +32,11 @@ public enum UndoHostProcess {
     }
 
     /// Runs `undo-host arguments` with `input` on standard input (nothing: an empty, closed
-    /// input), and waits for it to end.
+    /// input), and waits for it to end. `fileSizeLimit` (KiB): no file it writes may grow past
+    /// it, as on a full disk (bash's `ulimit -f`, with SIGXFSZ ignored so a write fails instead).
     public static func run(_ arguments: [String], input: String = "", environment: [String: String] = [:],
-                    directory: URL? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws -> Outcome {
+                    directory: URL? = nil, fileSizeLimit: Int? = nil,
+                    sourceLocation: SourceLocation = #_sourceLocation) throws -> Outcome {
         let binary = executable
         try #require(FileManager.default.isExecutableFile(atPath: binary.path),
                      "undo-host is not built next to the tests (\(binary.path)): run swift build first",
@@ -49,8 +51,13 @@ public enum UndoHostProcess {
 
         // Files, not pipes: nothing to drain concurrently, and no deadlock on large output.
         let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
+        if let fileSizeLimit {
+            process.executableURL = URL(fileURLWithPath: "/bin/bash")
+            process.arguments = ["-c", "trap '' XFSZ; ulimit -f \(fileSizeLimit); exec \"$0\" \"$@\"", binary.path] + arguments
+        } else {
+            process.executableURL = binary
+            process.arguments = arguments
+        }
         if let directory { process.currentDirectoryURL = directory }
         var processEnvironment = ProcessInfo.processInfo.environment
         processEnvironment["NO_COLOR"] = nil

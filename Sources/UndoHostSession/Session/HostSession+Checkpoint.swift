@@ -54,10 +54,21 @@ extension HostSession {
 
     /// Commits what waits and closes the plugin host's journal (the end of a session).
     /// - Complexity: O(1) in the journal's length (the changes waiting are written).
-    public func closeJournal() {
-        guard let journal = checkpoints.journal else { return }
-        journal.close()
-        checkpoints.journal = nil
+    /// - Returns: why the changes waiting (normal durability) could not be committed, or
+    ///   `nil` when everything acknowledged is in the file.
+    @discardableResult
+    public func closeJournal() -> String? {
+        guard let journal = checkpoints.journal else { return nil }
+        defer {
+            journal.close()
+            checkpoints.journal = nil
+        }
+        do throws(JournalError) {
+            try journal.commit()
+            return nil
+        } catch {
+            return error.description
+        }
     }
 
     /// `checkpoint`: writes one now and says what it holds.

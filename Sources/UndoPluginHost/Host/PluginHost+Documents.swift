@@ -10,6 +10,7 @@ extension PluginHost {
     @discardableResult
     public func closeContext(_ context: UndoContext) throws(PluginHostError) -> Int {
         guard CallFrame.current == nil, !isRunningAction else { throw .reentrantCall("closeContext") }
+        try checkRecorder()
         let removed: Int
         do {
             removed = try history.withStack { try $0.removeAll(in: context) }

@@ -16,9 +16,29 @@ extension PluginHost {
     @discardableResult
     public func apply(_ operation: UndoOperation) throws(PluginHostError) -> UndoResult? {
         try throughHistory(operation.kind) { stack in
+            try checkRecorder()
             let applied = try operation.apply(to: stack)
             if let recorded = applied.recorded { try record(.history(recorded)) }
             return applied.result
+        }
+    }
+
+    /// Refuses a change before it is made when the recorder can keep no more (see
+    /// ``PluginHostRecorder/checkWritable()``).
+    func checkRecorder() throws(PluginHostError) {
+        try recorder?.checkWritable()
+    }
+
+    /// A step a plugin made on its own (`undo_host.record`): into the history and, as every
+    /// change, to the recorder — as its perform call, which a replay performs again.
+    /// - Throws: the recorder's refusal (nothing recorded), the history's error, or the
+    ///   recorder's error (the step is in the history, not in the journal).
+    func recordPluginStep(_ command: PluginCommand) throws {
+        try history.withStack { stack in
+            try checkRecorder()
+            let call = recorder == nil ? nil : command.call
+            try stack.record(command)
+            if let call { try record(.perform(call)) }
         }
     }
 

@@ -208,7 +208,8 @@ public final class PluginHost: @unchecked Sendable {
         // it does not copy the step.
         var pending = Optional(command)
         return try throughHistory("perform") { stack in
-            guard recorder != nil else { return try stack.perform(pending.take()!) }
+            guard let recorder else { return try stack.perform(pending.take()!) }
+            try recorder.checkWritable()
             let performed = try Self.performCapturingStep(pending.take()!, on: stack)
             // A step perform made is kept with its call; one it did not make (recording paused,
             // obsolete) is replayed from its call alone, as it was made.
@@ -296,6 +297,7 @@ public final class PluginHost: @unchecked Sendable {
     public func unload(_ pluginID: String) throws(PluginHostError) {
         guard CallFrame.current == nil, !isRunningAction else { throw .reentrantCall("unload") }
         guard let plugin = lock.withLock({ loaded.first { $0.id == pluginID } }) else { throw .unknownPlugin(pluginID) }
+        try checkRecorder()
         try unload(plugin)
         try recordUnderLock(.unload(plugin: pluginID))
     }

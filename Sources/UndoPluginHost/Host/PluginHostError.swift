@@ -29,8 +29,9 @@ public enum PluginHostError: Error, Sendable, Equatable, CustomStringConvertible
     case documentNotEmpty(plugin: String, context: UndoContext)
     /// The bytes to load are longer than `limit` (`UNDO_MAX_VALUE_SIZE`).
     case documentStateTooLarge(plugin: String, bytes: Int, limit: Int)
-    /// The change was made but its journal could not keep it (the message says why): it is
-    /// lost if the program stops now.
+    /// The journal could not keep a change, which is then lost if the program stops, or
+    /// refused one before it was made because an earlier one could not be kept (the message says
+    /// which, and how to go on); or a journal cannot be replayed.
     case journal(String)
     /// The history cannot be taken as values, or rebuilt from them (``PluginHost/captureState(documents:_:)``,
     /// ``PluginHost/restoreHistory(_:)``): the message says why (a group open, a step that is
@@ -74,7 +75,7 @@ public enum PluginHostError: Error, Sendable, Equatable, CustomStringConvertible
                 + "load its state into a new or closed document"
         case .documentStateTooLarge(let plugin, let bytes, let limit):
             "the state to load into plugin \(plugin) is \(bytes) bytes, over the limit of \(limit)"
-        case .journal(let message): "the change was made but not journaled: \(message)"
+        case .journal(let message): message
         case .snapshot(let message): message
         }
     }

@@ -123,11 +123,26 @@ extension HostChange {
 /// Where a host's changes go as they are made (a journal). ``record(_:)`` runs under the
 /// history's lock, right after the change succeeded, so records come in the order the
 /// changes were made; when it throws, the change was made but is reported as failed.
+///
+/// **One rule for a change that cannot be kept** (every journal, every face): once a change was
+/// made that the recorder could not keep, the history holds what the recorder lacks, so the
+/// host refuses every later change before making it (``checkWritable()`` throws) until the
+/// recorder is replaced: a journal is reopened, and goes on from the last change it holds.
 public protocol PluginHostRecorder: AnyObject, Sendable {
     /// Keeps `change`; when it returns, the change may be acknowledged.
     /// - Parameter change: the change just made.
     /// - Throws: a description of why it could not be kept (the disk is full, …).
     func record(_ change: HostChange) throws(PluginHostError)
+
+    /// Called before the host makes a change: throws when the recorder can keep no more
+    /// changes (one could not be kept), so the change is refused instead of made.
+    /// - Throws: why, and how to go on.
+    func checkWritable() throws(PluginHostError)
+}
+
+extension PluginHostRecorder {
+    /// A recorder that never fails keeps every change.
+    public func checkWritable() throws(PluginHostError) {}
 }
 
 extension PluginCommand {

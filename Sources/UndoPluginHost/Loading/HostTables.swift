@@ -349,7 +349,9 @@ enum HostCallbacks {
         let command = PluginCommand(action: action, arguments: values, inverseArguments: inverseValues,
                                     context: UndoContext(contextName), performed: true)
         do {
-            try host.history.withStack { try $0.record(command) }
+            try host.recordPluginStep(command)
+        } catch let error as PluginHostError {
+            return refuse(error.code, error.description)
         } catch let error as UndoError {
             return refuse(PluginHostError.history(error).code, error.description)
         } catch {

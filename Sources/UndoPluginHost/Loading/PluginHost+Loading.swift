@@ -26,6 +26,11 @@ extension PluginHost {
         guard CallFrame.current == nil, !isRunningAction else { throw PluginLoadError(path: shown, reason: .reentrantCall) }
         let policy = trustPolicy
         do throws(PluginLoadError.Reason) {
+            do throws(PluginHostError) {
+                try checkRecorder()
+            } catch {
+                throw PluginLoadError.Reason.cannotOpen("\(error)")
+            }
             // One walk opens the file and checks every folder and link on the way; from here on
             // only that descriptor is read, hashed and loaded, so what was checked is what runs.
             let file = try PluginPathWalk.walk(path, to: .file, checking: !policy.allowWritable)
