@@ -1118,8 +1118,14 @@ int32_t undo_history_load_document(undo_history *h, const char *plugin_id, const
  * restored), UNDO_ESTATE (the history already has steps or a journal, the file cannot be
  * opened, or another journal has it open, in this process or another: one writer at a time),
  * UNDO_EREENTRANT, UNDO_EHANDLE; the message, naming the file and the plugin, in
- * undo_history_last_error. A failed open never changes the file. When a change is made but
- * cannot be written later, its call returns UNDO_ESTATE.
+ * undo_history_last_error. A failed open never changes the file. UNDO_EREENTRANT from inside
+ * an observer or a plugin call.
+ * When a change is made but cannot be written (the disk is full, a sync fails), its call
+ * returns UNDO_ESTATE ("... was made but could not be written ..."); from then on every change
+ * is refused before it is made, with UNDO_ESTATE, since the history holds what the file lacks:
+ * close the journal and reopen it (in a new history) to go on from the last change it holds.
+ * In UNDO_JOURNAL_NORMAL a group that cannot be committed is rolled back (at most the window
+ * of changes is lost) and said by the next call.
  * Thread: any. Complexity: O(steps and document bytes in the checkpoint + changes after it),
  * plus loading the documents and performing those changes again.
  */
@@ -1128,7 +1134,8 @@ int32_t undo_history_open_journal(undo_history *h, const char *path, uint32_t du
 /**
  * Commits what waits (UNDO_JOURNAL_NORMAL) and closes the journal; later changes are not kept.
  * Returns UNDO_OK; UNDO_ESTATE (no journal is open, or the last commit failed: the journal is
- * closed all the same), UNDO_EREENTRANT, UNDO_EHANDLE. Thread: any.
+ * closed all the same), UNDO_EREENTRANT (from inside an observer or a plugin call, such as a
+ * save_document of a checkpoint: the journal is in use), UNDO_EHANDLE. Thread: any.
  */
 int32_t undo_history_close_journal(undo_history *h);
 

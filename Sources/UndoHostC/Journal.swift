@@ -18,6 +18,9 @@ public func undo_history_open_journal(_ h: OpaquePointer?, _ path: UnsafePointer
         case UInt32(UNDO_JOURNAL_NORMAL): mode = .normal
         default: throw .invalid("durability \(durability) is not UNDO_JOURNAL_FULL or UNDO_JOURNAL_NORMAL")
         }
+        guard !PluginHost.isInsidePluginCall else {
+            throw ClientFailure(Int32(UNDO_EREENTRANT), "undo_history_open_journal cannot be called from inside a plugin call")
+        }
         do throws(JournalError) {
             let journal = try HostJournal.open(path: path, durability: mode, host: history.host, clock: history.clock)
             return Int32(clamping: journal.restoredCount)
@@ -30,6 +33,10 @@ public func undo_history_open_journal(_ h: OpaquePointer?, _ path: UnsafePointer
 @c @implementation
 public func undo_history_close_journal(_ h: OpaquePointer?) -> Int32 {
     withClient(h) { history throws(ClientFailure) in
+        // From inside a plugin call (save_document during a checkpoint, say) the journal is in use.
+        guard !PluginHost.isInsidePluginCall else {
+            throw ClientFailure(Int32(UNDO_EREENTRANT), "undo_history_close_journal cannot be called from inside a plugin call")
+        }
         guard let journal = history.host.recorder as? HostJournal else { throw ClientFailure(Int32(UNDO_ESTATE), "no journal is open") }
         do throws(JournalError) {
             try journal.commit()

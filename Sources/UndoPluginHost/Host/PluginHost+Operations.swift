@@ -23,6 +23,10 @@ extension PluginHost {
         }
     }
 
+    /// Whether this thread is inside a call a host made into a plugin (perform, an inverse,
+    /// save_document, …), where a call that changes a host or its journal is refused.
+    public static var isInsidePluginCall: Bool { CallFrame.current != nil }
+
     /// Refuses a change before it is made when the recorder can keep no more (see
     /// ``PluginHostRecorder/checkWritable()``).
     func checkRecorder() throws(PluginHostError) {

@@ -302,6 +302,17 @@ static int reentrant_run(const char *products, const char *journal, const char *
     return 0;
 }
 
+/* From inside save_document: closing the journal is refused (the checkpoint under way uses it). */
+struct closing {
+    undo_history *h;
+    int32_t close;
+};
+
+static void close_from_save(void *context) {
+    struct closing *seen = (struct closing *)context;
+    seen->close = undo_history_close_journal(seen->h);
+}
+
 static int failing_save_run(const char *products, const char *journal, const char *plugin) {
     typedef void (*set_mode_fn)(int value);
     undo_history *h = make_history(products);
@@ -325,6 +336,21 @@ static int failing_save_run(const char *products, const char *journal, const cha
            undo_history_last_error(h));
     expect(info.sequence == -7, "a refused checkpoint writes nothing into info", NULL);
     set_mode(0);
+    {
+        typedef void (*set_hook_fn)(void (*hook)(void *), void *context);
+        set_hook_fn set_save_hook = NULL;
+        struct closing seen = {h, 0};
+        address = dlsym(library, "statebox_set_save_hook");
+        if (address != NULL) memcpy(&set_save_hook, &address, sizeof set_save_hook);
+        expect(set_save_hook != NULL, "the plugin's statebox_set_save_hook", dlerror());
+        if (set_save_hook == NULL) return 1;
+        set_save_hook(close_from_save, &seen);
+        set_mode(7);
+        expect_code(h, undo_history_checkpoint_journal(h, NULL), UNDO_OK, "a checkpoint whose save tries to close the journal");
+        expect_code(h, seen.close, UNDO_EREENTRANT, "closing the journal from inside save_document is refused");
+        set_mode(0);
+        set_save_hook(NULL, NULL);
+    }
     expect_code(h, undo_history_perform_text(h, "statebox.append", "box", "\"c\""), UNDO_OK, "append after it");
     expect_code(h, undo_history_checkpoint_journal(h, &info), UNDO_OK, "the save works again: a checkpoint");
     expect(info.sequence == 2 && info.documents == 1, "it holds both changes and the box", NULL);

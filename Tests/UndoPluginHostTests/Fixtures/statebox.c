@@ -33,6 +33,15 @@ UNDO_PLUGIN_EXPORT void statebox_set_mode(int value) { mode = value; }
 UNDO_PLUGIN_EXPORT int statebox_save_calls(void) { return save_calls; }
 UNDO_PLUGIN_EXPORT int32_t statebox_last_record(void) { return last_record; }
 
+/* Mode 7: save_document first calls this hook (a host calling back into itself from a save). */
+typedef void (*statebox_save_hook)(void *context);
+static statebox_save_hook save_hook;
+static void *save_hook_context;
+UNDO_PLUGIN_EXPORT void statebox_set_save_hook(statebox_save_hook hook, void *context) {
+    save_hook = hook;
+    save_hook_context = context;
+}
+
 static box_doc *document(undo_call *call, int make) {
     box_doc **slot = (box_doc **)call->document_data;
     if (slot == NULL) return NULL;
@@ -106,6 +115,7 @@ static int64_t box_save(undo_call *call, uint8_t *buffer, uint64_t capacity) {
     if (mode == 3) return (int64_t)UNDO_MAX_VALUE_SIZE + 1;
     if (mode == 5) try_record(call);
     if (mode == 6) return (int64_t)1 << 40;
+    if (mode == 7 && save_hook != NULL) save_hook(save_hook_context);
     if (total <= capacity) {
         memcpy(buffer, "SBX\1", 4);
         for (i = 0; i < 8; i++) buffer[4 + i] = (uint8_t)(length >> (8 * i));
