@@ -73,7 +73,7 @@ let package = Package(
         .target(name: "UndoCodableJournal", dependencies: ["UndoCore", "UndoJournal", "CSQLite"],
                 path: "Sources/UndoCodableJournal"),
         .testTarget(name: "UndoCodableJournalTests", dependencies: ["UndoCodableJournal", "UndoJournal", "UndoCore", "UndoTestSupport"],
-                    path: "Tests/UndoCodableJournalTests", exclude: ["Fixtures"]),  // a history journal of format 1
+                    path: "Tests/UndoCodableJournalTests", exclude: ["Fixtures"]),  // history journals of formats 1 and 2
         // The process the history journal's crash test kills with SIGKILL (a scripted session).
         .executableTarget(name: "CodableJournalCrashSession", dependencies: ["UndoCodableJournal", "UndoCore", "UndoJournal"],
                           path: "Tests/CodableJournalCrashSession"),

@@ -5,7 +5,7 @@ import UndoJournal
 extension UndoStackJournal {
     /// Makes one change to the history at a pinned time (so a step's time is the one written),
     /// then writes what `body` says was done (with `command`, a type's name and its JSON,
-    /// beside it); nothing is written when the change throws or changed nothing.
+    /// beside it); nothing is written when the change throws or `body` gives no operation.
     func journaled<R>(command: (type: String, json: String)? = nil, _ body: () throws -> (R, JournalOperation?)) throws -> R {
         if let writeFailure { throw writeFailure }
         let time = JournalClock.wallClockNanoseconds()

@@ -34,15 +34,16 @@ import UndoJournal
 /// removed), or failed and could not be taken back (`UndoError.rollbackFailed`): the history
 /// and the model then hold a change the journal lacks; reopen the journal.
 public final class UndoStackJournal {
-    /// How much a crash or a power loss can take: the modes of the session journal
-    /// (`JournalDurability`).
+    /// How much a crash or a power loss can take: the modes every journal of the package shares
+    /// (`JournalDurability`, module UndoJournal).
     public typealias Durability = JournalDurability
 
     /// The format this version writes. Format 1 (before the operations became `UndoOperation`)
     /// is read too, and becomes format 2 once opened: its changes replay, later ones are written
     /// in format 2, which format-1 readers refuse as newer instead of failing on a change.
     public static let formatVersion: Int64 = 2
-    /// SQLite's application id of a history journal: "UNDS" (the session journal is "UNDO").
+    /// SQLite's application id of a history journal: "UNDS" (undo-host's and the plugin host's
+    /// journals are "UNDO").
     static let applicationID = JournalApplicationID.history
 
     /// The database file.

@@ -2,7 +2,7 @@ import UndoCore
 import UndoHostAPI
 import UndoPluginHost
 
-// Groups, coalescing, the save point and contexts: calls on the shared history itself.
+// Groups, coalescing, the save point, contexts and observers: calls on the shared history itself.
 
 @c @implementation
 public func undo_history_begin_group(_ h: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ context: UnsafePointer<CChar>?) -> Int32 {

@@ -3,8 +3,9 @@ import UndoHostAPI
 import UndoPluginHost
 
 // What a history panel reads and does: the state of a context, the step list, the contexts
-// with steps, and the moves (undo and redo in a context, jumping to a position). Each call maps
-// to the UndoStack call of the same meaning (docs/using-the-c-api.md has the table).
+// with steps, the moves (undo and redo in a context, jumping to a position) and clearing the
+// history. Each call maps to the UndoStack call of the same meaning (docs/using-the-c-api.md
+// has the table).
 
 @c @implementation
 public func undo_history_get_state(_ h: OpaquePointer?, _ context: UnsafePointer<CChar>?,

@@ -3,7 +3,8 @@ import UndoHostAPI
 import UndoPluginHost
 
 // What Qt's QUndoStack and the Rust crate `undo` offer besides the basics: forgetting the save
-// point, transactions that commit or cancel, and the texts and values of a step.
+// point, the count and memory limits, and transactions that commit or cancel (the texts and
+// values of a step are the history panel's, HistoryPanel.swift).
 
 @c @implementation
 public func undo_history_forget_saved(_ h: OpaquePointer?, _ context: UnsafePointer<CChar>?) -> Int32 {

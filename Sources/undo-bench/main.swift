@@ -6,9 +6,11 @@ import Glibc
 //
 //   undo-bench WORKLOAD [N]            N defaults to 1000000
 //   undo-bench scaling [MAX_EXPONENT] [REPS]
-//                                      pushundoredo at 10^4 ... 10^MAX_EXPONENT (default 7) steps
+//                                      pushundoredo at 10^4 ... 10^MAX_EXPONENT (default 7) steps,
+//                                      then the host paths of HostScaling
 //   undo-bench floors [REPS]           first touch of fresh memory, a libffi call vs a direct one
-//   undo-bench journal [N]             journaled changes per second, normal and full, beside memory
+//   undo-bench journal [N]             journaled changes per second, normal and full, beside memory;
+//                                      then reopening, checkpointing and reopening from the checkpoint
 
 let usage = """
     usage: undo-bench pushundoredo|typing|macro|labels [N]

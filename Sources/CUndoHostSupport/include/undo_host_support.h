@@ -2,12 +2,13 @@
  * Internal to the plugin host (UndoPluginHost): not part of the C ABI, and not installed.
  *
  * The direct call prototypes. A plugin's perform and inverse functions are stored type-erased
- * (undo_fn) and declared by their action type's parameters. Most calls go through libffi
- * (FFIFunction), which builds the call from the declared types. A function whose declared
+ * (undo_fn) and declared by their action type's parameters. Any of them can be called through
+ * libffi (FFIFunction), which builds the call from the declared types. A function whose declared
  * parameters are EXACTLY one of the prototypes below (same count, same types, `undo_call *`
- * first) may instead be called through that prototype: the conversion back to the function's
- * own type is made here, in C, where converting between function pointer types is defined, and
- * the call through the converted pointer is then a call through the function's own type.
+ * first) is instead called through that prototype (unless the host's route is libffi, see
+ * PluginCallRoute): the conversion back to the function's own type is made here, in C, where
+ * converting between function pointer types is defined, and the call through the converted
+ * pointer is then a call through the function's own type.
  * Calling/DirectCalls.swift chooses the prototype from the declared types and nothing else;
  * nothing is ever called through a prototype it was not declared with.
  *
@@ -52,7 +53,8 @@ static inline undo__merge_fn undo__merge_fn_of(undo_fn f) { return (undo__merge_
 /* The plugin entry point found with dlsym (POSIX: a data pointer that holds a function's address). */
 static inline undo_plugin_entry_fn undo__entry_fn_of(void *symbol) { return (undo_plugin_entry_fn)symbol; }
 
-/* The address of a function, for dladdr. */
+/* The address of a function, to find the image holding it in /proc/self/maps
+ * (DynamicLibrary.imagePath(containing:); Glibc's module map does not offer dladdr). */
 static inline const void *undo__address_of(undo_fn f) { return (const void *)f; }
 
 /* The plugin call frame under way on the calling thread (an unretained CallFrame, or NULL): one

@@ -1,6 +1,6 @@
 /// The record of an ``UndoStack``: the steps, the position, the save states, the open groups,
 /// the coalescing run and the limits, with the one place a change enters it (``add(_:)``) and
-/// the one place its position moves (``apply(_:at:_:)``).
+/// the one place its position moves (``apply(_:at:_:removingObsolete:)``).
 ///
 /// A value type, the one stored property of its ``UndoStack`` besides its action flag: a call
 /// changes it through one access, so the algorithms below touch its fields directly (each
@@ -233,7 +233,7 @@ struct HistoryRecord {
     /// Doing something new ends the redo steps of the contexts it changes, and of every context
     /// a set-aside step shared with them (those could not be redone in order any more): they
     /// leave the current branch and hang, in their order, as a branch at `fork`, from where
-    /// ``goTo(_:_:)`` takes them back. The other contexts' redo steps stay.
+    /// ``goTo(_:)`` takes them back. The other contexts' redo steps stay.
     ///
     /// Each step then stays on top of the same steps of the contexts it (and every branch that
     /// hangs at it) changes: one that stays needs none that the new step or an earlier set-aside

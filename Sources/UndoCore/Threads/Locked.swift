@@ -4,11 +4,12 @@ import Glibc
 import Musl
 #endif
 
-/// A value shared between threads behind a plain (non-recursive) pthread mutex: the package's
-/// lock for a value, where `Synchronization.Mutex` is not used. ThreadSanitizer intercepts
+/// A value shared between threads behind a plain (non-recursive) pthread mutex, where
+/// `Synchronization.Mutex` is not used. ThreadSanitizer intercepts
 /// pthread locks and so sees every hand-over, while a contended `Mutex` waits in the kernel
 /// (a futex), out of its sight, and the value it guards would be reported as raced.
-/// (``RecursiveMutex`` is the one lock that must be recursive: the history's.)
+/// (``RecursiveMutex`` is the recursive lock: the history's, and the one most other shared state
+/// of the package takes.)
 ///
 /// Invariants: `mutex` is allocated and initialized from `init` until `deinit`; `value` is
 /// touched only inside `withLock`, with `mutex` held; a body never calls `withLock` of the same

@@ -6,7 +6,8 @@ import Musl
 import Synchronization
 
 /// The lock of a ``SharedUndoHistory``, which is also the lock every call into the plugins of
-/// a host performing into it holds: one lock, one owner.
+/// a host performing into it holds: one lock, one owner. Most other shared state of the package
+/// (a host's, a plugin's, a C client's history) is behind one too.
 ///
 /// A pthread mutex of the recursive type, so that a call an action makes back into its own
 /// history reaches the history's refusal (``UndoError/reentrantCall(_:)``) instead of a

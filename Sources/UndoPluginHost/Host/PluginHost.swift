@@ -50,7 +50,7 @@ public final class PluginHost: @unchecked Sendable {
     }
 
     /// Where every change made through this host's methods is kept as it is made (a journal:
-    /// see UndoJournal's `HostJournal`), or `nil`. Changes made on ``history`` directly are
+    /// see UndoHostJournal's `HostJournal`), or `nil`. Changes made on ``history`` directly are
     /// not seen.
     public var recorder: (any PluginHostRecorder)? {
         get { lock.withLock { _recorder } }

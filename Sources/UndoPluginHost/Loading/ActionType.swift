@@ -27,7 +27,7 @@ public final class ActionType: @unchecked Sendable, CustomStringConvertible {
     /// The step does not make its context dirty.
     public let isDiscardable: Bool
     /// Consecutive steps merge in the host by appending their last (string or bytes) argument,
-    /// and their last inverse argument (`UNDO_MERGE_APPEND`, ABI 1.2), without a merge function.
+    /// and their last inverse argument (`UNDO_MERGE_BY_APPEND`, ABI 1.2), without a merge function.
     public let appendsOnMerge: Bool
 
     let pluginShortName: String
