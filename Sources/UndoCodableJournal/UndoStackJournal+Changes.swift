@@ -5,13 +5,13 @@ import UndoJournal
 extension UndoStackJournal {
     /// Makes one change to the history at a pinned time (so a step's time is the one written),
     /// then writes what `body` says was done (with `command`, a type's name and its JSON,
-    /// beside it); nothing is written when the change throws or `body` gives no operation.
-    func journaled<R>(command: (type: String, json: String)? = nil, _ body: () throws -> (R, JournalOperation?)) throws -> R {
+    /// beside it); nothing is written when the change throws.
+    func journaled<R>(command: (type: String, json: String)? = nil, _ body: () throws -> (R, JournalOperation)) throws -> R {
         if let writeFailure { throw writeFailure }
         let time = JournalClock.wallClockNanoseconds()
         clock.replaying(at: time)
         let result: R
-        let written: JournalOperation?
+        let written: JournalOperation
         do {
             defer { clock.resume() }
             (result, written) = try body()
@@ -21,7 +21,7 @@ extension UndoStackJournal {
                                         + "the model no longer match the journal: reopen it to return to the last journaled state")
             throw UndoError.rollbackFailed(step: step, message: message)
         }
-        if let written { try write(written, time: time, commandType: command?.type ?? "", command: command?.json ?? "") }
+        try write(written, time: time, commandType: command?.type ?? "", command: command?.json ?? "")
         return result
     }
 

@@ -133,11 +133,11 @@ import UndoPluginABI
         #expect(ActionValueType.f64.rawValue == UInt32(UNDO_TYPE_F64))
         #expect(ActionValueType.string.rawValue == UInt32(UNDO_TYPE_STRING))
         #expect(ActionValueType.bytes.rawValue == UInt32(UNDO_TYPE_BYTES))
-        #expect(ErrorCode.name(UNDO_OK) == "UNDO_OK")
-        #expect(ErrorCode.name(UNDO_EREENTRANT) == "UNDO_EREENTRANT")
-        #expect(ErrorCode.message(UNDO_ENOTFOUND) == "not found")
+        #expect(ErrorReport.name(of: UNDO_OK) == "UNDO_OK")
+        #expect(ErrorReport.name(of: UNDO_EREENTRANT) == "UNDO_EREENTRANT")
+        #expect(ErrorReport.message(of: UNDO_ENOTFOUND) == "not found")
         // Every code from 0 down to the last one has a name: the table has no holes.
-        for code in Int32(UNDO_EEMPTY)...0 { #expect(ErrorCode.name(code) != "UNDO_EUNKNOWN") }
+        for code in Int32(UNDO_EEMPTY)...0 { #expect(ErrorReport.name(of: code) != "UNDO_EUNKNOWN") }
     }
 
     /// Exactly one exported symbol of ours: the linker's own markers aside.

@@ -121,7 +121,7 @@ extension ActionType {
             case Int32(UNDO_MERGE_ANNULLED):
                 return .annulled
             default:
-                let reason = outputs.reportedError?.message ?? outputs.refusal ?? ErrorCode.message(status)
+                let reason = outputs.reportedError?.message ?? outputs.refusal ?? ErrorReport.message(of: status)
                 plugin.writeLog(.warning, "\(shortID) merge returned \(status) (\(reason)); the steps are kept apart")
                 return nil
             }
@@ -151,9 +151,9 @@ extension ActionType {
     /// The error for a failed call: the plugin's own message, or why a callback refused, or the
     /// code's meaning.
     private func failure(_ status: Int32, _ outputs: CallOutputs?, _ phase: PluginActionError.Phase) -> PluginActionError {
-        var message = outputs?.reportedError?.message ?? outputs?.refusal ?? ErrorCode.message(status)
+        var message = outputs?.reportedError?.message ?? outputs?.refusal ?? ErrorReport.message(of: status)
         var code = status
-        if !ErrorCode.isFailure(status) {
+        if !ErrorReport.isFailure(status) {
             // A code outside the table means nothing to the caller: it gets UNDO_EPLUGIN, and
             // the message keeps what the plugin returned.
             message = "returned \(status), which is not an error code" + (message.isEmpty ? "" : ": \(message)")

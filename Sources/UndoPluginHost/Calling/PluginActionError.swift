@@ -27,6 +27,6 @@ public struct PluginActionError: Error, Sendable, Equatable, CustomStringConvert
     }
 
     public var description: String {
-        "\(actionID ?? pluginID) \(phase.rawValue) failed: \(message) [\(ErrorCode.name(code))]"
+        "\(actionID ?? pluginID) \(phase.rawValue) failed: \(message) [\(ErrorReport.name(of: code))]"
     }
 }

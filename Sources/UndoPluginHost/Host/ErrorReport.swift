@@ -58,6 +58,10 @@ public struct ErrorReport: Sendable, Equatable, CustomStringConvertible {
 
     /// The name of `code` (the table of undo_common.h), `UNDO_EUNKNOWN` for a code not in it.
     public static func name(of code: Int32) -> String { String(cString: undo_plugin_error_name(code)) }
+    /// The table's message for `code`.
+    static func message(of code: Int32) -> String { String(cString: undo_plugin_error_message(code)) }
+    /// Whether `code` is one of the table's error codes (negative, and named).
+    static func isFailure(_ code: Int32) -> Bool { code < 0 && name(of: code) != "UNDO_EUNKNOWN" }
 
     /// Every error code with its name, from `UNDO_EINVAL` (-1) down.
     public static let codeNames: [(name: String, code: Int32)] = {

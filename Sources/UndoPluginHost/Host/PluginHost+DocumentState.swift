@@ -217,12 +217,12 @@ extension LoadedPlugin {
 
     /// The error of a save or load that returned `code` (not `UNDO_OK`).
     private func failure(_ code: Int64, frame: CallFrame, phase: PluginActionError.Phase) -> PluginActionError {
-        guard code < 0, code >= Int64(Int32.min), ErrorCode.isFailure(Int32(code)) else {
+        guard code < 0, code >= Int64(Int32.min), ErrorReport.isFailure(Int32(code)) else {
             return PluginActionError(pluginID: id, actionID: nil, phase: phase, code: Int32(UNDO_EPLUGIN),
                                      message: "returned \(code), which is not an error code")
         }
         let code = Int32(code)
         return PluginActionError(pluginID: id, actionID: nil, phase: phase, code: code,
-                                 message: frame.reportedError?.message ?? frame.refusal ?? ErrorCode.message(code))
+                                 message: frame.reportedError?.message ?? frame.refusal ?? ErrorReport.message(of: code))
     }
 }

@@ -175,7 +175,7 @@ enum HostCallbacks {
         if let frame = CallFrame.current, frame.belongs(to: plugin.hostTable) {
             frame.setReportedError(code, text)
         } else {
-            plugin.writeLog(.error, "\(text) [\(ErrorCode.name(code))]")
+            plugin.writeLog(.error, "\(text) [\(ErrorReport.name(of: code))]")
         }
         return code
     }
@@ -305,7 +305,7 @@ enum HostCallbacks {
                        _ inverseArguments: UnsafePointer<undo_value>?, _ inverseCount: UInt32) -> Int32 {
         guard let plugin = HostTables.plugin(for: table) else { return Int32(UNDO_ESTATE) }
         func refuse(_ code: Int32, _ message: String) -> Int32 {
-            plugin.writeLog(.warning, "record refused: \(message) [\(ErrorCode.name(code))]")
+            plugin.writeLog(.warning, "record refused: \(message) [\(ErrorReport.name(of: code))]")
             return code
         }
         guard CallFrame.current == nil else {

@@ -244,12 +244,12 @@ final class LoadedPlugin: @unchecked Sendable {
                 return (length, frame)
             }
             if length < 0 {
-                guard ErrorCode.isFailure(length) else {
+                guard ErrorReport.isFailure(length) else {
                     throw PluginActionError(pluginID: id, actionID: nil, phase: .describe, code: Int32(UNDO_EPLUGIN),
                                             message: "returned \(length), which is not an error code")
                 }
                 throw PluginActionError(pluginID: id, actionID: nil, phase: .describe, code: length,
-                                        message: frame.reportedError?.message ?? ErrorCode.message(length))
+                                        message: frame.reportedError?.message ?? ErrorReport.message(of: length))
             }
             if Int(length) < capacity {
                 let bytes = buffer.prefix(Int(length)).map { UInt8(bitPattern: $0) }

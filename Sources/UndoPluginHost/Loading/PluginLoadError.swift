@@ -81,9 +81,9 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
         case .invalidDescriptor(let what): "bad descriptor: \(what)"
         case .duplicatePlugin(let id, let other): "plugin id \(id) is already loaded from \(other)"
         case .initFailed(let code, let message):
-            "init failed with \(ErrorCode.name(code))" + (message.map { ": \($0)" } ?? "")
+            "init failed with \(ErrorReport.name(of: code))" + (message.map { ": \($0)" } ?? "")
         case .actionRefused(let action, let code, let message):
-            "action type \(action) refused (\(ErrorCode.name(code))): \(message)"
+            "action type \(action) refused (\(ErrorReport.name(of: code))): \(message)"
         case .reentrantCall: "plugins cannot be loaded from inside a plugin call or an action"
         case .relativePath:
             "refused: the path is relative, so it would depend on the current directory; give an absolute path"
@@ -92,12 +92,4 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
         case .notAllowed(let what): "refused: \(what)"
         }
     }
-}
-
-/// Names of the ABI's error codes.
-enum ErrorCode {
-    static func name(_ code: Int32) -> String { ErrorReport.name(of: code) }
-    static func message(_ code: Int32) -> String { String(cString: undo_plugin_error_message(code)) }
-    /// Whether `code` is one of the table's error codes (negative, and named).
-    static func isFailure(_ code: Int32) -> Bool { code < 0 && name(code) != "UNDO_EUNKNOWN" }
 }

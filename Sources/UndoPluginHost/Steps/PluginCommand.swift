@@ -157,12 +157,11 @@ public struct PluginCommand: UndoCommand, Sendable, CustomStringConvertible {
 /// Where the one perform a host runs while recording tells the step it made: set for the
 /// duration of that perform on its thread (a task-local value), so other performs (redo, other
 /// threads) never write to it. Its lock only makes it `Sendable`: one thread uses it.
-final class PerformedStepCapture: @unchecked Sendable {
-    private let lock = RecursiveMutex()
-    private var made: PluginStepRecord?
+final class PerformedStepCapture: Sendable {
+    private let made = Locked<PluginStepRecord?>(nil)
     var step: PluginStepRecord? {
-        get { lock.withLock { made } }
-        set { lock.withLock { made = newValue } }
+        get { made.withLock { $0 } }
+        set { made.withLock { $0 = newValue } }
     }
     @TaskLocal static var current: PerformedStepCapture?
 }
