@@ -7,14 +7,20 @@ import UndoTestSupport
 /// to the last change it holds.
 @Suite("Journal: a full disk")
 struct JournalWriteFailureTests {
+    /// A script of one small change, then twelve of 3 KB each: more than 40 KiB of journal.
+    func fillingScript(in folder: TemporaryFolder, then last: [String] = []) throws -> String {
+        let big = String(repeating: "x", count: 3_000)
+        let script = folder.path("fill.undo")
+        try (["text.insert 0 \"kept\""] + Array(repeating: "text.insert 0 \"\(big)\"", count: 12) + last)
+            .joined(separator: "\n").write(toFile: script, atomically: true, encoding: .utf8)
+        return script
+    }
+
     @Test("in full durability, the change that fails is said, and every later one is refused")
     func everyLaterChangeIsRefused() throws {
         let folder = try TemporaryFolder()
         let journal = folder.path("full.undojournal")
-        let big = String(repeating: "x", count: 3_000)
-        let script = folder.path("fill.undo")
-        try (["text.insert 0 \"kept\""] + Array(repeating: "text.insert 0 \"\(big)\"", count: 12) + ["history"])
-            .joined(separator: "\n").write(toFile: script, atomically: true, encoding: .utf8)
+        let script = try fillingScript(in: folder, then: ["history"])
         let full = try UndoHostProcess.run(UndoHostProcess.samplePlugins + ["--journal", journal, "--keep-going", "run", script],
                                            fileSizeLimit: 40)
         let errors = full.standardError.split(separator: "\n")
@@ -35,10 +41,7 @@ struct JournalWriteFailureTests {
     func aGroupThatCannotBeCommittedIsSaid() throws {
         let folder = try TemporaryFolder()
         let journal = folder.path("normal.undojournal")
-        let big = String(repeating: "x", count: 3_000)
-        let script = folder.path("fill.undo")
-        try (["text.insert 0 \"kept\""] + Array(repeating: "text.insert 0 \"\(big)\"", count: 12))
-            .joined(separator: "\n").write(toFile: script, atomically: true, encoding: .utf8)
+        let script = try fillingScript(in: folder)
         let full = try UndoHostProcess.run(UndoHostProcess.samplePlugins
                                            + ["--journal", journal, "--durability", "normal", "--keep-going", "run", script],
                                            fileSizeLimit: 40)
