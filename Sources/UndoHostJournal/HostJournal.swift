@@ -435,10 +435,14 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
     /// - Throws: ``JournalError`` (nothing is written; the journal goes on as before) while a
     ///   group is open or an action runs; when a document's plugin cannot save its documents
     ///   (``JournalError/Reason/cannotCheckpoint``: its changes stay and are replayed from the
-    ///   start), or its save fails (``JournalError/Reason/pluginFailed``); for a step that is
-    ///   not a plugin step; when the file cannot be written.
-    /// - Complexity: O(steps of every branch + documents' bytes), plus the plugins' saves;
-    ///   the changes dropped cost what SQLite takes to delete them.
+    ///   start), or its save fails, or its load refuses the bytes its save wrote (each
+    ///   document's bytes are loaded into a scratch document of its plugin, a context no
+    ///   document uses, and closed again, before any change is dropped; ``JournalError/Reason/pluginFailed``,
+    ///   naming the plugin and the document); for a step that is not a plugin step; when the
+    ///   file cannot be written.
+    /// - Complexity: O(steps of every branch + documents' bytes), plus the plugins' saves and
+    ///   loads; the changes dropped cost what SQLite takes to delete them, and their pages go
+    ///   back to the file system (`PRAGMA incremental_vacuum`).
     @discardableResult
     public func checkpoint() throws(JournalError) -> CheckpointInfo {
         guard let host else { throw JournalError(path: path, "the journal is closed") }
