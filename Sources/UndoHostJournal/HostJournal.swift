@@ -24,7 +24,9 @@ import UndoJournal
 /// the deletion of the changes it holds: the plugins the journal loaded, each document's state
 /// as its plugin's bytes (ABI 1.7 `save_document`), and the history (every branch, position,
 /// save, time and limit) with each plugin step as its typed call (``UndoPluginHost/PluginStepRecord``).
-/// Reopening loads the bytes and rebuilds the history without running a step. A journal whose
+/// Reopening loads the bytes and rebuilds the history without running a step; a checkpoint is
+/// refused when a document's bytes do not load back into a scratch document, and gives the
+/// pages of the changes it drops back to the file system. A journal whose
 /// documents include one of a plugin that cannot save them is never checkpointed: it keeps every
 /// change, and is replayed from its first. So a limit that drops steps from the history never
 /// drops what the journal needs to restore the documents.
@@ -262,6 +264,9 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
             }
         }
         journal.clock = clock
+        // The changes replayed count towards the next automatic checkpoint's bytes too.
+        let restoredBytes = changes.reduce(0) { $0 + byteCount(ChangeRow.Row(sequence: $1.sequence, time: $1.time, change: $1.change).values) }
+        journal.state.withLock { $0.bytesSinceCheckpoint = restoredBytes }
         host.recorder = journal
         return journal
     }

@@ -497,6 +497,29 @@ import UndoTestSupport
         #expect(taken.count <= 3, "\(taken.count) checkpoints")
     }
 
+    /// The bytes of the changes replayed on reopening count towards the next automatic
+    /// checkpoint, as they did before the journal closed.
+    @Test func theChangesReplayedCountTowardsTheNextCheckpointsBytes() throws {
+        let path = journal.scratch("replayed-bytes.undojournal")
+        do {
+            let (host, clock) = journal.makeHost()
+            let opened = try HostJournal.open(path: path, durability: .normal, host: host, clock: clock)
+            try host.perform("text.insert", [.i64(0), .string(String(repeating: "y", count: 200_000))], in: a)
+            try opened.checkpoint()
+            for _ in 0..<3 {
+                try host.breakCoalescing()
+                try host.perform("text.insert", [.i64(0), .string(String(repeating: "z", count: 400_000))], in: b)
+            }
+            opened.close()
+        }
+        let (host, clock) = journal.makeHost()
+        let reopened = try HostJournal.open(path: path, host: host, clock: clock)
+        defer { reopened.close() }
+        #expect(reopened.restoredCount == 6 && reopened.restoredCheckpoint?.documentBytes == 1_000_012)
+        let info = try reopened.checkpointIfDue(every: 1)
+        #expect(info?.sequence == 7, "1.2 MB of changes replayed after a checkpoint of 1 MB of documents: one is due")
+    }
+
     /// Reopening from a checkpoint runs no plugin step: the plugins are asked to load each
     /// document's bytes once, and only the changes after the checkpoint are performed.
     @Test func reopeningFromACheckpointReplaysOnlyTheChangesAfterIt() throws {
