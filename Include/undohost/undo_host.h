@@ -1175,16 +1175,18 @@ typedef struct undo_checkpoint_info {
  * checkpointed replays every change from its first. `info` may be NULL; otherwise what the
  * checkpoint holds is written into it.
  * Returns UNDO_OK; UNDO_ESTATE (no journal is open, a group is open, the file cannot be
- * written); UNDO_EPLUGIN (a plugin's save_document failed: the message is the plugin's, naming
- * it); UNDO_ENOTSUP (a document's plugin
+ * written); UNDO_EPLUGIN (a plugin's save_document failed, or its load_document refused the
+ * bytes it saved, which every checkpoint tries on a scratch document before it drops a change:
+ * the message is the plugin's, naming it and the document); UNDO_ENOTSUP (a document's plugin
  * cannot save its documents as bytes: nothing is written, the journal keeps every change and is
  * replayed from the start); UNDO_EINVAL (info->struct_size below UNDO_CHECKPOINT_INFO_SIZE_V1,
  * info->reserved0 not 0); UNDO_EREENTRANT (from inside an observer or an action);
  * UNDO_EHANDLE; the message, naming the file, in undo_history_last_error. When it fails nothing
  * is written and the journal goes on as before. Thread: any (the plugins' save_document runs on
  * it). Since library release 1.4.0.
+ * The pages of the changes dropped go back to the file system (the file shrinks).
  * Complexity: O(steps of every branch + bytes of the documents), plus the plugins' saves and
- * SQLite's deletion of the changes dropped.
+ * loads and SQLite's deletion of the changes dropped.
  */
 int32_t undo_history_checkpoint_journal(undo_history *h, undo_checkpoint_info *info);
 

@@ -24,7 +24,9 @@ import UndoJournal
 /// the deletion of the changes it holds: the plugins the journal loaded, each document's state
 /// as its plugin's bytes (ABI 1.7 `save_document`), and the history (every branch, position,
 /// save, time and limit) with each plugin step as its typed call (``UndoPluginHost/PluginStepRecord``).
-/// Reopening loads the bytes and rebuilds the history without running a step. A journal whose
+/// Reopening loads the bytes and rebuilds the history without running a step; a checkpoint is
+/// refused when a document's bytes do not load back into a scratch document, and gives the
+/// pages of the changes it drops back to the file system. A journal whose
 /// documents include one of a plugin that cannot save them is never checkpointed: it keeps every
 /// change, and is replayed from its first. So a limit that drops steps from the history never
 /// drops what the journal needs to restore the documents.
@@ -90,6 +92,10 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         /// checkpoint wrote: what ``checkpointIfDue(every:)`` weighs.
         var changesSinceCheckpoint = 0
         var checkpointSteps = 0
+        /// The bytes of the changes written since the last checkpoint (or the open), and of the
+        /// documents' states that checkpoint wrote: what ``checkpointIfDue(every:)`` weighs too.
+        var bytesSinceCheckpoint = 0
+        var checkpointDocumentBytes = 0
     }
 
     /// What the journal follows of the changes it writes, for its checkpoints: the documents
@@ -139,6 +145,7 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         state.tracked = tracked
         state.changesSinceCheckpoint = restoredCount
         state.checkpointSteps = restoredCheckpoint?.steps ?? 0
+        state.checkpointDocumentBytes = restoredCheckpoint?.documentBytes ?? 0
         self.state = Locked(state)
     }
 
@@ -188,6 +195,7 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
                 (format, checkpoint, changes) = try check(connection, path: path)
             } else {
                 try connection.execute("""
+                    PRAGMA auto_vacuum=INCREMENTAL;
                     PRAGMA journal_mode=WAL;
                     BEGIN;
                     PRAGMA application_id=\(JournalApplicationID.undoHost);
@@ -262,6 +270,9 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
             }
         }
         journal.clock = clock
+        // The changes replayed count towards the next automatic checkpoint's bytes too.
+        let restoredBytes = changes.reduce(0) { $0 + byteCount(ChangeRow.Row(sequence: $1.sequence, time: $1.time, change: $1.change).values) }
+        journal.state.withLock { $0.bytesSinceCheckpoint = restoredBytes }
         host.recorder = journal
         return journal
     }
@@ -407,9 +418,11 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
                     commitThread?.groupBegan()
                 }
                 let row = ChangeRow.Row(sequence: state.nextSequence, time: time, change: change)
-                try connection.run(insert, row.values)
+                let values = row.values
+                try connection.run(insert, values)
                 state.nextSequence += 1
                 state.changesSinceCheckpoint += 1
+                state.bytesSinceCheckpoint += Self.byteCount(values)
                 state.tracked.follow(change)
                 if state.inTransaction && now &- state.groupStarted >= Self.windowNanoseconds {
                     try commitLocked(&state)
@@ -471,10 +484,14 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
     /// - Throws: ``JournalError`` (nothing is written; the journal goes on as before) while a
     ///   group is open or an action runs; when a document's plugin cannot save its documents
     ///   (``JournalError/Reason/cannotCheckpoint``: its changes stay and are replayed from the
-    ///   start), or its save fails (``JournalError/Reason/pluginFailed``); for a step that is
-    ///   not a plugin step; when the file cannot be written.
-    /// - Complexity: O(steps of every branch + documents' bytes), plus the plugins' saves;
-    ///   the changes dropped cost what SQLite takes to delete them.
+    ///   start), or its save fails, or its load refuses the bytes its save wrote (each
+    ///   document's bytes are loaded into a scratch document of its plugin, a context no
+    ///   document uses, and closed again, before any change is dropped; ``JournalError/Reason/pluginFailed``,
+    ///   naming the plugin and the document); for a step that is not a plugin step; when the
+    ///   file cannot be written.
+    /// - Complexity: O(steps of every branch + documents' bytes), plus the plugins' saves and
+    ///   loads; the changes dropped cost what SQLite takes to delete them, and their pages go
+    ///   back to the file system (`PRAGMA incremental_vacuum`).
     @discardableResult
     public func checkpoint() throws(JournalError) -> CheckpointInfo {
         guard let host else { throw JournalError(path: path, "the journal is closed") }
@@ -502,6 +519,20 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         let documents = captured.documents.map {
             Checkpoint.Document(document: $0.document, version: versions[$0.document.plugin] ?? "", state: $0.state)
         }
+        // Each document's bytes must load back before a change is dropped: a plugin whose load
+        // refuses what its save wrote would leave a journal that can never reopen.
+        let used = Set(documents.map(\.document.context))
+        for item in documents where !item.document.plugin.isEmpty {
+            do throws(PluginHostError) {
+                try host.checkDocumentState(item.state, plugin: item.document.plugin, avoiding: used)
+            } catch {
+                let reason: String
+                if case .actionFailed(let failure) = error { reason = failure.message } else { reason = "\(error)" }
+                throw JournalError(path: path, "cannot checkpoint: plugin \(item.document.plugin) cannot load the bytes it saved "
+                                   + "for document \"\(item.document.context.name)\" (\(reason)); nothing was "
+                                   + "written: every change stays in the journal", reason: .pluginFailed)
+            }
+        }
         let checkpoint = Checkpoint(sequence: captured.value.sequence, time: JournalClock.wallClockNanoseconds(), loads: captured.value.loads,
                                     documents: documents, history: captured.history)
         do throws(SQLiteFailure) {
@@ -514,11 +545,24 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
                 do throws(SQLiteFailure) {
                     try checkpoint.write(to: connection)
                     try connection.query("DELETE FROM changes WHERE sequence <= ?;", [.integer(checkpoint.sequence)])
+                    // The pages the changes and the checkpoint before held go back to the file
+                    // system (a journal made before auto_vacuum was set is switched below).
+                    try connection.execute("PRAGMA incremental_vacuum;")
                     try connection.execute("COMMIT;")
                     state.inTransaction = false
                     // Changes recorded after the capture (another thread's) stay counted.
                     state.changesSinceCheckpoint = Int(state.nextSequence - 1 - checkpoint.sequence)
                     state.checkpointSteps = checkpoint.history.stepCount
+                    state.bytesSinceCheckpoint = 0
+                    state.checkpointDocumentBytes = checkpoint.info.documentBytes
+                    // A journal made without auto_vacuum (before version 4's checkpoints gave
+                    // pages back) is switched once: VACUUM rewrites it, then its pages go back
+                    // at every checkpoint. It holds the checkpoint and few changes now, so this
+                    // rewrite costs about what the checkpoint wrote; if it fails, the file keeps
+                    // its size and nothing is lost.
+                    if ((try? connection.integer("PRAGMA auto_vacuum;")) ?? 2) != 2 {
+                        try? connection.execute("PRAGMA auto_vacuum=INCREMENTAL; VACUUM;")
+                    }
                 } catch {
                     try? connection.execute("ROLLBACK;")
                     state.inTransaction = false
@@ -532,10 +576,13 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
     }
 
     /// Takes a checkpoint when one is due: at least `interval` changes were written since the
-    /// last one (or the open), and at least as many as the steps the last one wrote. The second
-    /// rule keeps checkpoints at O(1) amortized per change however long the history grows (a
-    /// checkpoint writes every step of every branch). undo-host calls it after each command,
-    /// with its `--checkpoint-every` (1,000 by default).
+    /// last one (or the open), at least as many as the steps the last one wrote, and at least
+    /// as many bytes of changes as the bytes of documents it wrote, less
+    /// ``checkpointByteAllowance`` (64 KiB). The second and third rules keep checkpoints at O(1)
+    /// amortized per change and per byte written however long the history and however large
+    /// the documents grow (a checkpoint writes every step of every branch and every document's
+    /// bytes): all checkpoints write at most about the bytes of the changes again. undo-host
+    /// calls it after each command, with its `--checkpoint-every` (1,000 by default).
     /// - Parameter interval: the fewest changes between checkpoints; 0 or less: never.
     /// - Returns: what the checkpoint wrote, or `nil` when none was due or a group is open (it
     ///   is then taken at the first call after the group closes).
@@ -545,13 +592,31 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
     @discardableResult
     public func checkpointIfDue(every interval: Int) throws(JournalError) -> CheckpointInfo? {
         guard interval > 0, let host else { return nil }
-        let due = state.withLock { !$0.isClosed && $0.changesSinceCheckpoint >= max(interval, $0.checkpointSteps) }
+        let due = state.withLock {
+            !$0.isClosed && $0.changesSinceCheckpoint >= max(interval, $0.checkpointSteps)
+                && $0.bytesSinceCheckpoint + Self.checkpointByteAllowance >= $0.checkpointDocumentBytes
+        }
         guard due, host.history.withStack({ $0.groupDepth == 0 }) else { return nil }
         do throws(JournalError) {
             return try checkpoint()
         } catch {
             state.withLock { $0.changesSinceCheckpoint = 0 }
             throw error
+        }
+    }
+
+    /// The documents' bytes a checkpoint may write beyond the bytes of the changes since the
+    /// last one (see ``checkpointIfDue(every:)``): documents smaller than this never hold one back.
+    public static let checkpointByteAllowance = 64 * 1024
+
+    /// The bytes a change's row holds (its texts and blobs, 8 per number).
+    private static func byteCount(_ values: [SQLiteConnection.Value]) -> Int {
+        values.reduce(0) { total, value in
+            switch value {
+            case .integer: total + 8
+            case .text(let text): total + text.utf8.count
+            case .blob(let bytes): total + bytes.count
+            }
         }
     }
 

@@ -48,6 +48,14 @@ import Testing
         _ = try run(program, ["failing-save", folder + "/failing-save.undojournal", plugin])
     }
 
+    /// A plugin whose load_document refuses what its save_document wrote (statebox.c in mode 7):
+    /// UNDO_EPLUGIN naming the plugin and the document, every change kept.
+    @Test func bytesThatDoNotLoadBackWriteNoCheckpoint() throws {
+        let program = try CProgram.build([CProgram.root + "/Tests/UndoHostCTests/Fixtures/journal_checkpoint.c"], extra: ["-ldl"])
+        let (folder, plugin) = try testPlugin("statebox")
+        _ = try run(program, ["unloadable", folder + "/unloadable.undojournal", plugin])
+    }
+
     /// Builds a test plugin of Tests/UndoPluginHostTests/Fixtures into a folder only we may write
     /// to (the history refuses plugins others could change). - Returns: the folder and the plugin.
     func testPlugin(_ name: String) throws -> (folder: String, plugin: String) {

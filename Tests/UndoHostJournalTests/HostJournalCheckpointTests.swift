@@ -285,6 +285,62 @@ import UndoTestSupport
         reopened.close()
     }
 
+    /// A plugin whose load refuses what its save wrote (statebox.c in mode 7): the checkpoint
+    /// is refused naming the plugin and the document before any change is dropped, the file is
+    /// left as it was, the plugin keeps no scratch document, and the journal reopens by
+    /// replaying every change; once the bytes load back, the checkpoint is taken.
+    @Test func aCheckpointWhoseBytesDoNotLoadBackIsRefused() throws {
+        let (plugin, setMode) = try buildStatebox()
+        setMode(0)
+        defer { setMode(0) }
+        let path = journal.scratch("unloadable.undojournal")
+        func makeHost() throws -> (PluginHost, JournalClock) {
+            let clock = JournalClock()
+            let host = PluginHost(history: SharedUndoHistory(UndoStack(coalescingWindow: nil, clock: clock)))
+            _ = host.loadBundledPlugins()
+            _ = try host.load(file: plugin)
+            return (host, clock)
+        }
+        do {
+            let (host, clock) = try makeHost()
+            let opened = try HostJournal.open(path: path, host: host, clock: clock)
+            try host.perform("text.insert", [.i64(0), .string("text")], in: a)
+            try host.perform("statebox.append", [.string("one")], in: b)
+            let bytes = try journal.fingerprint(path)
+            let holding = host.documentsHoldingState()
+            setMode(7)
+            do {
+                try opened.checkpoint()
+                Issue.record("checkpointed bytes that do not load back")
+            } catch {
+                #expect(error.reason == .pluginFailed)
+                #expect(error.description.contains("plugin org.example.statebox cannot load the bytes it saved for document \"b\""),
+                        "\(error)")
+                #expect(error.description.contains("unknown statebox format version"), "\(error)")
+            }
+            #expect(try journal.fingerprint(path) == bytes, "a refused checkpoint wrote to the journal")
+            #expect(host.documentsHoldingState() == holding, "the scratch document is left: \(host.documentsHoldingState())")
+            #expect(opened.restoredCheckpoint == nil)
+            setMode(0)
+            opened.close()
+        }
+        do {
+            let (host, clock) = try makeHost()
+            let reopened = try HostJournal.open(path: path, host: host, clock: clock)
+            #expect(reopened.restoredCheckpoint == nil && reopened.restoredCount == 2)
+            #expect(try host.describe(b, plugin: "org.example.statebox") == "one")
+            let info = try reopened.checkpoint()
+            #expect(info.sequence == 2)
+            reopened.close()
+        }
+        let (host, clock) = try makeHost()
+        let reopened = try HostJournal.open(path: path, host: host, clock: clock)
+        #expect(reopened.restoredCheckpoint?.sequence == 2 && reopened.restoredCount == 0)
+        #expect(try host.describe(a, plugin: HostJournalTests.text) == "text")
+        #expect(try host.describe(b, plugin: "org.example.statebox") == "one")
+        reopened.close()
+    }
+
     /// Refused, writing nothing: a group open; a step that is not a plugin's.
     @Test func whatCannotBeCheckpointedIsNamed() throws {
         let (host, clock) = journal.makeHost()
@@ -359,6 +415,109 @@ import UndoTestSupport
             #expect(later.sequence - earlier.sequence >= Int64(max(50, earlier.steps)))
         }
         #expect(try opened.checkpointIfDue(every: 0) == nil)
+    }
+
+    /// The size of a closed journal's file and its free pages.
+    func fileSize(_ path: String) throws -> (bytes: Int, freePages: Int) {
+        let bytes = try #require(FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber).intValue
+        let free = try #require(Int(try sqliteRows(path, "PRAGMA freelist_count;").first?.first ?? ""))
+        return (bytes, free)
+    }
+
+    /// A checkpoint gives the pages of the changes it drops back: the file shrinks to about
+    /// what it holds, with no free page left (auto_vacuum=INCREMENTAL); a journal made without
+    /// auto_vacuum (the format-4 fixture) is switched at its first checkpoint.
+    @Test func aCheckpointGivesFreedPagesBack() throws {
+        let path = journal.scratch("vacuum.undojournal")
+        let chunk = String(repeating: "x", count: 2000)
+        do {
+            let (host, clock) = journal.makeHost()
+            let opened = try HostJournal.open(path: path, durability: .normal, host: host, clock: clock)
+            for _ in 0..<200 {
+                try host.perform("text.insert", [.i64(0), .string(chunk)], in: a)
+                try host.perform("text.delete", [.i64(0), .i64(2000)], in: a)
+            }
+            try host.setLimits(count: 2, memory: nil)
+            opened.close()
+        }
+        let before = try fileSize(path)
+        #expect(try sqliteRows(path, "PRAGMA auto_vacuum;") == [["2"]])
+        do {
+            let (host, clock) = journal.makeHost()
+            let opened = try HostJournal.open(path: path, host: host, clock: clock)
+            let info = try opened.checkpoint()
+            #expect(info.sequence == 401 && info.steps == 2)
+            opened.close()
+        }
+        let after = try fileSize(path)
+        #expect(after.freePages == 0, "\(after.freePages) pages free after a checkpoint")
+        // Before: 400 changes of 2,000 bytes; after: the checkpoint of two steps.
+        #expect(before.bytes > 800_000 && after.bytes < 100_000, "\(before.bytes) bytes before, \(after.bytes) after")
+
+        let old = try journal.fixtureCopy("format-4")
+        #expect(try sqliteRows(old, "PRAGMA auto_vacuum;") == [["0"]])
+        do {
+            let (host, clock) = journal.makeHost()
+            let opened = try HostJournal.open(path: old, host: host, clock: clock)
+            try opened.checkpoint()
+            opened.close()
+        }
+        #expect(try sqliteRows(old, "PRAGMA auto_vacuum;") == [["2"]])
+        #expect(try fileSize(old).freePages == 0)
+        let (host, clock) = journal.makeHost()
+        let reopened = try HostJournal.open(path: old, host: host, clock: clock)
+        #expect(reopened.restoredCount == 0)
+        journal.expectThePlayedSession(try journal.snapshot(host))
+        reopened.close()
+    }
+
+    /// Automatic checkpoints weigh the documents' bytes too: with a large document and many
+    /// small changes, they write about as many bytes as the changes, not the document again
+    /// every `interval` changes: counted, not timed.
+    @Test func automaticCheckpointsOfALargeDocumentWriteAboutTheChangesBytes() throws {
+        let (host, clock) = journal.makeHost()
+        let opened = try HostJournal.open(path: journal.scratch("large.undojournal"), durability: .normal,
+                                          host: host, clock: clock)
+        defer { opened.close() }
+        // 200,000 characters: 1,000,012 bytes saved.
+        try host.perform("text.insert", [.i64(0), .string(String(repeating: "y", count: 200_000))], in: a)
+        try host.breakCoalescing()
+        var taken: [CheckpointInfo] = []
+        for round in 0..<3000 {
+            try host.perform("text.insert", [.i64(0), .string("\(round % 10)")], in: b)
+            try host.breakCoalescing()
+            if let info = try opened.checkpointIfDue(every: 50) { taken.append(info) }
+        }
+        let written = taken.reduce(0) { $0 + $1.documentBytes }
+        // 6,002 changes of a few hundred bytes at most each (the first 200,000 bytes).
+        let changeBytes = 200_000 + 6_000 * 300
+        #expect(taken.first?.sequence == 50)
+        #expect(written <= taken[0].documentBytes + changeBytes + taken.count * HostJournal.checkpointByteAllowance,
+                "\(taken.count) checkpoints wrote \(written) bytes of documents")
+        #expect(taken.count <= 3, "\(taken.count) checkpoints")
+    }
+
+    /// The bytes of the changes replayed on reopening count towards the next automatic
+    /// checkpoint, as they did before the journal closed.
+    @Test func theChangesReplayedCountTowardsTheNextCheckpointsBytes() throws {
+        let path = journal.scratch("replayed-bytes.undojournal")
+        do {
+            let (host, clock) = journal.makeHost()
+            let opened = try HostJournal.open(path: path, durability: .normal, host: host, clock: clock)
+            try host.perform("text.insert", [.i64(0), .string(String(repeating: "y", count: 200_000))], in: a)
+            try opened.checkpoint()
+            for _ in 0..<3 {
+                try host.breakCoalescing()
+                try host.perform("text.insert", [.i64(0), .string(String(repeating: "z", count: 400_000))], in: b)
+            }
+            opened.close()
+        }
+        let (host, clock) = journal.makeHost()
+        let reopened = try HostJournal.open(path: path, host: host, clock: clock)
+        defer { reopened.close() }
+        #expect(reopened.restoredCount == 6 && reopened.restoredCheckpoint?.documentBytes == 1_000_012)
+        let info = try reopened.checkpointIfDue(every: 1)
+        #expect(info?.sequence == 7, "1.2 MB of changes replayed after a checkpoint of 1 MB of documents: one is due")
     }
 
     /// Reopening from a checkpoint runs no plugin step: the plugins are asked to load each

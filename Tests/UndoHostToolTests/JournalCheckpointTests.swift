@@ -303,6 +303,51 @@ struct JournalCheckpointTests {
                 "\(json.standardError)")
     }
 
+    @Test("A plugin whose load refuses what its save wrote: the checkpoint is refused naming both, every change stays")
+    func bytesThatDoNotLoadBack() throws {
+        let folder = try TemporaryFolder()
+        let plugin = folder.url.appendingPathComponent("libstatebox.so").path
+        let fixtures = SourceTree.path("Tests/UndoPluginHostTests/Fixtures")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        // Mode 7 from the start: its save writes a format version its load refuses.
+        process.arguments = ["cc", "-std=c99", "-shared", "-fPIC", "-DSTATEBOX_MODE=7", "-I", SourceTree.include, "-I", fixtures,
+                             "-o", plugin, fixtures + "/statebox.c"]
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "cc failed")
+        let journal = Self.journalPath(folder, "j.undojournal")
+        let outcome = try UndoHostProcess.run(Self.plugins + ["--plugins", plugin, "--journal", journal],
+                                              input: "doc box\nstatebox.append \"ab\"\ncheckpoint\n")
+        #expect(outcome.status == 1)
+        #expect(outcome.standardError.hasPrefix("<stdin>:3: UNDO_EPLUGIN: checkpoint: "), "\(outcome.standardError)")
+        #expect(outcome.standardError.contains("plugin org.example.statebox cannot load the bytes it saved for document \"box\" "
+                                               + "(unknown statebox format version)"), "\(outcome.standardError)")
+        #expect(outcome.standardError.contains("hint: nothing was written: the journal keeps every change"), "\(outcome.standardError)")
+        #expect(try journalRows(journal, "SELECT count(*) FROM changes;") == ["2"])
+        #expect(try journalRows(journal, "SELECT count(*) FROM checkpoint;") == ["0"])
+    }
+
+    @Test("doc naming the current document after reopening (from the changes or a checkpoint) writes no change")
+    func docOfTheCurrentDocumentWritesNothing() throws {
+        let folder = try TemporaryFolder()
+        let journal = Self.journalPath(folder, "j.undojournal")
+        let first = try UndoHostProcess.run(Self.plugins + ["--journal", journal], input: "doc letter\ntext.insert 0 \"a\"\n")
+        #expect(first.status == 0, "\(first.standardError)")
+        #expect(try journalRows(journal, "SELECT count(*) FROM changes;") == ["2"])
+        let again = try UndoHostProcess.run(Self.plugins + ["--journal", journal], input: "doc letter\ndoc letter\n")
+        #expect(again.status == 0, "\(again.standardError)")
+        #expect(try journalRows(journal, "SELECT count(*) FROM changes;") == ["2"], "doc of the current document wrote a change")
+        let checkpointed = try UndoHostProcess.run(Self.plugins + ["--journal", journal], input: "checkpoint\n")
+        #expect(checkpointed.status == 0, "\(checkpointed.standardError)")
+        let reopened = try UndoHostProcess.run(Self.plugins + ["--journal", journal], input: "doc letter\nshow\n")
+        #expect(reopened.status == 0, "\(reopened.standardError)")
+        #expect(try journalRows(journal, "SELECT count(*) FROM changes;") == ["0"], "doc of the current document wrote a change")
+        // Another document is a change.
+        _ = try UndoHostProcess.run(Self.plugins + ["--journal", journal], input: "doc other\n")
+        #expect(try journalRows(journal, "SELECT count(*) FROM changes;") == ["1"])
+    }
+
     @Test("--json gives what the checkpoint holds; in Korean it says so in Korean")
     func jsonAndKorean() throws {
         let folder = try TemporaryFolder()

@@ -106,6 +106,9 @@ extension HostSession {
             }
             return SessionError(.plugin, words.cannotSaveDocuments(plugin), code: UNDO_ENOTSUP, hint: words.changesStayHint)
         }
+        if error.reason == .pluginFailed {
+            return SessionError(.plugin, "checkpoint: \(error.description)", code: UNDO_EPLUGIN, hint: words.checkpointNotWrittenHint)
+        }
         return SessionError(.history, "checkpoint: \(error.description)", hint: words.checkpointNotWrittenHint)
     }
 

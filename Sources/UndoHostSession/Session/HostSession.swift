@@ -319,7 +319,10 @@ public final class HostSession {
                                code: UNDO_ELIMIT)
         }
         if !documents.contains(name) { addDocument(name, plugins: []) }
-        try hostCall("doc") { () throws(PluginHostError) in try host.setCurrentContext(UndoContext(name)) }
+        // Choosing the document that is already current changes nothing, and writes nothing.
+        if withStack({ $0.currentContext?.name }) != name {
+            try hostCall("doc") { () throws(PluginHostError) in try host.setCurrentContext(UndoContext(name)) }
+        }
         currentDocument = name
         lastChanges = nil
         return .none

@@ -96,6 +96,45 @@ extension PluginHost {
         try result.get()
     }
 
+    /// Checks that `bytes` (what ``saveDocumentState(plugin:context:)`` returned) load back:
+    /// loads them into a scratch document of the plugin (a context no document uses: none in
+    /// `used`, no step in the history, nothing in the plugin's slot), then closes it the way
+    /// ``closeContext(_:)`` does, for that plugin only, without a change to the history or a
+    /// record in a journal. What a journal's checkpoint does before it drops any change.
+    /// - Parameters:
+    ///   - bytes: the saved state.
+    ///   - pluginID: the plugin's id.
+    ///   - used: the contexts of the documents the caller knows of (never used as the scratch one).
+    /// - Throws: what ``loadDocumentState(_:plugin:context:)`` throws: ``PluginHostError/actionFailed(_:)``
+    ///   (phase `load`) with the plugin's message when it refuses the bytes;
+    ///   ``PluginHostError/documentStateTooLarge(plugin:bytes:limit:)``.
+    /// - Complexity: what the plugin's load and close take, plus O(1) per scratch name tried.
+    public func checkDocumentState(_ bytes: [UInt8], plugin pluginID: String, avoiding used: Set<UndoContext>)
+        throws(PluginHostError)
+    {
+        guard let plugin = loadedPlugin(withID: pluginID) else { throw .unknownPlugin(pluginID) }
+        var attempt = 0
+        while true {
+            attempt += 1
+            let scratch = UndoContext("undo-host checkpoint check \(attempt)")
+            if used.contains(scratch) { continue }
+            do throws(PluginHostError) {
+                try loadDocumentState(bytes, plugin: pluginID, context: scratch)
+            } catch {
+                // A name some document holds after all (in the history or the plugin's slot):
+                // another one. A plugin's own refusal of a name it keeps elsewhere is its answer.
+                if case .documentNotEmpty = error {
+                    if attempt < 64 { continue }
+                    throw error
+                }
+                plugin.closeContext(scratch)
+                throw error
+            }
+            plugin.closeContext(scratch)
+            return
+        }
+    }
+
     /// The plugins' documents that hold state, as far as the host knows: every plugin with a
     /// step in the context on the current branch (done or undone, in groups too), and every
     /// plugin whose slot for the context (`undo_call.document_data`) holds something. A

@@ -7,6 +7,7 @@
  *        journal_checkpoint <build products folder> without-save <journal> <reentry plugin>
  *        journal_checkpoint <build products folder> reentrant <journal> <reentry plugin>
  *        journal_checkpoint <build products folder> failing-save <journal> <statebox plugin>
+ *        journal_checkpoint <build products folder> unloadable <journal> <statebox plugin>
  *   write: the refusals; changes in two documents (a branch, a save, a group), a checkpoint,
  *          more changes, close. Prints "checkpoint ..." (what the checkpoint holds) and
  *          "branch-state <id>" (the tree state of the branch) for the test to pass on.
@@ -19,6 +20,9 @@
  *          Tests/UndoPluginHostTests/Fixtures/reentry.c calls it through its hook) is refused.
  *   failing-save: a plugin whose save_document fails (statebox.c in mode 1): nothing is written,
  *          the journal keeps every change; once the save works, the checkpoint is taken.
+ *   unloadable: a plugin whose load_document refuses what its save_document wrote (statebox.c in
+ *          mode 7): the checkpoint is refused (UNDO_EPLUGIN) naming the plugin and the document,
+ *          every change stays, and the journal reopens by replaying them.
  * Checks print "ok - what" or "not ok - what: detail", then "done <count>".
  * Built by Tests/UndoHostCTests with -std=c99 -Wall -Wextra -pedantic -Werror.
  */
@@ -368,6 +372,45 @@ static int failing_save_run(const char *products, const char *journal, const cha
     return 0;
 }
 
+/* A plugin whose load refuses the bytes its save wrote (statebox.c in mode 7): no checkpoint. */
+static int unloadable_run(const char *products, const char *journal, const char *plugin) {
+    typedef void (*set_mode_fn)(int value);
+    undo_history *h = make_history(products);
+    undo_checkpoint_info info = fresh_info();
+    set_mode_fn set_mode = NULL;
+    void *library, *address;
+    char shown[64];
+    remove(journal);
+    expect_code(h, undo_history_load_file(h, plugin), UNDO_OK, "load the statebox plugin");
+    library = dlopen(plugin, RTLD_NOW);
+    address = library != NULL ? dlsym(library, "statebox_set_mode") : NULL;
+    if (address != NULL) memcpy(&set_mode, &address, sizeof set_mode);
+    expect(set_mode != NULL, "the plugin's statebox_set_mode", dlerror());
+    if (set_mode == NULL) return 1;
+    expect_code(h, undo_history_open_journal(h, journal, UNDO_JOURNAL_FULL), 0, "a new journal");
+    expect_code(h, undo_history_perform_text(h, "statebox.append", "box", "\"ab\""), UNDO_OK, "append");
+    set_mode(7);
+    info.sequence = -7;
+    expect_code(h, undo_history_checkpoint_journal(h, &info), UNDO_EPLUGIN, "bytes that do not load back: no checkpoint");
+    expect(strstr(undo_history_last_error(h), "plugin org.example.statebox cannot load the bytes it saved for document \"box\"")
+               != NULL, "the message names the plugin and the document", undo_history_last_error(h));
+    expect(strstr(undo_history_last_error(h), "unknown statebox format version") != NULL, "the message has the plugin's",
+           undo_history_last_error(h));
+    expect(info.sequence == -7, "a refused checkpoint writes nothing into info", NULL);
+    set_mode(0);
+    expect_code(h, undo_history_perform_text(h, "statebox.append", "box", "\"c\""), UNDO_OK, "append after it");
+    expect_code(h, undo_history_close_journal(h), UNDO_OK, "close");
+    undo_history_destroy(h);
+    h = make_history(products);
+    expect_code(h, undo_history_load_file(h, plugin), UNDO_OK, "load the statebox plugin again");
+    expect_code(h, undo_history_open_journal(h, journal, UNDO_JOURNAL_FULL), 2, "reopened by replaying both changes");
+    expect_code(h, undo_history_journal_checkpoint_info(h, &info), UNDO_ENOTFOUND, "restored from no checkpoint");
+    if (undo_history_describe(h, "org.example.statebox", "box", shown, sizeof shown) < 0) strcpy(shown, "(error)");
+    expect_text(shown, "abc", "the box's changes came back");
+    undo_history_destroy(h);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     int status = 2;
     if (argc == 4 && strcmp(argv[2], "write") == 0) {
@@ -382,10 +425,12 @@ int main(int argc, char **argv) {
         status = reentrant_run(argv[1], argv[3], argv[4]);
     } else if (argc == 5 && strcmp(argv[2], "failing-save") == 0) {
         status = failing_save_run(argv[1], argv[3], argv[4]);
+    } else if (argc == 5 && strcmp(argv[2], "unloadable") == 0) {
+        status = unloadable_run(argv[1], argv[3], argv[4]);
     } else {
         fprintf(stderr, "usage: journal_checkpoint <products> write <journal> <second journal> | reopen <journal> "
                         "<branch state> | again <journal> | reentrant <journal> <reentry plugin> | failing-save "
-                        "<journal> <statebox plugin>\n");
+                        "<journal> <statebox plugin> | unloadable <journal> <statebox plugin>\n");
         return 2;
     }
     printf("done %d\n", checks);

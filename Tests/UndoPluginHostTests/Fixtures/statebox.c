@@ -10,7 +10,9 @@
  *   0 normal; 1 save fails with report_error; 2 save asks for one byte more each time;
  *   3 save returns more than UNDO_MAX_VALUE_SIZE; 4 load keeps a document, then fails;
  *   5 save and load try host->record (which the host refuses) before doing their work;
- *   6 save returns a positive number that is not a length (2^40).
+ *   6 save returns a positive number that is not a length (2^40);
+ *   7 save writes format version 2, which load refuses ("unknown statebox format version").
+ * Built with -DSTATEBOX_MODE=n, the mode starts as n (for a plugin loaded by another process).
  * Built with -DSTATEBOX_ONLY_SAVE, the descriptor sets save_document without load_document.
  */
 #include <undohost/undo_plugin.h>
@@ -25,7 +27,11 @@ typedef struct box_doc {
     uint64_t length;
 } box_doc;
 
-static int mode;
+#ifndef STATEBOX_MODE
+#define STATEBOX_MODE 0
+#endif
+
+static int mode = STATEBOX_MODE;
 static int save_calls;
 static int32_t last_record = 1;
 
@@ -118,6 +124,7 @@ static int64_t box_save(undo_call *call, uint8_t *buffer, uint64_t capacity) {
     if (mode == 7 && save_hook != NULL) save_hook(save_hook_context);
     if (total <= capacity) {
         memcpy(buffer, "SBX\1", 4);
+        if (mode == 7) buffer[3] = 2;
         for (i = 0; i < 8; i++) buffer[4 + i] = (uint8_t)(length >> (8 * i));
         if (length > 0) memcpy(buffer + 12, doc->bytes, (size_t)length);
     }
