@@ -349,7 +349,7 @@ static int failing_save_run(const char *products, const char *journal, const cha
         expect(set_save_hook != NULL, "the plugin's statebox_set_save_hook", dlerror());
         if (set_save_hook == NULL) return 1;
         set_save_hook(close_from_save, &seen);
-        set_mode(7);
+        set_mode(8);
         expect_code(h, undo_history_checkpoint_journal(h, NULL), UNDO_OK, "a checkpoint whose save tries to close the journal");
         expect_code(h, seen.close, UNDO_EREENTRANT, "closing the journal from inside save_document is refused");
         set_mode(0);

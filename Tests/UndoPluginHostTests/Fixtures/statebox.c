@@ -12,6 +12,7 @@
  *   5 save and load try host->record (which the host refuses) before doing their work;
  *   6 save returns a positive number that is not a length (2^40);
  *   7 save writes format version 2, which load refuses ("unknown statebox format version").
+ *   8 save first calls the hook set with statebox_set_save_hook.
  * Built with -DSTATEBOX_MODE=n, the mode starts as n (for a plugin loaded by another process).
  * Built with -DSTATEBOX_ONLY_SAVE, the descriptor sets save_document without load_document.
  */
@@ -39,7 +40,7 @@ UNDO_PLUGIN_EXPORT void statebox_set_mode(int value) { mode = value; }
 UNDO_PLUGIN_EXPORT int statebox_save_calls(void) { return save_calls; }
 UNDO_PLUGIN_EXPORT int32_t statebox_last_record(void) { return last_record; }
 
-/* Mode 7: save_document first calls this hook (a host calling back into itself from a save). */
+/* Mode 8: save_document first calls this hook (a host calling back into itself from a save). */
 typedef void (*statebox_save_hook)(void *context);
 static statebox_save_hook save_hook;
 static void *save_hook_context;
@@ -121,7 +122,7 @@ static int64_t box_save(undo_call *call, uint8_t *buffer, uint64_t capacity) {
     if (mode == 3) return (int64_t)UNDO_MAX_VALUE_SIZE + 1;
     if (mode == 5) try_record(call);
     if (mode == 6) return (int64_t)1 << 40;
-    if (mode == 7 && save_hook != NULL) save_hook(save_hook_context);
+    if (mode == 8 && save_hook != NULL) save_hook(save_hook_context);
     if (total <= capacity) {
         memcpy(buffer, "SBX\1", 4);
         if (mode == 7) buffer[3] = 2;
