@@ -95,21 +95,20 @@ public enum UndoHostTool {
         }
         if let path = options.journal {
             do {
-                if HostJournal.isHostJournal(path) {
-                    let journal = try session.openJournal(path: path, durability: durability, clock: journalClock)
-                    if let checkpoint = journal.restoredCheckpoint {
-                        let count = journal.restoredCount
-                        output.write("undo-host: journal \(path): restored from the checkpoint after change \(checkpoint.sequence)"
-                                     + (count == 0 ? "" : ", then \(count) change\(count == 1 ? "" : "s")") + "\n", error: true)
-                    } else if journal.restoredCount > 0 {
-                        output.write("undo-host: journal \(path): \(journal.restoredCount) changes restored\n", error: true)
-                    }
-                } else {
-                    // Format 1 (session lines, before the journal moved below the session): still read
-                    // and continued as it is.
-                    let journal = try SessionLineJournal(path: path, durability: durability)
-                    let count = try session.restore(from: journal, clock: journalClock)
-                    if count > 0 { output.write("undo-host: journal \(path): \(count) changes restored\n", error: true) }
+                if !HostJournal.isHostJournal(path) {
+                    // Format 1 (session lines, before the journal moved below the session): replayed
+                    // once into a journal of the current format, which takes its place.
+                    let upgrade = try HostSession.upgradeFormatOneJournal(at: path, locale: locale, like: host)
+                    output.write("undo-host: journal \(path): format 1 (session lines) upgraded to format \(HostJournal.formatVersion); "
+                                 + "the old file is kept as \(upgrade.keptAt)\n", error: true)
+                }
+                let journal = try session.openJournal(path: path, durability: durability, clock: journalClock)
+                if let checkpoint = journal.restoredCheckpoint {
+                    let count = journal.restoredCount
+                    output.write("undo-host: journal \(path): restored from the checkpoint after change \(checkpoint.sequence)"
+                                 + (count == 0 ? "" : ", then \(count) change\(count == 1 ? "" : "s")") + "\n", error: true)
+                } else if journal.restoredCount > 0 {
+                    output.write("undo-host: journal \(path): \(journal.restoredCount) changes restored\n", error: true)
                 }
             } catch {
                 output.write("undo-host: \(error)\n", error: true)

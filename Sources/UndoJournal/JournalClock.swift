@@ -15,7 +15,8 @@ public final class JournalClock: UndoClock {
     private let replayed = Atomic<UInt64>(0)
     private let before: (any UndoClock)?
     private let isWallClock: Atomic<Bool>
-    /// The last time it told: the time of the change just made, which its journal record keeps.
+    /// The time of the change just made, which its journal record keeps: the one replayed, else
+    /// the last wall-clock time told.
     private let lastTold = Atomic<UInt64>(0)
 
     /// - Parameter before: the clock to tell until ``useWallClock()`` (`nil`: the wall clock from the start).
@@ -33,7 +34,8 @@ public final class JournalClock: UndoClock {
         return now
     }
 
-    /// The last wall-clock time it told (0: none yet).
+    /// The time replayed now, else the last wall-clock time told (0: none yet). A change journaled
+    /// while it is replayed (undo-host's upgrade of a format-1 journal) keeps the time replayed.
     public var lastTime: UInt64 { lastTold.load(ordering: .relaxed) }
 
     /// Tells the wall clock from now on (a journal opens on a history without steps, so no time
@@ -41,10 +43,16 @@ public final class JournalClock: UndoClock {
     public func useWallClock() { isWallClock.store(true, ordering: .relaxed) }
 
     /// Makes the clock tell `time` (nanoseconds since 1970) until ``resume()``.
-    public func replaying(at time: UInt64) { replayed.store(max(time, 1), ordering: .relaxed) }
+    public func replaying(at time: UInt64) {
+        replayed.store(max(time, 1), ordering: .relaxed)
+        lastTold.store(max(time, 1), ordering: .relaxed)
+    }
 
     /// Back to the wall clock.
-    public func resume() { replayed.store(0, ordering: .relaxed) }
+    public func resume() {
+        replayed.store(0, ordering: .relaxed)
+        lastTold.store(0, ordering: .relaxed)
+    }
 
     /// The wall clock, in nanoseconds since 1970: the time every journal keeps for a change.
     public static func wallClockNanoseconds() -> UInt64 {

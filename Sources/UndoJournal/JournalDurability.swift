@@ -8,8 +8,7 @@ public enum JournalDurability: String, Sendable, CaseIterable {
     /// loss or an operating-system crash can lose the changes since the last one.
     /// Changes of `HostJournal` (module UndoHostJournal) are also committed in groups, at most
     /// `HostJournal.groupCommitWindow` (100 ms) after the first of a group, so a process
-    /// crash can lose that window; in undo-host's session journal of format 1 each change is
-    /// committed before it is acknowledged.
+    /// crash can lose that window.
     case normal
 }
 
@@ -17,7 +16,7 @@ public enum JournalDurability: String, Sendable, CaseIterable {
 /// is never read as another.
 package enum JournalApplicationID {
     /// "UNDO": undo-host's session journal (format 1) and the plugin host's `HostJournal`
-    /// (formats 2 and later), which continues it.
+    /// (formats 2 and later), to which undo-host upgrades it.
     package static let undoHost: Int64 = 0x554E_444F
     /// "UNDS": the history journal of `Codable` commands (`UndoStackJournal`).
     package static let history: Int64 = 0x554E_4453

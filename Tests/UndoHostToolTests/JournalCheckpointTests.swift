@@ -225,7 +225,7 @@ struct JournalCheckpointTests {
         #expect(reopened.standardOutput.contains("876543210"))
     }
 
-    @Test("checkpoint without a journal, inside a group, or with a journal of format 1 is refused, saying why")
+    @Test("checkpoint without a journal or inside a group is refused, saying why; a journal of format 1, upgraded, takes one")
     func refusedCheckpoints() throws {
         let none = try UndoHostProcess.run(Self.plugins, input: "checkpoint\n")
         #expect(none.status == 1)
@@ -247,16 +247,15 @@ struct JournalCheckpointTests {
         let old = Self.journalPath(folder, "old.undojournal")
         let fixture = SourceTree.path("Tests/UndoHostJournalTests/Fixtures/format-1.undojournal")
         try FileManager.default.copyItem(atPath: fixture, toPath: old)
-        let formatOne = try UndoHostProcess.run(UndoHostProcess.samplePlugins + ["--journal", old, "--checkpoint-every", "1"],
+        // A journal of format 1 is upgraded to format 4 when it is opened, and is checkpointed like any other.
+        let formatOne = try UndoHostProcess.run(UndoHostProcess.samplePlugins + ["--journal", old, "--checkpoint-every", "0"],
                                                 input: "text.insert 0 \">\"\ncheckpoint\n")
-        #expect(formatOne.standardError.contains("""
-            <stdin>:2: UNDO_ENOTSUP: checkpoint: journal \(old) is of format 1 (session lines), which has no checkpoints
-              hint: it is replayed from its first change; a new journal (--journal NEWFILE) has checkpoints
-            """), "\(formatOne.standardError)")
-        // No automatic checkpoint was tried either: no warning, and the change is kept.
-        #expect(!formatOne.standardError.contains("warning"))
-        let reopened = try UndoHostProcess.run(UndoHostProcess.samplePlugins + ["--journal", old], input: "")
-        #expect(reopened.standardError.contains("8 changes restored"), "\(reopened.standardError)")
+        #expect(formatOne.status == 0)
+        #expect(formatOne.lines == ["Checkpoint after change 8: 4 steps and 1 document (97 bytes); the journal keeps only the changes after it"],
+                "\(formatOne.standardOutput)")
+        let reopened = try UndoHostProcess.run(UndoHostProcess.samplePlugins + ["--journal", old], input: "show\n")
+        #expect(reopened.standardError == "undo-host: journal \(old): restored from the checkpoint after change 8\n", "\(reopened.standardError)")
+        #expect(reopened.standardOutput.contains(">Dear Ann, thanks"), "\(reopened.standardOutput)")
     }
 
     @Test("--checkpoint-every takes a count of changes", arguments: ["-1", "junk", "2.5", ""])

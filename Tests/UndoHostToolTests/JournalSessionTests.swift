@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import UndoHostSession
 import UndoTestSupport
 #if canImport(Glibc)
 import Glibc
@@ -77,17 +78,97 @@ struct JournalSessionTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: journal)) == before)
     }
 
-    @Test("A journal of format 1 (session lines) is still restored and continued")
-    func aFormatOneJournalIsContinued() throws {
+    @Test("A journal of format 1 (session lines) is upgraded to format 4 and continued; the old file is kept beside it")
+    func aFormatOneJournalIsUpgraded() throws {
         let folder = try TemporaryFolder()
         let journal = folder.url.appendingPathComponent("old.undojournal").path
         let fixture = SourceTree.path("Tests/UndoHostJournalTests/Fixtures/format-1.undojournal")
         try FileManager.default.copyItem(atPath: fixture, toPath: journal)
+        let original = try Data(contentsOf: URL(fileURLWithPath: journal))
         let first = try UndoHostProcess.run(UndoHostProcess.samplePlugins + ["--journal", journal], input: "text.insert 0 \">\"\n")
-        #expect(first.standardError.contains("7 changes restored"), "\(first.standardError)")
+        #expect(first.status == 0)
+        #expect(first.standardError == """
+            undo-host: journal \(journal): format 1 (session lines) upgraded to format 4; the old file is kept as \(journal).format-1
+            undo-host: journal \(journal): 7 changes restored
+
+            """, "\(first.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted()
+                == ["old.undojournal", "old.undojournal.format-1"])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: journal + ".format-1")) == original)
+        #expect(try journalRows(journal, "PRAGMA user_version;") == ["4"])
+        // Each change keeps the time it was first made.
+        let times = try journalRows(journal, "SELECT time FROM changes ORDER BY sequence;")
+        #expect(times.count == 8)
+        #expect(Array(times.prefix(7)) == (try journalRows(journal + ".format-1", "SELECT time FROM entries ORDER BY sequence;")))
+
         let second = try UndoHostProcess.run(UndoHostProcess.samplePlugins + ["--journal", journal], input: "show\n")
-        #expect(second.standardError.contains("8 changes restored"), "\(second.standardError)")
+        #expect(second.standardError == "undo-host: journal \(journal): 8 changes restored\n", "\(second.standardError)")
         #expect(second.standardOutput.contains(">Dear Ann, thanks"), "\(second.standardOutput)")
+    }
+
+    /// A format-1 journal over two documents, as undo-host wrote them: steps of both plugins, a
+    /// group, a save, an undo, a move across branches, a second apart each.
+    static let formatOneEntries: [SessionLineJournal.Entry] = [
+        ("untitled", "org.undohost.text/insert 0 \"Hello\""), ("untitled", "doc \"b.txt\""),
+        ("b.txt", "org.undohost.canvas/add 1 \"circle\" 0 0 10 10 0xff"), ("b.txt", "group begin \"Edit\""),
+        ("b.txt", "org.undohost.text/insert 0 \"ab\""), ("b.txt", "org.undohost.text/insert 2 \"cd\""), ("b.txt", "group end"),
+        ("b.txt", "save"), ("b.txt", "undo 1"), ("b.txt", "doc \"untitled\""),
+        ("untitled", "org.undohost.text/insert 5 \" world\""), ("untitled", "goto 3"),
+    ].enumerated().map { index, entry in
+        SessionLineJournal.Entry(sequence: Int64(index + 1), time: 1_795_000_000_000_000_000 + UInt64(index) * 1_000_000_000,
+                                 document: entry.0, command: entry.1)
+    }
+
+    @Test("An upgraded journal reopens to the session its upgrade restored: documents, branches, saves")
+    func anUpgradedJournalReopensTheSame() throws {
+        let folder = try TemporaryFolder()
+        let journal = folder.url.appendingPathComponent("two.undojournal").path
+        try writeFormatOneJournal(journal, Self.formatOneEntries)
+        let first = try UndoHostProcess.run(UndoHostProcess.samplePlugins + ["--journal", journal], input: Self.questions)
+        #expect(first.status == 0)
+        #expect(first.standardError.contains("format 1 (session lines) upgraded to format 4"), "\(first.standardError)")
+        // The same lines run without a journal give the same session.
+        let lines = Self.formatOneEntries.map { $0.command + "\n" }.joined()
+        let direct = try UndoHostProcess.run(UndoHostProcess.samplePlugins, input: lines + Self.questions)
+        #expect(direct.standardOutput.hasSuffix(first.standardOutput), "\(first.standardOutput)")
+        #expect(first.standardOutput.contains("Hello world") && first.standardOutput.contains("[abcd]"))
+
+        let second = try UndoHostProcess.run(UndoHostProcess.samplePlugins + ["--journal", journal], input: Self.questions)
+        #expect(second.standardError == "undo-host: journal \(journal): 12 changes restored\n", "\(second.standardError)")
+        #expect(second.standardOutput == first.standardOutput)
+        #expect(try journalRows(journal, "SELECT time FROM changes ORDER BY sequence;")
+                == Self.formatOneEntries.map { String($0.time) })
+    }
+
+    @Test("A format-1 journal that cannot be upgraded (a plugin missing, the old file's new name taken) is refused and left byte for byte")
+    func aFailedUpgradeChangesNothing() throws {
+        let folder = try TemporaryFolder()
+        let journal = folder.url.appendingPathComponent("old.undojournal").path
+        try FileManager.default.copyItem(atPath: SourceTree.path("Tests/UndoHostJournalTests/Fixtures/format-1.undojournal"), toPath: journal)
+        let before = try Data(contentsOf: URL(fileURLWithPath: journal))
+        let canvasOnly = ["--plugins", UndoHostProcess.productsFolder.appendingPathComponent("libUndoPluginCanvas.so").path]
+        let refused = try UndoHostProcess.run(canvasOnly + ["--journal", journal], input: "canvas.add 1 \"circle\" 0 0 10 10 0xff\n")
+        #expect(refused.status == 1)
+        #expect(refused.standardError == """
+            undo-host: UNDO_ESTATE: journal \(journal): change 1 (org.undohost.text/insert 0 "Dear Ann") cannot be replayed: unknown action org.undohost.text/insert
+
+            """, "\(refused.standardError)")
+        #expect(refused.standardOutput.isEmpty)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: journal)) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["old.undojournal"])
+
+        // A file of the name the old one would be kept under is never overwritten.
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: journal + ".format-1"))
+        let blocked = try UndoHostProcess.run(UndoHostProcess.samplePlugins + ["--journal", journal], input: "show\n")
+        #expect(blocked.status == 1)
+        #expect(blocked.standardError == """
+            undo-host: UNDO_ESTATE: journal \(journal): cannot upgrade it from format 1 (session lines): \(journal).format-1 exists already: move it away first
+
+            """, "\(blocked.standardError)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: journal)) == before)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: journal + ".format-1")) == Data("mine".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted()
+                == ["old.undojournal", "old.undojournal.format-1"])
     }
 
     @Test("--durability takes full or normal", arguments: ["full", "normal", "fast"])

@@ -4,37 +4,40 @@ import UndoHostSession
 import UndoJournal
 import UndoTestSupport
 
-/// undo-host's session journal of format 1: a new one starts empty, entries come back in order, and a file that is not
-/// a journal of this format, or is damaged, is refused with the reason, without being changed.
+/// undo-host's session journal of format 1, which it reads only (to upgrade it): entries come back in order, and a file
+/// that is not a journal of this format, or is damaged, is refused with the reason, without being changed.
 @Suite struct SessionLineJournalTests {
     func scratch(_ name: String) -> String {
         TemporaryFolder.kept("undo-journal") + "/" + name
     }
 
-    func written(_ count: Int, durability: JournalDurability = .full) throws -> String {
+    func written(_ count: Int) throws -> String {
         let path = scratch("j.db")
-        let journal = try SessionLineJournal(path: path, durability: durability)
-        #expect(journal.restored.isEmpty)
-        for index in 1...count {
-            try journal.append(document: index % 2 == 0 ? "a.txt" : "b.txt",
-                               command: "org.undohost.text/insert 0 \"entry \(index) \(String(repeating: "x", count: 200))\"",
-                               time: UInt64(index) * 1_000_000_000)
-        }
-        journal.close()
+        try writeFormatOneJournal(path, (1...count).map { index in
+            SessionLineJournal.Entry(sequence: Int64(index), time: UInt64(index) * 1_000_000_000,
+                                     document: index % 2 == 0 ? "a.txt" : "b.txt",
+                                     command: "org.undohost.text/insert 0 \"entry \(index) \(String(repeating: "x", count: 200))\"")
+        })
         return path
     }
 
-    @Test(arguments: JournalDurability.allCases)
-    func entriesComeBackInOrder(durability: JournalDurability) throws {
-        let path = try written(50, durability: durability)
-        let journal = try SessionLineJournal(path: path, durability: durability)
-        #expect(journal.restored.count == 50)
-        #expect(journal.restored.map(\.sequence) == Array(1...50))
-        #expect(journal.restored[1].document == "a.txt" && journal.restored[1].time == 2_000_000_000)
-        #expect(journal.restored[49].command.hasPrefix("org.undohost.text/insert 0 \"entry 50 "))
-        try journal.append(document: "a.txt", command: "undo 1")
-        journal.close()
-        #expect(try SessionLineJournal(path: path).restored.last?.sequence == 51)
+    @Test func entriesComeBackInOrder() throws {
+        let path = try written(50)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let journal = try SessionLineJournal(path: path)
+        #expect(journal.entries.count == 50)
+        #expect(journal.entries.map(\.sequence) == Array(1...50))
+        #expect(journal.entries[1].document == "a.txt" && journal.entries[1].time == 2_000_000_000)
+        #expect(journal.entries[49].command.hasPrefix("org.undohost.text/insert 0 \"entry 50 "))
+        // Reading leaves the file as it was, and no file beside it.
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal") && !FileManager.default.fileExists(atPath: path + "-shm"))
+    }
+
+    @Test func aMissingFileIsRefusedAndNotMade() throws {
+        let path = scratch("missing.undojournal")
+        #expect(throws: JournalError.self) { try SessionLineJournal(path: path) }
+        #expect(!FileManager.default.fileExists(atPath: path))
     }
 
     func expectRefused(_ path: String, saying words: String) throws {
@@ -97,10 +100,31 @@ import UndoTestSupport
         let copy = scratch("format-1.undojournal")
         try FileManager.default.copyItem(at: fixture, to: URL(fileURLWithPath: copy))
         let journal = try SessionLineJournal(path: copy)
-        #expect(journal.restored.map(\.command) == [
+        #expect(journal.entries.map(\.command) == [
             "org.undohost.text/insert 0 \"Dear Ann\"", "break", "org.undohost.text/insert 8 \", thanks\"", "save",
             "undo 1", "org.undohost.text/insert 8 \", sorry\"", "goto 2",
         ])
-        #expect(journal.restored.allSatisfy { $0.document == "untitled" })
+        #expect(journal.entries.allSatisfy { $0.document == "untitled" })
+    }
+}
+
+/// Writes a journal of format 1 as undo-host wrote them before it upgraded them instead: the
+/// schema, then each entry with its checksum.
+func writeFormatOneJournal(_ path: String, _ entries: [SessionLineJournal.Entry]) throws {
+    let connection = try SQLiteConnection(path: path, create: true)
+    defer { connection.close() }
+    try connection.execute("""
+        PRAGMA journal_mode=WAL;
+        BEGIN;
+        PRAGMA application_id=\(JournalApplicationID.undoHost);
+        PRAGMA user_version=1;
+        CREATE TABLE entries(sequence INTEGER PRIMARY KEY, time INTEGER NOT NULL,
+                             document TEXT NOT NULL, command TEXT NOT NULL, checksum INTEGER NOT NULL);
+        COMMIT;
+        """)
+    for entry in entries {
+        try connection.query("INSERT INTO entries(sequence, time, document, command, checksum) VALUES (?, ?, ?, ?, ?);",
+                             [.integer(entry.sequence), .integer(Int64(bitPattern: entry.time)), .text(entry.document),
+                              .text(entry.command), .integer(entry.checksum)])
     }
 }

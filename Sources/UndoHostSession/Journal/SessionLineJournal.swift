@@ -1,33 +1,20 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import CSQLite
 import UndoJournal
 
-/// Format 1: undo-host's journal of session lines, still read and continued by undo-host only
-/// (new journals are those of `HostJournal` (module UndoHostJournal), format 2 and later, which
-/// the C API and Swift open too).
+/// Format 1: undo-host's journal of session lines, read by undo-host only, to upgrade it to a
+/// journal of the current format (`HostJournal`, module UndoHostJournal, which the C API and
+/// Swift open too; see `HostSession.upgradeFormatOneJournal`). Nothing writes this format any more.
 ///
-/// A journal of a session's changes in an SQLite database (WAL mode): every change that went
-/// into the history, as the command that made it, written before it is acknowledged, so that a
-/// new process replays them to the same documents and the same history (branches, positions,
-/// saves, times) after a restart or a crash.
-///
-/// A plugin step is kept as its typed call (the action's full id and its argument text, checked
-/// against the action's signature again when replayed); undo, redo, groups, saves, documents
-/// and moves across branches as the commands that made them (a move by time or by saves as the
-/// state it reached). Replaying needs the same plugins.
-///
-/// Durability (`JournalDurability`): `full` syncs each change to disk before it is acknowledged;
-/// `normal` writes it to the WAL file (so a crash of the process loses nothing acknowledged)
-/// and syncs at checkpoints, so a power loss can lose the changes since the last checkpoint.
+/// An SQLite database (WAL mode) of a session's changes: every change that went into the
+/// history, as the command that made it (a plugin step as its action's full id and its argument
+/// text; undo, redo, groups, saves, documents and moves across branches as the commands that
+/// made them, a move by time or by saves as the state it reached), with the time it was made.
+/// Replaying the commands in order, each at its time, gives the same documents and history.
 ///
 /// The database carries a format version (`PRAGMA user_version`) and an application id; each
 /// entry carries a checksum, so a damaged file is refused with the entry that is damaged.
-/// Opening never writes to an existing journal until the caller appends.
-public final class SessionLineJournal {
+/// Reading never changes the file's contents.
+public struct SessionLineJournal: Sendable {
     /// One journaled change.
     public struct Entry: Sendable, Equatable {
         /// 1, 2, 3, … in the order the changes were made.
@@ -48,7 +35,7 @@ public final class SessionLineJournal {
 
         /// The row checksum over every field (no 0 byte after the command, as format 1 has it):
         /// what the file's own checks cannot see (a flipped byte inside a text) does not pass unnoticed.
-        var checksum: Int64 {
+        package var checksum: Int64 {
             var checksum = RowChecksum()
             checksum.mix(integer: sequence)
             checksum.mix(integer: Int64(bitPattern: time))
@@ -58,48 +45,27 @@ public final class SessionLineJournal {
         }
     }
 
-    /// The format this type writes and reads: 1, undo-host's journal of session lines (kept so
-    /// journals written before the journal moved below the session open; new journals are
-    /// the format 2 of `HostJournal`, module UndoHostJournal).
+    /// The format this type reads: 1, undo-host's journal of session lines.
     public static let formatVersion: Int64 = 1
 
     public let path: String
-    public let durability: JournalDurability
-    /// The entries the journal held when it was opened, oldest first.
-    public let restored: [Entry]
-    private let connection: SQLiteConnection
-    private var nextSequence: Int64
+    /// Every entry of the journal, oldest first.
+    public let entries: [Entry]
 
-    /// Opens the journal at `path`: a new file starts empty; an existing one is checked (an undo
-    /// journal, of this format version, undamaged) and its entries read.
-    /// - Throws: ``JournalError`` naming the file and the problem; nothing is written then.
-    public init(path: String, durability: JournalDurability = .full) throws(JournalError) {
+    /// Reads the journal at `path`, an existing file: checks it (an undo journal, of this format
+    /// version, undamaged) and reads its entries, then closes it.
+    /// - Throws: ``JournalError`` naming the file and the problem (missing, not a journal,
+    ///   another format, damaged).
+    public init(path: String) throws(JournalError) {
         self.path = path
-        self.durability = durability
-        let exists = access(path, F_OK) == 0
-        connection = try SQLiteConnection(path: path, create: !exists)
+        let connection = try SQLiteConnection(path: path, create: false)
+        defer { connection.close() }
         do throws(SQLiteFailure) {
-            if exists {
-                restored = try Self.check(connection, path: path)
-            } else {
-                try connection.execute("""
-                    PRAGMA journal_mode=WAL;
-                    BEGIN;
-                    PRAGMA application_id=\(JournalApplicationID.undoHost);
-                    PRAGMA user_version=\(Self.formatVersion);
-                    CREATE TABLE entries(sequence INTEGER PRIMARY KEY, time INTEGER NOT NULL,
-                                         document TEXT NOT NULL, command TEXT NOT NULL, checksum INTEGER NOT NULL);
-                    COMMIT;
-                    """)
-                restored = []
-            }
-            try connection.execute("PRAGMA synchronous=\(durability == .full ? "FULL" : "NORMAL");")
+            entries = try Self.check(connection, path: path)
         } catch {
-            connection.close()
             throw JournalError(path: path, error.isDamage ? "the file is damaged (\(error.message))" : error.message,
                                reason: error.isDamage ? .damaged : .other)
         }
-        nextSequence = (restored.last?.sequence ?? 0) + 1
     }
 
     /// Reads and checks an existing journal.
@@ -132,25 +98,4 @@ public final class SessionLineJournal {
         if let damaged { throw SQLiteFailure(code: SQLITE_CORRUPT, message: "entry \(damaged) fails its checksum") }
         return entries
     }
-
-    /// Writes a change; when it returns, the change is as durable as ``durability`` says.
-    /// - Returns: the entry written.
-    /// - Throws: ``JournalError`` when it could not be written (the disk is full, the file was
-    ///   removed…): the change must then not be acknowledged.
-    @discardableResult
-    public func append(document: String, command: String, time: UInt64 = JournalClock.wallClockNanoseconds()) throws(JournalError) -> Entry {
-        let entry = Entry(sequence: nextSequence, time: time, document: document, command: command)
-        do throws(SQLiteFailure) {
-            try connection.query("INSERT INTO entries(sequence, time, document, command, checksum) VALUES (?, ?, ?, ?, ?);",
-                                 [.integer(entry.sequence), .integer(Int64(bitPattern: entry.time)), .text(document),
-                                  .text(command), .integer(entry.checksum)])
-        } catch {
-            throw JournalError(path: path, "cannot write the change: \(error.message)")
-        }
-        nextSequence += 1
-        return entry
-    }
-
-    /// Closes the file (also done when the journal is freed).
-    public func close() { connection.close() }
 }

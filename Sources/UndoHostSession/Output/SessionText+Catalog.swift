@@ -25,7 +25,7 @@ extension SessionText {
             unexpectedWord(x, x), missingArgument(x), notAnErrorCode(x), codesHint(x), notAStepNumber(x, x),
             stepNumberHint, notACount(x, x), unclosedQuote, quoteHint, neverEnded(nil), neverEnded(x), endGroupAfterHint,
             checkpointWritten(after: 1, steps: 2, documents: 1, bytes: 1), checkpointWritten(after: 2, steps: 1, documents: 2, bytes: 1234),
-            noJournalOpen, journalOptionHint, formatOneHasNoCheckpoints(x), formatOneCheckpointHint, cannotSaveDocuments(x),
+            noJournalOpen, journalOptionHint, cannotSaveDocuments(x),
             changesStayHint, checkpointNotWrittenHint, automaticCheckpointFailed(x), notRepeatedHint, warning(x, hint: x), warning(x, hint: nil),
             banner(version: x, plugins: x), banner(version: x, plugins: nil), bannerHelp, kept, yesNo,
             askUnload(x, steps: 2), askClose(x), askQuit([x]), askQuit([x, x]), demoEnd, cannotRead(x, x),

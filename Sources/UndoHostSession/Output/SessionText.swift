@@ -274,14 +274,6 @@ public struct SessionText: Sendable, Equatable {
     var journalOptionHint: String {
         pick("start undo-host with --journal FILE to keep the session's changes", "세션의 변경을 남기려면 undo-host를 --journal FILE로 시작하세요")
     }
-    func formatOneHasNoCheckpoints(_ path: String) -> String {
-        pick("checkpoint: journal \(path) is of format 1 (session lines), which has no checkpoints",
-             "checkpoint: 저널 \(path)은(는) 형식 1(세션 명령 줄)이라 체크포인트가 없습니다")
-    }
-    var formatOneCheckpointHint: String {
-        pick("it is replayed from its first change; a new journal (--journal NEWFILE) has checkpoints",
-             "이 저널은 처음 변경부터 다시 실행됩니다. 새 저널(--journal NEWFILE)에는 체크포인트가 있습니다")
-    }
     func cannotSaveDocuments(_ plugin: String) -> String {
         pick("checkpoint: plugin \(plugin) cannot save its documents as bytes (save_document and load_document, plugin ABI 1.7)",
              "checkpoint: \(plugin) 플러그인은 문서를 바이트로 저장할 수 없습니다 (save_document와 load_document, 플러그인 ABI 1.7)")

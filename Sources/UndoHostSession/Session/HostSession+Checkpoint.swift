@@ -7,7 +7,7 @@ import UndoPluginHost
 /// When the session checkpoints its journal: the journal, the interval of automatic
 /// checkpoints, and whether a failed one was reported.
 struct CheckpointSchedule {
-    /// The plugin host's journal, when one is open (not a format 1 journal of session lines).
+    /// The plugin host's journal, when one is open.
     var journal: HostJournal?
     /// An automatic checkpoint once this many changes (and as many as the steps the last one
     /// wrote) have come (``UndoHostJournal/HostJournal/checkpointIfDue(every:)``); 0: never.
@@ -80,14 +80,10 @@ extension HostSession {
     }
 
     /// Writes a checkpoint of the journal.
-    /// - Throws: no journal open, or one of format 1; a group open; a plugin that cannot save
+    /// - Throws: no journal open; a group open; a plugin that cannot save
     ///   its documents (named); the journal's own failure. Nothing was written then.
     private func writeCheckpoint() throws(SessionError) -> CheckpointInfo {
         guard let journal = checkpoints.journal else {
-            if let journal = self.journal {
-                throw SessionError(.history, words.formatOneHasNoCheckpoints(journal.path), code: UNDO_ENOTSUP,
-                                   hint: words.formatOneCheckpointHint)
-            }
             throw SessionError(.history, words.noJournalOpen, hint: words.journalOptionHint)
         }
         guard openGroupNames.isEmpty && withStack({ $0.groupDepth == 0 }) else { throw historyError(.groupOpen) }

@@ -1,4 +1,3 @@
-import Foundation  // String.capitalized; it came through UndoPluginHost, which no longer imports it
 import UndoCore
 import UndoPluginABI
 import UndoPluginHost
@@ -26,9 +25,7 @@ public final class HostSession {
     /// The language of everything the session says (by default that of the plugin host's
     /// locale, so it matches the menu titles).
     public var words: SessionText
-    /// Where every change is written before it is acknowledged (`--journal`), once restored.
-    public internal(set) var journal: SessionLineJournal?
-    /// The plugin host's journal (`--journal`, format 2 and later) and when it takes its
+    /// The plugin host's journal (`--journal`) and when it takes its
     /// checkpoints (see HostSession+Checkpoint.swift).
     var checkpoints = CheckpointSchedule()
 
@@ -90,10 +87,8 @@ public final class HostSession {
             if checkpoints.commandDepth == 0 { checkpointIfDue() }
         }
         let body: CommandOutcome.Body
-        let document = currentDocument
         do {
             body = try execute(command)
-            try journal(command, body, document: document)
         } catch {
             return CommandOutcome(command: command.jsonName, body: .none, error: error, state: state)
         }
