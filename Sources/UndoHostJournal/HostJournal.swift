@@ -170,6 +170,10 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         }
         let exists = access(path, F_OK) == 0
         let connection = try SQLiteConnection(path: path, create: !exists)
+        // A `-wal` left by a crash is folded into the database only once the open succeeded:
+        // a refused open leaves the database and its `-wal` as they were.
+        let keptWAL = exists && access(path + "-wal", F_OK) == 0
+        if keptWAL { connection.keepWALOnClose(true) }
         var changes: [(sequence: Int64, time: UInt64, change: HostChange)] = []
         var checkpoint: Checkpoint?
         var format = formatVersion
@@ -235,6 +239,7 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
                 throw JournalError(path: path, "cannot bring format \(format) to \(formatVersion): \(error.message)")
             }
         }
+        if keptWAL { connection.keepWALOnClose(false) }
         let insert: SQLiteConnection.Statement
         do throws(SQLiteFailure) {
             insert = try connection.prepare(ChangeRow.insert)
@@ -268,7 +273,11 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
     public static func isHostJournal(_ path: String) -> Bool {
         guard access(path, F_OK) == 0 else { return true }
         guard let connection = try? SQLiteConnection(path: path, create: false) else { return true }
+        // A look, not an open: a `-wal` stays as it is, and no `-shm` is made (the exclusive
+        // mode keeps SQLite's index of the `-wal` in memory).
+        if access(path + "-wal", F_OK) == 0 { connection.keepWALOnClose(true) }
         defer { connection.close() }
+        guard (try? connection.execute("PRAGMA locking_mode=EXCLUSIVE;")) != nil else { return true }
         return (try? connection.integer("PRAGMA user_version;")) != 1
     }
 

@@ -58,8 +58,10 @@ package final class SQLiteConnection {
         guard status == SQLITE_DONE else { throw SQLiteFailure(code: status, message: lastMessage) }
     }
 
-    /// Opens `path`; `create`: make the file when it is missing.
+    /// Opens `path`; `create`: make the file when it is missing. The journal's files are checked
+    /// first (``JournalPathCheck``: no link another user may have placed).
     package init(path: String, create: Bool) throws(JournalError) {
+        try JournalPathCheck.check(path)
         let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_FULLMUTEX
         let status = sqlite3_open_v2(path, &handle, flags, nil)
         guard status == SQLITE_OK else {
@@ -73,6 +75,14 @@ package final class SQLiteConnection {
     }
 
     deinit { close() }
+
+    /// Whether closing leaves a `-wal` file as it is instead of folding it into the database
+    /// and removing it (SQLite's default): on for an open that may be refused, which must not
+    /// write to the file, nor make permanent a `-wal` it has not judged.
+    package func keepWALOnClose(_ keep: Bool) {
+        assert(isOpen, "a closed connection was used")
+        undo__sqlite_no_checkpoint_on_close(handle, keep ? 1 : 0)
+    }
 
     package func close() {
         guard isOpen else { return }

@@ -78,6 +78,9 @@ public final class SessionLineJournal {
         self.durability = durability
         let exists = access(path, F_OK) == 0
         connection = try SQLiteConnection(path: path, create: !exists)
+        // A refused open leaves the database and its `-wal` as they were (see HostJournal.open).
+        let keptWAL = exists && access(path + "-wal", F_OK) == 0
+        if keptWAL { connection.keepWALOnClose(true) }
         do throws(SQLiteFailure) {
             if exists {
                 restored = try Self.check(connection, path: path)
@@ -99,6 +102,7 @@ public final class SessionLineJournal {
             throw JournalError(path: path, error.isDamage ? "the file is damaged (\(error.message))" : error.message,
                                reason: error.isDamage ? .damaged : .other)
         }
+        if keptWAL { connection.keepWALOnClose(false) }
         nextSequence = (restored.last?.sequence ?? 0) + 1
     }
 
