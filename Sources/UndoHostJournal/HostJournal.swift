@@ -61,6 +61,19 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
     public let restoredCount: Int
     /// The checkpoint it was restored from when it was opened, `nil` when it had none.
     public let restoredCheckpoint: CheckpointInfo?
+    /// Set when the last open died replaying a change (a plugin crashed on it) and this one, with
+    /// the same plugins, stopped before that change: what happened and what to do. The changes
+    /// from that one on stay in the file; the journal then takes no changes (``record(_:)`` and
+    /// ``checkpoint()`` throw this message) until it is opened with another version of a plugin,
+    /// or its `-replay` file is removed. See docs/reliability.md.
+    public let stoppedReplay: String?
+    /// What the open found and the program must tell the person: ``stoppedReplay``, and
+    /// automatic checkpoints turned off after one died in a plugin's save.
+    public let openWarnings: [String]
+    /// The plugins whose documents an automatic checkpoint was saving when its process died
+    /// (found at the open, with the same plugins loaded): ``checkpointIfDue(every:)`` takes no
+    /// checkpoint while a document of one of them is in the journal.
+    public let automaticCheckpointsOff: Set<String>
 
     private let connection: SQLiteConnection
     /// The insert of a change, prepared once.
@@ -122,7 +135,11 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
 
     private init(path: String, durability: JournalDurability, connection: SQLiteConnection,
                  insert: SQLiteConnection.Statement, nextSequence: Int64, restoredCount: Int,
-                 restoredCheckpoint: CheckpointInfo?, tracked: Tracked) {
+                 restoredCheckpoint: CheckpointInfo?, tracked: Tracked, stoppedReplay: String?,
+                 automaticCheckpointsOff: Set<String>, openWarnings: [String]) {
+        self.stoppedReplay = stoppedReplay
+        self.automaticCheckpointsOff = automaticCheckpointsOff
+        self.openWarnings = openWarnings
         self.insert = insert
         self.path = path
         self.durability = durability
@@ -212,20 +229,70 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
                                reason: error.isDamage ? .damaged : .other)
         }
         var tracked = Tracked()
+        // The way out of a crash loop (CrashMarker): where the last open died, if it did, with
+        // the plugins loaded now.
+        let plugins = CrashMarker.plugins(of: host)
+        let died = CrashMarker.read(path + "-replay").flatMap { $0.plugins == plugins ? $0.words : nil }
+        let savesDied = CrashMarker.read(path + "-save").flatMap { $0.plugins == plugins ? $0.words.dropFirst() : nil }
+        var marker = CrashMarker(path: path + "-replay")
+        var stopBefore: Int64?
         do throws(JournalError) {
             try checkPlugins(checkpoint, changes.map(\.change), of: host, path: path)
+            if let checkpoint, died == ["checkpoint"] {
+                throw JournalError(path: path, "the last open of this journal died restoring its checkpoint (after change "
+                                   + "\(checkpoint.sequence)), with the plugins loaded now: a plugin crashed loading a document "
+                                   + "(load_document), or the program was killed; it is not tried again with the same plugins: "
+                                   + "update the plugin, or remove \(path)-replay to try again; the journal was not changed",
+                                   reason: .replay)
+            }
+            if let died, died.count == 2, died[0] == "change", let sequence = Int64(died[1]),
+               changes.contains(where: { $0.sequence == sequence }) {
+                stopBefore = sequence
+            }
             clock?.useWallClock()
             if let checkpoint {
+                marker.mark("checkpoint", plugins: plugins)
                 try restore(checkpoint, into: host, path: path)
                 for load in checkpoint.loads { tracked.follow(.load(path: load.path, plugin: load.plugin, pluginVersion: load.version)) }
                 for item in checkpoint.documents { tracked.note(item.document) }
                 restoring?(checkpoint.info)
             }
-            try replay(changes, into: host, clock: clock, path: path, following: following)
-            for change in changes { tracked.follow(change.change) }
+            let replayed = stopBefore.map { stop in changes.filter { $0.sequence < stop } } ?? changes
+            try replay(replayed, into: host, clock: clock, path: path, marker: &marker, plugins: plugins, following: following)
+            for change in replayed { tracked.follow(change.change) }
         } catch {
+            marker.remove()
             connection.close()
             throw error
+        }
+        var warnings: [String] = []
+        var stopped: String?
+        if let stopBefore, let killer = changes.first(where: { $0.sequence == stopBefore }) {
+            // Kept, so the next open with these plugins stops here too.
+            marker.mark("change \(stopBefore)", plugins: plugins)
+            marker.keep()
+            let last = changes.last?.sequence ?? stopBefore
+            let what: String
+            if case .perform(let step) = killer.change { what = "perform \(step.action) of plugin \(step.plugin) \(step.pluginVersion)" } else { what = killer.change.kind }
+            let kept = last == stopBefore ? "change \(stopBefore) stays" : "changes \(stopBefore) to \(last) stay"
+            stopped = "the last open died replaying change \(stopBefore) (\(what)), with the plugins loaded now: this open "
+                + "stopped before it; " + kept + " in the "
+                + "file, for when the plugin is fixed; until then the journal is read-only (it takes no changes): open it with "
+                + "another version of the plugin, or remove \(path)-replay to replay change \(stopBefore) again"
+            warnings.append(stopped!)
+        } else {
+            marker.remove()
+            if died != nil || access(path + "-replay", F_OK) == 0 { unlink(path + "-replay") }
+        }
+        let checkpointsOff = Set(savesDied ?? [])
+        if !checkpointsOff.isEmpty {
+            warnings.append("the last automatic checkpoint died while plugin\(checkpointsOff.count == 1 ? "" : "s") "
+                            + checkpointsOff.sorted().joined(separator: ", ") + " saved its documents (save_document), with "
+                            + "the plugins loaded now: automatic checkpoints are off while a document of "
+                            + (checkpointsOff.count == 1 ? "it" : "one of them") + " is in the journal (every change is kept "
+                            + "and replayed from the last checkpoint); update the plugin, or remove \(path)-save to try again")
+        } else if access(path + "-save", F_OK) == 0 {
+            unlink(path + "-save")
         }
         if format < formatVersion {
             // Replayed: the journal is good for this version, and takes its later changes' steps
@@ -249,7 +316,9 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         }
         let journal = HostJournal(path: path, durability: durability, connection: connection, insert: insert,
                                   nextSequence: (changes.last?.sequence ?? checkpoint?.sequence ?? 0) + 1,
-                                  restoredCount: changes.count, restoredCheckpoint: checkpoint?.info, tracked: tracked)
+                                  restoredCount: stopBefore.map { stop in changes.count(where: { $0.sequence < stop }) } ?? changes.count,
+                                  restoredCheckpoint: checkpoint?.info, tracked: tracked, stoppedReplay: stopped,
+                                  automaticCheckpointsOff: checkpointsOff, openWarnings: warnings)
         journal.host = host
         if durability == .normal {
             journal.commitThread = GroupCommitThread(windowNanoseconds: windowNanoseconds) { [weak journal] in
@@ -317,10 +386,11 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
     }
 
     private static func replay(_ changes: [(sequence: Int64, time: UInt64, change: HostChange)], into host: PluginHost,
-                               clock: JournalClock?, path: String,
+                               clock: JournalClock?, path: String, marker: inout CrashMarker, plugins: [String],
                                following: ((HostChange, UndoResult?) -> Void)?) throws(JournalError) {
         defer { clock?.resume() }
         for (sequence, time, change) in changes {
+            marker.mark("change \(sequence)", plugins: plugins)
             clock?.replaying(at: time)
             var differences: [String] = []
             do throws(PluginHostError) {
@@ -396,6 +466,7 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         let now = JournalClock.wallClockNanoseconds()
         // The time the history gave the change (its step's time), so a replay gives it the same.
         let time = clock.map { $0.lastTime != 0 ? $0.lastTime : now } ?? now
+        if let stoppedReplay { throw .journal("journal \(path): read-only: \(stoppedReplay)") }
         do throws(SQLiteFailure) {
             try state.withLock { (state: inout WriteState) throws(SQLiteFailure) in
                 guard !state.isClosed else { throw SQLiteFailure(code: SQLITE_MISUSE, message: "the journal is closed") }
@@ -442,7 +513,20 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
     ///   the changes dropped cost what SQLite takes to delete them.
     @discardableResult
     public func checkpoint() throws(JournalError) -> CheckpointInfo {
+        try checkpoint(automatic: false)
+    }
+
+    private func checkpoint(automatic: Bool) throws(JournalError) -> CheckpointInfo {
         guard let host else { throw JournalError(path: path, "the journal is closed") }
+        if let stoppedReplay { throw JournalError(path: path, "read-only: \(stoppedReplay)") }
+        // An automatic checkpoint that dies in a plugin's save is not taken again at every
+        // session (CrashMarker): the next open finds this marker.
+        var saving = CrashMarker(path: path + "-save")
+        if automatic {
+            let used = Set(state.withLock { $0.tracked.documents.map(\.plugin) }).subtracting([""]).sorted()
+            saving.mark((["saving"] + used).joined(separator: " "), plugins: CrashMarker.plugins(of: host))
+        }
+        defer { saving.remove() }
         // The last change and the documents the journal knows of are read under the history's
         // lock, with the history and the documents' bytes: changes are recorded under it.
         let captured: (history: UndoHistorySnapshot<PluginStepRecord>, documents: [(document: PluginDocument, state: [UInt8])],
@@ -509,11 +593,15 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
     /// - Complexity: O(1) when none is due; else that of ``checkpoint()``.
     @discardableResult
     public func checkpointIfDue(every interval: Int) throws(JournalError) -> CheckpointInfo? {
-        guard interval > 0, let host else { return nil }
+        guard interval > 0, stoppedReplay == nil, let host else { return nil }
         let due = state.withLock { !$0.isClosed && $0.changesSinceCheckpoint >= max(interval, $0.checkpointSteps) }
         guard due, host.history.withStack({ $0.groupDepth == 0 }) else { return nil }
+        if !automaticCheckpointsOff.isEmpty,
+           state.withLock({ $0.tracked.documents.contains { automaticCheckpointsOff.contains($0.plugin) } }) {
+            return nil
+        }
         do throws(JournalError) {
-            return try checkpoint()
+            return try checkpoint(automatic: true)
         } catch {
             state.withLock { $0.changesSinceCheckpoint = 0 }
             throw error

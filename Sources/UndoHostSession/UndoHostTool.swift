@@ -104,6 +104,9 @@ public enum UndoHostTool {
                     } else if journal.restoredCount > 0 {
                         output.write("undo-host: journal \(path): \(journal.restoredCount) changes restored\n", error: true)
                     }
+                    for warning in journal.openWarnings {
+                        output.write("undo-host: warning: journal \(path): \(warning)\n", error: true)
+                    }
                 } else {
                     // Format 1 (session lines, before the journal moved below the session): still read
                     // and continued as it is.
