@@ -194,6 +194,7 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         var changes: [(sequence: Int64, time: UInt64, change: HostChange)] = []
         var checkpoint: Checkpoint?
         var format = formatVersion
+        var identity: String?
         do throws(SQLiteFailure) {
             // One writer: the connection takes the file for itself at its first read and keeps
             // it until it closes, so a second opening, in this process or another, is refused
@@ -201,7 +202,9 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
             try connection.execute("PRAGMA locking_mode=EXCLUSIVE;")
             if exists {
                 (format, checkpoint, changes) = try check(connection, path: path)
+                identity = try readIdentity(connection)
             } else {
+                identity = newIdentity()
                 try connection.execute("""
                     PRAGMA journal_mode=WAL;
                     BEGIN;
@@ -215,6 +218,7 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
                                          description TEXT NOT NULL DEFAULT '', coalescing_key TEXT NOT NULL DEFAULT '',
                                          inverse_arguments TEXT NOT NULL DEFAULT '');
                     \(Checkpoint.tables)
+                    \(identityTable(identity!))
                     COMMIT;
                     """)
             }
@@ -227,6 +231,14 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
             }
             throw JournalError(path: path, error.isDamage ? "the file is damaged (\(error.message))" : error.message,
                                reason: error.isDamage ? .damaged : .other)
+        }
+        if keptWAL {
+            do throws(JournalError) {
+                try checkWAL(path: path, identity: identity, format: format, checkpoint: checkpoint, changes: changes)
+            } catch {
+                connection.close()
+                throw error
+            }
         }
         var tracked = Tracked()
         // The way out of a crash loop (CrashMarker): where the last open died, if it did, with
@@ -304,6 +316,17 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
                 try? connection.execute("ROLLBACK;")
                 connection.close()
                 throw JournalError(path: path, "cannot bring format \(format) to \(formatVersion): \(error.message)")
+            }
+        }
+        if identity == nil {
+            // A journal of an earlier version gets its identity once it opened (a table of its
+            // own, which earlier versions do not read: the format is the same).
+            do throws(SQLiteFailure) {
+                try connection.execute("BEGIN;\n" + identityTable(newIdentity()) + "\nCOMMIT;")
+            } catch {
+                try? connection.execute("ROLLBACK;")
+                connection.close()
+                throw JournalError(path: path, "cannot write its identity: \(error.message)")
             }
         }
         if keptWAL { connection.keepWALOnClose(false) }
@@ -417,6 +440,74 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
                                    + "; the plugin is not deterministic, or changed behaviour within its major version",
                                    reason: .replay)
             }
+        }
+    }
+
+    /// The table holding a journal's identity: a random id written when it is created (or
+    /// first opened by this version), never changed, read to tell its `-wal` from another's.
+    private static func identityTable(_ id: String) -> String {
+        "CREATE TABLE journal_identity(id TEXT NOT NULL);\nINSERT INTO journal_identity VALUES('\(id)');"
+    }
+
+    /// 128 random bits, in hexadecimal.
+    private static func newIdentity() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return [generator.next(), generator.next()].map { (value: UInt64) in
+            let digits = String(value, radix: 16)
+            return String(repeating: "0", count: 16 - digits.count) + digits
+        }.joined()
+    }
+
+    /// The journal's identity, `nil` for one written before identities were kept.
+    private static func readIdentity(_ connection: SQLiteConnection) throws(SQLiteFailure) -> String? {
+        guard try connection.integer("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'journal_identity';") > 0 else {
+            return nil
+        }
+        return try connection.texts("SELECT id FROM journal_identity;").first
+    }
+
+    /// Whether the `-wal` found beside the database continues it, judged before SQLite folds it
+    /// in: the database file read alone (without the `-wal`) must be an earlier state of the
+    /// same journal as the database read with it: the same identity, no later checkpoint, no
+    /// later change, and each change it holds after the checkpoint the same (number and time).
+    /// A database file that holds nothing yet, or that is not whole alone (SQLite's copy of its
+    /// `-wal` into it cut short by a crash), cannot be judged, and is taken as it is.
+    private static func checkWAL(path: String, identity: String?, format: Int64, checkpoint: Checkpoint?,
+                                 changes: [(sequence: Int64, time: UInt64, change: HostChange)]) throws(JournalError) {
+        guard let alone = try? SQLiteConnection(readingDatabaseFileAlone: path) else { return }
+        defer { alone.close() }
+        let earlier: (format: Int64, checkpoint: Checkpoint?, changes: [(sequence: Int64, time: UInt64, change: HostChange)])
+        let earlierIdentity: String?
+        do throws(SQLiteFailure) {
+            guard try alone.integer("SELECT count(*) FROM sqlite_master;") > 0 else { return }
+            earlier = try check(alone, path: path)
+            earlierIdentity = try readIdentity(alone)
+        } catch {
+            return
+        }
+        let base = checkpoint?.sequence ?? 0
+        let earlierBase = earlier.checkpoint?.sequence ?? 0
+        let last = changes.last?.sequence ?? base
+        let earlierLast = earlier.changes.last?.sequence ?? earlierBase
+        var problem: String?
+        if let earlierIdentity, earlierIdentity != identity {
+            problem = "the database is journal \(earlierIdentity), and with its -wal " + (identity.map { "journal \($0)" } ?? "a journal without an identity")
+        } else if earlier.format > format {
+            problem = "the database is of format \(earlier.format), and with its -wal of format \(format)"
+        } else if earlierBase > base {
+            problem = "the database holds a checkpoint after change \(earlierBase), and with its -wal one after change \(base) only"
+        } else if earlierLast > last {
+            problem = "the database holds changes up to \(earlierLast), and with its -wal up to \(last) only"
+        } else if let differing = earlier.changes.first(where: { row in
+            row.sequence > base && changes[Int(row.sequence - base - 1)].time != row.time
+        }) {
+            problem = "change \(differing.sequence) is not the same in the database and with its -wal"
+        }
+        if let problem {
+            throw JournalError(path: path, "its -wal (\(path)-wal) does not continue it: \(problem); the -wal was left by "
+                               + "another journal (a file copied, moved or renamed without its -wal, or over another's); "
+                               + "refused: put the journal's own -wal back, or move this one away to open the journal as its "
+                               + "database holds it; neither file was changed", reason: .damaged)
         }
     }
 

@@ -74,6 +74,31 @@ package final class SQLiteConnection {
         sqlite3_extended_result_codes(handle, 1)
     }
 
+    /// Opens the database file at `path` alone, read-only, as it is on disk without its `-wal`
+    /// (SQLite's `immutable` URI parameter: no lock taken, no `-wal` or `-shm` read or made).
+    /// To judge whether a `-wal` continues its database before SQLite folds it in.
+    package init(readingDatabaseFileAlone path: String) throws(JournalError) {
+        // In a URI, "%", "?" and "#" must be escaped; the rest of a path stands as it is.
+        var escaped: [UInt8] = []
+        for byte in path.utf8 {
+            if byte == UInt8(ascii: "%") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") {
+                escaped += Array("%\(String(byte, radix: 16, uppercase: true))".utf8)
+            } else {
+                escaped.append(byte)
+            }
+        }
+        let uri = "file:" + (path.hasPrefix("/") ? "" : "./") + String(decoding: escaped, as: UTF8.self) + "?immutable=1"
+        let status = sqlite3_open_v2(uri, &handle, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_FULLMUTEX, nil)
+        guard status == SQLITE_OK else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close(handle)
+            handle = nil
+            throw JournalError(path: path, "cannot read it: \(message)")
+        }
+        isOpen = true
+        sqlite3_extended_result_codes(handle, 1)
+    }
+
     deinit { close() }
 
     /// Whether closing leaves a `-wal` file as it is instead of folding it into the database

@@ -58,6 +58,59 @@ import UndoTestSupport
         journal.close()
     }
 
+    @Test("Another journal's -wal beside a journal is refused, and neither file is changed")
+    func anotherJournalsWALIsRefused() throws {
+        let folder = try TemporaryFolder()
+        // A closed journal: everything in its database.
+        let path = folder.path("mine.undojournal")
+        do {
+            let (host, clock) = makeHost()
+            let journal = try HostJournal.open(path: path, host: host, clock: clock)
+            try host.perform("text.insert", [.i64(0), .string("mine")], in: UndoContext("a"))
+            journal.close()
+        }
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+        // Another journal as a crash left it, its whole state in its -wal; that -wal beside mine.
+        let other = try crashedJournal(in: folder)
+        try FileManager.default.copyItem(atPath: other + "-wal", toPath: path + "-wal")
+        let before = bytes(path)
+        let (host, clock) = makeHost()
+        #expect { _ = try HostJournal.open(path: path, host: host, clock: clock) } throws: {
+            "\($0)".contains("its -wal (\(path)-wal) does not continue it") && ($0 as? JournalError)?.reason == .damaged
+        }
+        #expect(bytes(path) == before, "the refused open changed the journal or its -wal")
+        #expect(host.history.withStack { $0.treeCount } == 0)
+        // Moved away, as the message says: the journal opens as its database holds it.
+        #expect(rename(path + "-wal", folder.path("moved-wal")) == 0)
+        let journal = try HostJournal.open(path: path, host: host, clock: clock)
+        #expect(try host.describe(UndoContext("a"), plugin: Self.text).contains("mine"))
+        journal.close()
+    }
+
+    @Test("A journal's own -wal after a crash, beside a database that holds earlier changes, is kept")
+    func theJournalsOwnWALIsKept() throws {
+        let folder = try TemporaryFolder()
+        let live = folder.path("live.undojournal")
+        do {
+            let (host, clock) = makeHost()
+            let journal = try HostJournal.open(path: live, host: host, clock: clock)
+            try host.perform("text.insert", [.i64(0), .string("a")], in: UndoContext("a"))
+            journal.close()
+        }
+        let (host, clock) = makeHost()
+        let journal = try HostJournal.open(path: live, host: host, clock: clock)
+        try host.perform("text.insert", [.i64(1), .string("b")], in: UndoContext("a"))
+        let crashed = folder.path("crashed.undojournal")
+        try FileManager.default.copyItem(atPath: live, toPath: crashed)
+        try FileManager.default.copyItem(atPath: live + "-wal", toPath: crashed + "-wal")
+        journal.close()
+        let (again, againClock) = makeHost()
+        let reopened = try HostJournal.open(path: crashed, host: again, clock: againClock)
+        #expect(reopened.restoredCount == 2)
+        #expect(try again.describe(UndoContext("a"), plugin: Self.text).contains("ab"))
+        reopened.close()
+    }
+
     @Test("undo-host's peek at a journal's format leaves its -wal as it is")
     func lookingAtTheFormatWritesNothing() throws {
         let folder = try TemporaryFolder()
