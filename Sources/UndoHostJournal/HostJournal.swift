@@ -37,7 +37,12 @@ import UndoJournal
 /// description, coalescing key, inverse arguments), and its replay must make the same step
 /// again (name, coalescing key, inverse arguments), else the open is refused naming the change,
 /// the plugin and what differs. Journals of format 2 (no step columns) and 3 (no checkpoint
-/// tables) are read, and become format 4 once replayed. A failed open never writes to the file.
+/// tables) are read, and become format 4 once replayed. A failed open never writes to the file,
+/// nor to its `-wal` (a `-wal` that does not continue the database is refused); a link among the
+/// journal's files in a folder others may write is refused before SQLite follows it. An open
+/// after one that died replaying a change stops before that change (``stoppedReplay``), and one
+/// after an automatic checkpoint that died in a plugin's save turns them off for that plugin
+/// (``automaticCheckpointsOff``); see docs/reliability.md.
 ///
 /// **Durability** (``UndoJournal/JournalDurability``): `full` commits and syncs each change before it
 /// is acknowledged; `normal` commits changes in groups, at most ``groupCommitWindow`` after the
