@@ -10,7 +10,7 @@ import UndoPluginHost
 /// the save of an automatic checkpoint). Nothing is written into the journal itself.
 ///
 /// - `PATH-replay`, while an open restores the checkpoint or replays changes: `checkpoint`, or
-///   `change N`, rewritten (one `pwrite`, no sync: it must outlive the process, not the system)
+///   `change N` (N in 19 digits), rewritten (one `pwrite`, no sync: it must outlive the process, not the system)
 ///   before each change, and removed when the replay ends, whether it succeeded or was refused.
 ///   Found at the next open, it means that open died there.
 /// - `PATH-save`, while an automatic checkpoint asks the plugins to save their documents: the
@@ -24,6 +24,9 @@ import UndoPluginHost
 struct CrashMarker {
     let path: String
     private var descriptor: Int32 = -1
+    /// The length of the first line last written: a first line of the same length is written
+    /// over it alone (one `pwrite`), the plugins after it left as they are.
+    private var firstLineLength = -1
 
     init(path: String) { self.path = path }
 
@@ -58,6 +61,12 @@ struct CrashMarker {
             descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
             guard descriptor >= 0 else { return }
         }
+        let line = Array(words.utf8)
+        if line.count == firstLineLength {
+            _ = line.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+            return
+        }
+        firstLineLength = line.count
         let text = Array(([words] + plugins).joined(separator: "\n").utf8) + [10]
         // The new words first, then the old tail cut: never an empty marker between.
         _ = text.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
@@ -69,6 +78,7 @@ struct CrashMarker {
         guard descriptor >= 0 else { return }
         close(descriptor)
         descriptor = -1
+        firstLineLength = -1
         unlink(path)
     }
 
@@ -77,5 +87,13 @@ struct CrashMarker {
         guard descriptor >= 0 else { return }
         close(descriptor)
         descriptor = -1
+        firstLineLength = -1
+    }
+
+    /// The first line of a replay marker for change `sequence`: of one length for every change
+    /// (the number in 19 digits), so each is one `pwrite` over the last.
+    static func change(_ sequence: Int64) -> String {
+        let digits = String(sequence)
+        return "change " + String(repeating: "0", count: max(0, 19 - digits.count)) + digits
     }
 }

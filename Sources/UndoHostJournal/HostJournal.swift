@@ -286,7 +286,7 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         var stopped: String?
         if let stopBefore, let killer = changes.first(where: { $0.sequence == stopBefore }) {
             // Kept, so the next open with these plugins stops here too.
-            marker.mark("change \(stopBefore)", plugins: plugins)
+            marker.mark(CrashMarker.change(stopBefore), plugins: plugins)
             marker.keep()
             let last = changes.last?.sequence ?? stopBefore
             let what: String
@@ -418,7 +418,7 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
                                following: ((HostChange, UndoResult?) -> Void)?) throws(JournalError) {
         defer { clock?.resume() }
         for (sequence, time, change) in changes {
-            marker.mark("change \(sequence)", plugins: plugins)
+            marker.mark(CrashMarker.change(sequence), plugins: plugins)
             clock?.replaying(at: time)
             var differences: [String] = []
             do throws(PluginHostError) {

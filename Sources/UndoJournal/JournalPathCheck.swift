@@ -9,7 +9,8 @@ import Musl
 /// folder they may write (a dangling one in /tmp, say) would choose the file this program
 /// creates and writes, with its rights (root's, for a root undo-host).
 ///
-/// For the journal, its `-wal` and its `-shm`, each that exists: when it is a link, the folder
+/// For the journal, its `-wal`, its `-shm` and the journal's side files (`-replay`, `-save`),
+/// each that exists: when it is a link, the folder
 /// holding it must belong to this user or root and be writable by no one else (sticky or not:
 /// anyone who may write it could have placed the link, or re-point it); when its folder may be
 /// written by others (a sticky folder like /tmp), it must also belong to this user or root (a
@@ -31,7 +32,8 @@ package enum JournalPathCheck {
         let folderWriters = writers(UInt32(folderInfo.st_mode))
         let folderProtected = folderOwned && folderWriters == nil
         let mode = String(UInt32(folderInfo.st_mode) & 0o7777, radix: 8)
-        for name in [path, path + "-wal", path + "-shm"] {
+        // With the side files of the way out of a crash loop (UndoHostJournal's CrashMarker).
+        for name in [path, path + "-wal", path + "-shm", path + "-replay", path + "-save"] {
             var info = stat()
             guard lstat(name, &info) == 0 else { continue }
             let isLink = info.st_mode & S_IFMT == S_IFLNK

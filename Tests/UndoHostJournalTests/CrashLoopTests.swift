@@ -86,6 +86,24 @@ import UndoTestSupport
         #expect(!FileManager.default.fileExists(atPath: path + "-replay"))
     }
 
+    @Test("A load_document that crashes restoring the checkpoint: the next open is refused, saying so, instead of crashing")
+    func aCheckpointRestoreThatCrashesIsRefused() throws {
+        let plugin = try buildCrashPlugin()
+        let path = TemporaryFolder.kept("crash-loop") + "/loaded.undojournal"
+        let arguments = ["--plugins", plugin, "--journal", path]
+        let written = try undoHost(arguments + ["--checkpoint-every", "1"], input: "crash.set 1\ncrash.set 2\n")
+        #expect(written.status == 0 && !written.crashed, "\(written.errors)")
+        let crash = ["UNDOHOST_TEST_CRASH_IN_LOAD": "1"]
+        let dying = try undoHost(arguments, input: "", environment: crash)
+        #expect(dying.crashed, "the restore did not crash: \(dying.errors)")
+        let refused = try undoHost(arguments, input: "show\n", environment: crash)
+        #expect(!refused.crashed && refused.status != 0)
+        #expect(refused.errors.contains("the last open of this journal died restoring its checkpoint"), "\(refused.errors)")
+        #expect(unlink(path + "-replay") == 0)
+        let fixed = try undoHost(arguments, input: "show\n")
+        #expect(!fixed.crashed && fixed.status == 0 && fixed.output.contains("  2"), "\(fixed.output)\(fixed.errors)")
+    }
+
     @Test("A save_document that crashes in an automatic checkpoint: the next session warns and takes none for that plugin")
     func aCheckpointThatCrashesTurnsThemOff() throws {
         let plugin = try buildCrashPlugin()

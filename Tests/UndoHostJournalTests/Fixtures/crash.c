@@ -7,7 +7,7 @@
  *       Sets the document's value (one value per plugin instance); aborts when the environment
  *       variable UNDOHOST_TEST_CRASH_ON holds that value.
  *   save_document / load_document (ABI 1.7): the value as 8 bytes; save_document aborts when
- *       UNDOHOST_TEST_CRASH_IN_SAVE is set.
+ *       UNDOHOST_TEST_CRASH_IN_SAVE is set, load_document when UNDOHOST_TEST_CRASH_IN_LOAD is.
  * describe() shows the value.
  */
 #include <undohost/undo_plugin.h>
@@ -84,6 +84,7 @@ static int64_t crash_save(undo_call *call, uint8_t *buffer, uint64_t capacity) {
 
 static int32_t crash_load(undo_call *call, const uint8_t *bytes, uint64_t length) {
     int64_t value;
+    if (getenv("UNDOHOST_TEST_CRASH_IN_LOAD") != NULL) abort();
     if (length != sizeof value) return UNDO_EINVAL;
     memcpy(&value, bytes, sizeof value);
     ((crash_state *)call->plugin_data)->value = value;
