@@ -8,12 +8,12 @@ import UndoTestSupport
 /// checkpoint kills one session, and the next turns automatic checkpoints off for that plugin.
 @Suite struct CrashLoopTests {
     /// Fixtures/crash.c built into a folder of its own (only this user may write it).
-    func buildCrashPlugin() throws -> String {
+    func buildCrashPlugin(version: String? = nil) throws -> String {
         let output = TemporaryFolder.kept("crash-plugin") + "/crash.so"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["cc", "-std=c99", "-Wall", "-Wextra", "-pedantic", "-Werror", "-shared", "-fPIC",
-                             "-I", SourceTree.include, "-o", output,
+                             "-I", SourceTree.include, "-o", output] + (version.map { ["-DCRASH_VERSION=\"\($0)\""] } ?? []) + [
                              SourceTree.path("Tests/UndoHostJournalTests/Fixtures/crash.c")]
         try process.run()
         process.waitUntilExit()
@@ -76,10 +76,13 @@ import UndoTestSupport
         #expect(!again.crashed)
         #expect(again.errors.contains("read-only: the last open died replaying change 2"), "\(again.errors)")
         #expect(try sqliteRows(path, "SELECT count(*) FROM changes;") == [["3"]], "the changes kept back left the file")
-        // The plugin fixed (here: no longer crashing), the marker removed as the message says:
-        // every change comes back.
-        #expect(unlink(path + "-replay") == 0)
-        let fixed = try undoHost(arguments, input: "show\n")
+        // The same plugin no longer crashing still stops there: the marker holds until the plugin
+        // changes version (or it is removed).
+        let same = try undoHost(arguments, input: "show\n")
+        #expect(same.errors.contains("this open stopped before it"), "\(same.errors)")
+        // The plugin fixed, a new version: every change comes back.
+        let fixedPlugin = try buildCrashPlugin(version: "1.1")
+        let fixed = try undoHost(["--plugins", fixedPlugin, "--journal", path], input: "show\n")
         #expect(!fixed.crashed && fixed.status == 0, "\(fixed.errors)")
         #expect(fixed.errors.contains("3 changes restored"), "\(fixed.errors)")
         #expect(fixed.output.contains("  2"), "\(fixed.output)")

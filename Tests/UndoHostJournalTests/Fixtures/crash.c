@@ -16,6 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The plugin's version; a test builds a "fixed" one with -DCRASH_VERSION='"1.1"'. */
+#ifndef CRASH_VERSION
+#define CRASH_VERSION "1.0"
+#endif
+
 typedef struct {
     int64_t value;
 } crash_state;
@@ -97,7 +102,7 @@ static const undo_plugin_descriptor crash_descriptor = {
     .abi_minor = UNDO_ABI_VERSION_MINOR,
     .id = "org.undohost.test.crash",
     .name = "Crash",
-    .version = "1.0",
+    .version = CRASH_VERSION,
     .init = crash_init,
     .deinit = crash_deinit,
     .describe = crash_describe,
