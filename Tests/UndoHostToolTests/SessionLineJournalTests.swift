@@ -37,6 +37,27 @@ import UndoTestSupport
         #expect(try SessionLineJournal(path: path).restored.last?.sequence == 51)
     }
 
+    @Test("A format-1 journal whose replay undo-host refuses keeps its database and -wal as they were")
+    func aRefusedReplayWritesNeitherFile() throws {
+        let folder = try TemporaryFolder()
+        let live = folder.path("live.db")
+        let journal = try SessionLineJournal(path: live)
+        try journal.append(document: "untitled", command: "text.insert 0 \"a\"")
+        try journal.append(document: "untitled", command: "no-such-command 1")
+        // As a crash leaves it: the entries in the -wal.
+        let path = folder.path("crashed.db")
+        try FileManager.default.copyItem(atPath: live, toPath: path)
+        try FileManager.default.copyItem(atPath: live + "-wal", toPath: path + "-wal")
+        journal.close()
+        let bytes = { [path, path + "-wal"].map { try? Data(contentsOf: URL(fileURLWithPath: $0)) } }
+        let before = bytes()
+        #expect(before[1] != nil)
+        let outcome = try UndoHostProcess.run(UndoHostProcess.samplePlugins + ["--journal", path])
+        #expect(outcome.status != 0)
+        #expect(outcome.standardError.contains("change 2 (no-such-command 1) cannot be replayed"), "\(outcome.standardError)")
+        #expect(bytes() == before, "the refused replay wrote to the journal or its -wal")
+    }
+
     func expectRefused(_ path: String, saying words: String) throws {
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         do {

@@ -69,6 +69,8 @@ public final class SessionLineJournal {
     public let restored: [Entry]
     private let connection: SQLiteConnection
     private var nextSequence: Int64
+    /// A `-wal` found at the open is kept as it is on closing until ``replayed()``.
+    private var walHeld = false
 
     /// Opens the journal at `path`: a new file starts empty; an existing one is checked (an undo
     /// journal, of this format version, undamaged) and its entries read.
@@ -102,8 +104,17 @@ public final class SessionLineJournal {
             throw JournalError(path: path, error.isDamage ? "the file is damaged (\(error.message))" : error.message,
                                reason: error.isDamage ? .damaged : .other)
         }
-        if keptWAL { connection.keepWALOnClose(false) }
+        walHeld = keptWAL
         nextSequence = (restored.last?.sequence ?? 0) + 1
+    }
+
+    /// The session replayed the journal's entries: a `-wal` found at the open (a crash's last
+    /// entries) may now be folded into the database. Until then, closing leaves the database
+    /// and its `-wal` as they were, so a replay that is refused writes neither.
+    public func replayed() {
+        guard walHeld else { return }
+        walHeld = false
+        connection.keepWALOnClose(false)
     }
 
     /// Reads and checks an existing journal.

@@ -89,6 +89,7 @@ extension HostSession {
                                    hint: "open it with the plugins it was made with; the journal was not changed")
             }
         }
+        journal.replayed()
         self.journal = journal
         return journal.restored.count
     }
