@@ -1118,8 +1118,17 @@ int32_t undo_history_load_document(undo_history *h, const char *plugin_id, const
  * restored), UNDO_ESTATE (the history already has steps or a journal, the file cannot be
  * opened, or another journal has it open, in this process or another: one writer at a time),
  * UNDO_EREENTRANT, UNDO_EHANDLE; the message, naming the file and the plugin, in
- * undo_history_last_error. A failed open never changes the file. UNDO_EREENTRANT from inside
- * an observer or a plugin call.
+ * undo_history_last_error. A failed open never changes the file, nor its -wal. Also refused:
+ * UNDO_EINVAL for a -wal beside the file that does not continue it (another journal's), and
+ * UNDO_ESTATE for the journal, its -wal or -shm being a link in a folder others may write (or
+ * a file of another user there); UNDO_EPLUGIN when the last open died restoring the checkpoint
+ * with the same plugins loaded (docs/reliability.md); UNDO_EREENTRANT from inside an observer
+ * or a plugin call. When the last open died replaying a change (a plugin crashed on it) and the
+ * same plugins are loaded, the open stops before that change: it returns the count of changes
+ * replayed, undo_history_last_error says so (it is not empty although the call succeeded), the
+ * later changes stay in the file, and the journal is read-only: every change is refused before
+ * it is made, with UNDO_ESTATE, until it is opened with another version of the plugin or the
+ * side file PATH-replay is removed.
  * When a change is made but cannot be written (the disk is full, a sync fails), its call
  * returns UNDO_ESTATE ("... was made but could not be written ..."); from then on every change
  * is refused before it is made, with UNDO_ESTATE, since the history holds what the file lacks:

@@ -25,6 +25,9 @@ final class ClientHistory: @unchecked Sendable {
         var calling: [UInt: Int] = [:]
         /// Destroyed from inside a call: close when the last call under way returns.
         var closeWhenCallsReturn = false
+        /// What a call that succeeded leaves in undo_history_last_error (a warning of
+        /// undo_history_open_journal), by thread.
+        var notices: [UInt: String] = [:]
     }
     private let lock = RecursiveMutex()
     private var perThread = PerThreadState()
@@ -57,12 +60,22 @@ final class ClientHistory: @unchecked Sendable {
                 throw ClientFailure(Int32(UNDO_EREENTRANT), "this call changes the history, so it cannot be made from inside an observer")
             }
             let status = try body()
-            messages.clear()
+            if let notice = lockedState({ $0.notices.removeValue(forKey: thread) }) {
+                messages.set(notice)
+            } else {
+                messages.clear()
+            }
             return status
         } catch {
             messages.set(error.message)
             return error.code
         }
+    }
+
+    /// Leaves `message` in undo_history_last_error when this thread's call succeeds.
+    func notice(_ message: String) {
+        let thread = ThreadMessages.currentThread
+        lockedState { $0.notices[thread] = message }
     }
 
     private func leaveCall(_ thread: UInt) {

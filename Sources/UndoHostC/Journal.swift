@@ -23,6 +23,9 @@ public func undo_history_open_journal(_ h: OpaquePointer?, _ path: UnsafePointer
         }
         do throws(JournalError) {
             let journal = try HostJournal.open(path: path, durability: mode, host: history.host, clock: history.clock)
+            // A replay stopped before a change that crashed, automatic checkpoints off: said in
+            // undo_history_last_error, beside the count.
+            if !journal.openWarnings.isEmpty { history.notice("journal \(path): " + journal.openWarnings.joined(separator: "; ")) }
             return Int32(clamping: journal.restoredCount)
         } catch {
             throw ClientFailure(error)

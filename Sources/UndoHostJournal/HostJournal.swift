@@ -39,7 +39,12 @@ import UndoJournal
 /// description, coalescing key, inverse arguments), and its replay must make the same step
 /// again (name, coalescing key, inverse arguments), else the open is refused naming the change,
 /// the plugin and what differs. Journals of format 2 (no step columns) and 3 (no checkpoint
-/// tables) are read, and become format 4 once replayed. A failed open never writes to the file.
+/// tables) are read, and become format 4 once replayed. A failed open never writes to the file,
+/// nor to its `-wal` (a `-wal` that does not continue the database is refused); a link among the
+/// journal's files in a folder others may write is refused before SQLite follows it. An open
+/// after one that died replaying a change stops before that change (``stoppedReplay``), and one
+/// after an automatic checkpoint that died in a plugin's save turns them off for that plugin
+/// (``automaticCheckpointsOff``); see docs/reliability.md.
 ///
 /// **Durability** (``UndoJournal/JournalDurability``): `full` commits and syncs each change before it
 /// is acknowledged; `normal` commits changes in groups, at most ``groupCommitWindow`` after the
@@ -63,6 +68,19 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
     public let restoredCount: Int
     /// The checkpoint it was restored from when it was opened, `nil` when it had none.
     public let restoredCheckpoint: CheckpointInfo?
+    /// Set when the last open died replaying a change (a plugin crashed on it) and this one, with
+    /// the same plugins, stopped before that change: what happened and what to do. The changes
+    /// from that one on stay in the file; the journal then takes no changes (``record(_:)`` and
+    /// ``checkpoint()`` throw this message) until it is opened with another version of a plugin,
+    /// or its `-replay` file is removed. See docs/reliability.md.
+    public let stoppedReplay: String?
+    /// What the open found and the program must tell the person: ``stoppedReplay``, and
+    /// automatic checkpoints turned off after one died in a plugin's save.
+    public let openWarnings: [String]
+    /// The plugins whose documents an automatic checkpoint was saving when its process died
+    /// (found at the open, with the same plugins loaded): ``checkpointIfDue(every:)`` takes no
+    /// checkpoint while a document of one of them is in the journal.
+    public let automaticCheckpointsOff: Set<String>
 
     /// Package-visible for the tests that make writes fail (a page limit).
     package let connection: SQLiteConnection
@@ -134,7 +152,11 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
 
     private init(path: String, durability: JournalDurability, connection: SQLiteConnection,
                  insert: SQLiteConnection.Statement, nextSequence: Int64, restoredCount: Int,
-                 restoredCheckpoint: CheckpointInfo?, tracked: Tracked) {
+                 restoredCheckpoint: CheckpointInfo?, tracked: Tracked, stoppedReplay: String?,
+                 automaticCheckpointsOff: Set<String>, openWarnings: [String]) {
+        self.stoppedReplay = stoppedReplay
+        self.automaticCheckpointsOff = automaticCheckpointsOff
+        self.openWarnings = openWarnings
         self.insert = insert
         self.path = path
         self.durability = durability
@@ -183,9 +205,14 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         }
         let exists = access(path, F_OK) == 0
         let connection = try SQLiteConnection(path: path, create: !exists)
+        // A `-wal` left by a crash is folded into the database only once the open succeeded:
+        // a refused open leaves the database and its `-wal` as they were.
+        let keptWAL = exists && access(path + "-wal", F_OK) == 0
+        if keptWAL { connection.keepWALOnClose(true) }
         var changes: [(sequence: Int64, time: UInt64, change: HostChange)] = []
         var checkpoint: Checkpoint?
         var format = formatVersion
+        var identity: String?
         do throws(SQLiteFailure) {
             // One writer: the connection takes the file for itself at its first read and keeps
             // it until it closes, so a second opening, in this process or another, is refused
@@ -193,7 +220,9 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
             try connection.execute("PRAGMA locking_mode=EXCLUSIVE;")
             if exists {
                 (format, checkpoint, changes) = try check(connection, path: path)
+                identity = try readIdentity(connection)
             } else {
+                identity = newIdentity()
                 try connection.execute("""
                     PRAGMA auto_vacuum=INCREMENTAL;
                     PRAGMA journal_mode=WAL;
@@ -208,6 +237,7 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
                                          description TEXT NOT NULL DEFAULT '', coalescing_key TEXT NOT NULL DEFAULT '',
                                          inverse_arguments TEXT NOT NULL DEFAULT '');
                     \(Checkpoint.tables)
+                    \(identityTable(identity!))
                     COMMIT;
                     """)
             }
@@ -221,21 +251,79 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
             throw JournalError(path: path, error.isDamage ? "the file is damaged (\(error.message))" : error.message,
                                reason: error.isDamage ? .damaged : .other)
         }
+        if keptWAL {
+            do throws(JournalError) {
+                try checkWAL(path: path, identity: identity, format: format, checkpoint: checkpoint, changes: changes)
+            } catch {
+                connection.close()
+                throw error
+            }
+        }
         var tracked = Tracked()
+        // The way out of a crash loop (CrashMarker): where the last open died, if it did, with
+        // the plugins loaded now.
+        let plugins = CrashMarker.plugins(of: host)
+        let died = CrashMarker.read(path + "-replay").flatMap { $0.plugins == plugins ? $0.words : nil }
+        let savesDied = CrashMarker.read(path + "-save").flatMap { $0.plugins == plugins ? $0.words.dropFirst() : nil }
+        var marker = CrashMarker(path: path + "-replay")
+        var stopBefore: Int64?
         do throws(JournalError) {
             try checkPlugins(checkpoint, changes.map(\.change), of: host, path: path)
+            if let checkpoint, died == ["checkpoint"] {
+                throw JournalError(path: path, "the last open of this journal died restoring its checkpoint (after change "
+                                   + "\(checkpoint.sequence)), with the plugins loaded now: a plugin crashed loading a document "
+                                   + "(load_document), or the program was killed; it is not tried again with the same plugins: "
+                                   + "update the plugin, or remove \(path)-replay to try again; the journal was not changed",
+                                   reason: .replay)
+            }
+            if let died, died.count == 2, died[0] == "change", let sequence = Int64(died[1]),
+               changes.contains(where: { $0.sequence == sequence }) {
+                stopBefore = sequence
+            }
             clock?.useWallClock()
             if let checkpoint {
+                marker.mark("checkpoint", plugins: plugins)
                 try restore(checkpoint, into: host, path: path)
                 for load in checkpoint.loads { tracked.follow(.load(path: load.path, plugin: load.plugin, pluginVersion: load.version)) }
                 for item in checkpoint.documents { tracked.note(item.document) }
                 restoring?(checkpoint.info)
             }
-            try replay(changes, into: host, clock: clock, path: path, following: following)
-            for change in changes { tracked.follow(change.change) }
+            let replayed = stopBefore.map { stop in changes.filter { $0.sequence < stop } } ?? changes
+            try replay(replayed, into: host, clock: clock, path: path, marker: &marker, plugins: plugins, following: following)
+            for change in replayed { tracked.follow(change.change) }
         } catch {
+            marker.remove()
             connection.close()
             throw error
+        }
+        var warnings: [String] = []
+        var stopped: String?
+        if let stopBefore, let killer = changes.first(where: { $0.sequence == stopBefore }) {
+            // Kept, so the next open with these plugins stops here too.
+            marker.mark(CrashMarker.change(stopBefore), plugins: plugins)
+            marker.keep()
+            let last = changes.last?.sequence ?? stopBefore
+            let what: String
+            if case .perform(let step) = killer.change { what = "perform \(step.action) of plugin \(step.plugin) \(step.pluginVersion)" } else { what = killer.change.kind }
+            let kept = last == stopBefore ? "change \(stopBefore) stays" : "changes \(stopBefore) to \(last) stay"
+            stopped = "the last open died replaying change \(stopBefore) (\(what)), with the plugins loaded now: this open "
+                + "stopped before it; " + kept + " in the "
+                + "file, for when the plugin is fixed; until then the journal is read-only (it takes no changes): open it with "
+                + "another version of the plugin, or remove \(path)-replay to replay change \(stopBefore) again"
+            warnings.append(stopped!)
+        } else {
+            marker.remove()
+            if died != nil || access(path + "-replay", F_OK) == 0 { unlink(path + "-replay") }
+        }
+        let checkpointsOff = Set(savesDied ?? [])
+        if !checkpointsOff.isEmpty {
+            warnings.append("the last automatic checkpoint died while plugin\(checkpointsOff.count == 1 ? "" : "s") "
+                            + checkpointsOff.sorted().joined(separator: ", ") + " saved its documents (save_document), with "
+                            + "the plugins loaded now: automatic checkpoints are off while a document of "
+                            + (checkpointsOff.count == 1 ? "it" : "one of them") + " is in the journal (every change is kept "
+                            + "and replayed from the last checkpoint); update the plugin, or remove \(path)-save to try again")
+        } else if access(path + "-save", F_OK) == 0 {
+            unlink(path + "-save")
         }
         if format < formatVersion {
             // Replayed: the journal is good for this version, and takes its later changes' steps
@@ -249,6 +337,18 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
                 throw JournalError(path: path, "cannot bring format \(format) to \(formatVersion): \(error.message)")
             }
         }
+        if identity == nil {
+            // A journal of an earlier version gets its identity once it opened (a table of its
+            // own, which earlier versions do not read: the format is the same).
+            do throws(SQLiteFailure) {
+                try connection.execute("BEGIN;\n" + identityTable(newIdentity()) + "\nCOMMIT;")
+            } catch {
+                try? connection.execute("ROLLBACK;")
+                connection.close()
+                throw JournalError(path: path, "cannot write its identity: \(error.message)")
+            }
+        }
+        if keptWAL { connection.keepWALOnClose(false) }
         let insert: SQLiteConnection.Statement
         do throws(SQLiteFailure) {
             insert = try connection.prepare(ChangeRow.insert)
@@ -258,7 +358,9 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         }
         let journal = HostJournal(path: path, durability: durability, connection: connection, insert: insert,
                                   nextSequence: (changes.last?.sequence ?? checkpoint?.sequence ?? 0) + 1,
-                                  restoredCount: changes.count, restoredCheckpoint: checkpoint?.info, tracked: tracked)
+                                  restoredCount: stopBefore.map { stop in changes.count(where: { $0.sequence < stop }) } ?? changes.count,
+                                  restoredCheckpoint: checkpoint?.info, tracked: tracked, stoppedReplay: stopped,
+                                  automaticCheckpointsOff: checkpointsOff, openWarnings: warnings)
         journal.host = host
         if durability == .normal {
             journal.commitThread = GroupCommitThread(windowNanoseconds: windowNanoseconds) { [weak journal] in
@@ -285,7 +387,11 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
     public static func isHostJournal(_ path: String) -> Bool {
         guard access(path, F_OK) == 0 else { return true }
         guard let connection = try? SQLiteConnection(path: path, create: false) else { return true }
+        // A look, not an open: a `-wal` stays as it is, and no `-shm` is made (the exclusive
+        // mode keeps SQLite's index of the `-wal` in memory).
+        if access(path + "-wal", F_OK) == 0 { connection.keepWALOnClose(true) }
         defer { connection.close() }
+        guard (try? connection.execute("PRAGMA locking_mode=EXCLUSIVE;")) != nil else { return true }
         return (try? connection.integer("PRAGMA user_version;")) != 1
     }
 
@@ -325,10 +431,11 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
     }
 
     private static func replay(_ changes: [(sequence: Int64, time: UInt64, change: HostChange)], into host: PluginHost,
-                               clock: JournalClock?, path: String,
+                               clock: JournalClock?, path: String, marker: inout CrashMarker, plugins: [String],
                                following: ((HostChange, UndoResult?) -> Void)?) throws(JournalError) {
         defer { clock?.resume() }
         for (sequence, time, change) in changes {
+            marker.mark(CrashMarker.change(sequence), plugins: plugins)
             clock?.replaying(at: time)
             var differences: [String] = []
             do throws(PluginHostError) {
@@ -355,6 +462,74 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
                                    + "; the plugin is not deterministic, or changed behaviour within its major version",
                                    reason: .replay)
             }
+        }
+    }
+
+    /// The table holding a journal's identity: a random id written when it is created (or
+    /// first opened by this version), never changed, read to tell its `-wal` from another's.
+    private static func identityTable(_ id: String) -> String {
+        "CREATE TABLE journal_identity(id TEXT NOT NULL);\nINSERT INTO journal_identity VALUES('\(id)');"
+    }
+
+    /// 128 random bits, in hexadecimal.
+    private static func newIdentity() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return [generator.next(), generator.next()].map { (value: UInt64) in
+            let digits = String(value, radix: 16)
+            return String(repeating: "0", count: 16 - digits.count) + digits
+        }.joined()
+    }
+
+    /// The journal's identity, `nil` for one written before identities were kept.
+    private static func readIdentity(_ connection: SQLiteConnection) throws(SQLiteFailure) -> String? {
+        guard try connection.integer("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'journal_identity';") > 0 else {
+            return nil
+        }
+        return try connection.texts("SELECT id FROM journal_identity;").first
+    }
+
+    /// Whether the `-wal` found beside the database continues it, judged before SQLite folds it
+    /// in: the database file read alone (without the `-wal`) must be an earlier state of the
+    /// same journal as the database read with it: the same identity, no later checkpoint, no
+    /// later change, and each change it holds after the checkpoint the same (number and time).
+    /// A database file that holds nothing yet, or that is not whole alone (SQLite's copy of its
+    /// `-wal` into it cut short by a crash), cannot be judged, and is taken as it is.
+    private static func checkWAL(path: String, identity: String?, format: Int64, checkpoint: Checkpoint?,
+                                 changes: [(sequence: Int64, time: UInt64, change: HostChange)]) throws(JournalError) {
+        guard let alone = try? SQLiteConnection(readingDatabaseFileAlone: path) else { return }
+        defer { alone.close() }
+        let earlier: (format: Int64, checkpoint: Checkpoint?, changes: [(sequence: Int64, time: UInt64, change: HostChange)])
+        let earlierIdentity: String?
+        do throws(SQLiteFailure) {
+            guard try alone.integer("SELECT count(*) FROM sqlite_master;") > 0 else { return }
+            earlier = try check(alone, path: path)
+            earlierIdentity = try readIdentity(alone)
+        } catch {
+            return
+        }
+        let base = checkpoint?.sequence ?? 0
+        let earlierBase = earlier.checkpoint?.sequence ?? 0
+        let last = changes.last?.sequence ?? base
+        let earlierLast = earlier.changes.last?.sequence ?? earlierBase
+        var problem: String?
+        if let earlierIdentity, earlierIdentity != identity {
+            problem = "the database is journal \(earlierIdentity), and with its -wal " + (identity.map { "journal \($0)" } ?? "a journal without an identity")
+        } else if earlier.format > format {
+            problem = "the database is of format \(earlier.format), and with its -wal of format \(format)"
+        } else if earlierBase > base {
+            problem = "the database holds a checkpoint after change \(earlierBase), and with its -wal one after change \(base) only"
+        } else if earlierLast > last {
+            problem = "the database holds changes up to \(earlierLast), and with its -wal up to \(last) only"
+        } else if let differing = earlier.changes.first(where: { row in
+            row.sequence > base && changes[Int(row.sequence - base - 1)].time != row.time
+        }) {
+            problem = "change \(differing.sequence) is not the same in the database and with its -wal"
+        }
+        if let problem {
+            throw JournalError(path: path, "its -wal (\(path)-wal) does not continue it: \(problem); the -wal was left by "
+                               + "another journal (a file copied, moved or renamed without its -wal, or over another's); "
+                               + "refused: put the journal's own -wal back, or move this one away to open the journal as its "
+                               + "database holds it; neither file was changed", reason: .damaged)
         }
     }
 
@@ -404,6 +579,7 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         let now = JournalClock.wallClockNanoseconds()
         // The time the history gave the change (its step's time), so a replay gives it the same.
         let time = clock.map { $0.lastTime != 0 ? $0.lastTime : now } ?? now
+        if let stoppedReplay { throw .journal("journal \(path): read-only: \(stoppedReplay)") }
         let refused: String? = state.withLock { (state: inout WriteState) -> String? in
             if let failure = state.failure {
                 state.failureSaid = true
@@ -441,6 +617,7 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
     /// - Throws: ``UndoPluginHost/PluginHostError/journal(_:)``: which change could not be written, and how to go on.
     /// - Complexity: O(1).
     public func checkWritable() throws(PluginHostError) {
+        if let stoppedReplay { throw .journal("journal \(path): read-only: \(stoppedReplay)") }
         let failure = state.withLock { (state: inout WriteState) -> String? in
             if state.failure != nil { state.failureSaid = true }
             return state.failure
@@ -494,7 +671,20 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
     ///   back to the file system (`PRAGMA incremental_vacuum`).
     @discardableResult
     public func checkpoint() throws(JournalError) -> CheckpointInfo {
+        try checkpoint(automatic: false)
+    }
+
+    private func checkpoint(automatic: Bool) throws(JournalError) -> CheckpointInfo {
         guard let host else { throw JournalError(path: path, "the journal is closed") }
+        if let stoppedReplay { throw JournalError(path: path, "read-only: \(stoppedReplay)") }
+        // An automatic checkpoint that dies in a plugin's save is not taken again at every
+        // session (CrashMarker): the next open finds this marker.
+        var saving = CrashMarker(path: path + "-save")
+        if automatic {
+            let used = Set(state.withLock { $0.tracked.documents.map(\.plugin) }).subtracting([""]).sorted()
+            saving.mark((["saving"] + used).joined(separator: " "), plugins: CrashMarker.plugins(of: host))
+        }
+        defer { saving.remove() }
         // The last change and the documents the journal knows of are read under the history's
         // lock, with the history and the documents' bytes: changes are recorded under it.
         let captured: (history: UndoHistorySnapshot<PluginStepRecord>, documents: [(document: PluginDocument, state: [UInt8])],
@@ -591,14 +781,18 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
     /// - Complexity: O(1) when none is due; else that of ``checkpoint()``.
     @discardableResult
     public func checkpointIfDue(every interval: Int) throws(JournalError) -> CheckpointInfo? {
-        guard interval > 0, let host else { return nil }
+        guard interval > 0, stoppedReplay == nil, let host else { return nil }
         let due = state.withLock {
             !$0.isClosed && $0.changesSinceCheckpoint >= max(interval, $0.checkpointSteps)
                 && $0.bytesSinceCheckpoint + Self.checkpointByteAllowance >= $0.checkpointDocumentBytes
         }
         guard due, host.history.withStack({ $0.groupDepth == 0 }) else { return nil }
+        if !automaticCheckpointsOff.isEmpty,
+           state.withLock({ $0.tracked.documents.contains { automaticCheckpointsOff.contains($0.plugin) } }) {
+            return nil
+        }
         do throws(JournalError) {
-            return try checkpoint()
+            return try checkpoint(automatic: true)
         } catch {
             state.withLock { $0.changesSinceCheckpoint = 0 }
             throw error

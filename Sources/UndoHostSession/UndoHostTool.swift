@@ -110,6 +110,9 @@ public enum UndoHostTool {
                 } else if journal.restoredCount > 0 {
                     output.write("undo-host: journal \(path): \(journal.restoredCount) changes restored\n", error: true)
                 }
+                for warning in journal.openWarnings {
+                    output.write("undo-host: warning: journal \(path): \(warning)\n", error: true)
+                }
             } catch {
                 output.write("undo-host: \(error)\n", error: true)
                 return ExitStatus.scriptError

@@ -58,8 +58,10 @@ package final class SQLiteConnection {
         guard status == SQLITE_DONE else { throw SQLiteFailure(code: status, message: lastMessage) }
     }
 
-    /// Opens `path`; `create`: make the file when it is missing.
+    /// Opens `path`; `create`: make the file when it is missing. The journal's files are checked
+    /// first (``JournalPathCheck``: no link another user may have placed).
     package init(path: String, create: Bool) throws(JournalError) {
+        try JournalPathCheck.check(path)
         let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_FULLMUTEX
         let status = sqlite3_open_v2(path, &handle, flags, nil)
         guard status == SQLITE_OK else {
@@ -72,7 +74,40 @@ package final class SQLiteConnection {
         sqlite3_extended_result_codes(handle, 1)
     }
 
+    /// Opens the database file at `path` alone, read-only, as it is on disk without its `-wal`
+    /// (SQLite's `immutable` URI parameter: no lock taken, no `-wal` or `-shm` read or made).
+    /// To judge whether a `-wal` continues its database before SQLite folds it in.
+    package init(readingDatabaseFileAlone path: String) throws(JournalError) {
+        // In a URI, "%", "?" and "#" must be escaped; the rest of a path stands as it is.
+        var escaped: [UInt8] = []
+        for byte in path.utf8 {
+            if byte == UInt8(ascii: "%") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") {
+                escaped += Array("%\(String(byte, radix: 16, uppercase: true))".utf8)
+            } else {
+                escaped.append(byte)
+            }
+        }
+        let uri = "file:" + (path.hasPrefix("/") ? "" : "./") + String(decoding: escaped, as: UTF8.self) + "?immutable=1"
+        let status = sqlite3_open_v2(uri, &handle, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_FULLMUTEX, nil)
+        guard status == SQLITE_OK else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close(handle)
+            handle = nil
+            throw JournalError(path: path, "cannot read it: \(message)")
+        }
+        isOpen = true
+        sqlite3_extended_result_codes(handle, 1)
+    }
+
     deinit { close() }
+
+    /// Whether closing leaves a `-wal` file as it is instead of folding it into the database
+    /// and removing it (SQLite's default): on for an open that may be refused, which must not
+    /// write to the file, nor make permanent a `-wal` it has not judged.
+    package func keepWALOnClose(_ keep: Bool) {
+        assert(isOpen, "a closed connection was used")
+        undo__sqlite_no_checkpoint_on_close(handle, keep ? 1 : 0)
+    }
 
     package func close() {
         guard isOpen else { return }

@@ -7,11 +7,11 @@ import UndoTestSupport
 /// to the last change it holds.
 @Suite("Journal: a full disk")
 struct JournalWriteFailureTests {
-    /// A script of one small change, then twelve of 3 KB each: more than 40 KiB of journal.
+    /// A script of one small change, then thirty of 3 KB each: more than 80 KiB of journal.
     func fillingScript(in folder: TemporaryFolder, then last: [String] = []) throws -> String {
         let big = String(repeating: "x", count: 3_000)
         let script = folder.path("fill.undo")
-        try (["text.insert 0 \"kept\""] + Array(repeating: "text.insert 0 \"\(big)\"", count: 12) + last)
+        try (["text.insert 0 \"kept\""] + Array(repeating: "text.insert 0 \"\(big)\"", count: 30) + last)
             .joined(separator: "\n").write(toFile: script, atomically: true, encoding: .utf8)
         return script
     }
@@ -22,7 +22,7 @@ struct JournalWriteFailureTests {
         let journal = folder.path("full.undojournal")
         let script = try fillingScript(in: folder, then: ["history"])
         let full = try UndoHostProcess.run(UndoHostProcess.samplePlugins + ["--journal", journal, "--keep-going", "run", script],
-                                           fileSizeLimit: 40)
+                                           fileSizeLimit: 80)
         let errors = full.standardError.split(separator: "\n")
         let failed = try #require(errors.firstIndex { $0.contains("was made but could not be written") },
                                   "\(full.standardError)")
@@ -44,7 +44,7 @@ struct JournalWriteFailureTests {
         let script = try fillingScript(in: folder)
         let full = try UndoHostProcess.run(UndoHostProcess.samplePlugins
                                            + ["--journal", journal, "--durability", "normal", "--keep-going", "run", script],
-                                           fileSizeLimit: 40)
+                                           fileSizeLimit: 80)
         #expect(full.standardError.contains("could not be"), "\(full.standardError)")
         #expect(full.status == 1)
         let reopened = try UndoHostProcess.run(UndoHostProcess.samplePlugins + ["--journal", journal], input: "history\n")

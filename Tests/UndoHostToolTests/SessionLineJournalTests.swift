@@ -40,6 +40,28 @@ import UndoTestSupport
         #expect(!FileManager.default.fileExists(atPath: path))
     }
 
+    @Test("A format-1 journal whose replay undo-host refuses keeps its database and -wal as they were")
+    func aRefusedReplayWritesNeitherFile() throws {
+        let folder = try TemporaryFolder()
+        let live = folder.path("live.db")
+        let path = folder.path("crashed.db")
+        try writeFormatOneJournal(live, [
+            .init(sequence: 1, time: 1_000_000_000, document: "untitled", command: "text.insert 0 \"a\""),
+            .init(sequence: 2, time: 2_000_000_000, document: "untitled", command: "no-such-command 1"),
+        ]) { connection in
+            // As a crash leaves it: the entries in the -wal.
+            try FileManager.default.copyItem(atPath: live, toPath: path)
+            try FileManager.default.copyItem(atPath: live + "-wal", toPath: path + "-wal")
+        }
+        let bytes = { [path, path + "-wal"].map { try? Data(contentsOf: URL(fileURLWithPath: $0)) } }
+        let before = bytes()
+        #expect(before[1] != nil)
+        let outcome = try UndoHostProcess.run(UndoHostProcess.samplePlugins + ["--journal", path])
+        #expect(outcome.status != 0)
+        #expect(outcome.standardError.contains("change 2 (no-such-command 1) cannot be replayed"), "\(outcome.standardError)")
+        #expect(bytes() == before, "the refused replay wrote to the journal or its -wal")
+    }
+
     func expectRefused(_ path: String, saying words: String) throws {
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         do {
@@ -110,7 +132,10 @@ import UndoTestSupport
 
 /// Writes a journal of format 1 as undo-host wrote them before it upgraded them instead: the
 /// schema, then each entry with its checksum.
-func writeFormatOneJournal(_ path: String, _ entries: [SessionLineJournal.Entry]) throws {
+/// Writes a format-1 journal as undo-host wrote them; `whileOpen` runs before it is closed (the
+/// entries then wait in its -wal, as a crash leaves them).
+func writeFormatOneJournal(_ path: String, _ entries: [SessionLineJournal.Entry],
+                           whileOpen: (SQLiteConnection) throws -> Void = { _ in }) throws {
     let connection = try SQLiteConnection(path: path, create: true)
     defer { connection.close() }
     try connection.execute("""
@@ -127,4 +152,5 @@ func writeFormatOneJournal(_ path: String, _ entries: [SessionLineJournal.Entry]
                              [.integer(entry.sequence), .integer(Int64(bitPattern: entry.time)), .text(entry.document),
                               .text(entry.command), .integer(entry.checksum)])
     }
+    try whileOpen(connection)
 }

@@ -48,8 +48,6 @@ extension HostSession {
         } catch {
             throw SessionError(.history, error.description, hint: "the journal was not changed")
         }
-        // Closed by the reader, the old file has no write-ahead log left, unless another program has it open.
-        if UpgradeFiles.exists(path + "-wal") { throw failure("\(path)-wal remains after reading it: is another program using the journal?") }
         // What an upgrade interrupted before it finished left.
         UpgradeFiles.removeDatabase(upgrading)
 
@@ -77,6 +75,22 @@ extension HostSession {
             throw error
         }
 
+        // The old file's own `-wal` (a crash's last entries, replayed above) is folded into it now
+        // that the upgrade succeeded, so the file kept is whole on its own.
+        if old.hasWAL {
+            do {
+                let connection = try SQLiteConnection(path: path, create: false)
+                _ = try connection.integer("PRAGMA user_version;")
+                connection.close()
+            } catch {
+                UpgradeFiles.removeDatabase(upgrading)
+                throw failure("cannot fold \(path)-wal into it: \(error)")
+            }
+            guard !UpgradeFiles.exists(path + "-wal") else {
+                UpgradeFiles.removeDatabase(upgrading)
+                throw failure("\(path)-wal remains after folding it in: is another program using the journal?")
+            }
+        }
         var moved = false
         if !UpgradeFiles.exists(kept) && link(path, kept) != 0 {
             let (code, reason) = (errno, UpgradeFiles.errorText())

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import CSQLite
 import UndoJournal
 
@@ -51,6 +56,8 @@ public struct SessionLineJournal: Sendable {
     public let path: String
     /// Every entry of the journal, oldest first.
     public let entries: [Entry]
+    /// Whether a `-wal` (a crash's last entries, read with the rest) was beside the file.
+    public let hasWAL: Bool
 
     /// Reads the journal at `path`, an existing file: checks it (an undo journal, of this format
     /// version, undamaged) and reads its entries, then closes it.
@@ -60,6 +67,10 @@ public struct SessionLineJournal: Sendable {
         self.path = path
         let connection = try SQLiteConnection(path: path, create: false)
         defer { connection.close() }
+        // Reading writes nothing: a `-wal` left by a crash (the last entries) is read, and left
+        // as it is on closing (see HostJournal.open); the upgrade folds it in once it succeeded.
+        hasWAL = access(path + "-wal", F_OK) == 0
+        if hasWAL { connection.keepWALOnClose(true) }
         do throws(SQLiteFailure) {
             entries = try Self.check(connection, path: path)
         } catch {

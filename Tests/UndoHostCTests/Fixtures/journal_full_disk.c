@@ -1,5 +1,5 @@
 /*
- * A journal on a full disk, from C: no file may grow past 40 KiB (setrlimit RLIMIT_FSIZE, with
+ * A journal on a full disk, from C: no file may grow past 120 KiB (setrlimit RLIMIT_FSIZE, with
  * SIGXFSZ ignored so a write fails instead of stopping the process). The change that cannot be
  * written is UNDO_ESTATE ("made but could not be written"); every later change is refused
  * before it is made (UNDO_ESTATE, "refused, not made") and the document does not change; a new
@@ -49,13 +49,13 @@ int main(int argc, char **argv) {
     snprintf(argument, sizeof argument, "0 \"%s\"", big);
     signal(SIGXFSZ, SIG_IGN);
     getrlimit(RLIMIT_FSIZE, &limit);
-    limit.rlim_cur = 40 * 1024;
-    expect(setrlimit(RLIMIT_FSIZE, &limit) == 0, "a 40 KiB limit on files", NULL);
+    limit.rlim_cur = 120 * 1024;
+    expect(setrlimit(RLIMIT_FSIZE, &limit) == 0, "a 120 KiB limit on files", NULL);
 
     h = make_history();
     expect_code(h, undo_history_open_journal(h, argv[2], UNDO_JOURNAL_FULL), 0, "a new journal");
     expect_code(h, undo_history_perform_text(h, "text.insert", "doc", "0 \"kept\""), UNDO_OK, "a change that fits");
-    for (i = 0; i < 40 && code == UNDO_OK; i++) {
+    for (i = 0; i < 100 && code == UNDO_OK; i++) {
         code = undo_history_break_coalescing(h);
         if (code == UNDO_OK) code = undo_history_perform_text(h, "text.insert", "doc", argument);
         if (code == UNDO_OK) written++;
