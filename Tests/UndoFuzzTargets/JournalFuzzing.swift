@@ -60,7 +60,7 @@ enum JournalFuzzing {
         } catch {
             // Refused before replaying (damaged, a plugin missing): nothing came in. A change
             // that cannot be replayed stops the replay where it is (the changes before it
-            // stay in the history, which the program then discards): the history is consistent.
+            // stay in the history; docs/reliability.md): the history is consistent.
             guard error.reason == .replay || host.history.withStack({ $0.treeCount == 0 }) else {
                 throw FuzzInvariantViolation("a refused open left steps in the history: \(error)")
             }
