@@ -228,9 +228,16 @@ struct Checkpoint {
         let stepRows = try rows("checkpoint_steps")
         var stepIndex = 0
         // A step and, for a group, the rows of its members after it.
-        func content(parent: Int64) throws(SQLiteFailure) -> UndoHistorySnapshot<PluginStepRecord>.Content {
+        // Groups nest at most UndoStack.maximumGroupDepth deep, each perhaps inside a revert:
+        // a deeper chain (which would exhaust the stack here and in every walk of the history)
+        // is damage.
+        let maximumDepth = 2 * UndoStack.maximumGroupDepth + 1
+        func content(parent: Int64, depth: Int = 0) throws(SQLiteFailure) -> UndoHistorySnapshot<PluginStepRecord>.Content {
             let row = stepRows[stepIndex]
             let ordinal = Int64(stepIndex + 1)
+            guard depth <= maximumDepth else {
+                throw damaged("step \(ordinal) is nested \(depth) deep, over the limit of \(maximumDepth)")
+            }
             stepIndex += 1
             let present = try integer(row, 8)
             let name = present & StepRow.hasName != 0 ? try text(row, 9) : nil
@@ -247,14 +254,14 @@ struct Checkpoint {
             case "group":
                 var members: [UndoHistorySnapshot<PluginStepRecord>.Content] = []
                 while stepIndex < stepRows.count, try integer(stepRows[stepIndex], 3) == ordinal {
-                    members.append(try content(parent: ordinal))
+                    members.append(try content(parent: ordinal, depth: depth + 1))
                 }
                 guard !members.isEmpty else { throw damaged("group \(ordinal) has no members") }
                 return .group(name: name, description: description, context: UndoContext(context), members: members)
             case "reverted":
                 guard stepIndex < stepRows.count, try integer(stepRows[stepIndex], 3) == ordinal,
                       try text(stepRows[stepIndex], 7) == "group" else { throw damaged("revert \(ordinal) holds no group") }
-                return .reverted(name: name, context: UndoContext(context), group: try content(parent: ordinal))
+                return .reverted(name: name, context: UndoContext(context), group: try content(parent: ordinal, depth: depth + 1))
             case let kind:
                 throw damaged("step \(ordinal) is of an unknown kind \"\(kind)\"")
             }

@@ -147,6 +147,44 @@ import UndoTestSupport
         }
     }
 
+    @Test("Groups nested deeper than a caller can make them are refused (a long chain would exhaust the stack)")
+    func deeplyNestedGroupsAreRefused() throws {
+        let path = try journal("nested.undojournal", checkpoint: true)
+        let (host, _) = makeHost()
+        let version = try #require(host.plugins.first { $0.id == Self.text }?.version)
+        let connection = try SQLiteConnection(path: path, create: false)
+        try connection.execute("BEGIN; DELETE FROM checkpoint_steps;")
+        // 200 groups, each the only member of the one before, around one insert.
+        let depth = 200
+        for ordinal in 1...depth {
+            let values: [SQLiteConnection.Value] = [
+                .integer(Int64(ordinal)), .integer(0), .integer(0), .integer(Int64(ordinal - 1)), .integer(ordinal == 1 ? 1 : 0),
+                .integer(0), .integer(ordinal == 1 ? 1 : 0), .text("group"), .integer(0), .text(""), .text(""), .text("a"),
+                .text(""), .text(""), .text(""), .text(""), .text(""), .text(""),
+            ]
+            try connection.query("INSERT INTO checkpoint_steps VALUES (\(Array(repeating: "?", count: 19).joined(separator: ", ")));",
+                                 Checkpoint.sealed(values))
+        }
+        let command: [SQLiteConnection.Value] = [
+            .integer(Int64(depth + 1)), .integer(0), .integer(0), .integer(Int64(depth)), .integer(0), .integer(0), .integer(0),
+            .text("command"), .integer(16), .text(""), .text(""), .text("a"), .text(Self.text), .text(version),
+            .text(Self.text + "/insert"), .text("0 \"q\""), .text("0 1"), .text(""),
+        ]
+        try connection.query("INSERT INTO checkpoint_steps VALUES (\(Array(repeating: "?", count: 19).joined(separator: ", ")));",
+                             Checkpoint.sealed(command))
+        var records: [[SQLiteConnection.Value]] = []
+        try connection.query("SELECT * FROM checkpoint;") { records.append($0) }
+        var record = Array(try #require(records.first).dropLast())
+        record[2] = .integer(1)  // position
+        record[12] = .integer(Int64(depth + 1))  // steps
+        try connection.query("DELETE FROM checkpoint;")
+        try connection.query("INSERT INTO checkpoint VALUES (\(Array(repeating: "?", count: 15).joined(separator: ", ")));",
+                             Checkpoint.sealed(record))
+        try connection.execute("COMMIT;")
+        connection.close()
+        try expectRefused(path, saying: ["checkpoint", "nested"])
+    }
+
     // MARK: Changes
 
     @Test("Undo counts no caller can give (2^62, 0, -5) are refused, naming the change")
