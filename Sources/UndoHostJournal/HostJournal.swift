@@ -38,6 +38,10 @@ import UndoJournal
 /// again (name, coalescing key, inverse arguments), else the open is refused naming the change,
 /// the plugin and what differs. Journals of format 2 (no step columns) and 3 (no checkpoint
 /// tables) are read, and become format 4 once replayed. A failed open never writes to the file.
+/// Every value read is checked as strictly as the same value from a caller (a forged row with
+/// a valid checksum is refused as damaged too, naming the change or table and the value). An
+/// empty file (0 bytes, or an SQLite database with nothing in it) never held a journal and is
+/// opened as a new one; a new journal whose creation fails is removed.
 ///
 /// **Durability** (``UndoJournal/JournalDurability``): `full` commits and syncs each change before it
 /// is acknowledged; `normal` commits changes in groups, at most ``groupCommitWindow`` after the
