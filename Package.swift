@@ -143,11 +143,13 @@ let package = Package(
         // Fuzzing and the thread stress test (docs/reliability.md). The fuzz logic is a library,
         // so the regression tests replay saved inputs through the same code; each fuzz-* program is a
         // libFuzzer target when built with -DUNDO_LIBFUZZER (scripts/fuzz.sh), else it replays files.
-        .target(name: "UndoFuzzTargets", dependencies: ["UndoCore", "UndoPluginHost", "UndoPluginABI", "UndoHostC"],
+        .target(name: "UndoFuzzTargets", dependencies: ["UndoCore", "UndoPluginHost", "UndoPluginABI", "UndoHostC", "UndoHostJournal",
+                                                        "UndoJournal"],
                 path: "Tests/UndoFuzzTargets"),
         .executableTarget(name: "fuzz-arguments", dependencies: ["UndoFuzzTargets"], path: "Tests/fuzz-arguments"),
         .executableTarget(name: "fuzz-titles", dependencies: ["UndoFuzzTargets"], path: "Tests/fuzz-titles"),
         .executableTarget(name: "fuzz-c-api", dependencies: ["UndoFuzzTargets"], path: "Tests/fuzz-c-api"),
+        .executableTarget(name: "fuzz-journal", dependencies: ["UndoFuzzTargets"], path: "Tests/fuzz-journal"),
         .testTarget(name: "UndoFuzzTargetsTests", dependencies: ["UndoFuzzTargets"], path: "Tests/UndoFuzzTargetsTests"),
         .target(name: "UndoExampleSwiftCounter", dependencies: ["UndoPluginKit", "UndoPluginABI"],
                 path: "examples/swift-plugin"),

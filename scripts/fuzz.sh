@@ -5,7 +5,7 @@
 #   bash scripts/fuzz.sh all [SECONDS]                           fuzz every target in turn
 #   bash scripts/fuzz.sh replay                                  replay the saved inputs (no libFuzzer)
 #
-# TARGET: arguments | titles | c-api. Builds in its own scratch path (.build-fuzz). The working
+# TARGET: arguments | titles | c-api | journal. Builds in its own scratch path (.build-fuzz). The working
 # corpus grows in .build-fuzz/corpus/TARGET, starting from Tests/FuzzSeeds/TARGET and
 # Tests/FuzzRegressions/TARGET; a crash is saved in .build-fuzz/artifacts/TARGET/ and the run
 # fails. Copy it into Tests/FuzzRegressions/TARGET/ (with a name saying what it found) once the
@@ -14,7 +14,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-targets=(arguments titles c-api)
+targets=(arguments titles c-api journal)
 scratch=.build-fuzz
 
 usage() {
@@ -32,6 +32,7 @@ if [[ $target == replay ]]; then
     swift build --product fuzz-arguments >/dev/null
     swift build --product fuzz-titles >/dev/null
     swift build --product fuzz-c-api >/dev/null
+    swift build --product fuzz-journal >/dev/null
     bin=$(swift build --show-bin-path)
     status=0
     for t in "${targets[@]}"; do
@@ -67,8 +68,8 @@ build() {
 }
 echo "== building fuzz-$target (libFuzzer + ASan, $scratch)"
 build "fuzz-$target"
-if [[ $target == c-api ]]; then
-    # The plugins the C API fuzzer loads from its own folder, instrumented too.
+if [[ $target == c-api || $target == journal ]]; then
+    # The plugins the C API and journal fuzzers load from their own folder, instrumented too.
     for plugin in UndoPluginTextEditor UndoPluginCanvas UndoPluginSwiftNotes; do build "$plugin"; done
 fi
 bin=$(swift build "${flags[@]}" --show-bin-path)

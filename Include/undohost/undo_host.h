@@ -1112,13 +1112,16 @@ int32_t undo_history_load_document(undo_history *h, const char *plugin_id, const
  * Returns how many changes were replayed (those after its checkpoint; 0 for a new file, and for
  * a journal checkpointed after its last change; undo_history_journal_checkpoint_info says whether
  * it restored from a checkpoint), or: UNDO_EINVAL (path NULL or
- * empty, an unknown durability, a file that is not a journal or is damaged), UNDO_ENOTFOUND (a
- * plugin the journal needs is not loaded), UNDO_EVERSION (it is loaded with another major
+ * empty, an unknown durability, a file that is not a journal or is damaged, a value in it no
+ * call could have given), UNDO_ENOTFOUND (a plugin the journal needs is not loaded: a journal
+ * never loads a plugin, not even one it recorded loading; load it first, the message names the
+ * path it was loaded from), UNDO_EVERSION (it is loaded with another major
  * version), UNDO_EPLUGIN (a change could not be made again, or the checkpoint cannot be
  * restored), UNDO_ESTATE (the history already has steps or a journal, the file cannot be
  * opened, or another journal has it open, in this process or another: one writer at a time),
  * UNDO_EREENTRANT, UNDO_EHANDLE; the message, naming the file and the plugin, in
- * undo_history_last_error. A failed open never changes the file, nor its -wal. Also refused:
+ * undo_history_last_error. A failed open never changes the file, nor its -wal; an empty (0-byte)
+ * file is opened as a new journal, and a new one whose creation fails is removed. Also refused:
  * UNDO_EINVAL for a -wal beside the file that does not continue it (another journal's), and
  * UNDO_ESTATE for the journal, its -wal or -shm being a link in a folder others may write (or
  * a file of another user there); UNDO_EPLUGIN when the last open died restoring the checkpoint

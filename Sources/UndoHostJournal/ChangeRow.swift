@@ -88,6 +88,46 @@ struct ChangeRow {
             checksum = computedChecksum
         }
 
+        /// Why a row's fields do not make a change a caller could have made: the value and the rule.
+        struct Invalid: Error {
+            var message: String
+        }
+
+        /// The change the row holds, its values checked as a caller's would be (an undo of 1 to
+        /// 2^32 - 1 steps, as the C API takes; a limit not negative; names within
+        /// ``UndoCore/UndoStack/maximumNameBytes``).
+        /// - Throws: ``Invalid`` naming the value, when its fields do not make a change.
+        func checkedChange() throws(Invalid) -> HostChange {
+            for (label, text) in [("context", context), ("name", name)] where text.utf8.count > UndoStack.maximumNameBytes {
+                throw Invalid(message: "its \(label) is \(text.utf8.count) bytes, over the limit of \(UndoStack.maximumNameBytes)")
+            }
+            guard let change else { throw Invalid(message: "its fields do not make a change of kind \"\(kind.prefix(64))\"") }
+            switch change {
+            case .history(.undo(let count, _)), .history(.redo(let count, _)):
+                guard count >= 1 && count <= Int(UInt32.max) else {
+                    throw Invalid(message: "its count \(count) is outside 1...\(UInt32.max)")
+                }
+            case .history(.move(let position)):
+                guard position >= 0 && position <= Int(UInt32.max) else {
+                    throw Invalid(message: "its position \(position) is outside 0...\(UInt32.max)")
+                }
+            case .history(.limits(let count, let memory)):
+                for (label, value) in [("count", count), ("memory", memory)] {
+                    if let value, value < 0 { throw Invalid(message: "its \(label) limit \(value) is negative") }
+                }
+            case .history(.coalescingWindow(let seconds, let attoseconds)):
+                if let seconds, seconds < 0 { throw Invalid(message: "its window of \(seconds) s is negative") }
+                if let attoseconds, attoseconds < 0 || attoseconds >= 1_000_000_000_000_000_000 {
+                    throw Invalid(message: "its window's attoseconds \(attoseconds) are outside 0..<10^18")
+                }
+            case .perform(let step):
+                guard !step.plugin.isEmpty, !step.action.isEmpty else { throw Invalid(message: "it names no plugin or no action") }
+            default:
+                break
+            }
+            return change
+        }
+
         /// The change the row holds, or `nil` when its fields do not make one.
         var change: HostChange? {
             let contextName = present & Self.hasContext != 0 ? context : nil
@@ -214,5 +254,25 @@ extension HostChange {
         case .unload: "unload"
         case .history(let operation): operation.kind
         }
+    }
+}
+
+/// The rows of a journal as its own code writes them, with their checksums: for the journal
+/// fuzz target and tests within the package that build journals row by row.
+package enum JournalRows {
+    /// The columns of a `changes` row holding `change` (for ``ChangeRow/insert``'s statement).
+    package static func change(sequence: Int64, time: UInt64, _ change: HostChange) -> [SQLiteConnection.Value] {
+        ChangeRow.Row(sequence: sequence, time: time, change: change).values
+    }
+
+    /// The statement that inserts a `changes` row.
+    package static let insertChange = ChangeRow.insert
+
+    /// The statements that make the checkpoint's tables (of a journal whose `changes` table exists).
+    package static let checkpointTables = Checkpoint.tables
+
+    /// A checkpoint table's row: `values` with their checksum appended.
+    package static func sealed(_ values: [SQLiteConnection.Value]) -> [SQLiteConnection.Value] {
+        Checkpoint.sealed(values)
     }
 }

@@ -172,14 +172,34 @@ struct Checkpoint {
             guard let serial = UInt32(exactly: value) else { throw damaged("a state id \(value) is out of range") }
             return serial
         }
+        // A context reaches plugins as a C string of at most UndoStack.maximumNameBytes.
+        func contextName(_ row: [SQLiteConnection.Value], _ index: Int, _ what: String) throws(SQLiteFailure) -> String {
+            let name = try text(row, index)
+            guard name.utf8.count <= UndoStack.maximumNameBytes else {
+                throw damaged("\(what) has a context of \(name.utf8.count) bytes, over the limit of \(UndoStack.maximumNameBytes)")
+            }
+            return name
+        }
+        func flag(_ row: [SQLiteConnection.Value], _ index: Int, _ what: String) throws(SQLiteFailure) -> Bool {
+            let value = try integer(row, index)
+            guard value == 0 || value == 1 else { throw damaged("its \(what) \(value) is neither 0 nor 1") }
+            return value == 1
+        }
+        let sequence = try integer(record, 0)
+        guard sequence >= 0 && sequence <= HostJournal.maximumSequence else {
+            throw damaged("its sequence \(sequence) is outside 0...\(HostJournal.maximumSequence)")
+        }
         var history = UndoHistorySnapshot<PluginStepRecord>()
         history.position = Int(try integer(record, 2))
         history.nextSerial = try serial(try integer(record, 3))
         let countLimit = try integer(record, 4), memoryLimit = try integer(record, 5)
+        guard countLimit >= 0 else { throw damaged("its count_limit \(countLimit) is negative") }
+        guard memoryLimit >= 0 else { throw damaged("its memory_limit \(memoryLimit) is negative") }
         history.countLimit = countLimit > 0 ? Int(countLimit) : nil
         history.memoryLimit = memoryLimit > 0 ? Int(memoryLimit) : nil
-        history.currentContext = try integer(record, 7) != 0 ? UndoContext(try text(record, 6)) : nil
-        history.coalescingOpen = try integer(record, 8) != 0
+        history.currentContext = try flag(record, 7, "has_current_context")
+            ? UndoContext(try contextName(record, 6, "its record")) : nil
+        history.coalescingOpen = try flag(record, 8, "coalescing_open")
         history.lastCoalescingTime = UInt64(bitPattern: try integer(record, 9))
         let expected = (plugins: try integer(record, 10), documents: try integer(record, 11),
                         steps: try integer(record, 12), marks: try integer(record, 13))
@@ -201,20 +221,28 @@ struct Checkpoint {
         var documents: [Document] = []
         for row in try rows("checkpoint_documents") {
             guard row.count > 4, case .blob(let state) = row[4] else { throw damaged("a document's state is missing") }
-            documents.append(Document(document: PluginDocument(plugin: try text(row, 1), context: UndoContext(try text(row, 3))),
+            let context = try contextName(row, 3, "document \(documents.count + 1)")
+            documents.append(Document(document: PluginDocument(plugin: try text(row, 1), context: UndoContext(context)),
                                       version: try text(row, 2), state: state))
         }
         let stepRows = try rows("checkpoint_steps")
         var stepIndex = 0
         // A step and, for a group, the rows of its members after it.
-        func content(parent: Int64) throws(SQLiteFailure) -> UndoHistorySnapshot<PluginStepRecord>.Content {
+        // Groups nest at most UndoStack.maximumGroupDepth deep, each perhaps inside a revert:
+        // a deeper chain (which would exhaust the stack here and in every walk of the history)
+        // is damage.
+        let maximumDepth = 2 * UndoStack.maximumGroupDepth + 1
+        func content(parent: Int64, depth: Int = 0) throws(SQLiteFailure) -> UndoHistorySnapshot<PluginStepRecord>.Content {
             let row = stepRows[stepIndex]
             let ordinal = Int64(stepIndex + 1)
+            guard depth <= maximumDepth else {
+                throw damaged("step \(ordinal) is nested \(depth) deep, over the limit of \(maximumDepth)")
+            }
             stepIndex += 1
             let present = try integer(row, 8)
             let name = present & StepRow.hasName != 0 ? try text(row, 9) : nil
             let description = present & StepRow.hasDescription != 0 ? try text(row, 10) : nil
-            let context = try text(row, 11)
+            let context = try contextName(row, 11, "step \(ordinal)")
             switch try text(row, 7) {
             case "command":
                 let coalescing: PluginStepRecord.Coalescing = present & StepRow.hasKey != 0 ? .key(try text(row, 17))
@@ -226,14 +254,14 @@ struct Checkpoint {
             case "group":
                 var members: [UndoHistorySnapshot<PluginStepRecord>.Content] = []
                 while stepIndex < stepRows.count, try integer(stepRows[stepIndex], 3) == ordinal {
-                    members.append(try content(parent: ordinal))
+                    members.append(try content(parent: ordinal, depth: depth + 1))
                 }
                 guard !members.isEmpty else { throw damaged("group \(ordinal) has no members") }
                 return .group(name: name, description: description, context: UndoContext(context), members: members)
             case "reverted":
                 guard stepIndex < stepRows.count, try integer(stepRows[stepIndex], 3) == ordinal,
                       try text(stepRows[stepIndex], 7) == "group" else { throw damaged("revert \(ordinal) holds no group") }
-                return .reverted(name: name, context: UndoContext(context), group: try content(parent: ordinal))
+                return .reverted(name: name, context: UndoContext(context), group: try content(parent: ordinal, depth: depth + 1))
             case let kind:
                 throw damaged("step \(ordinal) is of an unknown kind \"\(kind)\"")
             }
@@ -242,9 +270,13 @@ struct Checkpoint {
             let row = stepRows[stepIndex]
             guard try integer(row, 3) == 0 else { throw damaged("step \(stepIndex + 1) is in no group") }
             let branch = try integer(row, 1)
+            let cost = try integer(row, 6)
+            guard let checkedCost = Int32(exactly: cost), checkedCost >= 0 else {
+                throw damaged("step \(stepIndex + 1) has a cost of \(cost) bytes, outside 0...\(Int32.max)")
+            }
             let step = UndoHistorySnapshot<PluginStepRecord>.Step(
                 serial: try serial(try integer(row, 4)), time: UInt64(bitPattern: try integer(row, 5)),
-                cost: Int32(clamping: try integer(row, 6)), content: try content(parent: 0))
+                cost: checkedCost, content: try content(parent: 0))
             if branch == 0 {
                 guard history.branches.isEmpty else { throw damaged("a step of the current branch follows the other branches") }
                 history.steps.append(step)
@@ -257,7 +289,7 @@ struct Checkpoint {
             }
         }
         for row in try rows("checkpoint_marks") {
-            let context = try text(row, 2)
+            let context = try contextName(row, 2, "a save mark")
             let state = try serial(try integer(row, 3))
             switch try text(row, 1) {
             case "log": history.saveLog.append(state)
@@ -274,7 +306,14 @@ struct Checkpoint {
               Int64(stepRows.count) == expected.steps,
               Int64(history.saveLog.count + history.saveMarks.reduce(0) { $0 + 1 + $1.saved.count }) == expected.marks
         else { throw damaged("rows are missing or left over") }
-        return Checkpoint(sequence: try integer(record, 0), time: UInt64(bitPattern: try integer(record, 1)),
+        // The history's own rules (serials, position, branches, save marks, limits), before
+        // anything is restored.
+        do throws(UndoSnapshotError) {
+            try history.validate()
+        } catch {
+            throw damaged("its history: \(error.message)")
+        }
+        return Checkpoint(sequence: sequence, time: UInt64(bitPattern: try integer(record, 1)),
                           loads: loads, documents: documents, history: history)
     }
 

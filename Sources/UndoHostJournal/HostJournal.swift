@@ -45,6 +45,10 @@ import UndoJournal
 /// after one that died replaying a change stops before that change (``stoppedReplay``), and one
 /// after an automatic checkpoint that died in a plugin's save turns them off for that plugin
 /// (``automaticCheckpointsOff``); see docs/reliability.md.
+/// Every value read is checked as strictly as the same value from a caller (a forged row with
+/// a valid checksum is refused as damaged too, naming the change or table and the value). An
+/// empty file (0 bytes, or an SQLite database with nothing in it) never held a journal and is
+/// opened as a new one; a new journal whose creation fails is removed.
 ///
 /// **Durability** (``UndoJournal/JournalDurability``): `full` commits and syncs each change before it
 /// is acknowledged; `normal` commits changes in groups, at most ``groupCommitWindow`` after the
@@ -57,6 +61,9 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
     public static let formatVersion: Int64 = 4
     /// The oldest format this version opens (and brings to ``formatVersion`` once replayed).
     public static let oldestFormatVersion: Int64 = 2
+    /// The last sequence number a change may have (2^62): a checkpoint or change past it is
+    /// damage, so counting on from it never overflows.
+    public static let maximumSequence: Int64 = 1 << 62
     /// In `normal` durability, how long an acknowledged change may wait before its commit: the
     /// most a process crash can lose.
     public static let groupCommitWindow: Duration = .milliseconds(100)
@@ -95,6 +102,9 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
 
     struct WriteState {
         var nextSequence: Int64
+        /// The time of the last change written: a later one is given at least it (the wall
+        /// clock may step back), so a journal's times never go backwards.
+        var lastTime: UInt64 = 0
         /// A transaction is open (normal durability): changes since `groupStarted` wait in it.
         var inTransaction = false
         var groupStarted: UInt64 = 0
@@ -152,7 +162,7 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
 
     private init(path: String, durability: JournalDurability, connection: SQLiteConnection,
                  insert: SQLiteConnection.Statement, nextSequence: Int64, restoredCount: Int,
-                 restoredCheckpoint: CheckpointInfo?, tracked: Tracked, stoppedReplay: String?,
+                 restoredCheckpoint: CheckpointInfo?, tracked: Tracked, lastTime: UInt64, stoppedReplay: String?,
                  automaticCheckpointsOff: Set<String>, openWarnings: [String]) {
         self.stoppedReplay = stoppedReplay
         self.automaticCheckpointsOff = automaticCheckpointsOff
@@ -165,6 +175,7 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         self.restoredCheckpoint = restoredCheckpoint
         var state = WriteState(nextSequence: nextSequence)
         state.tracked = tracked
+        state.lastTime = lastTime
         state.changesSinceCheckpoint = restoredCount
         state.checkpointSteps = restoredCheckpoint?.steps ?? 0
         state.checkpointDocumentBytes = restoredCheckpoint?.documentBytes ?? 0
@@ -180,8 +191,9 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
     ///   - path: the database file.
     ///   - durability: what a crash can lose (see ``UndoJournal/JournalDurability``).
     ///   - host: the host to restore and journal; its history must have no steps yet, and it
-    ///     must have the plugins the journal needs loaded (those loaded by the journal itself
-    ///     are loaded again from their files).
+    ///     must have every plugin the journal names loaded already (those the journal recorded
+    ///     loading too: a journal never makes the host load a file; the refusal names the path
+    ///     a plugin was loaded from when it was journaled, as a hint).
     ///   - clock: the history's clock when it is a ``JournalClock``: replayed steps then get the
     ///     times they were first made.
     ///   - following: called after each replayed change with what it undid or redid (for a
@@ -209,20 +221,38 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         // a refused open leaves the database and its `-wal` as they were.
         let keptWAL = exists && access(path + "-wal", F_OK) == 0
         if keptWAL { connection.keepWALOnClose(true) }
+        // The file the connection opened, to see that it is still the one at `path` once locked.
+        let openedFile = fileIdentity(path)
         var changes: [(sequence: Int64, time: UInt64, change: HostChange)] = []
         var checkpoint: Checkpoint?
         var format = formatVersion
+        // The journal's own identity (its table journal_identity), which its `-wal` must match.
         var identity: String?
+        // Set once this opening holds the file and found no journal in it (missing or 0 bytes):
+        // it is then this opening's to create, and to remove if the creation fails.
+        var creating = false
         do throws(SQLiteFailure) {
-            // One writer: the connection takes the file for itself at its first read and keeps
+            // One writer: the connection takes the file for itself before reading it and keeps
             // it until it closes, so a second opening, in this process or another, is refused
-            // as busy instead of interleaving its changes.
+            // as busy instead of interleaving its changes, or both creating the same new journal.
             try connection.execute("PRAGMA locking_mode=EXCLUSIVE;")
-            if exists {
+            try connection.execute("BEGIN EXCLUSIVE; COMMIT;")
+            guard openedFile != nil, fileIdentity(path) == openedFile else {
+                throw SQLiteFailure(code: SQLITE_BUSY, message: "the file was removed or replaced while it was being opened")
+            }
+            // Taking the lock gives an empty file its first page: a file with no tables, no
+            // application id and no version never held a journal (new, or left empty by a
+            // creation that failed or crashed) and starts afresh.
+            let tables = try connection.integer("SELECT count(*) FROM sqlite_master;")
+            let application = try connection.integer("PRAGMA application_id;")
+            let version = try connection.integer("PRAGMA user_version;")
+            let holdsNothing = tables == 0 && application == 0 && version == 0
+            if !holdsNothing {
                 (format, checkpoint, changes) = try check(connection, path: path)
                 identity = try readIdentity(connection)
             } else {
                 identity = newIdentity()
+                creating = true
                 try connection.execute("""
                     PRAGMA auto_vacuum=INCREMENTAL;
                     PRAGMA journal_mode=WAL;
@@ -240,13 +270,25 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
                     \(identityTable(identity!))
                     COMMIT;
                     """)
+                creating = false
             }
             try connection.execute("PRAGMA synchronous=\(durability == .full ? "FULL" : "NORMAL");")
         } catch {
+            // A file this opening made (it was missing) that is still empty when the lock
+            // cannot be taken for a reason other than another opening holding it (an I/O error).
+            let madeHereEmpty = !exists && error.code & 0xff != SQLITE_BUSY && fileIdentity(path) == openedFile
+                && fileSize(path) == 0
+            if creating || madeHereEmpty {
+                // The creation failed: the file never held a journal, so it goes (removed while
+                // this connection still holds it, so no other opening has it in between).
+                try? connection.execute("ROLLBACK;")
+                for file in [path, path + "-wal", path + "-journal"] { unlink(file) }
+            }
             connection.close()
             if error.code & 0xff == SQLITE_BUSY {
                 throw JournalError(path: path, "it is already open (in another process, or by another journal in this one): "
-                                   + "a journal has one writer at a time, so close the other first")
+                                   + "a journal has one writer at a time, so close the other first"
+                                   + (error.message.hasPrefix("the file was") ? " (\(error.message))" : ""))
             }
             throw JournalError(path: path, error.isDamage ? "the file is damaged (\(error.message))" : error.message,
                                reason: error.isDamage ? .damaged : .other)
@@ -268,7 +310,7 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         var marker = CrashMarker(path: path + "-replay")
         var stopBefore: Int64?
         do throws(JournalError) {
-            try checkPlugins(checkpoint, changes.map(\.change), of: host, path: path)
+            try checkPlugins(checkpoint, changes, of: host, path: path)
             if let checkpoint, died == ["checkpoint"] {
                 throw JournalError(path: path, "the last open of this journal died restoring its checkpoint (after change "
                                    + "\(checkpoint.sequence)), with the plugins loaded now: a plugin crashed loading a document "
@@ -359,8 +401,9 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         let journal = HostJournal(path: path, durability: durability, connection: connection, insert: insert,
                                   nextSequence: (changes.last?.sequence ?? checkpoint?.sequence ?? 0) + 1,
                                   restoredCount: stopBefore.map { stop in changes.count(where: { $0.sequence < stop }) } ?? changes.count,
-                                  restoredCheckpoint: checkpoint?.info, tracked: tracked, stoppedReplay: stopped,
-                                  automaticCheckpointsOff: checkpointsOff, openWarnings: warnings)
+                                  restoredCheckpoint: checkpoint?.info, tracked: tracked,
+                                  lastTime: changes.last(where: { stopBefore == nil || $0.sequence < stopBefore! })?.time ?? 0,
+                                  stoppedReplay: stopped, automaticCheckpointsOff: checkpointsOff, openWarnings: warnings)
         journal.host = host
         if durability == .normal {
             journal.commitThread = GroupCommitThread(windowNanoseconds: windowNanoseconds) { [weak journal] in
@@ -379,6 +422,20 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         return journal
     }
 
+    /// The size of the file at `path` in bytes, `nil` when there is none.
+    private static func fileSize(_ path: String) -> Int64? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Int64(info.st_size)
+    }
+
+    /// The device and inode of the file at `path`, `nil` when there is none.
+    private static func fileIdentity(_ path: String) -> [UInt64]? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return [UInt64(info.st_dev), UInt64(info.st_ino)]
+    }
+
     /// Whether `path` is to be opened as a journal of this kind (formats 2 to 4): `false` only for an
     /// undo-host journal of format 1 (session lines, read by undo-host's `SessionLineJournal`); `true` for a
     /// missing file (new journals are of format 4) and for anything else (refused by ``open(path:durability:host:clock:following:restoring:)``).
@@ -395,38 +452,50 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         return (try? connection.integer("PRAGMA user_version;")) != 1
     }
 
-    /// Every plugin the journal's actions need (those it does not load itself) must be loaded,
-    /// of the major version they were written with: checked before anything is replayed.
-    private static func checkPlugins(_ checkpoint: Checkpoint?, _ changes: [HostChange], of host: PluginHost,
-                                     path: String) throws(JournalError) {
-        var loadedByJournal: Set<String> = []
-        var needed: [(id: String, version: String)] = []
-        var seen: Set<String> = []
-        if let checkpoint {
-            for load in checkpoint.loads { loadedByJournal.insert(load.plugin) }
-            for (id, version) in checkpoint.pluginsUsed where !loadedByJournal.contains(id) && seen.insert(id).inserted {
-                needed.append((id, version))
+    /// Every plugin the journal names (those its actions and documents use, and those it
+    /// loaded) must be loaded already, by the program, of the major version they were written
+    /// with: a journal never makes the host load a file (docs/trust-model.md). Checked before
+    /// anything is replayed, with each perform's action, which must be one of the plugin it names.
+    private static func checkPlugins(_ checkpoint: Checkpoint?, _ changes: [(sequence: Int64, time: UInt64, change: HostChange)],
+                                     of host: PluginHost, path: String) throws(JournalError) {
+        var needed: [(id: String, version: String, path: String?)] = []
+        var index: [String: Int] = [:]
+        func need(_ id: String, _ version: String, loadedFrom file: String?) {
+            if let at = index[id] {
+                if needed[at].path == nil, let file { needed[at].path = file }
+                return
             }
+            index[id] = needed.count
+            needed.append((id, version, file))
         }
-        for change in changes {
+        if let checkpoint {
+            for load in checkpoint.loads { need(load.plugin, load.version, loadedFrom: load.path) }
+            for (id, version) in checkpoint.pluginsUsed { need(id, version, loadedFrom: nil) }
+        }
+        for (_, _, change) in changes {
             switch change {
-            case .load(_, let id, _): loadedByJournal.insert(id)
-            case .perform(let step):
-                if !loadedByJournal.contains(step.plugin) && seen.insert(step.plugin).inserted {
-                    needed.append((step.plugin, step.pluginVersion))
-                }
+            case .load(let file, let id, let version): need(id, version, loadedFrom: file)
+            case .perform(let step): need(step.plugin, step.pluginVersion, loadedFrom: nil)
             default: break
             }
         }
         let loaded = Dictionary(host.plugins.map { ($0.id, $0.version) }, uniquingKeysWith: { first, _ in first })
-        for (id, version) in needed {
+        for (id, version, file) in needed {
             let wanted = "it needs plugin \(id) \(HostChange.major(version)).x (written with \(version))"
             guard let have = loaded[id] else {
-                throw JournalError(path: path, wanted + "; it is not loaded", reason: .pluginMissing)
+                let hint = file.map { " (it was loaded from \($0) when it was journaled: load it before opening the journal, "
+                    + "e.g. undo-host --plugins \($0); a journal never loads a plugin itself)" } ?? ""
+                throw JournalError(path: path, wanted + "; it is not loaded" + hint, reason: .pluginMissing)
             }
             guard HostChange.sameMajor(have, version) else {
                 throw JournalError(path: path, wanted + "; loaded: \(have)", reason: .pluginVersion)
             }
+        }
+        for (sequence, _, change) in changes {
+            guard case .perform(let step) = change, let action = try? host.actionType(step.action),
+                  action.pluginID != step.plugin else { continue }
+            throw JournalError(path: path, "the file is damaged (change \(sequence) (perform): action \(step.action.prefix(200)) "
+                               + "is plugin \(action.pluginID)'s, not \(step.plugin)'s)", reason: .damaged)
         }
     }
 
@@ -434,6 +503,8 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
                                clock: JournalClock?, path: String, marker: inout CrashMarker, plugins: [String],
                                following: ((HostChange, UndoResult?) -> Void)?) throws(JournalError) {
         defer { clock?.resume() }
+        // The plugins the program loaded, and their files: the only files a replay loads.
+        let programPaths = Dictionary(host.plugins.map { ($0.id, $0.path) }, uniquingKeysWith: { first, _ in first })
         for (sequence, time, change) in changes {
             marker.mark(CrashMarker.change(sequence), plugins: plugins)
             clock?.replaying(at: time)
@@ -445,6 +516,20 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
                     let made = try host.performReturningStep(recorded.action, argumentText: recorded.arguments,
                                                              in: UndoContext(recorded.context))
                     differences = made.map { recorded.differences(from: $0) } ?? ["it made no step"]
+                    following?(change, nil)
+                } else if case .load(let journaled, let id, let version) = change, !host.plugins.contains(where: { $0.id == id }) {
+                    // Loaded again after a journaled unload: from the file the program loaded
+                    // it from (checkPlugins found it loaded), never from the path the journal names.
+                    guard let file = programPaths[id] else {
+                        throw PluginHostError.journal("it needs plugin \(id) \(version), loaded from \(journaled) when it was journaled; "
+                                                      + "it is not loaded")
+                    }
+                    do throws(PluginLoadError) {
+                        _ = try host.load(file: file)
+                    } catch {
+                        throw PluginHostError.journal("plugin \(id) cannot be loaded again from \(file): \(error)")
+                    }
+                    _ = try host.replay(change)
                     following?(change, nil)
                 } else {
                     let result = try host.replay(change)
@@ -553,17 +638,35 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         let checkpoint = version >= 4 ? try Checkpoint.read(from: connection) : nil
         let base = checkpoint?.sequence ?? 0
         var changes: [(sequence: Int64, time: UInt64, change: HostChange)] = []
-        var damaged: Int64?
+        var damaged: String?
+        var lastTime: UInt64 = 0
         try connection.query(ChangeRow.select(format: version)) { row in
+            guard damaged == nil else { return }
             let expected = base + Int64(changes.count + 1)
-            guard let record = ChangeRow(row), record.row.sequence == expected, let change = record.row.change else {
-                damaged = damaged ?? expected
+            guard let record = ChangeRow(row), record.row.sequence == expected, record.row.checksum == record.checksum else {
+                damaged = "change \(expected) fails its checksum"
                 return
             }
-            if record.row.checksum != record.checksum { damaged = damaged ?? expected }
+            guard expected <= maximumSequence else {
+                damaged = "change \(expected) is past the last sequence a journal may reach, \(maximumSequence)"
+                return
+            }
+            let change: HostChange
+            do throws(ChangeRow.Row.Invalid) {
+                change = try record.row.checkedChange()
+            } catch {
+                damaged = "change \(expected) (\(record.row.kind.prefix(64))): \(error.message)"
+                return
+            }
+            // Times never go backwards: the writer keeps each change's time at least its previous one's.
+            guard record.row.time >= lastTime else {
+                damaged = "change \(expected) (\(record.row.kind.prefix(64))): its time \(record.row.time) is before the previous one, \(lastTime)"
+                return
+            }
+            lastTime = record.row.time
             changes.append((record.row.sequence, record.row.time, change))
         }
-        if let damaged { throw SQLiteFailure(code: SQLITE_CORRUPT, message: "change \(damaged) fails its checksum") }
+        if let damaged { throw SQLiteFailure(code: SQLITE_CORRUPT, message: damaged) }
         return (version, checkpoint, changes)
     }
 
@@ -593,7 +696,8 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
                     state.groupStarted = now
                     commitThread?.groupBegan()
                 }
-                let row = ChangeRow.Row(sequence: state.nextSequence, time: time, change: change)
+                state.lastTime = max(state.lastTime, time)
+                let row = ChangeRow.Row(sequence: state.nextSequence, time: state.lastTime, change: change)
                 let values = row.values
                 try connection.run(insert, values)
                 state.nextSequence += 1
@@ -814,17 +918,14 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         }
     }
 
-    /// Puts a checkpoint back into `host`: the plugins the journal loaded, the documents'
-    /// states, then the history.
-    /// When it fails, what it put in is taken out again (the documents closed, the plugins it
-    /// loaded unloaded), so the host is as it was before the open.
+    /// Puts a checkpoint back into `host` (its plugins already loaded, see `checkPlugins`): the
+    /// documents' states, then the history.
+    /// When it fails, what it put in is taken out again (the documents closed), so the host is
+    /// as it was before the open.
     private static func restore(_ checkpoint: Checkpoint, into host: PluginHost, path: String) throws(JournalError) {
-        let loadedBefore = Set(host.plugins.map(\.id))
         var loadedDocuments: [UndoContext] = []
         do throws(PluginHostError) {
-            for load in checkpoint.loads {
-                try host.replay(.load(path: load.path, plugin: load.plugin, pluginVersion: load.version))
-            }
+            // Its plugins are loaded already (checkPlugins): a journal never loads one.
             for item in checkpoint.documents where !item.document.plugin.isEmpty {
                 loadedDocuments.append(item.document.context)
                 try host.loadDocumentState(item.state, plugin: item.document.plugin, context: item.document.context)
@@ -832,7 +933,6 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
             try host.restoreHistory(checkpoint.history)
         } catch {
             for context in Set(loadedDocuments) { _ = try? host.closeContext(context) }
-            for load in checkpoint.loads where !loadedBefore.contains(load.plugin) { try? host.unload(load.plugin) }
             throw JournalError(path: path, "the checkpoint (after change \(checkpoint.sequence)) cannot be restored: \(error)",
                                reason: .replay)
         }

@@ -141,7 +141,14 @@ import Testing
         refused({ $0.branches[0].steps[0].serial = $0.steps[0].serial }, "repeated")
         refused({ $0.branches[0].fork = 77 }, "not in the history")
         refused({ $0.branches.append(.init(fork: $0.branches[0].steps[0].serial, steps: [])) }, "no steps")
-        refused({ $0.nextSerial = $0.steps[0].serial }, "next step takes")
+        refused({ $0.nextSerial = $0.steps[0].serial }, "not below the next serial")
+        // Values a file could hold: a next serial near the wrap, a negative cost or limit, a
+        // save mark of a state never made, a context over the name limit.
+        refused({ $0.nextSerial = UInt32.max }, "next serial \(UInt32.max) is over")
+        refused({ $0.steps[0].cost = -1 }, "negative cost -1")
+        refused({ $0.countLimit = -3 }, "count limit -3 is negative")
+        refused({ $0.saveLog.append($0.nextSerial + 5) }, "never made")
+        refused({ $0.currentContext = UndoContext(String(repeating: "c", count: 5000)) }, "5000 bytes")
         refused({ $0.countLimit = 2 }, "over the count limit")
         refused({ $0.steps[0].content = .group(name: "G", description: nil, context: .global, members: []) }, "no members")
         refused({ $0.steps[0].content = .reverted(name: "R", context: .global, group: $0.steps[1].content) }, "no group")
@@ -150,6 +157,7 @@ import Testing
             let first = snapshot.branches[0].steps[0].serial
             snapshot.branches.append(.init(fork: first, steps: [.init(serial: 90, time: 0, cost: 1, content: snapshot.steps[0].content)]))
             snapshot.branches[0].fork = 90
+            snapshot.nextSerial = 91
         }, "cycle")
         // Restoring into a history that has steps.
         #expect(throws: UndoSnapshotError.self) { try stack.restore(good) { Placed(documents, $0.text, in: $0.context) } }

@@ -15,6 +15,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case titles
     /// A random sequence of C API calls (`undo_history_*`) including stale handles.
     case cAPI = "c-api"
+    /// A small journal file built from fuzzed rows (changes, a checkpoint), opened by a host
+    /// with the bundled plugins: refused, or a consistent history.
+    case journal
 
     /// Runs the target on one input.
     public func run(_ data: UnsafeRawBufferPointer) throws(FuzzInvariantViolation) {
@@ -22,6 +25,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .arguments: try ArgumentsFuzzing.run(data)
         case .titles: try TitlesFuzzing.run(data)
         case .cAPI: try CAPIFuzzing.run(data)
+        case .journal: try JournalFuzzing.run(data)
         }
     }
 

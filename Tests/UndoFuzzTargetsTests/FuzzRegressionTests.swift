@@ -49,7 +49,7 @@ struct SavedFuzzInput: Sendable, CustomTestStringConvertible {
     @Test(arguments: FuzzTarget.allCases)
     func seededRandomInputsPass(_ target: FuzzTarget) throws {
         var state: UInt64 = 0x5EED
-        for run in 0..<(target == .cAPI ? 60 : 400) {
+        for run in 0..<(target == .cAPI || target == .journal ? 60 : 400) {
             var bytes = [UInt8](repeating: 0, count: 1 + run % 512)
             for index in bytes.indices {
                 state = state &* 6364136223846793005 &+ 1442695040888963407

@@ -85,6 +85,15 @@ public struct UndoHistorySnapshot<Payload> {
 
     public init() {}
 
+    /// Checks that it makes a history, as ``UndoStack/restore(_:decoding:)`` does before
+    /// restoring it (for a program that reads one from a file and refuses it before anything
+    /// else is put back).
+    /// - Throws: ``UndoSnapshotError`` naming what does not fit.
+    /// - Complexity: O(steps of every branch + branches + save marks).
+    public func validate() throws(UndoSnapshotError) {
+        try UndoStack.check(self)
+    }
+
     /// The steps of every branch.
     /// - Complexity: O(branches).
     public var stepCount: Int { branches.reduce(steps.count) { $0 + $1.steps.count } }
@@ -171,8 +180,10 @@ extension UndoStack {
     ///   - decoding: makes a command again from what `encoding` kept.
     /// - Throws: ``UndoSnapshotError`` when the stack has steps or an open group, when
     ///   `decoding` throws (its error's description in the message), or when the snapshot does
-    ///   not make a history (a serial 0 or repeated, a position outside the branch, a branch
-    ///   hanging at no state, forks in a cycle, an empty group, more steps than the count
+    ///   not make a history (a serial 0, repeated or not below the next serial, a next serial
+    ///   over ``maximumRestoredSerial``, a position outside the branch, a branch hanging at no
+    ///   state, forks in a cycle, an empty group, a negative cost or limit, a save mark of a
+    ///   state never made, a context name over ``maximumNameBytes``, more steps than the count
     ///   limit); the stack is then unchanged.
     /// - Complexity: O(steps of every branch, group members included, + save marks).
     public func restore<Payload>(_ snapshot: UndoHistorySnapshot<Payload>,
@@ -242,6 +253,10 @@ extension UndoStack {
         notifyIfObserved()
     }
 
+    /// The largest next serial a snapshot may have: a history that made more states than this
+    /// (2^31) is not restored, so no restored step's serial can come round again.
+    public static let maximumRestoredSerial: UInt32 = 1 << 31
+
     /// Checks that `snapshot` makes a history (see ``restore(_:decoding:)``).
     /// - Complexity: O(steps of every branch + branches).
     static func check<Payload>(_ snapshot: UndoHistorySnapshot<Payload>) throws(UndoSnapshotError) {
@@ -249,12 +264,18 @@ extension UndoStack {
             throw UndoSnapshotError("the position \(snapshot.position) is outside 0...\(snapshot.steps.count)")
         }
         guard snapshot.nextSerial != 0 else { throw UndoSnapshotError("the next serial is 0") }
+        // Serials are given in order, so every state made is below the next serial; one that
+        // is not (or a next serial near the wrap) would make a later step repeat a serial.
+        guard snapshot.nextSerial <= maximumRestoredSerial else {
+            throw UndoSnapshotError("the next serial \(snapshot.nextSerial) is over \(maximumRestoredSerial)")
+        }
         var branchOf: [UInt32: Int] = [:]  // -1: the current branch
         func note(_ step: UndoHistorySnapshot<Payload>.Step, _ branch: Int) throws(UndoSnapshotError) {
             guard step.serial != 0 else { throw UndoSnapshotError("a step has serial 0") }
-            guard step.serial != snapshot.nextSerial else {
-                throw UndoSnapshotError("the step \(step.serial) has the serial the next step takes")
+            guard step.serial < snapshot.nextSerial else {
+                throw UndoSnapshotError("the step \(step.serial) is not below the next serial \(snapshot.nextSerial)")
             }
+            guard step.cost >= 0 else { throw UndoSnapshotError("the step \(step.serial) has a negative cost \(step.cost)") }
             guard branchOf.updateValue(branch, forKey: step.serial) == nil else {
                 throw UndoSnapshotError("the serial \(step.serial) is repeated")
             }
@@ -277,6 +298,16 @@ extension UndoStack {
                 hops += 1
                 guard hops <= snapshot.branches.count else { throw UndoSnapshotError("the branches' forks make a cycle") }
             }
+        }
+        for state in snapshot.saveLog + snapshot.saveMarks.flatMap({ $0.saved + [$0.baseline] }) where state >= snapshot.nextSerial {
+            throw UndoSnapshotError("a save mark names state \(state), which was never made (the next serial is \(snapshot.nextSerial))")
+        }
+        for name in snapshot.saveMarks.map(\.context.name) + [snapshot.currentContext?.name ?? ""]
+        where name.utf8.count > maximumNameBytes {
+            throw UndoSnapshotError("a context name of \(name.utf8.count) bytes is over the limit of \(maximumNameBytes)")
+        }
+        for (value, what) in [(snapshot.countLimit, "count"), (snapshot.memoryLimit, "memory")] {
+            if let value, value < 0 { throw UndoSnapshotError("the \(what) limit \(value) is negative") }
         }
         if let limit = limit(snapshot.countLimit), branchOf.count > max(limit, 1) {
             throw UndoSnapshotError("\(branchOf.count) steps are over the count limit of \(limit)")

@@ -167,23 +167,17 @@ extension PluginHost {
         return nil
     }
 
-    /// A journaled load: a plugin already loaded (the program loads its plugins before opening
-    /// the journal) is kept when of the same major version; otherwise it is loaded from `path`.
+    /// A journaled load: the plugin must be loaded already, by the program (the program loads
+    /// its plugins before opening the journal), of the same major version. A journal never
+    /// makes the host load a file: `path`, where it was loaded from when it was journaled, is
+    /// named only as a hint.
     private func replayLoad(path: String, id: String, version: String) throws(PluginHostError) {
-        if let loaded = plugins.first(where: { $0.id == id }) {
-            guard HostChange.sameMajor(loaded.version, version) else {
-                throw .journal("it needs plugin \(id) \(HostChange.major(version)).x (written with \(version)); loaded: \(loaded.version)")
-            }
-            return
+        guard let loaded = plugins.first(where: { $0.id == id }) else {
+            throw .journal("it needs plugin \(id) \(HostChange.major(version)).x (written with \(version)); it is not loaded "
+                           + "(it was loaded from \(path) when it was journaled: load it first, e.g. undo-host --plugins \(path))")
         }
-        let info: PluginInfo
-        do throws(PluginLoadError) {
-            info = try load(file: path)
-        } catch {
-            throw .journal("it needs plugin \(id) \(version), loaded from \(path): \(error)")
-        }
-        guard HostChange.sameMajor(info.version, version) else {
-            throw .journal("it needs plugin \(id) \(HostChange.major(version)).x (written with \(version)); \(path) is \(info.version)")
+        guard HostChange.sameMajor(loaded.version, version) else {
+            throw .journal("it needs plugin \(id) \(HostChange.major(version)).x (written with \(version)); loaded: \(loaded.version)")
         }
     }
 }
