@@ -253,8 +253,10 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
             } else {
                 identity = newIdentity()
                 creating = true
+                // Taking the lock gave the file its first page: the vacuum mode is set by a VACUUM
+                // of the empty database (freed pages are given back, see checkpoint()).
+                try connection.execute("PRAGMA auto_vacuum=INCREMENTAL; VACUUM;")
                 try connection.execute("""
-                    PRAGMA auto_vacuum=INCREMENTAL;
                     PRAGMA journal_mode=WAL;
                     BEGIN;
                     PRAGMA application_id=\(JournalApplicationID.undoHost);
