@@ -71,6 +71,9 @@ public final class PluginHost: @unchecked Sendable {
         }
     }
 
+    /// Whether ``recorder`` is set (one atomic load; see ``recorder`` for a concurrent change).
+    var isRecording: Bool { hasRecorder.load(ordering: .acquiring) }
+
     /// Which files later loads accept (plugins already loaded stay).
     public var trustPolicy: PluginTrustPolicy {
         get { lock.withLock { _trustPolicy } }
