@@ -152,6 +152,12 @@ public struct UndoChanges: Sendable {
     }
     /// Reports every place `other` holds, after these.
     public mutating func report(contentsOf other: UndoChanges) { all.append(contentsOf: other.all) }
+    /// Every place reported, moved out (none are left): for a result built once, without a copy.
+    mutating func takeAll() -> [UndoChange] {
+        var taken: [UndoChange] = []
+        swap(&taken, &all)
+        return taken
+    }
 
     /// How often ``markObsolete()`` was called through this value.
     var obsoleteMarks = 0

@@ -34,6 +34,18 @@ struct ContextCounts: Equatable {
         return contexts
     }
 
+    /// Whether only the global context has a count: then every step is in the global context
+    /// alone (each step counts for every context it touches).
+    var onlyGlobal: Bool { others.isEmpty }
+
+    /// Moves one step of the global context from redo to done (`toDone`), or back; only while
+    /// ``onlyGlobal``.
+    mutating func moveGlobal(toDone: Bool) {
+        assert(others.isEmpty, "a step of another context counted as the global context's")
+        Self.change(&global, -1, done: !toDone)
+        Self.change(&global, 1, done: toDone)
+    }
+
     @usableFromInline
     mutating func add(_ delta: Int, done: Bool, to context: UndoContext) {
         if context.name.isEmpty {

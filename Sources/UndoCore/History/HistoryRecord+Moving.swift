@@ -38,13 +38,13 @@ extension HistoryRecord {
         guard let first = find(direction, in: scope) else { return nil }
         var changes = UndoChanges()
         if count == 1 {
-            // One step, the common case.
-            if let removed = try apply(direction, at: first, &changes, removingObsolete: removingObsolete) {
-                return UndoResult(direction: direction, name: removed.name, context: removed.context,
-                                  changes: changes.all, obsoleteCount: 1)
-            }
-            let (name, context) = nameAndContext(at: direction == .undo ? position : position - 1)
-            return UndoResult(direction: direction, name: name, context: context, changes: changes.all)
+            // One step, the common case: the result built once, in place (its parts moved in,
+            // not copied).
+            let removed = try apply(direction, at: first, &changes, removingObsolete: removingObsolete)
+            let obsolete = removed == nil ? 0 : 1
+            let (name, context) = removed ?? nameAndContext(at: direction == .undo ? position : position - 1)
+            return UndoResult(direction: direction, name: name, context: context, stepCount: 1,
+                              changes: changes.takeAll(), obsoleteCount: obsolete)
         }
         var moved = 0
         // The steps moved over that are still in the history (obsolete ones left it).
@@ -74,8 +74,8 @@ extension HistoryRecord {
         // Each step moved over sits at the position's edge: the first one undone (the newest)
         // was pushed up by each later one; the last one redone is the newest done step.
         let (name, context) = newestRemoved ?? nameAndContext(at: direction == .undo ? position + kept - 1 : position - 1)
-        return UndoResult(direction: direction, name: name, context: context, stepCount: moved, changes: changes.all,
-                          obsoleteCount: moved - kept)
+        return UndoResult(direction: direction, name: name, context: context, stepCount: moved,
+                          changes: changes.takeAll(), obsoleteCount: moved - kept)
     }
 
     /// The step the next undo (or redo) of `scope` moves over.
@@ -144,9 +144,22 @@ extension HistoryRecord {
         while from < to { steps.swapAt(from, from + 1); from += 1 }
         while from > to { steps.swapAt(from, from - 1); from -= 1 }
         position += direction == .undo ? -1 : 1
-        let moved = steps[from].command
-        count(moved, -1, done: direction == .undo)
-        count(moved, 1, done: direction == .redo)
+        countMove(at: from, toDone: direction == .redo)
+    }
+
+    /// Counts the step at `index` over from redo to done (`toDone`) or from done to redo.
+    /// - Complexity: O(1) while every step is in the global context (no copy of the step, no
+    ///   look at its contexts); O(contexts it touches) otherwise.
+    mutating func countMove(at index: Int, toDone: Bool) {
+        // No count outside the global context means no step touches another context (a step
+        // counts for each context it touches), so this one counts for the global context alone.
+        if contextCounts.onlyGlobal {
+            contextCounts.moveGlobal(toDone: toDone)
+            return
+        }
+        let moved = steps[index].command
+        count(moved, -1, done: !toDone)
+        count(moved, 1, done: toDone)
     }
 
     /// Removes the step at `index`, which changes nothing any more: the states before and
@@ -172,9 +185,7 @@ extension HistoryRecord {
         if from != position && !branches.isEmpty { rehang(forksAfterMoving(from, to: position)) }
         while from > position { steps.swapAt(from, from - 1); from -= 1 }
         position += 1
-        let moved = steps[from].command
-        count(moved, -1, done: false)
-        count(moved, 1, done: true)
+        countMove(at: from, toDone: true)
     }
 
     // MARK: Finding steps

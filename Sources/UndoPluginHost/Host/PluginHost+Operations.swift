@@ -17,9 +17,10 @@ extension PluginHost {
     public func apply(_ operation: UndoOperation) throws(PluginHostError) -> UndoResult? {
         try throughHistory(operation.kind) { stack in
             try checkRecorder()
-            let applied = try operation.apply(to: stack)
-            if let recorded = applied.recorded { try record(.history(recorded)) }
-            return applied.result
+            var applied = try operation.apply(to: stack)
+            if isRecording, let recorded = applied.recorded { try record(.history(recorded)) }
+            // Moved out, not copied (the rest of `applied` is then destroyed alone).
+            return applied.result.take()
         }
     }
 

@@ -1,3 +1,4 @@
+import Synchronization
 import UndoCore
 import UndoPluginABI
 
@@ -28,6 +29,9 @@ public final class PluginHost: @unchecked Sendable {
     private var _callRoute: PluginCallRoute
     private var _locale: String
     private var _recorder: (any PluginHostRecorder)?
+    /// Whether ``recorder`` is set: written with it under the lock, read without it, so a host
+    /// with no recorder (no journal open) pays one atomic load per change instead of the lock.
+    private let hasRecorder = Atomic<Bool>(false)
 
     /// Makes a host performing into `history`.
     /// - Parameters:
@@ -53,9 +57,22 @@ public final class PluginHost: @unchecked Sendable {
     /// see UndoHostJournal's `HostJournal`), or `nil`. Changes made on ``history`` directly are
     /// not seen.
     public var recorder: (any PluginHostRecorder)? {
-        get { lock.withLock { _recorder } }
-        set { lock.withLock { _recorder = newValue } }
+        get {
+            // A recorder set or unset at the same time by another thread may be seen either way,
+            // as with the lock alone.
+            guard hasRecorder.load(ordering: .acquiring) else { return nil }
+            return lock.withLock { _recorder }
+        }
+        set {
+            lock.withLock {
+                _recorder = newValue
+                hasRecorder.store(newValue != nil, ordering: .releasing)
+            }
+        }
     }
+
+    /// Whether ``recorder`` is set (one atomic load; see ``recorder`` for a concurrent change).
+    var isRecording: Bool { hasRecorder.load(ordering: .acquiring) }
 
     /// Which files later loads accept (plugins already loaded stay).
     public var trustPolicy: PluginTrustPolicy {
@@ -226,7 +243,7 @@ public final class PluginHost: @unchecked Sendable {
         let call = command.call
         let capture = PerformedStepCapture()
         var pending = Optional(command)
-        let outcome = try PerformedStepCapture.$current.withValue(capture) { try stack.perform(pending.take()!) }
+        let outcome = try PerformedStepCapture.withCapture(capture) { try stack.perform(pending.take()!) }
         return (outcome, capture.step ?? call)
     }
 

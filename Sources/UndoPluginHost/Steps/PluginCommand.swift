@@ -1,3 +1,4 @@
+import Synchronization
 import UndoCore
 import UndoPluginABI
 
@@ -107,7 +108,10 @@ public struct PluginCommand: UndoCommand, Sendable, CustomStringConvertible {
             if !wasPerformed && action.fixedStepCost == nil { state.measuredCost = state.currentCost }
         }
         // The host is recording this perform (a journal): it keeps the step as it came out.
-        if let capture = PerformedStepCapture.current { capture.step = record(resolvingCoalescing: true) }
+        // No capture anywhere (no journal open), the common case: no task-local read.
+        if PerformedStepCapture.isCapturing, let capture = PerformedStepCapture.current {
+            capture.step = record(resolvingCoalescing: true)
+        }
     }
 
     /// The call alone, as a journal replays a step whose perform did not run.
@@ -164,6 +168,22 @@ final class PerformedStepCapture: Sendable {
         set { made.withLock { $0 = newValue } }
     }
     @TaskLocal static var current: PerformedStepCapture?
+
+    /// How many captures are set, on every thread (see ``withCapture(_:_:)``): while none is,
+    /// ``current`` is `nil` on every thread and a perform does not read it. A thread counts its
+    /// own capture before setting it, so it never misses it; another thread's count only makes
+    /// it read its own `current`, which is `nil`.
+    private static let captures = Atomic<Int>(0)
+
+    /// Whether a capture may be set on this thread (a cheap check before reading ``current``).
+    static var isCapturing: Bool { captures.load(ordering: .relaxed) > 0 }
+
+    /// Runs `body` with `capture` as ``current`` on this thread.
+    static func withCapture<R>(_ capture: PerformedStepCapture, _ body: () throws -> R) rethrows -> R {
+        captures.add(1, ordering: .relaxed)
+        defer { captures.subtract(1, ordering: .relaxed) }
+        return try $current.withValue(capture) { try body() }
+    }
 }
 
 /// The state of one ``PluginCommand``, a value: its storage is changed only through the step
