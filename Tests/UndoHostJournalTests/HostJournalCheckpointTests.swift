@@ -243,13 +243,7 @@ import UndoTestSupport
         let (plugin, setMode) = try buildStatebox()
         setMode(0)
         let path = journal.scratch("statebox.undojournal")
-        func makeHost() throws -> (PluginHost, JournalClock) {
-            let clock = JournalClock()
-            let host = PluginHost(history: SharedUndoHistory(UndoStack(coalescingWindow: nil, clock: clock)))
-            _ = host.loadBundledPlugins()
-            _ = try host.load(file: plugin)
-            return (host, clock)
-        }
+        func makeHost() throws -> (PluginHost, JournalClock) { try journal.makeHost(loading: plugin) }
         do {
             let (host, clock) = try makeHost()
             let opened = try HostJournal.open(path: path, host: host, clock: clock)
@@ -294,13 +288,7 @@ import UndoTestSupport
         setMode(0)
         defer { setMode(0) }
         let path = journal.scratch("unloadable.undojournal")
-        func makeHost() throws -> (PluginHost, JournalClock) {
-            let clock = JournalClock()
-            let host = PluginHost(history: SharedUndoHistory(UndoStack(coalescingWindow: nil, clock: clock)))
-            _ = host.loadBundledPlugins()
-            _ = try host.load(file: plugin)
-            return (host, clock)
-        }
+        func makeHost() throws -> (PluginHost, JournalClock) { try journal.makeHost(loading: plugin) }
         do {
             let (host, clock) = try makeHost()
             let opened = try HostJournal.open(path: path, host: host, clock: clock)

@@ -24,6 +24,13 @@ import UndoTestSupport
         return (host, clock)
     }
 
+    /// A host with the bundled plugins and the plugin at `path` loaded.
+    func makeHost(loading path: String) throws -> (PluginHost, JournalClock) {
+        let (host, clock) = makeHost()
+        _ = try host.load(file: path)
+        return (host, clock)
+    }
+
     struct Snapshot: Equatable {
         var documents: [String]
         var tree: [UndoTreeNode]
