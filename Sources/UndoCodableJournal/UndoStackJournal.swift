@@ -104,6 +104,10 @@ public final class UndoStackJournal {
         let exists = access(path, F_OK) == 0
         let connection = try SQLiteConnection(path: path, create: !exists)
         self.connection = connection
+        // A `-wal` left by a crash is folded into the database only once the open succeeded: a
+        // refused open leaves the database and its `-wal` as they were.
+        let keptWAL = exists && access(path + "-wal", F_OK) == 0
+        if keptWAL { connection.keepWALOnClose(true) }
         do throws(JournalError) {
             // One writer: the connection takes the file for itself at its first read and keeps
             // it until it closes (in WAL mode without shared memory), so a second opening, in this
@@ -122,6 +126,7 @@ public final class UndoStackJournal {
             }
             let synchronous = durability == .full ? "FULL" : "NORMAL"
             try Self.run(path) { () throws(SQLiteFailure) in try connection.execute("PRAGMA synchronous=\(synchronous);") }
+            if keptWAL { connection.keepWALOnClose(false) }
         } catch {
             connection.close()
             throw error

@@ -27,6 +27,30 @@ struct RefusalTests {
         return error
     }
 
+    @Test("a refused open leaves the database and the -wal a crash left beside it as they were")
+    func aRefusedOpenKeepsTheWAL() throws {
+        let live = JournalFiles.newPath()
+        let path = JournalFiles.newPath()
+        let documents = Documents()
+        let journal = try UndoStackJournal(path: live, durability: .normal, commands: JournalFiles.commands, model: documents)
+        for index in 0..<5 { try journal.perform(InsertText(documents, "a", at: 0, "marker-\(index);", coalesces: false)) }
+        // As a crash leaves it: the last changes in the -wal.
+        JournalFiles.write(JournalFiles.bytes(live), to: path)
+        JournalFiles.write(JournalFiles.bytes(live + "-wal"), to: path + "-wal")
+        journal.close()
+        let wal = JournalFiles.bytes(path + "-wal")
+        #expect(!wal.isEmpty)
+        // Refused: the command types are not registered.
+        let error = Self.refusal(path, commands: [DeleteText.self])
+        #expect(error?.message.contains("not registered") == true, "\(String(describing: error))")
+        let walKept = JournalFiles.bytes(path + "-wal") == wal
+        #expect(walKept, "the refused open folded the -wal in")
+        // The open that succeeds has every change, the -wal's too.
+        let reopened = try UndoStackJournal(path: path, commands: JournalFiles.commands, model: Documents())
+        #expect(reopened.restoredCount == 5)
+        reopened.close()
+    }
+
     @Test("a truncated file is refused")
     func truncated() throws {
         let path = try Self.journal(changes: 300)
