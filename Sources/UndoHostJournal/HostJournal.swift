@@ -311,6 +311,8 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         let savesDied = CrashMarker.read(path + "-save").flatMap { $0.plugins == plugins ? $0.words.dropFirst() : nil }
         var marker = CrashMarker(path: path + "-replay")
         var stopBefore: Int64?
+        // The history's settings before the restore, put back when the open is refused.
+        var before: (count: Int?, memory: Int?, context: UndoContext?)?
         do throws(JournalError) {
             try checkPlugins(checkpoint, changes, of: host, path: path)
             if let checkpoint, died == ["checkpoint"] {
@@ -325,6 +327,7 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
                 stopBefore = sequence
             }
             clock?.useWallClock()
+            before = host.history.withStack { ($0.countLimit, $0.memoryLimit, $0.currentContext) }
             if let checkpoint {
                 marker.mark("checkpoint", plugins: plugins)
                 try restore(checkpoint, into: host, path: path)
@@ -338,6 +341,7 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         } catch {
             marker.remove()
             connection.close()
+            if let before { takeOut(checkpoint: checkpoint, changes: changes, from: host, restoring: before) }
             throw error
         }
         var warnings: [String] = []
@@ -902,6 +906,32 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         } catch {
             state.withLock { $0.changesSinceCheckpoint = 0 }
             throw error
+        }
+    }
+
+    /// A refused open takes out what its restore and replay put in, so the host is as it was
+    /// before the open: every document the checkpoint or the changes name is closed (its
+    /// plugin forgets it), the history emptied, its limits and current context put back.
+    /// - Complexity: O(documents + steps).
+    private static func takeOut(checkpoint: Checkpoint?, changes: [(sequence: Int64, time: UInt64, change: HostChange)],
+                                from host: PluginHost, restoring before: (count: Int?, memory: Int?, context: UndoContext?)) {
+        var named: [String] = []
+        var seen: Set<String> = []
+        func note(_ name: String) { if seen.insert(name).inserted { named.append(name) } }
+        for item in checkpoint?.documents ?? [] { note(item.document.context.name) }
+        for (_, _, change) in changes {
+            switch change {
+            case .perform(let step): note(step.context)
+            case .history(.currentContext(let name?)): note(name)
+            default: break
+            }
+        }
+        for name in named { _ = try? host.closeContext(UndoContext(name)) }
+        host.history.withStack { stack in
+            try? stack.removeAll()
+            stack.countLimit = before.count
+            stack.memoryLimit = before.memory
+            stack.currentContext = before.context
         }
     }
 

@@ -445,6 +445,9 @@ import UndoTestSupport
             #expect(error.reason == .replay)
         }
         #expect(try fingerprint(path) == bytes, "a failed open changed the journal")
+        // And the host is as it was: what the replay made before the refusal is taken out.
+        #expect(host.history.withStack { $0.treeCount } == 0)
+        #expect(host.documentsHoldingState().isEmpty)
     }
 }
 
