@@ -311,8 +311,9 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         let savesDied = CrashMarker.read(path + "-save").flatMap { $0.plugins == plugins ? $0.words.dropFirst() : nil }
         var marker = CrashMarker(path: path + "-replay")
         var stopBefore: Int64?
-        // The history's settings before the restore, put back when the open is refused.
+        // The history's settings and the plugins before the restore, put back when the open is refused.
         var before: (count: Int?, memory: Int?, context: UndoContext?)?
+        var pluginsBefore: [PluginInfo] = []
         do throws(JournalError) {
             try checkPlugins(checkpoint, changes, of: host, path: path)
             if let checkpoint, died == ["checkpoint"] {
@@ -328,6 +329,7 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
             }
             clock?.useWallClock()
             before = host.history.withStack { ($0.countLimit, $0.memoryLimit, $0.currentContext) }
+            pluginsBefore = host.plugins
             if let checkpoint {
                 marker.mark("checkpoint", plugins: plugins)
                 try restore(checkpoint, into: host, path: path)
@@ -341,7 +343,7 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         } catch {
             marker.remove()
             connection.close()
-            if let before { takeOut(checkpoint: checkpoint, changes: changes, from: host, restoring: before) }
+            if let before { takeOut(checkpoint: checkpoint, changes: changes, from: host, restoring: before, plugins: pluginsBefore) }
             throw error
         }
         var warnings: [String] = []
@@ -911,10 +913,12 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
 
     /// A refused open takes out what its restore and replay put in, so the host is as it was
     /// before the open: every document the checkpoint or the changes name is closed (its
-    /// plugin forgets it), the history emptied, its limits and current context put back.
-    /// - Complexity: O(documents + steps).
+    /// plugin forgets it), the history emptied, its limits and current context put back, and a
+    /// plugin the replay unloaded loaded again from the file the program had loaded it from.
+    /// - Complexity: O(documents + steps + plugins).
     private static func takeOut(checkpoint: Checkpoint?, changes: [(sequence: Int64, time: UInt64, change: HostChange)],
-                                from host: PluginHost, restoring before: (count: Int?, memory: Int?, context: UndoContext?)) {
+                                from host: PluginHost, restoring before: (count: Int?, memory: Int?, context: UndoContext?),
+                                plugins: [PluginInfo]) {
         var named: [String] = []
         var seen: Set<String> = []
         func note(_ name: String) { if seen.insert(name).inserted { named.append(name) } }
@@ -933,6 +937,8 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
             stack.memoryLimit = before.memory
             stack.currentContext = before.context
         }
+        let loaded = Set(host.plugins.map(\.id))
+        for plugin in plugins where !loaded.contains(plugin.id) { _ = try? host.load(file: plugin.path) }
     }
 
     /// The documents' bytes a checkpoint may write beyond the bytes of the changes since the

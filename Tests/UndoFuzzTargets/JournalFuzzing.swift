@@ -1,3 +1,4 @@
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -16,12 +17,13 @@ import UndoPluginHost
 enum JournalFuzzing {
     /// The journal's file, in a folder of this process: in memory (/dev/shm) when there is one,
     /// as every open syncs the file.
-    static let path: String = {
+    static let folder: String = {
         let base = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp"
         var template = Array("\(base)/undohost-fuzz-journal-XXXXXX".utf8CString)
-        let folder = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }.map { String(cString: $0) } ?? "/tmp"
-        return folder + "/fuzzed.undojournal"
+        return template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }.map { String(cString: $0) } ?? "/tmp"
     }()
+    /// Numbers the inputs' files: the regression tests run inputs on several threads at once.
+    static let inputs = Atomic<Int>(0)
 
     /// The bundled plugins' files, loaded into each host (the libraries stay mapped: dlopen
     /// once per process, each host only registers them).
@@ -48,8 +50,10 @@ enum JournalFuzzing {
 
     static func run(_ data: UnsafeRawBufferPointer) throws(FuzzInvariantViolation) {
         var input = FuzzInput(data)
-        for file in [path, path + "-wal", path + "-journal"] { unlink(file) }
-        try write(&input)
+        let path = folder + "/fuzzed-\(inputs.add(1, ordering: .relaxed).newValue).undojournal"
+        let files = [path, path + "-wal", path + "-shm", path + "-journal", path + "-replay", path + "-save"]
+        defer { for file in files { unlink(file) } }
+        try write(&input, to: path)
         // The reader: a host with the plugins loaded, as a program makes one.
         let clock = JournalClock()
         let host = PluginHost(history: SharedUndoHistory(UndoStack(coalescingWindow: nil, clock: clock)))
@@ -134,7 +138,7 @@ enum JournalFuzzing {
     }
 
     /// A new journal (made by the journal's own code), then rows written into it.
-    static func write(_ input: inout FuzzInput) throws(FuzzInvariantViolation) {
+    static func write(_ input: inout FuzzInput, to path: String) throws(FuzzInvariantViolation) {
         let writer = PluginHost(history: SharedUndoHistory(UndoStack()))
         do {
             try HostJournal.open(path: path, host: writer).close()
