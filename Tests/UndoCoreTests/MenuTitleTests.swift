@@ -162,6 +162,37 @@ struct Hide: UndoCommand {
         documents.checkInvariants()
     }
 
+    @Test func eachDistinctNameIsFormattedOnceAcrossManyReads() throws {
+        let stack = UndoStack.testing()
+        // Eight names: nil, and "Delete", "Rename" and "Typing" of one length in UTF-8.
+        let kinds = 8, count = 5 * kinds
+        for index in 0..<count { try stack.perform(Literal(index: index % kinds)) }
+        func name(_ index: Int) -> String? { Literal.names[index % kinds] }
+        for _ in 0..<3 {
+            for position in stride(from: count, to: 0, by: -1) {
+                expectTitles(stack, undo: .some(name(position - 1)), redo: position < count ? .some(name(position)) : nil)
+                try stack.undo()
+            }
+            for position in 0..<count {
+                expectTitles(stack, undo: position > 0 ? .some(name(position - 1)) : nil, redo: .some(name(position)))
+                try stack.redo()
+            }
+        }
+        #expect(stack.access { $0.titles.formatted } == kinds)
+        // A new formatter: each name formatted once more, in it.
+        stack.formatter = UndoTitleFormatter(locale: .korean)
+        for _ in 0..<3 {
+            for _ in 0..<count {
+                _ = (stack.undoMenuTitle, stack.redoMenuTitle)
+                try stack.undo()
+            }
+            try stack.redo(count: count)
+        }
+        #expect(stack.undoMenuTitle == stack.formatter.undoTitle(for: name(count - 1)))
+        #expect(stack.access { $0.titles.formatted } == 2 * kinds)
+        stack.checkInvariants()
+    }
+
     @Test func aNewFormatterFormatsTheRememberedNamesAgain() throws {
         let stack = UndoStack.testing()
         try stack.perform(Literal(index: 6))  // "change of address"

@@ -47,33 +47,56 @@ extension HistoryRecord {
     mutating func menuTitle(in scope: UndoContext?, undo: Bool) -> String {
         let index = undo ? newestDone(in: scope) : oldestRedoable(in: scope)
         let name = index.flatMap { nameAndContext(at: $0).name }
-        let titles = titles.titles(of: name, formatter)
-        return undo ? titles.undo : titles.redo
+        return titles.title(of: name, undo: undo, formatter)
     }
 }
 
 /// The titles of the last few names formatted, so reading the menu after every change costs a
 /// comparison of names, not title-casing them again. Names in one program are few.
+///
+/// A name is looked for by its length in UTF-8 first (an integer comparison), so only a name of
+/// the same length is compared as a string, and a hit copies out the one title asked for.
 struct TitleCache {
-    private var entries: [(name: String?, undo: String, redo: String)] = []
+    private struct Entry {
+        /// The name's length in UTF-8, -1 for no name.
+        var length: Int
+        var name: String?
+        var undo: String
+        var redo: String
+    }
+
+    private var entries: [Entry] = []
     private var next = 0
     static let capacity = 16
+    /// How many names have been formatted (each once, until forgotten): for tests.
+    private(set) var formatted = 0
 
-    /// The Undo and Redo titles of `name`: remembered, or formatted now and remembered (the
+    /// The Undo (or Redo) title of `name`: remembered, or formatted now and remembered (the
     /// oldest forgotten when full).
-    /// - Complexity: O(``capacity``) comparisons of names.
-    mutating func titles(of name: String?, _ formatter: UndoTitleFormatter) -> (undo: String, redo: String) {
-        if let entry = entries.first(where: { $0.name == name }) { return (entry.undo, entry.redo) }
-        let entry = (name: name, undo: formatter.undoTitle(for: name), redo: formatter.redoTitle(for: name))
+    /// - Complexity: O(``capacity``) integer comparisons, and string comparisons only of the
+    ///   remembered names as long as `name`.
+    mutating func title(of name: String?, undo: Bool, _ formatter: UndoTitleFormatter) -> String {
+        let length = name?.utf8.count ?? -1
+        var index = 0
+        while index < entries.count {
+            if entries[index].length == length && entries[index].name == name {
+                return undo ? entries[index].undo : entries[index].redo
+            }
+            index += 1
+        }
+        let entry = Entry(length: length, name: name, undo: formatter.undoTitle(for: name),
+                          redo: formatter.redoTitle(for: name))
+        formatted += 1
         if entries.count < Self.capacity {
             entries.append(entry)
         } else {
             entries[next] = entry
             next = (next + 1) % Self.capacity
         }
-        return (entry.undo, entry.redo)
+        return undo ? entry.undo : entry.redo
     }
 
+    /// Forgets every title (the formatter changed); ``formatted`` counts on.
     mutating func removeAll() {
         entries.removeAll()
         next = 0
