@@ -104,11 +104,8 @@ struct Hide: UndoCommand {
         #expect(counter.value == (0..<count).reduce(0, +))
     }
 
-    @Test func literalNamesGetTheirTitlesThroughAWalk() throws {
-        let stack = UndoStack.testing()
-        let count = 3 * Literal.names.count
-        for index in 0..<count { try stack.perform(Literal(index: index)) }
-        func name(_ index: Int) -> String? { Literal.names[index % Literal.names.count] }
+    /// Undoes all `count` steps, then redoes them, checking both titles before each move.
+    func walkUndoingAndRedoing(_ stack: UndoStack, count: Int, name: (Int) -> String?) throws {
         for position in stride(from: count, to: 0, by: -1) {
             expectTitles(stack, undo: .some(name(position - 1)), redo: position < count ? .some(name(position)) : nil)
             try stack.undo()
@@ -117,6 +114,14 @@ struct Hide: UndoCommand {
             expectTitles(stack, undo: position > 0 ? .some(name(position - 1)) : nil, redo: .some(name(position)))
             try stack.redo()
         }
+    }
+
+    @Test func literalNamesGetTheirTitlesThroughAWalk() throws {
+        let stack = UndoStack.testing()
+        let count = 3 * Literal.names.count
+        for index in 0..<count { try stack.perform(Literal(index: index)) }
+        func name(_ index: Int) -> String? { Literal.names[index % Literal.names.count] }
+        try walkUndoingAndRedoing(stack, count: count, name: name)
         expectTitles(stack, undo: .some(name(count - 1)), redo: nil)
     }
 
@@ -168,16 +173,7 @@ struct Hide: UndoCommand {
         let kinds = 8, count = 5 * kinds
         for index in 0..<count { try stack.perform(Literal(index: index % kinds)) }
         func name(_ index: Int) -> String? { Literal.names[index % kinds] }
-        for _ in 0..<3 {
-            for position in stride(from: count, to: 0, by: -1) {
-                expectTitles(stack, undo: .some(name(position - 1)), redo: position < count ? .some(name(position)) : nil)
-                try stack.undo()
-            }
-            for position in 0..<count {
-                expectTitles(stack, undo: position > 0 ? .some(name(position - 1)) : nil, redo: .some(name(position)))
-                try stack.redo()
-            }
-        }
+        for _ in 0..<3 { try walkUndoingAndRedoing(stack, count: count, name: name) }
         #expect(stack.access { $0.titles.formatted } == kinds)
         // A new formatter: each name formatted once more, in it.
         stack.formatter = UndoTitleFormatter(locale: .korean)
