@@ -47,7 +47,7 @@ struct CrashMarker {
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var bytes = [UInt8](repeating: 0, count: 65_536)
-        let count = Glibc.read(descriptor, &bytes, bytes.count)
+        let count = pread(descriptor, &bytes, bytes.count, 0)
         guard count > 0 else { return nil }
         let lines = String(decoding: bytes[..<count], as: UTF8.self).split(separator: "\n").map(String.init)
         guard let first = lines.first else { return nil }

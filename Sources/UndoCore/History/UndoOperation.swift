@@ -135,12 +135,13 @@ public enum UndoOperation: Sendable, Hashable, Codable {
         case .earlier(let distance), .later(let distance):
             let earlier = if case .earlier = self { true } else { false }
             // A travel that finds no state changes nothing, not even the coalescing run.
-            guard stack.travelTarget(distance, earlier: earlier) != nil else {
+            guard let target = stack.travelTarget(distance, earlier: earlier) else {
                 _ = try earlier ? stack.earlier(distance) : stack.later(distance)  // its refusals (a group open)
                 return Applied(result: nil, recorded: nil)
             }
-            let result = try earlier ? stack.earlier(distance) : stack.later(distance)
-            return Applied(result: result, recorded: .goTo(state: stack.currentState))
+            // The target found once: the travel is the move to it.
+            let result = try stack.goTo(state: target)
+            return Applied(result: result, recorded: .goTo(state: target))
         case .travelFoundNoState:
             return Applied(result: nil, recorded: nil)
         case .beginGroup(let name, let group, let description):

@@ -41,7 +41,7 @@ extension HostSession {
         }
         // A file of that name is never overwritten; the only one taken is the old file itself,
         // linked there by an upgrade interrupted before it put the new journal in place.
-        if UpgradeFiles.exists(kept) && !UpgradeFiles.sameFile(kept, path) { throw failure("\(kept) exists already: move it away first") }
+        if FileSystem.exists(kept) && !FileSystem.sameFile(kept, path) { throw failure("\(kept) exists already: move it away first") }
         let old: SessionLineJournal
         do throws(JournalError) {
             old = try SessionLineJournal(path: path)
@@ -68,7 +68,7 @@ extension HostSession {
             _ = try scratch.openJournal(path: upgrading, durability: .full, clock: clock)
             try scratch.replay(old, clock: clock)
             scratch.closeJournal()
-            guard !UpgradeFiles.exists(upgrading + "-wal") else { throw failure("\(upgrading)-wal remains after closing it") }
+            guard !FileSystem.exists(upgrading + "-wal") else { throw failure("\(upgrading)-wal remains after closing it") }
         } catch {
             scratch.closeJournal()
             UpgradeFiles.removeDatabase(upgrading)
@@ -86,13 +86,13 @@ extension HostSession {
                 UpgradeFiles.removeDatabase(upgrading)
                 throw failure("cannot fold \(path)-wal into it: \(error)")
             }
-            guard !UpgradeFiles.exists(path + "-wal") else {
+            guard !FileSystem.exists(path + "-wal") else {
                 UpgradeFiles.removeDatabase(upgrading)
                 throw failure("\(path)-wal remains after folding it in: is another program using the journal?")
             }
         }
         var moved = false
-        if !UpgradeFiles.exists(kept) && link(path, kept) != 0 {
+        if !FileSystem.exists(kept) && link(path, kept) != 0 {
             let (code, reason) = (errno, UpgradeFiles.errorText())
             guard code != EEXIST, rename(path, kept) == 0 else {
                 UpgradeFiles.removeDatabase(upgrading)
@@ -129,13 +129,6 @@ extension HostSession {
 
 /// The file operations of the upgrade, as system calls.
 private enum UpgradeFiles {
-    static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
-
-    static func sameFile(_ first: String, _ second: String) -> Bool {
-        var a = stat(), b = stat()
-        return stat(first, &a) == 0 && stat(second, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino
-    }
-
     /// Removes an SQLite database and the files beside it, those that exist.
     static func removeDatabase(_ path: String) {
         for file in [path, path + "-wal", path + "-shm", path + "-journal"] { _ = unlink(file) }
