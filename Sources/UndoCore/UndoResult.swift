@@ -3,21 +3,54 @@
 public struct UndoResult: Sendable, Equatable {
     public enum Direction: Sendable, Equatable { case undo, redo }
 
+    /// The stored fields, built by their memberwise initializer. A result is made on every undo
+    /// and redo: built field by field in an initializer of its own, the optimizer (Swift 6.3)
+    /// kept a copy of the whole result and destroyed the original, about 180 instructions per
+    /// call; the memberwise initializer of a stored struct builds it in place.
+    private struct Fields: Sendable, Equatable {
+        var direction: Direction
+        var name: String?
+        var context: UndoContext
+        var stepCount: Int
+        var changes: [UndoChange]
+        var obsoleteCount: Int
+    }
+
+    private var fields: Fields
+
     /// Whether the steps were undone or redone.
-    public var direction: Direction
+    public var direction: Direction {
+        get { fields.direction }
+        set { fields.direction = newValue }
+    }
     /// The raw name of the newest step undone or redone (the first undone, or the last redone,
     /// when several were); `nil` for an unnamed step.
-    public var name: String?
+    public var name: String? {
+        get { fields.name }
+        set { fields.name = newValue }
+    }
     /// The context of that step.
-    public var context: UndoContext
+    public var context: UndoContext {
+        get { fields.context }
+        set { fields.context = newValue }
+    }
     /// How many steps the call moved over (more than one for a jump).
-    public var stepCount: Int
+    public var stepCount: Int {
+        get { fields.stepCount }
+        set { fields.stepCount = newValue }
+    }
     /// The places the actions reported changing, in the order they ran.
-    public var changes: [UndoChange]
+    public var changes: [UndoChange] {
+        get { fields.changes }
+        set { fields.changes = newValue }
+    }
     /// How many of the steps moved over left the history because their action found that they
     /// change nothing any more (``UndoChanges/markObsolete()``); they are counted in
     /// ``stepCount`` too. 0 for jumps across branches and reverts, which keep every step.
-    public var obsoleteCount: Int
+    public var obsoleteCount: Int {
+        get { fields.obsoleteCount }
+        set { fields.obsoleteCount = newValue }
+    }
 
     /// - Parameters:
     ///   - direction: undone or redone.
@@ -28,12 +61,8 @@ public struct UndoResult: Sendable, Equatable {
     ///   - obsoleteCount: how many of the steps left the history as obsolete.
     public init(direction: Direction, name: String?, context: UndoContext, stepCount: Int = 1,
                 changes: [UndoChange] = [], obsoleteCount: Int = 0) {
-        self.direction = direction
-        self.name = name
-        self.context = context
-        self.stepCount = stepCount
-        self.changes = changes
-        self.obsoleteCount = obsoleteCount
+        fields = Fields(direction: direction, name: name, context: context, stepCount: stepCount,
+                        changes: changes, obsoleteCount: obsoleteCount)
     }
 }
 
