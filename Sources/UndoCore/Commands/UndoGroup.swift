@@ -63,9 +63,16 @@ public final class UndoGroup: UndoCommand {
     var allContexts: Set<UndoContext> {
         if let known = parts.memberContexts { return known }
         var contexts: Set<UndoContext> = []
+        // Members come in runs of one context (most groups have one): a context is hashed into
+        // the set only where it differs from the member's before.
+        var previous: UndoContext?
         for member in parts.members {
             if let group = HistoryRecord.group(in: member) { contexts.formUnion(group.allContexts) }
-            contexts.insert(member.context)
+            let context = member.context
+            if context != previous {
+                contexts.insert(context)
+                previous = context
+            }
         }
         parts.memberContexts = contexts
         return contexts
