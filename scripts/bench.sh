@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # The benchmark (docs/performance.md): UndoCore, the plugin path, Qt's QUndoStack and the
 # plain-C limit on the anchors' workloads, side by side in one run_all.sh run, then the
-# scaling run, the floors (first touch of memory, a libffi call) and the journal.
+# scaling run, the floors (first touch of memory, a libffi call), the journal and the real-text
+# row (a generated editing trace through the text editor plugin).
 #
 #   scripts/bench.sh [N] [REPS]     N default 1000000, REPS default 3
 #
 # ANCHORS: the anchors' folder (default ../shared/anchors), a read-only reference: its
 # sources are copied to a temporary folder and built and run there. SCRATCH: the build folder
 # (default .build-bench, so a benchmark build never waits for other builds). SCALING=0 skips
-# the scaling run, FLOORS=0 the floors.
+# the scaling run, FLOORS=0 the floors, JOURNAL=0 the journal, TEXT=0 the real-text row.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPO=$(pwd)
@@ -19,6 +20,7 @@ SCRATCH=${SCRATCH:-.build-bench}
 
 swift build -c release --scratch-path "$SCRATCH" --product undo-bench >&2
 swift build -c release --scratch-path "$SCRATCH" --product UndoBenchCounterPlugin >&2
+swift build -c release --scratch-path "$SCRATCH" --product UndoPluginTextEditor >&2
 BIN="$REPO/$SCRATCH/release"
 
 WORK=$(mktemp -d /tmp/anchors.XXXXXX)
@@ -98,4 +100,12 @@ if [ "${JOURNAL:-1}" != 0 ]; then
     echo
     wait_until_idle
     "$BIN/undo-bench" journal 100000
+fi
+
+# The real-text row (docs/performance.md, "Real text"): 259,778 edits of the automerge-paper
+# trace's shape through the text editor plugin, with per-edit, per-undo and memory figures.
+if [ "${TEXT:-1}" != 0 ]; then
+    echo
+    wait_until_idle
+    "$BIN/undo-bench" text
 fi

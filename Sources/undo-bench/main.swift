@@ -11,6 +11,8 @@ import Glibc
 //   undo-bench floors [REPS]           first touch of fresh memory, a libffi call vs a direct one
 //   undo-bench journal [N]             journaled changes per second, normal and full, beside memory;
 //                                      then reopening, checkpointing and reopening from the checkpoint
+//   undo-bench text [N]                a generated editing trace of the automerge-paper shape (N edits,
+//                                      default 259,778) through the text editor plugin
 
 let usage = """
     usage: undo-bench pushundoredo|typing|macro|labels [N]
@@ -20,6 +22,7 @@ let usage = """
            undo-bench scaling [MAX_EXPONENT] [REPS]
            undo-bench floors [REPS]
            undo-bench journal [N]
+           undo-bench text [N]
     """
 
 func fail(_ message: String, status: Int32 = 2) -> Never {
@@ -53,6 +56,7 @@ do {
         exit(try JournalWorkloads.run(integerArgument(2, default: 100_000, limit: 10_000_000)) ? 0 : 1)
     }
     let n = integerArgument(2, default: 1_000_000, limit: 2_000_000_000)
+    let argumentsGiven = arguments.count > 2
     let result: BenchResult
     switch workload {
     case "pushundoredo": result = try CoreWorkloads.pushUndoRedo(n)
@@ -66,6 +70,7 @@ do {
     case "branching": result = try TreeWorkloads.branching(n, depth: 4)
     case "branching1": result = try TreeWorkloads.branching(n, depth: 1)
     case "codable-journal": result = try CodableJournalWorkloads.run(n)
+    case "text": result = try TextWorkloads.run(argumentsGiven ? n : TextWorkloads.paperEdits)
     default: fail("unknown workload: \(workload)\n\(usage)")
     }
     print(result.line)

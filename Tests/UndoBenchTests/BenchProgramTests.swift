@@ -43,6 +43,27 @@ import UndoTestSupport
         #expect(direct.lines.first?.contains("calls=direct") == true)
     }
 
+    /// The real-text row: a generated trace of the automerge-paper shape through the text
+    /// editor plugin, checked against the text the trace leaves (after the edits, after undoing
+    /// every step, after redoing them), with its per-edit, per-undo and memory figures.
+    @Test func theRealTextRowReplaysItsTraceAndReportsItsFigures() throws {
+        let run = try BenchProcess.run(["text", "3000"])
+        #expect(run.status == 0, "\(run.standardError)")
+        let fields = try #require(run.lines.first.map(BenchProcess.fields))
+        #expect(fields.map(\.key).prefix(Self.anchorFields.count).elementsEqual(Self.anchorFields))
+        let values = Dictionary(fields.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
+        #expect(values["workload"] == "text" && values["check"] == "ok" && values["n"] == "3000")
+        let steps = try #require(values["steps"].flatMap { Int($0) })
+        let chars = try #require(values["chars"].flatMap { Int($0) })
+        // Typing runs coalesce: fewer steps than edits; about 70% of the edits insert.
+        #expect(steps > 0 && steps < 3000)
+        #expect(chars > 3000 / 4 && chars < 3000 / 2)
+        #expect(values["ops"] == String(3000 + 2 * steps))
+        for figure in ["ns_per_edit", "ns_per_undo", "ns_per_redo", "heap_bytes_per_step"] {
+            #expect(values[figure].flatMap(Double.init).map { $0 > 0 } == true, "\(figure)")
+        }
+    }
+
     @Test func theScalingRunChecksEveryRow() throws {
         let run = try BenchProcess.run(["scaling", "4", "1"])
         #expect(run.status == 0, "\(run.standardError)")
