@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 import Testing
 @testable import UndoCore
@@ -102,5 +105,21 @@ struct Increment: UndoCommand {
         let before = clock.reads
         _ = try stack.revertToSaved()
         #expect(clock.reads == before + 1 && counter.value == 1)
+    }
+
+    /// The system clock is the kernel's coarse monotonic one (a tick, 1-4 ms): it never goes
+    /// back, and it moves on with time, finely enough for coalescing windows and time travel.
+    @Test func theSystemClockNeverGoesBackAndMovesOnWithinMilliseconds() {
+        let clock = SystemUndoClock()
+        var last = clock.nanoseconds()
+        for _ in 0..<10_000 {
+            let now = clock.nanoseconds()
+            #expect(now >= last)
+            last = now
+        }
+        var pause = timespec(tv_sec: 0, tv_nsec: 30_000_000)
+        nanosleep(&pause, nil)
+        // 30 ms slept: at least 30 ms less one tick (at most 4 ms on Linux) passed.
+        #expect(clock.nanoseconds() - last >= 25_000_000)
     }
 }

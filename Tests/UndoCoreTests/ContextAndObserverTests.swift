@@ -2,6 +2,27 @@ import Testing
 @testable import UndoCore
 
 @Suite struct Contexts {
+    /// A group's contexts are every member's, whether members of one context come in runs or
+    /// alternate (the contexts are hashed only where a member's differs from the one before).
+    @Test func aGroupCountsEveryContextItsMembersChangeInRunsOrNot() throws {
+        let store = TextStore()
+        let stack = UndoStack()
+        let a = UndoContext("a"), b = UndoContext("b")
+        try stack.beginGroup(named: "Mixed")
+        for context in [a, a, b, a, .global, .global, b] {
+            try stack.perform(Append(store: store, text: "x", context: context))
+        }
+        try stack.endGroup()
+        let group = try #require(stack.command(at: 0) as? UndoGroup)
+        #expect(group.allContexts == [a, b, .global])
+        #expect(stack.canUndo(in: a) && stack.canUndo(in: b) && stack.canUndo(in: .global))
+        stack.checkInvariants()
+        try stack.undo()
+        #expect(store[a].isEmpty && store[b].isEmpty && store[.global].isEmpty)
+        #expect(stack.canRedo(in: a) && stack.canRedo(in: b) && !stack.canUndo(in: b))
+        stack.checkInvariants()
+    }
+
     let one = UndoContext("one.txt")
     let two = UndoContext("two.txt")
 

@@ -245,4 +245,25 @@ struct Hide: UndoCommand {
         #expect(result == UndoResult(direction: .redo, name: "Bold", context: .global, stepCount: 0))
         #expect(result != UndoResult(direction: .undo, name: "Bold", context: .global, stepCount: 0))
     }
+
+    @Test func everyFieldOfAResultIsSetApartAndCompared() {
+        let change = UndoChange(context: UndoContext("a"), location: 1, length: 2)
+        let start = UndoResult(direction: .undo, name: "Bold", context: .global, stepCount: 2,
+                               changes: [change], obsoleteCount: 1)
+        var result = start
+        result.name = nil
+        #expect(result.name == nil && result.context == .global && result.changes == [change] && result != start)
+        result.name = "Bold"
+        #expect(result == start)
+        result.context = UndoContext("b")
+        #expect(result.context == UndoContext("b") && result.name == "Bold" && result != start)
+        result.context = .global
+        result.changes.append(change)
+        #expect(result.changes == [change, change] && start.changes == [change] && result != start)
+        result.changes.removeLast()
+        result.obsoleteCount = 0
+        #expect(result.obsoleteCount == 0 && result.stepCount == 2 && result != start)
+        result.obsoleteCount = 1
+        #expect(result == start)
+    }
 }
