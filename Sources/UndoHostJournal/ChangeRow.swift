@@ -185,14 +185,26 @@ struct ChangeRow {
         /// FNV-1a over every field, each text ended by a 0 byte (the step columns only when one
         /// of their bits is set: format 2's rows have none).
         var computedChecksum: Int64 {
+            // Field by field, in the format's order (no arrays of the fields: every row written
+            // and read is checked, and two arrays a row cost more than the hashing).
             var checksum = RowChecksum()
-            for number in [sequence, Int64(bitPattern: time), first, second, present] {
-                checksum.mix(integer: number)
-            }
-            var texts = [kind, context, plugin, pluginVersion, action, arguments, name]
-            if present & Self.stepFields != 0 { texts += [stepName, description, coalescingKey, inverseArguments] }
-            for text in texts {
-                checksum.mix(text: text)
+            checksum.mix(integer: sequence)
+            checksum.mix(integer: Int64(bitPattern: time))
+            checksum.mix(integer: first)
+            checksum.mix(integer: second)
+            checksum.mix(integer: present)
+            checksum.mix(text: kind)
+            checksum.mix(text: context)
+            checksum.mix(text: plugin)
+            checksum.mix(text: pluginVersion)
+            checksum.mix(text: action)
+            checksum.mix(text: arguments)
+            checksum.mix(text: name)
+            if present & Self.stepFields != 0 {
+                checksum.mix(text: stepName)
+                checksum.mix(text: description)
+                checksum.mix(text: coalescingKey)
+                checksum.mix(text: inverseArguments)
             }
             return checksum.value
         }
