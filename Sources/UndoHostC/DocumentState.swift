@@ -39,8 +39,13 @@ public func undo_history_load_document(_ h: OpaquePointer?, _ pluginID: UnsafePo
         let id = try CText.read(pluginID, "plugin_id")
         let context = try CText.context(context, fallback: history.currentContext ?? .global)
         // A plugin with save_document_v2 (ABI 1.8) takes up to UNDO_MAX_DOCUMENT_SIZE; one
-        // without is held to UNDO_MAX_VALUE_SIZE by the host below.
-        let limit = UInt64(UNDO_MAX_DOCUMENT_SIZE)
+        // without, UNDO_MAX_VALUE_SIZE.
+        let limit: UInt64
+        do throws(PluginHostError) {
+            limit = UInt64(try history.host.documentSizeLimit(plugin: id))
+        } catch {
+            throw ClientFailure(error)
+        }
         guard length <= limit else {
             // Refused before copying: the length alone may be absurd.
             throw ClientFailure(.documentStateTooLarge(plugin: id, bytes: Int(clamping: length), limit: Int(limit)))

@@ -33,6 +33,16 @@ extension PluginHost {
         return plugin.canSaveDocuments
     }
 
+    /// The most bytes a state of the plugin's documents may have: ``maximumDocumentSize`` when
+    /// it saves with save_document_v2 (ABI 1.8), `UNDO_MAX_VALUE_SIZE` when only with
+    /// save_document (1.7), so a caller can refuse a longer state before copying it.
+    /// - Throws: ``PluginHostError/unknownPlugin(_:)``.
+    /// - Complexity: O(loaded plugins).
+    public func documentSizeLimit(plugin pluginID: String) throws(PluginHostError) -> Int {
+        guard let plugin = loadedPlugin(withID: pluginID) else { throw .unknownPlugin(pluginID) }
+        return plugin.documentSizeLimit
+    }
+
     /// The whole state of one of the plugin's documents, as bytes that
     /// ``loadDocumentState(_:plugin:context:)`` turns back into the same state, in this run or
     /// a later one (the plugin's own format). A journal keeps them as a checkpoint instead of

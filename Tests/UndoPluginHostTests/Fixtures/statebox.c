@@ -190,6 +190,7 @@ static const undo_plugin_descriptor descriptor = {
 #else
     box_load,
 #endif
+    NULL, /* save_document_v2: a 1.7 plugin's save, held to UNDO_MAX_VALUE_SIZE */
 };
 
 UNDO_PLUGIN_EXPORT const undo_plugin_descriptor *undo_plugin_entry(void) { return &descriptor; }
