@@ -247,7 +247,7 @@ struct JournalCheckpointTests {
         let old = Self.journalPath(folder, "old.undojournal")
         let fixture = SourceTree.path("Tests/UndoHostJournalTests/Fixtures/format-1.undojournal")
         try FileManager.default.copyItem(atPath: fixture, toPath: old)
-        // A journal of format 1 is upgraded to format 4 when it is opened, and is checkpointed like any other.
+        // A journal of format 1 is upgraded to format 5 when it is opened, and is checkpointed like any other.
         let formatOne = try UndoHostProcess.run(UndoHostProcess.samplePlugins + ["--journal", old, "--checkpoint-every", "0"],
                                                 input: "text.insert 0 \">\"\ncheckpoint\n")
         #expect(formatOne.status == 0)
