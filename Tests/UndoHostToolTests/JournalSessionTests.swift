@@ -95,7 +95,7 @@ struct JournalSessionTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted()
                 == ["old.undojournal", "old.undojournal.format-1"])
         #expect(try Data(contentsOf: URL(fileURLWithPath: journal + ".format-1")) == original)
-        #expect(try journalRows(journal, "PRAGMA user_version;") == ["4"])
+        #expect(try journalRows(journal, "PRAGMA user_version;") == ["5"])
         // Each change keeps the time it was first made.
         let times = try journalRows(journal, "SELECT time FROM changes ORDER BY sequence;")
         #expect(times.count == 8)
