@@ -314,7 +314,9 @@ enum HostCallbacks {
             frame.setRefusal("write_document: the bytes are NULL")
             return Int32(UNDO_EINVAL)
         }
-        if length > UInt64(Int.max) { pieces.markOverLimit() }
+        // Weighed against the limit before a buffer is formed over the bytes: a length the
+        // plugin got wrong is refused unread.
+        if length > UInt64(pieces.limit - pieces.count) { pieces.markOverLimit() }
         guard !pieces.isOverLimit, pieces.append(UnsafeRawBufferPointer(start: bytes, count: Int(length))) else {
             frame.setRefusal("write_document: the document's state would be over the limit of \(pieces.limit) bytes")
             return Int32(UNDO_ELIMIT)
