@@ -10,8 +10,8 @@ import UndoPluginABI
 /// API hands on, freeing each block as soon as it is copied: the state is never held more than
 /// once plus one block.
 ///
-/// Invariants (checked in debug builds): `count` is the sum of the blocks' counts, at most
-/// `limit`; `bytesCopied` is what was copied in so far.
+/// Invariants (checked in debug builds, the sum when the blocks are joined): `count` is the
+/// sum of the blocks' counts, at most `limit`; `bytesCopied` is what was copied in so far.
 final class DocumentPieces {
     /// The smallest block pieces are gathered in.
     static let blockSize = 1 << 20
@@ -49,13 +49,14 @@ final class DocumentPieces {
         blocks[blocks.count - 1].append(contentsOf: piece)
         count += piece.count
         bytesCopied += piece.count
-        assert(count == blocks.reduce(0) { $0 + $1.count } && count <= limit)
+        assert(count <= limit)
         return true
     }
 
     /// The whole state as one block; the pieces are given up on the way.
     /// - Complexity: O(count).
     func joined() -> [UInt8] {
+        assert(count == blocks.reduce(0) { $0 + $1.count }, "the blocks hold what was counted")
         if blocks.count == 1 {
             // The one block is the state already: handed on without a copy.
             count = 0
