@@ -33,7 +33,7 @@
  * UNDO_ACTION_PERFORM_VALUES...).
  */
 #define UNDO_ABI_VERSION_MAJOR 1
-#define UNDO_ABI_VERSION_MINOR 7
+#define UNDO_ABI_VERSION_MINOR 8
 /** The version as one number, MAJOR * 1000 + MINOR, for `#if` tests. */
 #define UNDO_ABI_VERSION (UNDO_ABI_VERSION_MAJOR * 1000 + UNDO_ABI_VERSION_MINOR)
 
@@ -236,6 +236,12 @@ typedef struct undo_value {
 #define UNDO_MAX_CONTEXT_LENGTH 4096
 /** Largest string or bytes value, in bytes (16 MiB). */
 #define UNDO_MAX_VALUE_SIZE 16777216
+/**
+ * Largest document state, in bytes (4 GiB), that a plugin with save_document_v2 (ABI 1.8) may
+ * write and be given back by load_document; a plugin with only the 1.7 save_document is held
+ * to UNDO_MAX_VALUE_SIZE. A journal keeps such a state in pieces of 4 MiB.
+ */
+#define UNDO_MAX_DOCUMENT_SIZE 4294967296ull
 /** Longest message (error, log) the host keeps, in bytes; longer ones are cut. */
 #define UNDO_MAX_MESSAGE_LENGTH 4096
 /** The longest step description (undo_host.set_description), in bytes, without the NUL. */

@@ -1062,7 +1062,9 @@ int32_t undo_history_describe(undo_history *h, const char *plugin_id, const char
  * current context). The history is not changed.
  * Returns UNDO_OK; UNDO_ENOTSUP (the plugin cannot save its documents: it has no
  * save_document and load_document); UNDO_ENOTFOUND (no such plugin); the plugin's code with
- * its message, or UNDO_ELIMIT when it asks for more than UNDO_MAX_VALUE_SIZE bytes;
+ * its message, or UNDO_ELIMIT when it asks for more than UNDO_MAX_VALUE_SIZE bytes (more than
+ * UNDO_MAX_DOCUMENT_SIZE for a plugin with save_document_v2, ABI 1.8, which is saved once and
+ * whose pieces the library joins: call it with a large enough buffer to save once);
  * UNDO_EINVAL (length NULL, or buffer NULL with capacity > 0); UNDO_ELIMIT, UNDO_EUTF8
  * (context); UNDO_EREENTRANT; UNDO_EHANDLE. *length is 0 after an error.
  * Ownership: buffer is the caller's. Thread: any. Since library release 1.3.0.
@@ -1078,7 +1080,8 @@ int32_t undo_history_save_document(undo_history *h, const char *plugin_id, const
  * undo_history_close_context. The history is not changed; later steps undo back to the loaded
  * state. bytes: `length` bytes (NULL when length is 0), read during the call only.
  * Returns UNDO_OK; UNDO_ESTATE (the document is not empty); UNDO_ENOTSUP (the plugin cannot
- * load documents); UNDO_ELIMIT (more than UNDO_MAX_VALUE_SIZE bytes, or context);
+ * load documents); UNDO_ELIMIT (more than UNDO_MAX_VALUE_SIZE bytes, or UNDO_MAX_DOCUMENT_SIZE for
+ * a plugin with save_document_v2, ABI 1.8; or context);
  * the plugin's code with its message (UNDO_EINVAL for bytes it cannot read; the document stays
  * empty); UNDO_ENOTFOUND (no such plugin); UNDO_EINVAL (bytes NULL with length > 0);
  * UNDO_EUTF8 (context); UNDO_EREENTRANT; UNDO_EHANDLE. Thread: any. Since library release 1.3.0.

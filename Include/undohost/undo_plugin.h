@@ -625,6 +625,20 @@ struct undo_host {
      * a static string owned by the host, valid until deinit returns.
      */
     const char *locale;
+
+    /* ---- Added in ABI 1.8: read only when struct_size >= UNDO_HOST_SIZE_V1_8 ---- */
+
+    /**
+     * From save_document_v2 only: appends `length` bytes to the state of the document being
+     * saved. Call it as many times as suits the plugin (a piece per block of its own storage,
+     * say); the host keeps the pieces in order and copies them before it returns, so `bytes`
+     * need only live during the call (NULL when length is 0). The state is what the pieces
+     * hold end to end, at most UNDO_MAX_DOCUMENT_SIZE bytes; the host never asks for it twice.
+     * Thread: the call's. Errors: UNDO_ESTATE outside save_document_v2 (or for a stale call);
+     * UNDO_EINVAL (bytes NULL with length > 0); UNDO_ELIMIT when the pieces so far would pass
+     * UNDO_MAX_DOCUMENT_SIZE (the save then fails with it, whatever the plugin returns).
+     */
+    int32_t (*write_document)(undo_call *call, const uint8_t *bytes, uint64_t length);
 };
 
 /** The size of a 1.0 undo_host. */
@@ -637,6 +651,8 @@ struct undo_host {
 #define UNDO_HOST_SIZE_V1_5 (offsetof(undo_host, register_action_name) + sizeof(void (*)(void)))
 /** The size of a 1.7 undo_host (with set_obsolete, set_description and locale). */
 #define UNDO_HOST_SIZE_V1_7 (offsetof(undo_host, locale) + sizeof(const char *))
+/** The size of a 1.8 undo_host (with write_document). */
+#define UNDO_HOST_SIZE_V1_8 (offsetof(undo_host, write_document) + sizeof(void (*)(void)))
 
 /* ---- The plugin descriptor ---------------------------------------------------------------- */
 
@@ -725,7 +741,9 @@ typedef struct undo_plugin_descriptor {
      * full length, so the host retries with a larger buffer; or a negative code (explained
      * with report_error). call->phase is UNDO_PHASE_SAVE, call->action_id "". Never called
      * inside another call into the plugin; callbacks that change a document or the history
-     * are refused in it. Thread: see the header comment. At most UNDO_MAX_VALUE_SIZE bytes.
+     * are refused in it. Thread: see the header comment. At most UNDO_MAX_VALUE_SIZE bytes;
+     * a 1.8 host calls save_document_v2 instead when the descriptor has one (larger states,
+     * written in pieces, saved once).
      */
     int64_t (*save_document)(undo_call *call, uint8_t *buffer, uint64_t capacity);
 
@@ -736,9 +754,24 @@ typedef struct undo_plugin_descriptor {
      * plugin. bytes: `length` bytes owned by the host, valid during the call. Returns UNDO_OK,
      * or a negative code (UNDO_EINVAL for bytes it cannot read, explained with report_error):
      * the document must then stay empty. call->phase is UNDO_PHASE_LOAD. Same rules as
-     * save_document otherwise.
+     * save_document otherwise. `length` is at most UNDO_MAX_VALUE_SIZE, or, for a plugin with
+     * save_document_v2, at most UNDO_MAX_DOCUMENT_SIZE (the bytes are one block either way).
      */
     int32_t (*load_document)(undo_call *call, const uint8_t *bytes, uint64_t length);
+
+    /* ---- Added in ABI 1.8: set struct_size to sizeof (UNDO_PLUGIN_DESCRIPTOR_SIZE_V1_8) ---- */
+
+    /**
+     * Optional (NULL if none; needs save_document and load_document set too, for 1.7 hosts):
+     * save_document without a buffer and without a limit of 16 MiB. Writes the whole state of
+     * the document call->context with call->host->write_document, in as many pieces as it
+     * likes, then returns UNDO_OK, or a negative code (explained with report_error; what was
+     * written is then dropped). The host calls it once per save, in place of save_document
+     * (which a 1.7 host goes on calling), so a plugin never builds its state twice nor in one
+     * block; the state may be up to UNDO_MAX_DOCUMENT_SIZE bytes, and load_document is given
+     * it back whole. call->phase is UNDO_PHASE_SAVE; same rules as save_document otherwise.
+     */
+    int32_t (*save_document_v2)(undo_call *call);
 } undo_plugin_descriptor;
 
 /** The size of a 1.0 undo_plugin_descriptor: the minimum the host accepts. */
@@ -750,6 +783,9 @@ typedef struct undo_plugin_descriptor {
 /** The size of a 1.7 undo_plugin_descriptor (with save_document and load_document). */
 #define UNDO_PLUGIN_DESCRIPTOR_SIZE_V1_7 \
     (offsetof(undo_plugin_descriptor, load_document) + sizeof(void (*)(void)))
+/** The size of a 1.8 undo_plugin_descriptor (with save_document_v2). */
+#define UNDO_PLUGIN_DESCRIPTOR_SIZE_V1_8 \
+    (offsetof(undo_plugin_descriptor, save_document_v2) + sizeof(void (*)(void)))
 
 /**
  * The type of the one function a plugin exports as UNDO_PLUGIN_ENTRY_SYMBOL. It must only

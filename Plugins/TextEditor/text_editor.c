@@ -7,7 +7,8 @@
  *   text.bold(position: i64, length: i64)      "Bold"    toggles; inverse restores the styles
  *   text.italic(position: i64, length: i64)    "Italic"  likewise
  * describe() shows a document as text with <b>...</b> and <i>...</i> markers.
- * save_document/load_document (ABI 1.7) keep a document as bytes, in this format (version 1):
+ * save_document/load_document (ABI 1.7) keep a document as bytes, in this format (version 1),
+ * which save_document_v2 (ABI 1.8) writes in pieces, beyond 16 MiB:
  *   "UHT" and the version byte 1; the character count n (8 bytes, little-endian); n style
  *   bytes (STYLE_* bits); n Unicode scalar values (4 bytes each, little-endian).
  *
@@ -583,6 +584,37 @@ static int64_t text_save_document(undo_call *call, uint8_t *buffer, uint64_t cap
     return (int64_t)total;
 }
 
+/* save_document_v2 (ABI 1.8): the same bytes, written in pieces of at most 64 KiB, so a
+ * document of any size is saved without a buffer of its size. */
+#define TEXT_PIECE_CHARS 16384
+
+static int32_t text_save_document_v2(undo_call *call) {
+    const text_doc *doc = find_doc((text_state *)call->plugin_data, call->context);
+    uint64_t count = doc ? doc->length : 0;
+    uint8_t piece[4 * TEXT_PIECE_CHARS];
+    uint64_t start, i;
+    int32_t status;
+    if (count > (UNDO_MAX_DOCUMENT_SIZE - TEXT_HEADER_SIZE) / 5) {
+        return fail(call, UNDO_ELIMIT, "the document is too long to save");
+    }
+    memcpy(piece, "UHT", 3);
+    piece[3] = TEXT_FORMAT_VERSION;
+    put_le(piece + 4, count, 8);
+    status = call->host->write_document(call, piece, TEXT_HEADER_SIZE);
+    if (status != UNDO_OK) return status;
+    if (count > 0) {
+        status = call->host->write_document(call, doc->styles, count);
+        if (status != UNDO_OK) return status;
+    }
+    for (start = 0; start < count; start += TEXT_PIECE_CHARS) {
+        uint64_t n = count - start < TEXT_PIECE_CHARS ? count - start : TEXT_PIECE_CHARS;
+        for (i = 0; i < n; i++) put_le(piece + 4 * i, doc->chars[start + i], 4);
+        status = call->host->write_document(call, piece, 4 * n);
+        if (status != UNDO_OK) return status;
+    }
+    return UNDO_OK;
+}
+
 static int32_t text_load_document(undo_call *call, const uint8_t *bytes, uint64_t length) {
     text_state *state = (text_state *)call->plugin_data;
     text_doc *doc = find_doc(state, call->context);
@@ -618,7 +650,7 @@ static int32_t text_load_document(undo_call *call, const uint8_t *bytes, uint64_
 }
 
 static const undo_plugin_descriptor text_descriptor = {
-    .struct_size = (uint32_t)UNDO_PLUGIN_DESCRIPTOR_SIZE_V1_7,
+    .struct_size = (uint32_t)UNDO_PLUGIN_DESCRIPTOR_SIZE_V1_8,
     .abi_major = UNDO_ABI_VERSION_MAJOR,
     .abi_minor = UNDO_ABI_VERSION_MINOR,
     .id = UNDO_TEXT_EDITOR_ID,
@@ -629,6 +661,7 @@ static const undo_plugin_descriptor text_descriptor = {
     .describe = text_describe,
     .save_document = text_save_document,
     .load_document = text_load_document,
+    .save_document_v2 = text_save_document_v2,
 };
 
 UNDO_PLUGIN_EXPORT const undo_plugin_descriptor *undo_plugin_entry(void) {

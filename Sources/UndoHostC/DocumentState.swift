@@ -2,7 +2,8 @@ import UndoCore
 import UndoHostAPI
 import UndoPluginHost
 
-// Saving a plugin document's state as bytes and loading it back (ABI 1.7).
+// Saving a plugin document's state as bytes and loading it back (ABI 1.7; larger states with
+// save_document_v2, ABI 1.8).
 
 @c @implementation
 public func undo_history_save_document(_ h: OpaquePointer?, _ pluginID: UnsafePointer<CChar>?,
@@ -37,7 +38,14 @@ public func undo_history_load_document(_ h: OpaquePointer?, _ pluginID: UnsafePo
         if length > 0 && bytes == nil { throw .invalid("bytes is NULL but length is \(length)") }
         let id = try CText.read(pluginID, "plugin_id")
         let context = try CText.context(context, fallback: history.currentContext ?? .global)
-        let limit = UInt64(UNDO_MAX_VALUE_SIZE)
+        // A plugin with save_document_v2 (ABI 1.8) takes up to UNDO_MAX_DOCUMENT_SIZE; one
+        // without, UNDO_MAX_VALUE_SIZE.
+        let limit: UInt64
+        do throws(PluginHostError) {
+            limit = UInt64(try history.host.documentSizeLimit(plugin: id))
+        } catch {
+            throw ClientFailure(error)
+        }
         guard length <= limit else {
             // Refused before copying: the length alone may be absurd.
             throw ClientFailure(.documentStateTooLarge(plugin: id, bytes: Int(clamping: length), limit: Int(limit)))

@@ -3,12 +3,13 @@ import UndoCore
 import UndoJournal
 import UndoPluginHost
 
-/// A journal's checkpoint (format 4): the whole state after one change, so the changes up to it
+/// A journal's checkpoint (format 4; format 5 keeps a state over ``pieceSize`` in pieces): the whole state after one change, so the changes up to it
 /// can be dropped: the plugins the journal loaded, every document's state as the plugin's own
 /// bytes (``UndoPluginHost/PluginHost/saveDocumentState(plugin:context:)``), and the history as
 /// a ``UndoCore/UndoHistorySnapshot`` of ``UndoPluginHost/PluginStepRecord``s.
 ///
-/// Kept in four tables, one row per plugin, document, step (a group's members follow it, each
+/// Kept in five tables, one row per plugin, document (and piece of a document's state after
+/// its first), step (a group's members follow it, each
 /// naming it as `parent`) and save mark, each with a checksum; the `checkpoint` row holds the
 /// history's record and how many rows each table must have, so a row lost is damage too.
 struct Checkpoint {
@@ -27,7 +28,23 @@ struct Checkpoint {
         var document: PluginDocument
         /// The plugin's version when it saved the state ("" for a context only named).
         var version: String
-        var state: [UInt8]
+        var state: [UInt8] { didSet { stateCount = state.count } }
+        /// The bytes of the state, kept when the state itself is dropped (``dropState()``).
+        private(set) var stateCount: Int
+
+        init(document: PluginDocument, version: String, state: [UInt8]) {
+            self.document = document
+            self.version = version
+            self.state = state
+            stateCount = state.count
+        }
+
+        /// Frees the bytes once the plugin holds them (a restored checkpoint), keeping their count.
+        mutating func dropState() {
+            let count = stateCount
+            state = []
+            stateCount = count
+        }
     }
 
     struct Load: Equatable {
@@ -57,17 +74,33 @@ struct Checkpoint {
         CREATE TABLE checkpoint_marks(ordinal INTEGER PRIMARY KEY, kind TEXT NOT NULL, context TEXT NOT NULL,
                                       serial INTEGER NOT NULL, checksum INTEGER NOT NULL);
 
+        """ + pieceTable
+
+    /// Format 5: the pieces of a document's state after its first (`checkpoint_documents.state`).
+    static let pieceTable = """
+        CREATE TABLE checkpoint_pieces(ordinal INTEGER PRIMARY KEY, document INTEGER NOT NULL, piece INTEGER NOT NULL,
+                                       pieces INTEGER NOT NULL, bytes BLOB NOT NULL, checksum INTEGER NOT NULL);
+
         """
+
+    /// The most bytes of a document's state one row holds (format 5): a larger state is kept
+    /// as its first piece in `checkpoint_documents.state` and the rest in `checkpoint_pieces`,
+    /// so no row, and no copy SQLite makes of a bound value, is larger than this.
+    static let pieceSize = 4 << 20
+
+    /// The pieces after the first of a state of `count` bytes.
+    static func furtherPieces(_ count: Int) -> Int { count <= pieceSize ? 0 : (count - 1) / pieceSize }
 
     static let clear = """
         DELETE FROM checkpoint; DELETE FROM checkpoint_plugins; DELETE FROM checkpoint_documents;
-        DELETE FROM checkpoint_steps; DELETE FROM checkpoint_marks;
+        DELETE FROM checkpoint_steps; DELETE FROM checkpoint_marks; DELETE FROM checkpoint_pieces;
         """
 
     // MARK: Writing
 
     /// Writes it in place of the one before (inside the caller's transaction).
-    /// - Complexity: O(steps + documents' bytes + save marks).
+    /// - Complexity: O(steps + documents' bytes + save marks); each document's bytes are
+    ///   bound in pieces of ``pieceSize``.
     func write(to connection: SQLiteConnection) throws(SQLiteFailure) {
         try connection.execute(Self.clear)
         var statements: [SQLiteConnection.Statement] = []
@@ -82,9 +115,23 @@ struct Checkpoint {
             try connection.run(plugin, Self.sealed([.integer(Int64(index + 1)), .text(load.path), .text(load.plugin), .text(load.version)]))
         }
         let document = try prepare("INSERT INTO checkpoint_documents VALUES (?, ?, ?, ?, ?, ?);")
+        let piece = try prepare("INSERT INTO checkpoint_pieces VALUES (?, ?, ?, ?, ?, ?);")
+        var pieceOrdinal: Int64 = 0
         for (index, item) in documents.enumerated() {
-            try connection.run(document, Self.sealed([.integer(Int64(index + 1)), .text(item.document.plugin), .text(item.version),
-                                                      .text(item.document.context.name), .blob(item.state)]))
+            // The first piece in the document's row, sealed with the count of the others, so
+            // losing them all is damage too (a state of one piece is sealed as in format 4).
+            let further = Self.furtherPieces(item.state.count)
+            let first = Array(item.state.prefix(Self.pieceSize))
+            let values: [SQLiteConnection.Value] = [.integer(Int64(index + 1)), .text(item.document.plugin), .text(item.version),
+                                                    .text(item.document.context.name), .blob(first)]
+            try connection.run(document, values + [.integer(Self.documentChecksum(values, furtherPieces: further))])
+            for number in 0..<further {
+                let start = (number + 1) * Self.pieceSize
+                pieceOrdinal += 1
+                try connection.run(piece, Self.sealed([.integer(pieceOrdinal), .integer(Int64(index + 1)), .integer(Int64(number + 1)),
+                                                       .integer(Int64(further)),
+                                                       .blob(Array(item.state[start..<min(start + Self.pieceSize, item.state.count)]))]))
+            }
         }
         let step = try prepare("INSERT INTO checkpoint_steps VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);")
         var ordinal: Int64 = 0
@@ -150,11 +197,11 @@ struct Checkpoint {
 
     // MARK: Reading
 
-    /// The checkpoint of a journal of format 4, `nil` when it has none.
+    /// The checkpoint of a journal of format 4 or 5, `nil` when it has none.
     /// - Throws: ``SQLiteFailure`` with `SQLITE_CORRUPT` naming what is damaged: a row failing its
     ///   checksum, rows missing or left over, a step that does not fit its group.
     /// - Complexity: O(rows).
-    static func read(from connection: SQLiteConnection) throws(SQLiteFailure) -> Checkpoint? {
+    static func read(from connection: SQLiteConnection, format: Int64) throws(SQLiteFailure) -> Checkpoint? {
         var records: [[SQLiteConnection.Value]] = []
         try connection.query("SELECT * FROM checkpoint;") { records.append($0) }
         guard let record = records.first else { return nil }
@@ -218,12 +265,65 @@ struct Checkpoint {
         for row in try rows("checkpoint_plugins") {
             loads.append(Load(path: try text(row, 1), plugin: try text(row, 2), version: try text(row, 3)))
         }
+        // Format 5: the pieces after each document's first, counted per document first so each
+        // state is made once at its full size (no array grown by doubling).
+        var pieceCounts: [Int64: (pieces: Int64, bytes: Int64)] = [:]
+        if format >= 5 {
+            try connection.query("SELECT document, count(*), sum(length(bytes)) FROM checkpoint_pieces GROUP BY document;") { row in
+                if case .integer(let document) = row[0], case .integer(let count) = row[1], row.count > 2,
+                   case .integer(let bytes) = row[2] {
+                    pieceCounts[document] = (count, bytes)
+                }
+            }
+        }
         var documents: [Document] = []
-        for row in try rows("checkpoint_documents") {
-            guard row.count > 4, case .blob(let state) = row[4] else { throw damaged("a document's state is missing") }
-            let context = try contextName(row, 3, "document \(documents.count + 1)")
+        var documentRows: [[SQLiteConnection.Value]] = []
+        try connection.query("SELECT * FROM checkpoint_documents ORDER BY ordinal;") { documentRows.append($0) }
+        for (index, row) in documentRows.enumerated() {
+            let ordinal = Int64(index + 1)
+            let further = pieceCounts[ordinal] ?? (0, 0)
+            guard row.count == 6, (try? integer(row, 0)) == ordinal, case .integer(let stored) = row[5],
+                  Self.documentChecksum(Array(row.prefix(5)), furtherPieces: Int(further.pieces)) == stored else {
+                throw damaged("a row of checkpoint_documents fails its checksum")
+            }
+            guard case .blob(var state) = row[4] else { throw damaged("a document's state is missing") }
+            if further.pieces > 0 {
+                guard state.count == pieceSize, further.bytes > 0,
+                      further.bytes <= Int64(further.pieces) * Int64(pieceSize),
+                      Int64(state.count) + further.bytes <= Int64(PluginHost.maximumDocumentSize) else {
+                    throw damaged("document \(ordinal)'s pieces do not fit its first")
+                }
+                state.reserveCapacity(state.count + Int(further.bytes))
+            }
+            let context = try contextName(row, 3, "document \(ordinal)")
             documents.append(Document(document: PluginDocument(plugin: try text(row, 1), context: UndoContext(context)),
                                       version: try text(row, 2), state: state))
+        }
+        documentRows = []
+        if format >= 5 {
+            var expected = (document: Int64(1), piece: Int64(1)), ordinal: Int64 = 0, bad: String?
+            try connection.query("SELECT * FROM checkpoint_pieces ORDER BY ordinal;") { row in
+                guard bad == nil else { return }
+                ordinal += 1
+                guard unsealed(row), row.count == 6, case .integer(let number) = row[0], number == ordinal,
+                      case .integer(let document) = row[1], case .integer(let piece) = row[2],
+                      case .integer(let pieces) = row[3], case .blob(let bytes) = row[4] else {
+                    bad = "a row of checkpoint_pieces fails its checksum"
+                    return
+                }
+                // Pieces come in order: each document's 1...pieces, documents in order, every
+                // piece but a document's last full.
+                if piece == 1 && document > expected.document { expected = (document, 1) }
+                guard document == expected.document, piece == expected.piece, document >= 1,
+                      document <= Int64(documents.count), pieces == pieceCounts[document]?.pieces,
+                      !bytes.isEmpty, bytes.count <= pieceSize, piece == pieces || bytes.count == pieceSize else {
+                    bad = "piece \(ordinal) of checkpoint_pieces is out of order"
+                    return
+                }
+                documents[Int(document) - 1].state.append(contentsOf: bytes)
+                expected.piece += 1
+            }
+            if let bad { throw damaged(bad) }
         }
         let stepRows = try rows("checkpoint_steps")
         var stepIndex = 0
@@ -319,6 +419,12 @@ struct Checkpoint {
 
     // MARK: Checksums
 
+    /// The checksum of a `checkpoint_documents` row (its values without the checksum) whose
+    /// state has `furtherPieces` pieces in `checkpoint_pieces`: with none, the format-4 one.
+    static func documentChecksum(_ values: [SQLiteConnection.Value], furtherPieces: Int) -> Int64 {
+        furtherPieces == 0 ? checksum(values) : checksum(values + [.integer(Int64(furtherPieces))])
+    }
+
     /// `values` with their checksum appended.
     static func sealed(_ values: [SQLiteConnection.Value]) -> [SQLiteConnection.Value] {
         values + [.integer(checksum(values))]
@@ -396,6 +502,9 @@ public struct CheckpointInfo: Sendable, Equatable {
     public var documents: [PluginDocument]
     /// The bytes of the documents' states.
     public var documentBytes: Int
+    /// The rows the documents' states take (format 5): one per document, and one per further
+    /// piece of 4 MiB of a state larger than that.
+    public var documentRows: Int
     /// The context later calls without one act on, as the checkpoint left it.
     public var currentContext: String?
 }
@@ -403,7 +512,8 @@ public struct CheckpointInfo: Sendable, Equatable {
 extension Checkpoint {
     var info: CheckpointInfo {
         CheckpointInfo(sequence: sequence, time: time, steps: history.stepCount, documents: documents.map(\.document),
-                       documentBytes: documents.reduce(0) { $0 + $1.state.count },
+                       documentBytes: documents.reduce(0) { $0 + $1.stateCount },
+                       documentRows: documents.reduce(0) { $0 + 1 + Self.furtherPieces($1.stateCount) },
                        currentContext: history.currentContext?.name)
     }
 

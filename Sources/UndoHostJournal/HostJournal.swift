@@ -31,15 +31,16 @@ import UndoJournal
 /// change, and is replayed from its first. So a limit that drops steps from the history never
 /// drops what the journal needs to restore the documents.
 ///
-/// **Format.** Version 4 (`PRAGMA user_version`; format 1 is undo-host's journal of session
+/// **Format.** Version 5 (`PRAGMA user_version`; format 1 is undo-host's journal of session
 /// lines, read by undo-host's `SessionLineJournal`): one row per change, its fields in typed columns, with a
 /// checksum, and the checkpoint's tables (see CheckpointTables.swift), each row with a checksum
-/// and the count of rows in the checkpoint's record; a damaged file is refused naming what is
+/// and the count of rows in the checkpoint's record (format 5 keeps a document's state over
+/// 4 MiB in pieces, so a state may be larger than one value, up to 4 GiB); a damaged file is refused naming what is
 /// damaged. A perform keeps the step it made (``UndoPluginHost/PluginStepRecord``: name,
 /// description, coalescing key, inverse arguments), and its replay must make the same step
 /// again (name, coalescing key, inverse arguments), else the open is refused naming the change,
 /// the plugin and what differs. Journals of format 2 (no step columns) and 3 (no checkpoint
-/// tables) are read, and become format 4 once replayed. A failed open never writes to the file,
+/// tables) and 4 (no pieces) are read, and become format 5 once replayed. A failed open never writes to the file,
 /// nor to its `-wal` (a `-wal` that does not continue the database is refused); a link among the
 /// journal's files in a folder others may write is refused before SQLite follows it. An open
 /// after one that died replaying a change stops before that change (``stoppedReplay``), and one
@@ -58,7 +59,7 @@ import UndoJournal
 /// lock, in the order of the changes.
 public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
     /// The format this version writes.
-    public static let formatVersion: Int64 = 4
+    public static let formatVersion: Int64 = 5
     /// The oldest format this version opens (and brings to ``formatVersion`` once replayed).
     public static let oldestFormatVersion: Int64 = 2
     /// The last sequence number a change may have (2^62): a checkpoint or change past it is
@@ -330,12 +331,12 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
             clock?.useWallClock()
             before = host.history.withStack { ($0.countLimit, $0.memoryLimit, $0.currentContext) }
             pluginsBefore = host.plugins
-            if let checkpoint {
+            if checkpoint != nil {
                 marker.mark("checkpoint", plugins: plugins)
-                try restore(checkpoint, into: host, path: path)
-                for load in checkpoint.loads { tracked.follow(.load(path: load.path, plugin: load.plugin, pluginVersion: load.version)) }
-                for item in checkpoint.documents { tracked.note(item.document) }
-                restoring?(checkpoint.info)
+                try restore(&checkpoint!, into: host, path: path)
+                for load in checkpoint!.loads { tracked.follow(.load(path: load.path, plugin: load.plugin, pluginVersion: load.version)) }
+                for item in checkpoint!.documents { tracked.note(item.document) }
+                restoring?(checkpoint!.info)
             }
             let replayed = stopBefore.map { stop in changes.filter { $0.sequence < stop } } ?? changes
             try replay(replayed, into: host, clock: clock, path: path, marker: &marker, plugins: plugins, following: following)
@@ -379,7 +380,8 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
             // Replayed: the journal is good for this version, and takes its later changes' steps
             // and checkpoints.
             do throws(SQLiteFailure) {
-                try connection.execute("BEGIN;\n" + (format < 3 ? ChangeRow.stepColumns : "") + Checkpoint.tables
+                try connection.execute("BEGIN;\n" + (format < 3 ? ChangeRow.stepColumns : "")
+                                       + (format < 4 ? Checkpoint.tables : Checkpoint.pieceTable)
                                        + "PRAGMA user_version=\(formatVersion);\nCOMMIT;")
             } catch {
                 try? connection.execute("ROLLBACK;")
@@ -444,9 +446,9 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         return [UInt64(info.st_dev), UInt64(info.st_ino)]
     }
 
-    /// Whether `path` is to be opened as a journal of this kind (formats 2 to 4): `false` only for an
+    /// Whether `path` is to be opened as a journal of this kind (formats 2 to 5): `false` only for an
     /// undo-host journal of format 1 (session lines, read by undo-host's `SessionLineJournal`); `true` for a
-    /// missing file (new journals are of format 4) and for anything else (refused by ``open(path:durability:host:clock:following:restoring:)``).
+    /// missing file (new journals are of format 5) and for anything else (refused by ``open(path:durability:host:clock:following:restoring:)``).
     /// - Parameter path: the database file.
     /// - Complexity: O(1): reads the header only.
     public static func isHostJournal(_ path: String) -> Bool {
@@ -626,7 +628,7 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         }
     }
 
-    /// Reads and checks an existing journal of formats 2 to 4: its format, its checkpoint and its changes.
+    /// Reads and checks an existing journal of formats 2 to 5: its format, its checkpoint and its changes.
     private static func check(_ connection: SQLiteConnection, path: String) throws(SQLiteFailure)
         -> (format: Int64, checkpoint: Checkpoint?, changes: [(sequence: Int64, time: UInt64, change: HostChange)])
     {
@@ -643,7 +645,7 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         guard check == ["ok"] else {
             throw SQLiteFailure(code: SQLITE_CORRUPT, message: "integrity check: " + check.prefix(3).joined(separator: "; "))
         }
-        let checkpoint = version >= 4 ? try Checkpoint.read(from: connection) : nil
+        let checkpoint = version >= 4 ? try Checkpoint.read(from: connection, format: version) : nil
         let base = checkpoint?.sequence ?? 0
         var changes: [(sequence: Int64, time: UInt64, change: HostChange)] = []
         var damaged: String?
@@ -960,13 +962,18 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
     /// documents' states, then the history.
     /// When it fails, what it put in is taken out again (the documents closed), so the host is
     /// as it was before the open.
-    private static func restore(_ checkpoint: Checkpoint, into host: PluginHost, path: String) throws(JournalError) {
+    /// Each document's bytes are dropped once its plugin has loaded them (the checkpoint keeps
+    /// their count, ``Checkpoint/Document/stateCount``), so the open never holds a document
+    /// twice over beside its plugin's copy, through the replay that follows either.
+    private static func restore(_ checkpoint: inout Checkpoint, into host: PluginHost, path: String) throws(JournalError) {
         var loadedDocuments: [UndoContext] = []
         do throws(PluginHostError) {
             // Its plugins are loaded already (checkPlugins): a journal never loads one.
-            for item in checkpoint.documents where !item.document.plugin.isEmpty {
-                loadedDocuments.append(item.document.context)
-                try host.loadDocumentState(item.state, plugin: item.document.plugin, context: item.document.context)
+            for index in checkpoint.documents.indices where !checkpoint.documents[index].document.plugin.isEmpty {
+                let item = checkpoint.documents[index].document
+                loadedDocuments.append(item.context)
+                try host.loadDocumentState(checkpoint.documents[index].state, plugin: item.plugin, context: item.context)
+                checkpoint.documents[index].dropState()
             }
             try host.restoreHistory(checkpoint.history)
         } catch {

@@ -16,6 +16,18 @@ package struct RowChecksum {
         }
     }
 
+    /// Adds an array of bytes as they are: the same checksum as the generic `mix`, in a loop
+    /// over a concrete array with the hash kept local (the generic one was left unspecialized
+    /// in a release build and took about 60% of reopening a checkpoint of 250 MB).
+    /// - Complexity: O(bytes).
+    @inlinable package mutating func mix(_ bytes: [UInt8]) {
+        var hash = self.hash
+        for index in bytes.indices {
+            hash = (hash ^ UInt64(bytes[index])) &* 0x0000_0100_0000_01b3
+        }
+        self.hash = hash
+    }
+
     /// Adds an integer as its 8 bytes, least significant first.
     @inlinable package mutating func mix(integer: Int64) {
         let bits = UInt64(bitPattern: integer)
@@ -26,8 +38,12 @@ package struct RowChecksum {
 
     /// Adds a text as its UTF-8 bytes ended by a 0 byte (so "ab", "c" differs from "a", "bc").
     @inlinable package mutating func mix(text: String) {
-        mix(text.utf8)
-        mix(CollectionOfOne(0))
+        // A concrete loop with the hash kept local, as for an array (see `mix(_: [UInt8])`).
+        var hash = self.hash
+        for byte in text.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        }
+        self.hash = (hash ^ 0) &* 0x0000_0100_0000_01b3
     }
 
     /// The checksum as a row stores it (its bits as SQLite's signed integer).

@@ -50,8 +50,9 @@ public final class UndoPlugin: @unchecked Sendable {
     ///   - saveDocument: the whole state of one document (context) as bytes in your own format
     ///     (put a version in it), which `loadDocument` turns back into the same state, so a
     ///     host's journal can keep a checkpoint instead of every step (ABI 1.7
-    ///     `save_document`); at most `UNDO_MAX_VALUE_SIZE` bytes. Give it with `loadDocument`
-    ///     or not at all.
+    ///     `save_document`). A host of ABI 1.8 asks for it once per save (`save_document_v2`)
+    ///     and takes up to `UNDO_MAX_DOCUMENT_SIZE` bytes (4 GiB); a 1.7 host at most
+    ///     `UNDO_MAX_VALUE_SIZE` (16 MiB). Give it with `loadDocument` or not at all.
     ///   - loadDocument: replaces the state of an empty document (never changed, or closed)
     ///     with what the bytes hold, as `saveDocument` wrote them, maybe in an earlier run or
     ///     version; throw ``UndoPluginError`` (`.invalidArgument`) for bytes you cannot read,
@@ -160,6 +161,7 @@ public final class UndoPlugin: @unchecked Sendable {
         descriptor.describe = hasDescribe ? UndoPluginInstance.describe : nil
         descriptor.save_document = savesDocuments ? UndoPluginInstance.saveDocument : nil
         descriptor.load_document = savesDocuments ? UndoPluginInstance.loadDocument : nil
+        descriptor.save_document_v2 = savesDocuments ? UndoPluginInstance.saveDocumentV2 : nil
         return descriptor
     }
 

@@ -99,12 +99,30 @@ final class UndoPluginInstance {
         }
     }
 
+    /// save_document_v2 (ABI 1.8): the plugin's bytes for the call's document, asked for once
+    /// and handed to the host with write_document (no limit of 16 MiB; a 1.7 host calls
+    /// ``saveDocument`` instead).
+    static let saveDocumentV2: @convention(c) (UnsafeMutablePointer<undo_call>?) -> Int32 = { call in
+        guard let call, let instance = from(call.pointee.plugin_data) else { return Int32(UNDO_EINVAL) }
+        guard let saveState = instance.plugin.saveState else { return Int32(UNDO_ENOTSUP) }
+        guard let host = call.pointee.host, host.pointee.struct_size >= UInt32(MemoryLayout<undo_host>.size),
+              let writeDocument = host.pointee.write_document else { return Int32(UNDO_ENOTSUP) }
+        do {
+            let bytes = try saveState(instance.state, String(undoArgument: call.pointee.context))
+            return bytes.withUnsafeBufferPointer { writeDocument(call, $0.baseAddress, UInt64($0.count)) }
+        } catch {
+            return instance.host.report(UndoPluginError(error))
+        }
+    }
+
     /// load_document (ABI 1.7): hands the bytes (copied) to the plugin's loadDocument.
     static let loadDocument: @convention(c) (UnsafeMutablePointer<undo_call>?, UnsafePointer<UInt8>?, UInt64) -> Int32 = {
         call, bytes, length in
         guard let call, let instance = from(call.pointee.plugin_data) else { return Int32(UNDO_EINVAL) }
         guard let loadState = instance.plugin.loadState else { return Int32(UNDO_ENOTSUP) }
-        guard length <= UInt64(UNDO_MAX_VALUE_SIZE), bytes != nil || length == 0 else { return Int32(UNDO_EINVAL) }
+        guard length <= UInt64(UNDO_MAX_DOCUMENT_SIZE), length <= UInt64(Int.max), bytes != nil || length == 0 else {
+            return Int32(UNDO_EINVAL)
+        }
         let copy = bytes.map { Array(UnsafeBufferPointer(start: $0, count: Int(length))) } ?? []
         do {
             try loadState(instance.state, String(undoArgument: call.pointee.context), copy)

@@ -312,7 +312,7 @@ import UndoTestSupport
         #expect(try host.describe(UndoContext("b"), plugin: Self.text) == "12")
     }
 
-    /// A journal of format 3 becomes format 4 once replayed, and then takes checkpoints.
+    /// A journal of format 3 becomes format 5 once replayed, and then takes checkpoints.
     @Test func aVersionThreeJournalTakesCheckpoints() throws {
         let copy = try fixtureCopy("format-3")
         let before: Snapshot
@@ -323,7 +323,7 @@ import UndoTestSupport
             before = try snapshot(host)
             journal.close()
         }
-        #expect(try sqliteRows(copy, "PRAGMA user_version;") == [["4"]])
+        #expect(try sqliteRows(copy, "PRAGMA user_version;") == [["5"]])
         let (host, clock) = makeHost()
         let journal = try HostJournal.open(path: copy, host: host, clock: clock)
         #expect(journal.restoredCount == 0 && journal.restoredCheckpoint?.sequence == 24)
@@ -331,7 +331,7 @@ import UndoTestSupport
         journal.close()
     }
 
-    /// A journal of format 2 is brought to format 4 once replayed (the step columns and the
+    /// A journal of format 2 is brought to format 5 once replayed (the step columns and the
     /// checkpoint tables), and its later changes keep their steps; it still reopens.
     @Test func aVersionTwoJournalGainsTheStepColumns() throws {
         let copy = try fixtureCopy("format-2")
@@ -341,7 +341,7 @@ import UndoTestSupport
             try host.perform("text.insert", [.i64(0), .string("z")], in: UndoContext("b"))
             journal.close()
         }
-        #expect(try sqliteRows(copy, "PRAGMA user_version;") == [["4"]])
+        #expect(try sqliteRows(copy, "PRAGMA user_version;") == [["5"]])
         #expect(try sqliteRows(copy, "SELECT step_name, inverse_arguments FROM changes WHERE sequence = 25;").count == 1)
         let (host, clock) = makeHost()
         let journal = try HostJournal.open(path: copy, host: host, clock: clock)

@@ -247,7 +247,7 @@ struct JournalCheckpointTests {
         let old = Self.journalPath(folder, "old.undojournal")
         let fixture = SourceTree.path("Tests/UndoHostJournalTests/Fixtures/format-1.undojournal")
         try FileManager.default.copyItem(atPath: fixture, toPath: old)
-        // A journal of format 1 is upgraded to format 4 when it is opened, and is checkpointed like any other.
+        // A journal of format 1 is upgraded to format 5 when it is opened, and is checkpointed like any other.
         let formatOne = try UndoHostProcess.run(UndoHostProcess.samplePlugins + ["--journal", old, "--checkpoint-every", "0"],
                                                 input: "text.insert 0 \">\"\ncheckpoint\n")
         #expect(formatOne.status == 0)
@@ -345,6 +345,34 @@ struct JournalCheckpointTests {
         // Another document is a change.
         _ = try UndoHostProcess.run(Self.plugins + ["--journal", journal], input: "doc other\n")
         #expect(try journalRows(journal, "SELECT count(*) FROM changes;") == ["1"])
+    }
+
+    @Test("A document over 16 MiB (the text plugin's save_document_v2, ABI 1.8) is checkpointed in pieces and reopens the same")
+    func aDocumentOverSixteenMiB() throws {
+        let folder = try TemporaryFolder()
+        let journal = Self.journalPath(folder, "large.undojournal")
+        // 3,500,000 characters: 17,500,012 bytes of state, over UNDO_MAX_VALUE_SIZE.
+        let letters = Array("abcdefghijklmnopqrstuvwxyz")
+        func text(_ count: Int, _ start: Int) -> String { String((start..<(start + count)).map { letters[($0 / 5 + $0) % 26] }) }
+        let script = "doc big\ntext.insert 0 \"\(text(1_750_000, 0))\"\nbreak\ntext.insert 1750000 \"\(text(1_750_000, 1_750_000))\"\n"
+        let session = try UndoHostProcess.run(Self.plugins + ["--journal", journal], input: script + "checkpoint\n")
+        #expect(session.status == 0, "\(session.standardError)")
+        #expect(session.lines.contains("Checkpoint after change 4: 2 steps and 1 document (17,500,012 bytes); the journal keeps only the changes after it"),
+                "\(session.lines.filter { $0.hasPrefix("Checkpoint") })")
+        // Counted: the state takes its document's row and 4 pieces of at most 4 MiB.
+        #expect(try journalRows(journal, "SELECT count(*) || ' ' || max(length(bytes)) FROM checkpoint_pieces;") == ["4 4194304"])
+        let state = "SELECT hex(sha3_query('SELECT state FROM checkpoint_documents; SELECT bytes FROM checkpoint_pieces ORDER BY ordinal;'));"
+        let saved = try journalRows(journal, state)
+        // Reopened from the checkpoint, the plugin saves the same bytes again.
+        let reopened = try UndoHostProcess.run(Self.plugins + ["--journal", journal], input: "checkpoint\n")
+        #expect(reopened.status == 0, "\(reopened.standardError)")
+        #expect(reopened.standardError.hasPrefix("undo-host: journal \(journal): restored from the checkpoint after change 4"),
+                "\(reopened.standardError.prefix(300))")
+        #expect(reopened.lines.contains { $0.hasPrefix("Checkpoint after change 4: 2 steps and 1 document (17,500,012 bytes)") })
+        #expect(try journalRows(journal, state) == saved && saved.count == 1 && saved[0].count == 64)
+        // And its two steps undo back to nothing.
+        let undone = try UndoHostProcess.run(Self.plugins + ["--journal", journal], input: "undo\nundo\nshow\n")
+        #expect(undone.status == 0 && undone.lines.last == "big (Text Editor): empty", "\(undone.standardOutput.prefix(400))")
     }
 
     @Test("--json gives what the checkpoint holds; in Korean it says so in Korean")

@@ -78,7 +78,7 @@ struct JournalSessionTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: journal)) == before)
     }
 
-    @Test("A journal of format 1 (session lines) is upgraded to format 4 and continued; the old file is kept beside it")
+    @Test("A journal of format 1 (session lines) is upgraded to format 5 and continued; the old file is kept beside it")
     func aFormatOneJournalIsUpgraded() throws {
         let folder = try TemporaryFolder()
         let journal = folder.url.appendingPathComponent("old.undojournal").path
@@ -88,14 +88,14 @@ struct JournalSessionTests {
         let first = try UndoHostProcess.run(UndoHostProcess.samplePlugins + ["--journal", journal], input: "text.insert 0 \">\"\n")
         #expect(first.status == 0)
         #expect(first.standardError == """
-            undo-host: journal \(journal): format 1 (session lines) upgraded to format 4; the old file is kept as \(journal).format-1
+            undo-host: journal \(journal): format 1 (session lines) upgraded to format 5; the old file is kept as \(journal).format-1
             undo-host: journal \(journal): 7 changes restored
 
             """, "\(first.standardError)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted()
                 == ["old.undojournal", "old.undojournal.format-1"])
         #expect(try Data(contentsOf: URL(fileURLWithPath: journal + ".format-1")) == original)
-        #expect(try journalRows(journal, "PRAGMA user_version;") == ["4"])
+        #expect(try journalRows(journal, "PRAGMA user_version;") == ["5"])
         // Each change keeps the time it was first made.
         let times = try journalRows(journal, "SELECT time FROM changes ORDER BY sequence;")
         #expect(times.count == 8)
@@ -126,7 +126,7 @@ struct JournalSessionTests {
         try writeFormatOneJournal(journal, Self.formatOneEntries)
         let first = try UndoHostProcess.run(UndoHostProcess.samplePlugins + ["--journal", journal], input: Self.questions)
         #expect(first.status == 0)
-        #expect(first.standardError.contains("format 1 (session lines) upgraded to format 4"), "\(first.standardError)")
+        #expect(first.standardError.contains("format 1 (session lines) upgraded to format 5"), "\(first.standardError)")
         // The same lines run without a journal give the same session.
         let lines = Self.formatOneEntries.map { $0.command + "\n" }.joined()
         let direct = try UndoHostProcess.run(UndoHostProcess.samplePlugins, input: lines + Self.questions)

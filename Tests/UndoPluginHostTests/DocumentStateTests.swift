@@ -235,3 +235,103 @@ import UndoPluginABI
         ])
     }
 }
+
+/// save_document_v2 (ABI 1.8): a plugin hands its state in pieces with write_document, once per
+/// save, past UNDO_MAX_VALUE_SIZE; through statebox.c built with -DSTATEBOX_V2.
+@Suite struct DocumentStateInPieces {
+    static let box = DocumentState.box
+
+    func makeBox() throws -> (PluginHost, String) {
+        let (host, _) = makeHost()
+        let path = try Fixtures.buildPlugin("statebox.c", defines: ["STATEBOX_V2"])
+        try host.load(file: path)
+        return (host, path)
+    }
+
+    func setPiece(_ size: UInt64, in path: String) throws {
+        typealias SetPiece = @convention(c) (UInt64) -> Void
+        try Fixtures.function("statebox_set_piece", in: path, as: SetPiece.self)(size)
+    }
+
+    func lastWrite(in path: String) throws -> Int32 {
+        typealias LastWrite = @convention(c) () -> Int32
+        return try Fixtures.function("statebox_last_write", in: path, as: LastWrite.self)()
+    }
+
+    /// Pieces of one byte to 1 MiB give the same bytes, the plugin called once each time
+    /// (a 1.7 save is called twice when its state is over 4 KiB).
+    @Test func piecesOfAnySizeMakeTheSameStateWithOneCall() throws {
+        let (host, path) = try makeBox()
+        let doc = UndoContext("doc")
+        let text = String(repeating: "0123456789abcdef", count: 1 << 16) // 1 MiB
+        try host.perform("statebox.append", [.string(text)], in: doc)
+        let expected = Array("SBX\u{1}".utf8) + [0, 0, 16, 0, 0, 0, 0, 0] + Array(text.utf8)
+        for piece: UInt64 in [1, 7, 4096, 1 << 20] {
+            try setPiece(piece, in: path)
+            let before = try DocumentState().saveCalls(in: path)
+            let saved = try #require(try host.saveDocumentState(plugin: Self.box, context: doc))
+            #expect(saved == expected, "pieces of \(piece)")
+            #expect(try DocumentState().saveCalls(in: path) == before + 1, "pieces of \(piece)")
+        }
+        #expect(try host.documentSizeLimit(plugin: Self.box) == Int(UNDO_MAX_DOCUMENT_SIZE))
+    }
+
+    /// Counted, not timed: gathering the pieces copies each byte once into blocks and once
+    /// more to join them (none when one block holds the state), and a byte-at-a-time plugin
+    /// makes blocks, not an array per byte.
+    @Test func gatheringCopiesEachByteAtMostTwice() throws {
+        let block = DocumentPieces.blockSize
+        for (pieceSize, total) in [(1, 3 * block + 5), (4096, block / 2), (block + 3, 3 * block + 9), (100_000, 5 * block)] {
+            let pieces = DocumentPieces(limit: .max)
+            var expected: [UInt8] = []
+            expected.reserveCapacity(total)
+            var written = 0
+            while written < total {
+                let count = min(pieceSize, total - written)
+                let piece = (0..<count).map { UInt8(truncatingIfNeeded: ($0 + written) &* 31) }
+                expected += piece
+                #expect(piece.withUnsafeBytes { pieces.append($0) })
+                written += count
+            }
+            #expect(pieces.count == total)
+            #expect(pieces.blocks.count <= max(1, total / block + 1), "pieces of \(pieceSize)")
+            let oneBlock = pieces.blocks.count == 1
+            let whole = pieces.joined()
+            #expect(whole == expected)
+            #expect(pieces.bytesCopied == (oneBlock ? total : 2 * total), "pieces of \(pieceSize)")
+            #expect(pieces.blocks.isEmpty)
+        }
+    }
+
+    /// A length over UNDO_MAX_DOCUMENT_SIZE is refused unread and fails the save, whatever the
+    /// plugin returns; write_document outside save_document_v2 is refused with UNDO_ESTATE.
+    @Test func overTheLimitOrOutsideASaveIsRefused() throws {
+        let (host, path) = try makeBox()
+        let doc = UndoContext("doc")
+        try host.perform("statebox.append", [.string("hi")], in: doc)
+        let saved = try #require(try host.saveDocumentState(plugin: Self.box, context: doc))
+        try DocumentState().setMode(3, in: path)
+        do {
+            _ = try host.saveDocumentState(plugin: Self.box, context: doc)
+            Issue.record("a save over the limit was accepted")
+        } catch {
+            guard case .actionFailed(let failure) = error else { Issue.record("\(error)"); return }
+            #expect(failure.code == Int32(UNDO_ELIMIT) && failure.phase == .save)
+        }
+        #expect(try lastWrite(in: path) == Int32(UNDO_ELIMIT))
+        try host.closeContext(doc)
+        try host.loadDocumentState(saved, plugin: Self.box, context: doc)
+        #expect(try lastWrite(in: path) == Int32(UNDO_ESTATE))
+        #expect(try host.describe(doc, plugin: Self.box) == "hi")
+    }
+
+    /// A 1.7 plugin is held to UNDO_MAX_VALUE_SIZE as before, and told so before its bytes are read.
+    @Test func aVersionSevenPluginKeepsItsLimit() throws {
+        let (host, _, _) = try DocumentState().makeBox()
+        #expect(try host.documentSizeLimit(plugin: Self.box) == Int(UNDO_MAX_VALUE_SIZE))
+        let tooLong = [UInt8](repeating: 0, count: Int(UNDO_MAX_VALUE_SIZE) + 1)
+        #expect(throws: PluginHostError.self) {
+            try host.loadDocumentState(tooLong, plugin: Self.box, context: UndoContext("doc"))
+        }
+    }
+}

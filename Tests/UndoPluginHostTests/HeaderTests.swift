@@ -47,6 +47,8 @@ import UndoPluginABI
             printf("descriptor_1_6=%u call_1_6=%u descriptor_1_7=%u host_1_7=%u\\n",
                    (unsigned)UNDO_PLUGIN_DESCRIPTOR_SIZE_V1_6, (unsigned)UNDO_CALL_SIZE_V1_6,
                    (unsigned)UNDO_PLUGIN_DESCRIPTOR_SIZE_V1_7, (unsigned)UNDO_HOST_SIZE_V1_7);
+            printf("descriptor_1_8=%u host_1_8=%u document_max=%llu\\n", (unsigned)UNDO_PLUGIN_DESCRIPTOR_SIZE_V1_8,
+                   (unsigned)UNDO_HOST_SIZE_V1_8, (unsigned long long)UNDO_MAX_DOCUMENT_SIZE);
             value.type = UNDO_TYPE_BYTES;
             value.as.bytes.size = 0;
             printf("action_1_2=%u append=%d\\n", (unsigned)UNDO_ACTION_TYPE_SIZE_V1_2, UNDO_MERGE_BY_APPEND);
@@ -80,14 +82,15 @@ import UndoPluginABI
     var expectedOutput: String {
         "checked=7,g,7,0,1,32\n"
             + "descriptor_1_6=\(MemoryLayout<undo_plugin_descriptor>.offset(of: \.save_document)!) call_1_6=\(MemoryLayout<undo_call>.size) "
-            + "descriptor_1_7=\(MemoryLayout<undo_plugin_descriptor>.size) host_1_7=\(MemoryLayout<undo_host>.size)\n"
+            + "descriptor_1_7=\(MemoryLayout<undo_plugin_descriptor>.offset(of: \.save_document_v2)!) host_1_7=\(MemoryLayout<undo_host>.offset(of: \.write_document)!)\n"
+            + "descriptor_1_8=\(MemoryLayout<undo_plugin_descriptor>.size) host_1_8=\(MemoryLayout<undo_host>.size) document_max=4294967296\n"
             + "action_1_2=\(MemoryLayout<undo_action_type>.size) append=1\n"
             + "host_1_1=\(MemoryLayout<undo_host>.offset(of: \.set_coalescing_key)!) "
             + "host_1_3=\(MemoryLayout<undo_host>.offset(of: \.register_action_name)!) "
             + "host_1_5=\(MemoryLayout<undo_host>.offset(of: \.set_obsolete)!) has_key=0 has_names=0\n"
             + "descriptor=\(PluginDescriptor.minimumSize) action=\(ActionTypeReader.minimumSize) "
             + "host=\(MemoryLayout<undo_host>.offset(of: \.set_close_handler)!) call=\(MemoryLayout<undo_call>.offset(of: \.document_data)!) "
-            + "value=\(MemoryLayout<undo_value>.size) has_record=1 version=1007\n"
+            + "value=\(MemoryLayout<undo_value>.size) has_record=1 version=1008\n"
             + "UNDO_EUTF8 invalid UTF-8 or embedded NUL in string UNDO_EUNKNOWN\n"
     }
 
@@ -107,7 +110,9 @@ import UndoPluginABI
         #expect(Int(PluginDescriptor.minimumSize) == MemoryLayout<undo_plugin_descriptor>.offset(of: \.describe_v2)!)
         // 1.7 appended save_document and load_document.
         #expect(Int(PluginDescriptor.minimumSize) + 16 == MemoryLayout<undo_plugin_descriptor>.offset(of: \.save_document)!)
-        #expect(MemoryLayout<undo_plugin_descriptor>.offset(of: \.load_document)! + 8 == MemoryLayout<undo_plugin_descriptor>.size)
+        // 1.8 appended save_document_v2: the end of today's descriptor.
+        #expect(MemoryLayout<undo_plugin_descriptor>.offset(of: \.load_document)! + 8 == MemoryLayout<undo_plugin_descriptor>.offset(of: \.save_document_v2)!)
+        #expect(MemoryLayout<undo_plugin_descriptor>.offset(of: \.save_document_v2)! + 8 == MemoryLayout<undo_plugin_descriptor>.size)
         #expect(MemoryLayout<undo_call>.offset(of: \.document_data)! + 8 == MemoryLayout<undo_call>.size)
         // 1.2 appended merge_mode (and a reserved word) to the action type, after the 1.0 fields.
         #expect(Int(ActionTypeReader.minimumSize) == MemoryLayout<undo_action_type>.offset(of: \.merge_mode)!)
@@ -118,10 +123,11 @@ import UndoPluginABI
         // 1.3 appended set_coalescing_key after it; 1.5 register_action_name.
         #expect(MemoryLayout<undo_host>.offset(of: \.set_coalescing_key)! == MemoryLayout<undo_host>.offset(of: \.set_close_handler)! + 8)
         #expect(MemoryLayout<undo_host>.offset(of: \.register_action_name)! == MemoryLayout<undo_host>.offset(of: \.set_coalescing_key)! + 8)
-        // 1.7 appended set_obsolete, set_description and locale: the end of today's table.
+        // 1.7 appended set_obsolete, set_description and locale; 1.8 write_document: the end of today's table.
         #expect(MemoryLayout<undo_host>.offset(of: \.set_obsolete)! == MemoryLayout<undo_host>.offset(of: \.register_action_name)! + 8)
         #expect(MemoryLayout<undo_host>.offset(of: \.set_description)! == MemoryLayout<undo_host>.offset(of: \.set_obsolete)! + 8)
-        #expect(MemoryLayout<undo_host>.offset(of: \.locale)! + 8 == MemoryLayout<undo_host>.size)
+        #expect(MemoryLayout<undo_host>.offset(of: \.locale)! + 8 == MemoryLayout<undo_host>.offset(of: \.write_document)!)
+        #expect(MemoryLayout<undo_host>.offset(of: \.write_document)! + 8 == MemoryLayout<undo_host>.size)
         #expect(MemoryLayout<undo_param>.size == 16)
     }
 

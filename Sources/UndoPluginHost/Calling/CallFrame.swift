@@ -54,6 +54,9 @@ final class CallFrame {
     /// Lookups and inserts in `registeredIDs` so far: tests check they stay a few per action.
     var registrationLookups = 0
     var registrationFailure: PluginLoadError.Reason?
+    /// Where write_document puts the pieces of a save_document_v2 call (ABI 1.8); `nil` in
+    /// every other call.
+    var documentPieces: DocumentPieces?
 
     /// A frame for one call of the plugin with table `hostTable` and data `pluginData`;
     /// `documents`: the plugin's document slots, for calls about a document (nil: no slot).

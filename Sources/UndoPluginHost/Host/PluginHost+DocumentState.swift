@@ -18,6 +18,11 @@ public struct PluginDocument: Hashable, Sendable, CustomStringConvertible {
 }
 
 extension PluginHost {
+    /// The most bytes a document's state may have when its plugin saves it with
+    /// save_document_v2 (ABI 1.8): `UNDO_MAX_DOCUMENT_SIZE` (4 GiB). A plugin with only
+    /// save_document (ABI 1.7) is held to `UNDO_MAX_VALUE_SIZE` (16 MiB).
+    public static let maximumDocumentSize = Int(UNDO_MAX_DOCUMENT_SIZE)
+
     /// Whether the plugin can save its documents' state as bytes and load it back
     /// (`save_document` and `load_document`, ABI 1.7; a plugin with only one of them has
     /// neither, as far as the host is concerned).
@@ -28,6 +33,16 @@ extension PluginHost {
         return plugin.canSaveDocuments
     }
 
+    /// The most bytes a state of the plugin's documents may have: ``maximumDocumentSize`` when
+    /// it saves with save_document_v2 (ABI 1.8), `UNDO_MAX_VALUE_SIZE` when only with
+    /// save_document (1.7), so a caller can refuse a longer state before copying it.
+    /// - Throws: ``PluginHostError/unknownPlugin(_:)``.
+    /// - Complexity: O(loaded plugins).
+    public func documentSizeLimit(plugin pluginID: String) throws(PluginHostError) -> Int {
+        guard let plugin = loadedPlugin(withID: pluginID) else { throw .unknownPlugin(pluginID) }
+        return plugin.documentSizeLimit
+    }
+
     /// The whole state of one of the plugin's documents, as bytes that
     /// ``loadDocumentState(_:plugin:context:)`` turns back into the same state, in this run or
     /// a later one (the plugin's own format). A journal keeps them as a checkpoint instead of
@@ -36,10 +51,14 @@ extension PluginHost {
     ///   documents (see ``canSaveDocuments(plugin:)``).
     /// - Throws: ``PluginHostError/unknownPlugin(_:)``; ``PluginHostError/actionFailed(_:)``
     ///   (phase `save`) with the plugin's message when it fails, or asks for more than
-    ///   `UNDO_MAX_VALUE_SIZE` bytes (`UNDO_ELIMIT`); ``PluginHostError/reentrantCall(_:)``
-    ///   from inside a plugin call or an action.
-    /// - Complexity: what the plugin's save takes, plus O(bytes): the plugin is called once,
-    ///   or twice when the first buffer (4 KiB) is too small.
+    ///   `UNDO_MAX_VALUE_SIZE` bytes (`UNDO_ELIMIT`; ``maximumDocumentSize`` for a plugin with
+    ///   save_document_v2, ABI 1.8); ``PluginHostError/reentrantCall(_:)`` from inside a plugin
+    ///   call or an action.
+    /// - Complexity: what the plugin's save takes, plus O(bytes). A plugin with
+    ///   save_document_v2 (ABI 1.8) is called once and its pieces are copied twice at most
+    ///   (gathered, then joined into the one array returned, each block freed once copied);
+    ///   one with only save_document is called once, or twice when the first buffer (4 KiB)
+    ///   is too small.
     public func saveDocumentState(plugin pluginID: String, context: UndoContext) throws(PluginHostError) -> [UInt8]? {
         guard CallFrame.current == nil, !isRunningAction else { throw .reentrantCall("saveDocumentState") }
         try Self.checkContext(context)
@@ -59,7 +78,8 @@ extension PluginHost {
     /// the loaded state is where undoing the document's later steps stops.
     /// - Parameters:
     ///   - bytes: what ``saveDocumentState(plugin:context:)`` returned, at most
-    ///     `UNDO_MAX_VALUE_SIZE` bytes.
+    ///     `UNDO_MAX_VALUE_SIZE` bytes (``maximumDocumentSize`` for a plugin with
+    ///     save_document_v2, ABI 1.8).
     ///   - pluginID: the plugin's id.
     ///   - context: the document.
     /// - Throws: ``PluginHostError/cannotLoadDocuments(plugin:)`` when the plugin has no
@@ -77,8 +97,8 @@ extension PluginHost {
         try Self.checkContext(context)
         guard let plugin = loadedPlugin(withID: pluginID) else { throw .unknownPlugin(pluginID) }
         guard plugin.canSaveDocuments else { throw .cannotLoadDocuments(plugin: pluginID) }
-        guard bytes.count <= ActionArguments.maximumValueSize else {
-            throw .documentStateTooLarge(plugin: pluginID, bytes: bytes.count, limit: ActionArguments.maximumValueSize)
+        guard bytes.count <= plugin.documentSizeLimit else {
+            throw .documentStateTooLarge(plugin: pluginID, bytes: bytes.count, limit: plugin.documentSizeLimit)
         }
         // Checked and loaded under the history's lock (the plugin's call lock), so no step can
         // arrive in between.
@@ -189,9 +209,20 @@ extension LoadedPlugin {
     /// The documents whose slot holds something.
     func keptDocuments() -> [UndoContext] { serialized { documents.occupied } }
 
-    /// Calls save_document for `context`: with a 4 KiB buffer, then once more with the length
-    /// it asked for.
+    /// The most bytes a document's state of this plugin may have: ``PluginHost/maximumDocumentSize``
+    /// with save_document_v2 (ABI 1.8), `UNDO_MAX_VALUE_SIZE` with only save_document (1.7).
+    var documentSizeLimit: Int {
+        descriptor.save_document_v2 != nil ? PluginHost.maximumDocumentSize : ActionArguments.maximumValueSize
+    }
+
+    /// Calls save_document_v2 (ABI 1.8) for `context` when the plugin has it, once, gathering
+    /// the pieces it writes; else save_document with a 4 KiB buffer, then once more with the
+    /// length it asked for.
     func saveDocument(_ context: UndoContext) throws(PluginActionError) -> [UInt8] {
+        if descriptor.save_document_v2 != nil, canSaveDocuments {
+            let pieces = try saveDocumentInPieces(context)
+            return pieces.joined()
+        }
         guard let save = descriptor.save_document else {
             throw PluginActionError(pluginID: id, actionID: nil, phase: .save, code: Int32(UNDO_ENOTSUP),
                                     message: "the plugin cannot save its documents")
@@ -231,6 +262,32 @@ extension LoadedPlugin {
             capacity = Int(length)
             retried = true
         }
+    }
+
+    /// Calls save_document_v2 (ABI 1.8) for `context` once: the pieces it wrote with
+    /// `write_document`, in order.
+    /// - Complexity: what the plugin's save takes, plus O(bytes written).
+    func saveDocumentInPieces(_ context: UndoContext) throws(PluginActionError) -> DocumentPieces {
+        guard let save = descriptor.save_document_v2 else {
+            throw PluginActionError(pluginID: id, actionID: nil, phase: .save, code: Int32(UNDO_ENOTSUP),
+                                    message: "the plugin cannot save its documents in pieces")
+        }
+        guard isLoaded else { throw unloadedError(action: nil, phase: .save) }
+        let pieces = DocumentPieces(limit: PluginHost.maximumDocumentSize)
+        let (status, frame) = serialized {
+            let frame = CallFrame(hostTable: hostTable, pluginData: pluginData, phase: .saveDocument,
+                                  context: context, documents: documents)
+            frame.documentPieces = pieces
+            let status = frame.run { call in save(call) }
+            frame.documentPieces = nil
+            return (status, frame)
+        }
+        if pieces.isOverLimit {
+            throw PluginActionError(pluginID: id, actionID: nil, phase: .save, code: Int32(UNDO_ELIMIT),
+                                    message: "the document's state is over the limit of \(PluginHost.maximumDocumentSize) bytes")
+        }
+        guard status == UNDO_OK else { throw failure(Int64(status), frame: frame, phase: .save) }
+        return pieces
     }
 
     /// Calls load_document for `context` with `bytes`; when it fails, the slot is closed

@@ -53,6 +53,7 @@ enum HostTables {
         host.set_description = { call, text in HostCallbacks.setDescription(call, text) }
         host.locale = UnsafePointer(strdup(locale))
         host.set_obsolete = { call in HostCallbacks.setObsolete(call) }
+        host.write_document = { call, bytes, length in HostCallbacks.writeDocument(call, bytes, length) }
         table.initialize(to: host)
         return table
     }
@@ -297,6 +298,29 @@ enum HostCallbacks {
             return Int32(UNDO_ESTATE)
         }
         frame.markObsolete()
+        return ok
+    }
+
+    /// write_document (ABI 1.8), from save_document_v2: appends a piece of the document's state.
+    static func writeDocument(_ call: UnsafeMutablePointer<undo_call>?, _ bytes: UnsafePointer<UInt8>?,
+                              _ length: UInt64) -> Int32 {
+        guard let frame = CallFrame.accepting(call) else { return Int32(UNDO_ESTATE) }
+        guard frame.phase == .saveDocument, let pieces = frame.documentPieces else {
+            frame.setRefusal("write_document: only allowed in save_document_v2")
+            return Int32(UNDO_ESTATE)
+        }
+        guard length > 0 else { return ok }
+        guard let bytes else {
+            frame.setRefusal("write_document: the bytes are NULL")
+            return Int32(UNDO_EINVAL)
+        }
+        // Weighed against the limit before a buffer is formed over the bytes: a length the
+        // plugin got wrong is refused unread.
+        if length > UInt64(pieces.limit - pieces.count) { pieces.markOverLimit() }
+        guard !pieces.isOverLimit, pieces.append(UnsafeRawBufferPointer(start: bytes, count: Int(length))) else {
+            frame.setRefusal("write_document: the document's state would be over the limit of \(pieces.limit) bytes")
+            return Int32(UNDO_ELIMIT)
+        }
         return ok
     }
 

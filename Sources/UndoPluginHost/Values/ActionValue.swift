@@ -76,21 +76,38 @@ public enum ActionValue: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// `text` in double quotes, with `"`, `\\`, and control characters escaped.
+    /// Only ASCII bytes are ever escaped, so the text is read as UTF-8 and copied in runs
+    /// between escapes (one copy of a 16 MiB argument, not one append per character).
+    /// - Complexity: O(bytes of `text`).
     static func quoted(_ text: String) -> String {
         var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\t": result += "\\t"
-            case "\r": result += "\\r"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                result += "\\u{" + String(scalar.value, radix: 16) + "}"
-            default: result.unicodeScalars.append(scalar)
+        result.reserveCapacity(text.utf8.count + 2)
+        let utf8 = text.utf8
+        var runStart = utf8.startIndex
+        var index = utf8.startIndex
+        while index != utf8.endIndex {
+            let byte = utf8[index]
+            let escape: String? = switch byte {
+            case UInt8(ascii: "\""): "\\\""
+            case UInt8(ascii: "\\"): "\\\\"
+            case UInt8(ascii: "\n"): "\\n"
+            case UInt8(ascii: "\t"): "\\t"
+            case UInt8(ascii: "\r"): "\\r"
+            case _ where byte < 0x20 || byte == 0x7F: "\\u{" + String(byte, radix: 16) + "}"
+            default: nil
             }
+            if let escape {
+                // An ASCII byte starts a scalar: the run before it ends on a scalar's edge.
+                result += text[runStart..<index]
+                result += escape
+                runStart = utf8.index(after: index)
+            }
+            index = utf8.index(after: index)
         }
-        return result + "\""
+        result += text[runStart..<utf8.endIndex]
+        result += "\""
+        return result
     }
 
     private static func hex(_ byte: UInt8) -> String {

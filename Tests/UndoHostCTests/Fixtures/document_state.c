@@ -1,7 +1,8 @@
 /*
  * Checks saving a document's state as bytes and loading it back from C
  * (undo_history_save_document, undo_history_load_document), against the real libundohost.so
- * and the bundled text and canvas plugins. Usage: document_state <build products folder>.
+ * and the bundled text and canvas plugins. Usage: document_state <build products folder> [journal
+ * path, for a document over 16 MiB kept by a checkpoint].
  * Prints "ok - what" or "not ok - what: detail" per check, then "done <count>".
  * Built by Tests/UndoHostCTests with -std=c99 -Wall -Wextra -pedantic -Werror.
  */
@@ -32,6 +33,73 @@ static uint8_t *save(undo_history *h, const char *plugin, const char *context, u
     return bytes;
 }
 
+/* A text document of 3,500,000 characters: 17,500,012 bytes of state, over UNDO_MAX_VALUE_SIZE
+ * (the text plugin saves it with save_document_v2, ABI 1.8). Loaded, saved again equal, kept by
+ * a checkpoint of the journal `path` and reopened equal in a new history. */
+static void large_document(const char *path) {
+    const uint64_t count = 3500000, total = 12 + 5 * count;
+    uint8_t *state = (uint8_t *)malloc((size_t)total), *again = NULL;
+    uint64_t i, length = 0;
+    undo_checkpoint_info info;
+    undo_history_options options;
+    undo_history *h = NULL, *reopened = NULL;
+    uint32_t loaded = 0;
+    memset(&options, 0, sizeof options);
+    options.struct_size = sizeof options;
+    options.coalescing_window_ms = -1;
+    if (state == NULL || undo_history_create(&options, &h) != UNDO_OK || undo_history_load_bundled(h, &loaded) != UNDO_OK) {
+        expect(0, "memory and a history for the large state", NULL);
+        free(state);
+        return;
+    }
+    memcpy(state, "UHT\1", 4);
+    for (i = 0; i < 8; i++) state[4 + i] = (uint8_t)(count >> (8 * i));
+    for (i = 0; i < count; i++) {
+        uint32_t c = (uint32_t)('a' + (i * 7 + i / 13) % 26);
+        state[12 + i] = (uint8_t)(i % 3 == 0 ? 1 : 0);
+        state[12 + count + 4 * i] = (uint8_t)c;
+        state[12 + count + 4 * i + 1] = 0;
+        state[12 + count + 4 * i + 2] = 0;
+        state[12 + count + 4 * i + 3] = 0;
+    }
+    expect_code(h, undo_history_open_journal(h, path, UNDO_JOURNAL_NORMAL), UNDO_OK, "a journal for the large document");
+    expect_code(h, undo_history_load_document(h, "org.undohost.text", "large", state, total), UNDO_OK,
+                "loading a state over UNDO_MAX_VALUE_SIZE (ABI 1.8 plugin)");
+    expect_code(h, undo_history_perform_text(h, "text.insert", "large", "0 \"<\""), UNDO_OK, "a step in it");
+    expect_code(h, undo_history_save_document(h, "org.undohost.text", "large", NULL, 0, &length), UNDO_OK,
+                "the large state's length");
+    expect(length == total + 5, "its length counts the step", NULL);
+    memset(&info, 0, sizeof info);
+    info.struct_size = sizeof info;
+    expect_code(h, undo_history_checkpoint_journal(h, &info), UNDO_OK, "a checkpoint holding it");
+    expect(info.document_bytes >= total + 5, "the checkpoint holds its bytes", NULL);
+    expect_code(h, undo_history_destroy(h), UNDO_OK, "closing the journal and its history");
+    again = (uint8_t *)malloc((size_t)length);
+
+    if (again == NULL || undo_history_create(&options, &reopened) != UNDO_OK
+        || undo_history_load_bundled(reopened, &loaded) != UNDO_OK) {
+        expect(0, "a second history", NULL);
+        free(state);
+        free(again);
+        return;
+    }
+    expect_code(reopened, undo_history_open_journal(reopened, path, UNDO_JOURNAL_NORMAL), UNDO_OK,
+                "reopening the journal");
+    expect_code(reopened, undo_history_save_document(reopened, "org.undohost.text", "large", again, length, &length),
+                UNDO_OK, "saving the reopened document");
+    expect(length == total + 5 && memcmp(again, "UHT\1", 4) == 0
+           && memcmp(again + 17 + count, state + 12 + count, 4 * count) == 0,
+           "the reopened document is the one checkpointed", NULL);
+    expect_code(reopened, undo_history_undo(reopened, 1, NULL), UNDO_OK, "undo after reopening");
+    expect_code(reopened, undo_history_save_document(reopened, "org.undohost.text", "large", again, length, &length),
+                UNDO_OK, "saving the loaded state again");
+    expect(length == total && memcmp(again + 12 + count, state + 12 + count, 4 * count) == 0,
+           "undone back to the state loaded", NULL);
+    expect_code(reopened, undo_history_destroy(reopened), UNDO_OK, "destroy the second history");
+    free(state);
+    free(again);
+}
+
 int main(int argc, char **argv) {
     undo_history_options options;
     undo_history *h = NULL;
@@ -41,9 +109,8 @@ int main(int argc, char **argv) {
     uint8_t *text_state, *canvas_state;
     char before[512];
     static const uint8_t garbage[] = {'n', 'o', 'p', 'e', 0, 0, 0, 0, 0, 0, 0, 0};
-    (void)argv;
-    if (argc != 2) {
-        fprintf(stderr, "usage: document_state <build products folder>\n");
+    if (argc != 2 && argc != 3) {
+        fprintf(stderr, "usage: document_state <build products folder> [journal path]\n");
         return 2;
     }
     memset(&options, 0, sizeof options);
@@ -100,10 +167,15 @@ int main(int argc, char **argv) {
                 UNDO_EINVAL, "a truncated state is refused");
     expect_code(h, undo_history_load_document(h, "org.undohost.text", "other", NULL, 3), UNDO_EINVAL,
                 "NULL bytes with a length");
-    expect_code(h, undo_history_load_document(h, "org.undohost.text", "other", garbage,
+    expect_code(h, undo_history_load_document(h, "org.undohost.canvas", "other", garbage,
                                               (uint64_t)UNDO_MAX_VALUE_SIZE + 1),
-                UNDO_ELIMIT, "more than UNDO_MAX_VALUE_SIZE bytes (refused before reading them)");
+                UNDO_ELIMIT, "more than UNDO_MAX_VALUE_SIZE bytes for a 1.7 plugin (refused before reading them)");
+    expect_code(h, undo_history_load_document(h, "org.undohost.text", "other", garbage,
+                                              (uint64_t)UNDO_MAX_DOCUMENT_SIZE + 1),
+                UNDO_ELIMIT, "more than UNDO_MAX_DOCUMENT_SIZE bytes (refused before reading them)");
     free(text_state);
+
+    if (argc == 3) large_document(argv[2]);
 
     undo_history_perform_text(h, "canvas.add", "sketch", "1 \"rect\" 10 20 30 40 16711680");
     undo_history_perform_text(h, "canvas.add", "sketch", "2 \"ellipse\" 0.5 -1 2 3 255");

@@ -15,6 +15,11 @@
  *   8 save first calls the hook set with statebox_set_save_hook.
  * Built with -DSTATEBOX_MODE=n, the mode starts as n (for a plugin loaded by another process).
  * Built with -DSTATEBOX_ONLY_SAVE, the descriptor sets save_document without load_document.
+ * Built with -DSTATEBOX_V2, it is a 1.8 plugin: save_document_v2 writes the same bytes with
+ * write_document, the text in pieces of statebox_set_piece() bytes (1 by default); in mode 3 it
+ * hands write_document a length over UNDO_MAX_DOCUMENT_SIZE (which the host refuses unread),
+ * and load tries write_document (outside a save: refused), keeping its answer for
+ * statebox_last_write().
  */
 #include <undohost/undo_plugin.h>
 
@@ -132,12 +137,44 @@ static int64_t box_save(undo_call *call, uint8_t *buffer, uint64_t capacity) {
     return (int64_t)total;
 }
 
+#ifdef STATEBOX_V2
+static uint64_t piece_size = 1;
+static int32_t last_write = 1;
+UNDO_PLUGIN_EXPORT void statebox_set_piece(uint64_t size) { piece_size = size; }
+UNDO_PLUGIN_EXPORT int32_t statebox_last_write(void) { return last_write; }
+
+static int32_t box_save_v2(undo_call *call) {
+    box_doc *doc = document(call, 0);
+    uint64_t length = doc == NULL ? 0 : doc->length, at, i;
+    uint8_t header[12];
+    int32_t status;
+    save_calls++;
+    if (mode == 1) return call->host->report_error(call->host, UNDO_ENOTSUP, "the disk is on fire");
+    if (mode == 3) {
+        /* A length over the limit: refused before a byte of it is read. */
+        last_write = call->host->write_document(call, (const uint8_t *)"x", (uint64_t)UNDO_MAX_DOCUMENT_SIZE + 1);
+        return UNDO_OK; /* the host fails the save anyway */
+    }
+    memcpy(header, "SBX\1", 4);
+    for (i = 0; i < 8; i++) header[4 + i] = (uint8_t)(length >> (8 * i));
+    status = call->host->write_document(call, header, sizeof header);
+    for (at = 0; status == UNDO_OK && at < length; at += piece_size) {
+        status = call->host->write_document(call, (const uint8_t *)doc->bytes + at,
+                                            length - at < piece_size ? length - at : piece_size);
+    }
+    return status;
+}
+#endif
+
 static int32_t box_load(undo_call *call, const uint8_t *bytes, uint64_t length) {
     uint64_t text_length = 0;
     box_doc *doc;
     int i;
     if (call->phase != UNDO_PHASE_LOAD) return call->host->report_error(call->host, UNDO_EINVAL, "wrong phase");
     if (mode == 5) try_record(call);
+#ifdef STATEBOX_V2
+    if (mode == 3) last_write = call->host->write_document(call, bytes, length);
+#endif
     if (mode == 4) {
         document(call, 1);
         return call->host->report_error(call->host, UNDO_EINVAL, "changed my mind");
@@ -171,7 +208,11 @@ static int32_t box_init(const undo_host *host, void **plugin_data) {
 static void box_deinit(void *plugin_data) { (void)plugin_data; }
 
 static const undo_plugin_descriptor descriptor = {
+#ifdef STATEBOX_V2
+    (uint32_t)UNDO_PLUGIN_DESCRIPTOR_SIZE_V1_8,
+#else
     (uint32_t)UNDO_PLUGIN_DESCRIPTOR_SIZE_V1_7,
+#endif
     UNDO_ABI_VERSION_MAJOR,
     UNDO_ABI_VERSION_MINOR,
     0,
@@ -189,6 +230,11 @@ static const undo_plugin_descriptor descriptor = {
     NULL,
 #else
     box_load,
+#endif
+#ifdef STATEBOX_V2
+    box_save_v2,
+#else
+    NULL, /* save_document_v2: a 1.7 plugin's save, held to UNDO_MAX_VALUE_SIZE */
 #endif
 };
 
