@@ -288,7 +288,12 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
             }
             connection.close()
             if error.code & 0xff == SQLITE_BUSY {
-                throw JournalError(path: path, "it is already open (in another process, or by another journal in this one): "
+                // Who holds it, when the system says (/proc/locks): the process to close.
+                let holders = JournalLock.holders(of: path)
+                let holder = holders.first { $0 != getpid() }
+                let place = holder.map { "in process \($0)" }
+                    ?? (holders.contains(getpid()) ? "by another journal in this process" : "in another process, or by another journal in this one")
+                throw JournalError(path: path, "it is already open (\(place)): "
                                    + "a journal has one writer at a time, so close the other first"
                                    + (error.message.hasPrefix("the file was") ? " (\(error.message))" : ""))
             }
@@ -627,7 +632,7 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
     }
 
     /// Reads and checks an existing journal of formats 2 to 4: its format, its checkpoint and its changes.
-    private static func check(_ connection: SQLiteConnection, path: String) throws(SQLiteFailure)
+    static func check(_ connection: SQLiteConnection, path: String) throws(SQLiteFailure)
         -> (format: Int64, checkpoint: Checkpoint?, changes: [(sequence: Int64, time: UInt64, change: HostChange)])
     {
         guard try connection.integer("PRAGMA application_id;") == JournalApplicationID.undoHost else {
