@@ -498,10 +498,10 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
             guard let have = loaded[id] else {
                 let hint = file.map { " (it was loaded from \($0) when it was journaled: load it before opening the journal, "
                     + "e.g. undo-host --plugins \($0); a journal never loads a plugin itself)" } ?? ""
-                throw JournalError(path: path, wanted + "; it is not loaded" + hint, reason: .pluginMissing)
+                throw JournalError(path: path, wanted + "; it is not loaded" + hint, reason: .pluginMissing, plugin: id)
             }
             guard HostChange.sameMajor(have, version) else {
-                throw JournalError(path: path, wanted + "; loaded: \(have)", reason: .pluginVersion)
+                throw JournalError(path: path, wanted + "; loaded: \(have)", reason: .pluginVersion, plugin: id)
             }
         }
         for (sequence, _, change) in changes {

@@ -25,6 +25,22 @@ import UndoPluginABI
         return (inits, deinits)
     }
 
+    /// A file this process loaded before is not checked again by a second history: the image
+    /// it loads is the one checked the first time (kept mapped, its file kept open). Counted:
+    /// this used to cost a C host (and the C API fuzz target) most of a history's creation.
+    @Test func aFileLoadedBeforeIsNotCheckedAgain() throws {
+        let path = try Fixtures.buildPlugin("bad_plugin.c", defines: [], name: "checked_once.so")
+        let before = LoaderLock.run { ELFFile.validations }
+        let first = PluginHost(hostName: "first")
+        try first.load(file: path)
+        let afterFirst = LoaderLock.run { ELFFile.validations }
+        #expect(afterFirst == before + 1)
+        let second = PluginHost(hostName: "second")
+        try second.load(file: path)
+        #expect(LoaderLock.run { ELFFile.validations } == afterFirst)
+        #expect(second.plugins.map(\.path) == first.plugins.map(\.path))
+    }
+
     /// Each broken variant of bad_plugin.c and what the host must say.
     static let variants: [(defines: [String], check: @Sendable (PluginLoadError.Reason) -> Bool)] = [
         (["BAD_NO_ENTRY"], { $0 == .missingEntry }),
