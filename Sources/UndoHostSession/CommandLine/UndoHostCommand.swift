@@ -14,7 +14,8 @@ struct UndoHostCommand: ParsableCommand {
             undo-host [--plugins PATH]... [--allow-writable-plugins] [--json]
             [--locale en|ko|FILE] [--keep-going] [--yes]
             [--journal FILE [--durability full|normal] [--checkpoint-every N]]
-            [run FILE | demo | plugins | check PLUGIN... | new-plugin NAME | journal FILE | help]
+            [run FILE | demo | plugins | check PLUGIN... | new-plugin NAME |
+             journal FILE | help]
             """,
         discussion: """
             With no mode, undo-host is an interactive session when standard input and output are \
