@@ -17,6 +17,8 @@ struct HistoryWalk {
         var states: [String?]
         /// made[i]: the perform (or performs, merged) that made step i; made[0] is unused.
         var made: [String] = [""]
+        /// merges[i]: how many performs merged into step i.
+        var merges: [Int] = [0]
         var position = 0
         /// What describe showed last, as argument values (ArgumentGenerator.values(in:)).
         var values: [ActionValueType: [ActionValue]] = [:]
@@ -135,15 +137,21 @@ struct HistoryWalk {
         }
         document.states.removeSubrange((document.position + 1)...)
         document.made.removeSubrange((document.position + 1)...)
+        document.merges.removeSubrange((document.position + 1)...)
         switch countsAfter.done - doneBefore {
         case 1:
             document.states.append(after)
             document.made.append(call)
+            document.merges.append(0)
             document.position += 1
         case 0 where document.position > 0:
             effect.merged += 1
             document.states[document.position] = after
-            document.made[document.position] += ", merged with " + call
+            // The first perform and the last merged into it (a long run of merges stays short).
+            let first = document.made[document.position].components(before: ", then merged with ")
+            document.merges[document.position] += 1
+            let count = document.merges[document.position]
+            document.made[document.position] = first + ", then merged with " + (count > 1 ? "\(count) more, the last " : "") + call
         case -1 where document.position > 0:
             effect.annulled += 1
             let start = document.states[document.position - 1]
@@ -153,6 +161,7 @@ struct HistoryWalk {
             }
             document.states.removeLast()
             document.made.removeLast()
+            document.merges.removeLast()
             document.position -= 1
         case let delta:
             throw failure("perform \(call) changed the number of done steps by \(delta)")
@@ -234,6 +243,7 @@ struct HistoryWalk {
             if redoable < modelled {
                 documents[index].states.removeLast(modelled - redoable)
                 documents[index].made.removeLast(modelled - redoable)
+                documents[index].merges.removeLast(modelled - redoable)
             }
         }
     }
@@ -244,6 +254,14 @@ struct HistoryWalk {
         if let warning = plugin.takeWarnings().first {
             throw failure("\(what): logged \(warning.level): \(warning.message)")
         }
+    }
+}
+
+extension String {
+    /// The text before the first `separator`, or all of it.
+    func components(before separator: String) -> String {
+        guard let range = firstRange(of: separator) else { return self }
+        return String(self[..<range.lowerBound])
     }
 }
 
