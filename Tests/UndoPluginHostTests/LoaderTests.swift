@@ -41,6 +41,15 @@ import UndoPluginABI
         #expect(second.plugins.map(\.path) == first.plugins.map(\.path))
     }
 
+    /// Finding the bundled plugins' folders reads /proc/self/maps once per process (for the
+    /// host's own image), not once per call: a C host loads them for every history it makes.
+    @Test func theBundledFoldersReadTheMapsOnce() {
+        let first = PluginHost.bundledPluginFolders
+        let lookups = DynamicLibrary.imagePathLookups.withLock { $0 }
+        for _ in 0..<5 { #expect(PluginHost.bundledPluginFolders == first) }
+        #expect(DynamicLibrary.imagePathLookups.withLock { $0 } == lookups)
+    }
+
     /// Each broken variant of bad_plugin.c and what the host must say.
     static let variants: [(defines: [String], check: @Sendable (PluginLoadError.Reason) -> Bool)] = [
         (["BAD_NO_ENTRY"], { $0 == .missingEntry }),
