@@ -86,11 +86,12 @@ extra=()
 
 log=$scratch/fuzz-$target.log
 echo "== fuzzing $target for ${seconds}s (log: $log)"
-# Leaks are off: the Swift runtime's caches and XCTest-style globals are reported as leaks.
+# Leaks are off: the Swift runtime's caches and XCTest-style globals are reported as leaks
+# (ASan's check at exit, and libFuzzer's -detect_leaks, which runs inputs again to trace mallocs).
 # SWIFT_BACKTRACE off: libFuzzer handles crashes itself and saves the input.
 status=0
 ASAN_OPTIONS=detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS} SWIFT_BACKTRACE=enable=no \
-    "$bin/fuzz-$target" -max_total_time="$seconds" -print_final_stats=1 -artifact_prefix="$artifacts/" \
+    "$bin/fuzz-$target" -max_total_time="$seconds" -detect_leaks=0 -print_final_stats=1 -artifact_prefix="$artifacts/" \
     "${extra[@]}" "$@" "${inputs[@]}" >"$log" 2>&1 || status=$?
 
 runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)

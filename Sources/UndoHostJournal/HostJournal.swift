@@ -289,7 +289,12 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
             }
             connection.close()
             if error.code & 0xff == SQLITE_BUSY {
-                throw JournalError(path: path, "it is already open (in another process, or by another journal in this one): "
+                // Who holds it, when the system says (/proc/locks): the process to close.
+                let holders = JournalLock.holders(of: path)
+                let holder = holders.first { $0 != getpid() }
+                let place = holder.map { "in process \($0)" }
+                    ?? (holders.contains(getpid()) ? "by another journal in this process" : "in another process, or by another journal in this one")
+                throw JournalError(path: path, "it is already open (\(place)): "
                                    + "a journal has one writer at a time, so close the other first"
                                    + (error.message.hasPrefix("the file was") ? " (\(error.message))" : ""))
             }
@@ -495,10 +500,10 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
             guard let have = loaded[id] else {
                 let hint = file.map { " (it was loaded from \($0) when it was journaled: load it before opening the journal, "
                     + "e.g. undo-host --plugins \($0); a journal never loads a plugin itself)" } ?? ""
-                throw JournalError(path: path, wanted + "; it is not loaded" + hint, reason: .pluginMissing)
+                throw JournalError(path: path, wanted + "; it is not loaded" + hint, reason: .pluginMissing, plugin: id)
             }
             guard HostChange.sameMajor(have, version) else {
-                throw JournalError(path: path, wanted + "; loaded: \(have)", reason: .pluginVersion)
+                throw JournalError(path: path, wanted + "; loaded: \(have)", reason: .pluginVersion, plugin: id)
             }
         }
         for (sequence, _, change) in changes {
@@ -629,7 +634,7 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
     }
 
     /// Reads and checks an existing journal of formats 2 to 5: its format, its checkpoint and its changes.
-    private static func check(_ connection: SQLiteConnection, path: String) throws(SQLiteFailure)
+    static func check(_ connection: SQLiteConnection, path: String) throws(SQLiteFailure)
         -> (format: Int64, checkpoint: Checkpoint?, changes: [(sequence: Int64, time: UInt64, change: HostChange)])
     {
         guard try connection.integer("PRAGMA application_id;") == JournalApplicationID.undoHost else {

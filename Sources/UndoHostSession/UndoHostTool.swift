@@ -36,7 +36,7 @@ public enum UndoHostTool {
     }
 
     /// The modes, for "did you mean" when a mode is mistyped.
-    static let modes = ["run", "demo", "plugins", "check", "new-plugin", "help"]
+    static let modes = ["run", "demo", "plugins", "check", "new-plugin", "journal", "help"]
 
     /// Runs the program. - Returns: the exit status.
     public static func main(_ arguments: [String], output: ToolOutput = StandardStreams()) -> Int32 {
@@ -50,6 +50,8 @@ public enum UndoHostTool {
             // The validator loads its plugins its own way (one host per test).
             case let check as CheckMode: return check.execute(output: output)
             case let newPlugin as NewPluginMode: return newPlugin.execute(output: output)
+            // Reads a journal's files only: no host, no plugins.
+            case let journal as JournalMode: return journal.execute(output: output)
             case let root as UndoHostCommand: (options, mode) = (root, .session)
             case var parserCommand:
                 // The parser's own (help): running it gives the help as a "clean exit".
@@ -115,6 +117,8 @@ public enum UndoHostTool {
                 }
             } catch {
                 output.write("undo-host: \(error)\n", error: true)
+                // What would open it (the bundled file that has a missing plugin, say).
+                if let hint = error.hint { output.write("  hint: \(hint)\n", error: true) }
                 return ExitStatus.scriptError
             }
         }

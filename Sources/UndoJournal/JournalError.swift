@@ -24,10 +24,14 @@ public struct JournalError: Error, Sendable, CustomStringConvertible {
         case other
     }
 
-    public init(path: String, _ message: String, reason: Reason = .other) {
+    /// The plugin it is about (``Reason/pluginMissing``, ``Reason/pluginVersion``): its id.
+    public var plugin: String?
+
+    public init(path: String, _ message: String, reason: Reason = .other, plugin: String? = nil) {
         self.path = path
         self.message = message
         self.reason = reason
+        self.plugin = plugin
     }
 
     public var description: String { "journal \(path): \(message)" }

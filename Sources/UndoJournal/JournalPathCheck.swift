@@ -63,7 +63,7 @@ package enum JournalPathCheck {
         }
     }
 
-    private static func folderPath(of path: String) -> String {
+    static func folderPath(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         let folder = String(path[..<slash])
         return folder.isEmpty ? "/" : folder

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import CSQLite
 
 /// One connection to an SQLite database file: the one place the journal calls SQLite.
@@ -68,10 +73,34 @@ package final class SQLiteConnection {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close(handle)
             handle = nil
-            throw JournalError(path: path, "cannot open it: \(message)")
+            throw JournalError(path: path, "cannot open it: " + (Self.reason(opening: path, create: create) ?? message))
         }
         isOpen = true
         sqlite3_extended_result_codes(handle, 1)
+    }
+
+    /// Why `path` cannot be opened for reading and writing (or made), as the system says it,
+    /// where SQLite says only "unable to open database file".
+    private static func reason(opening path: String, create: Bool) -> String? {
+        var info = stat()
+        if stat(path, &info) == 0 {
+            if info.st_mode & S_IFMT == S_IFDIR { return "it is a folder" }
+            if access(path, R_OK | W_OK) != 0 { return "it cannot be read and written by this user (\(String(cString: strerror(errno))))" }
+        } else if errno != ENOENT {
+            return String(cString: strerror(errno))
+        }
+        let folder = JournalPathCheck.folderPath(of: path)
+        var folderInfo = stat()
+        guard stat(folder, &folderInfo) == 0 else {
+            return "its folder \(folder) cannot be reached (\(String(cString: strerror(errno))))"
+        }
+        guard folderInfo.st_mode & S_IFMT == S_IFDIR else { return "\(folder) is not a folder" }
+        // The journal's -wal and -shm are made beside it, so its folder must take new files.
+        if access(folder, W_OK | X_OK) != 0 {
+            return "its folder \(folder) does not let this user make files (\(String(cString: strerror(errno)))): "
+                + "the journal needs its -wal and -shm beside it"
+        }
+        return nil
     }
 
     /// Opens the database file at `path` alone, read-only, as it is on disk without its `-wal`

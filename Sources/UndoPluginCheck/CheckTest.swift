@@ -43,13 +43,15 @@ struct CheckTest: Sendable {
         let log = CheckLog()
         do {
             try run(setup, &random, log)
-            return CheckResult(test: name, status: .passed, notes: log.notes)
+            return CheckResult(test: name, status: .passed, notes: log.notes, warnings: log.warnings)
         } catch let failure as CheckFailure {
-            return CheckResult(test: name, status: .failed, messages: [failure.message], notes: log.notes)
+            return CheckResult(test: name, status: .failed, messages: [failure.message], notes: log.notes, warnings: log.warnings)
         } catch let skip as CheckSkip {
-            return CheckResult(test: name, status: .skipped, messages: [skip.reason], notes: log.notes)
+            return CheckResult(test: name, status: .skipped, messages: [skip.reason], notes: log.notes, warnings: log.warnings)
+        } catch let notRun as CheckNotRun {
+            return CheckResult(test: name, status: .notRun, messages: [notRun.reason], notes: log.notes, warnings: log.warnings)
         } catch {
-            return CheckResult(test: name, status: .failed, messages: ["\(error)"], notes: log.notes)
+            return CheckResult(test: name, status: .failed, messages: ["\(error)"], notes: log.notes, warnings: log.warnings)
         }
     }
 

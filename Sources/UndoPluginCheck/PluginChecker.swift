@@ -172,7 +172,7 @@ public struct PluginChecker {
 }
 
 /// What a child process prints: `plugin\tID VERSION` and `test\tNAME` lines for a listing;
-/// `result\tNAME\tSTATUS`, then `message\tTEXT` and `note\tTEXT` lines for a test (newlines
+/// `result\tNAME\tSTATUS`, then `message\tTEXT`, `note\tTEXT` and `warning\tTEXT` lines for a test (newlines
 /// and backslashes escaped).
 public enum ChildProtocol {
     public static func listing(plugin: String, tests: [String]) -> String {
@@ -183,6 +183,7 @@ public enum ChildProtocol {
         var lines = ["result\t\(result.test)\t\(result.status.rawValue)"]
         lines += result.messages.map { "message\t" + escaped($0) }
         lines += result.notes.map { "note\t" + escaped($0) }
+        lines += result.warnings.map { "warning\t" + escaped($0) }
         return lines.map { $0 + "\n" }.joined()
     }
 
@@ -197,6 +198,8 @@ public enum ChildProtocol {
                 results[results.count - 1].messages.append(unescaped(fields.dropFirst().joined(separator: "\t")))
             case "note" where fields.count >= 2 && !results.isEmpty:
                 results[results.count - 1].notes.append(unescaped(fields.dropFirst().joined(separator: "\t")))
+            case "warning" where fields.count >= 2 && !results.isEmpty:
+                results[results.count - 1].warnings.append(unescaped(fields.dropFirst().joined(separator: "\t")))
             default: continue
             }
         }

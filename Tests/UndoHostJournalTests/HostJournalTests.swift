@@ -141,7 +141,7 @@ import UndoTestSupport
         try host.perform("text.insert", [.i64(0), .string("x")], in: UndoContext("a"))
         let (other, otherClock) = makeHost()
         #expect { _ = try HostJournal.open(path: path, host: other, clock: otherClock) } throws: {
-            "\($0)".contains("it is already open (in another process, or by another journal in this one)")
+            "\($0)".contains("it is already open (by another journal in this process)")
         }
         #expect(other.history.withStack { $0.treeCount } == 0)
         first.close()

@@ -151,6 +151,7 @@ struct JournalSessionTests {
         #expect(refused.status == 1)
         #expect(refused.standardError == """
             undo-host: UNDO_ESTATE: journal \(journal): change 1 (org.undohost.text/insert 0 "Dear Ann") cannot be replayed: unknown action org.undohost.text/insert
+              hint: open it with the plugins it was made with; the journal was not changed
 
             """, "\(refused.standardError)")
         #expect(refused.standardOutput.isEmpty)
@@ -163,6 +164,7 @@ struct JournalSessionTests {
         #expect(blocked.status == 1)
         #expect(blocked.standardError == """
             undo-host: UNDO_ESTATE: journal \(journal): cannot upgrade it from format 1 (session lines): \(journal).format-1 exists already: move it away first
+              hint: the journal was not changed
 
             """, "\(blocked.standardError)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: journal)) == before)

@@ -51,7 +51,7 @@ import UndoTestSupport
     }
 
     @Test(arguments: [
-        ("ZOO_INVERSE_FORGETS", "round-trip/set", "undo did not restore the state before the step"),
+        ("ZOO_INVERSE_FORGETS", "round-trip/set", "did not restore the state before the step"),
         ("ZOO_MERGE_DROPS", "merge/add", "did not restore"),
         ("ZOO_PERFORM_CRASHES", "round-trip/set", "crashed: the plugin killed the test's process with signal 11"),
         ("ZOO_PERFORM_HANGS", "round-trip/set", "hung: the test did not finish in 2 s"),
@@ -115,6 +115,102 @@ import UndoTestSupport
             #expect(!Self.failed(outcome).isEmpty, "seed \(seed): \(outcome.standardOutput)")
             #expect(outcome.standardOutput.contains("1e+16"), "seed \(seed): \(outcome.standardOutput)")
         }
+    }
+
+    /// Style is a warning, not a failure: lower-case action names ("add card") pass, with a
+    /// warning naming the title the host shows.
+    @Test func lowerCaseNamesAreWarningsNotFailures() throws {
+        let folder = try Self.privateFolder()
+        let plugin = try Self.build("board.c", defines: ["BOARD_LOWERCASE_NAMES"], name: "lowercase", in: folder)
+        let outcome = try UndoHostProcess.run(["check", "--seed", "1", "--only", "descriptor", plugin])
+        #expect(outcome.status == 0, "\(outcome.standardOutput)")
+        #expect(outcome.lines.contains("  pass  descriptor"), "\(outcome.standardOutput)")
+        #expect(outcome.standardOutput.contains("warning: board.add name \"add card\": starts with a lowercase letter; "
+                                                + "the host title-cases it in menus (\"Undo Add Card\")"), "\(outcome.standardOutput)")
+        #expect(outcome.lines.last?.hasPrefix("1 tests: 1 passed, 0 failed, 0 skipped, 2 warnings") == true, "\(outcome.standardOutput)")
+        let json = try UndoHostProcess.run(["check", "--json", "--seed", "1", "--only", "descriptor", plugin])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        #expect(object["warnings"] as? Int == 2)
+        let tests = try #require(((object["plugins"] as? [[String: Any]])?.first?["tests"]) as? [[String: Any]])
+        #expect((tests.first?["warnings"] as? [String])?.count == 2)
+    }
+
+    /// An action whose objects have ids no generated number finds (a board's cards, from #1000
+    /// on) runs with ids read from describe; one that never succeeds is NOT RUN, not a pass.
+    @Test func actionsRunWithValuesFromTheDocumentOrAreNotRun() throws {
+        let folder = try Self.privateFolder()
+        let board = try Self.build("board.c", name: "board", in: folder)
+        for seed in ["1", "2", "3"] {
+            let outcome = try UndoHostProcess.run(["check", "--seed", seed, "--only", "round-trip/move", board])
+            #expect(outcome.status == 0, "seed \(seed): \(outcome.standardOutput)")
+            #expect(outcome.lines.contains("  pass  round-trip/move"), "seed \(seed): \(outcome.standardOutput)")
+            #expect(!outcome.standardOutput.contains("never succeeded"), "seed \(seed): \(outcome.standardOutput)")
+        }
+        let never = try Self.build("board.c", defines: ["BOARD_MOVE_NEVER"], name: "never", in: folder)
+        let outcome = try UndoHostProcess.run(["check", "--seed", "1", "--filter", "round-trip", never])
+        #expect(outcome.status == 1, "\(outcome.standardOutput)")
+        #expect(outcome.lines.contains("  NOT RUN  round-trip/move"), "\(outcome.standardOutput)")
+        #expect(outcome.lines.contains("  pass  round-trip/add"), "\(outcome.standardOutput)")
+        #expect(outcome.standardOutput.contains("board.move never succeeded"), "\(outcome.standardOutput)")
+        #expect(outcome.standardOutput.contains("moving is not written yet"), "\(outcome.standardOutput)")
+        #expect(outcome.lines.last(where: { $0.contains(" tests: ") })?.contains("1 NOT RUN") == true, "\(outcome.standardOutput)")
+        let json = try UndoHostProcess.run(["check", "--json", "--seed", "1", "--only", "round-trip/move", never])
+        #expect(json.status == 1)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        #expect(object["notRun"] as? Int == 1)
+        let tests = try #require(((object["plugins"] as? [[String: Any]])?.first?["tests"]) as? [[String: Any]])
+        #expect(tests.first?["status"] as? String == "not-run")
+    }
+
+    /// A failed undo names the step (its number, document and the perform that made it) and
+    /// shows how the document differs, line by line, however long it is.
+    @Test func aFailedUndoNamesTheStepAndShowsTheDifference() throws {
+        let folder = try Self.privateFolder()
+        let plugin = try Self.build("board.c", defines: ["BOARD_MOVE_TO_TOP"], name: "top", in: folder)
+        let outcome = try UndoHostProcess.run(["check", "--seed", "1", "--only", "round-trip/move", plugin])
+        #expect(outcome.status == 1)
+        #expect(Self.failed(outcome) == ["round-trip/move"], "\(outcome.standardOutput)")
+        let text = outcome.standardOutput
+        #expect(text.contains("undo of step "), "\(text)")
+        #expect(text.contains(", made by perform board.move("), "\(text)")
+        #expect(text.contains("did not restore the state before the step"), "\(text)")
+        #expect(text.contains("(- expected, + actual;"), "\(text)")
+        #expect(outcome.lines.contains { $0.hasPrefix("            - \"#10") }, "\(text)")
+        #expect(outcome.lines.contains { $0.hasPrefix("            + \"#10") }, "\(text)")
+    }
+
+    /// Strings at the 4,096-byte limits: a perform that fails after it changed the document
+    /// (its description too long, set after the change) is caught.
+    @Test func aPerformThatFailsAfterChangingTheDocumentIsCaught() throws {
+        let folder = try Self.privateFolder()
+        let late = try Self.build("board.c", defines: ["BOARD_DESCRIBES_LATE"], name: "late", in: folder)
+        let outcome = try UndoHostProcess.run(["check", "--seed", "1", "--only", "round-trip/add", late])
+        #expect(outcome.status == 1)
+        #expect(Self.failed(outcome) == ["round-trip/add"], "\(outcome.standardOutput)")
+        #expect(outcome.standardOutput.contains("bytes)) in"), "\(outcome.standardOutput)")
+        #expect(outcome.standardOutput.contains("set_description: the description is longer than 4096 bytes [UNDO_ELIMIT]) but changed the document"),
+                "\(outcome.standardOutput)")
+        // The board that cuts its description passes.
+        let board = try Self.build("board.c", name: "board", in: folder)
+        let passed = try UndoHostProcess.run(["check", "--seed", "1", "--only", "round-trip/add", board])
+        #expect(passed.status == 0, "\(passed.standardOutput)")
+    }
+
+    /// The host says so when a perform failed after its plugin changed the document, instead of
+    /// "nothing was changed"; a plugin that fails cleanly still gets "nothing was changed".
+    @Test func theHostSaysWhenAFailedPerformChangedTheDocument() throws {
+        let folder = try Self.privateFolder()
+        let late = try Self.build("board.c", defines: ["BOARD_DESCRIBES_LATE"], name: "late", in: folder)
+        let title = String(repeating: "x", count: 4097)
+        let outcome = try UndoHostProcess.run(["--plugins", late], input: "board.add \"\(title)\"\n")
+        #expect(outcome.status == 1)
+        #expect(outcome.standardError.contains("set_description: the description is longer than 4096 bytes"), "\(outcome.standardError)")
+        #expect(outcome.standardError.contains("hint: the plugin changed document untitled before it failed, and the history is unchanged"), "\(outcome.standardError)")
+        #expect(!outcome.standardError.contains("nothing was changed"), "\(outcome.standardError)")
+        let board = try Self.build("board.c", name: "board", in: folder)
+        let clean = try UndoHostProcess.run(["--plugins", board], input: "board.move 5 0\n")
+        #expect(clean.status == 1)
+        #expect(clean.standardError.contains("the plugin refused; nothing was changed"), "\(clean.standardError)")
     }
 
     @Test func theSameSeedMakesTheSameReport() throws {

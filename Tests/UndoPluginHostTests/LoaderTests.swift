@@ -25,6 +25,31 @@ import UndoPluginABI
         return (inits, deinits)
     }
 
+    /// A file this process loaded before is not checked again by a second history: the image
+    /// it loads is the one checked the first time (kept mapped, its file kept open). Counted:
+    /// this used to cost a C host (and the C API fuzz target) most of a history's creation.
+    @Test func aFileLoadedBeforeIsNotCheckedAgain() throws {
+        let path = try Fixtures.buildPlugin("bad_plugin.c", defines: [], name: "checked_once.so")
+        let before = LoaderLock.run { ELFFile.validations }
+        let first = PluginHost(hostName: "first")
+        try first.load(file: path)
+        let afterFirst = LoaderLock.run { ELFFile.validations }
+        #expect(afterFirst == before + 1)
+        let second = PluginHost(hostName: "second")
+        try second.load(file: path)
+        #expect(LoaderLock.run { ELFFile.validations } == afterFirst)
+        #expect(second.plugins.map(\.path) == first.plugins.map(\.path))
+    }
+
+    /// Finding the bundled plugins' folders reads /proc/self/maps once per process (for the
+    /// host's own image), not once per call: a C host loads them for every history it makes.
+    @Test func theBundledFoldersReadTheMapsOnce() {
+        let first = PluginHost.bundledPluginFolders
+        let lookups = DynamicLibrary.imagePathLookups.withLock { $0 }
+        for _ in 0..<5 { #expect(PluginHost.bundledPluginFolders == first) }
+        #expect(DynamicLibrary.imagePathLookups.withLock { $0 } == lookups)
+    }
+
     /// Each broken variant of bad_plugin.c and what the host must say.
     static let variants: [(defines: [String], check: @Sendable (PluginLoadError.Reason) -> Bool)] = [
         (["BAD_NO_ENTRY"], { $0 == .missingEntry }),

@@ -9,7 +9,9 @@ struct CheckMode: ParsableCommand {
         discussion: """
             Each test runs in a child process, so a plugin that crashes or hangs is reported. \
             Random choices come from the seed: the same seed, the same arguments and steps. \
-            Exit status: 0 every test passed (or was skipped), 1 a test failed, 2 usage error.
+            Style notes (a lower-case action name) are warnings: shown, not failing. \
+            Exit status: 0 every test passed (or was skipped), 1 a test failed or did not run \
+            (an action that never succeeded), 2 usage error.
             """)
 
     @ParentCommand var options: UndoHostCommand
@@ -80,7 +82,7 @@ struct CheckMode: ParsableCommand {
         if child, let only {
             let result = checker.runInProcess(only, plugins[0])
             output.write(ChildProtocol.lines(result), error: false)
-            return result.status == .failed ? UndoHostTool.ExitStatus.scriptError : UndoHostTool.ExitStatus.success
+            return result.status == .failed || result.status == .notRun ? UndoHostTool.ExitStatus.scriptError : UndoHostTool.ExitStatus.success
         }
         if list {
             let reports = checker.list()
@@ -94,6 +96,6 @@ struct CheckMode: ParsableCommand {
         }
         let report = CheckReport(plugins: checker.run(), seed: checkOptions.seed, onlyFailed: onlyFailed)
         output.write(options.json ? report.json : report.text, error: false)
-        return report.failedCount > 0 ? UndoHostTool.ExitStatus.scriptError : UndoHostTool.ExitStatus.success
+        return report.failedCount + report.notRunCount > 0 ? UndoHostTool.ExitStatus.scriptError : UndoHostTool.ExitStatus.success
     }
 }

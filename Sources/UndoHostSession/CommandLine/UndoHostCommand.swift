@@ -14,7 +14,8 @@ struct UndoHostCommand: ParsableCommand {
             undo-host [--plugins PATH]... [--allow-writable-plugins] [--json]
             [--locale en|ko|FILE] [--keep-going] [--yes]
             [--journal FILE [--durability full|normal] [--checkpoint-every N]]
-            [run FILE | demo | plugins | check PLUGIN... | new-plugin NAME | help]
+            [run FILE | demo | plugins | check PLUGIN... | new-plugin NAME |
+             journal FILE | help]
             """,
         discussion: """
             With no mode, undo-host is an interactive session when standard input and output are \
@@ -24,7 +25,7 @@ struct UndoHostCommand: ParsableCommand {
             Exit status: 0 success, 1 script error, 2 usage error.
             """,
         version: "undo-host \(UndoHostTool.version) (plugin ABI \(UNDO_ABI_VERSION_MAJOR).\(UNDO_ABI_VERSION_MINOR))",
-        subcommands: [RunMode.self, DemoMode.self, PluginsMode.self, CheckMode.self, NewPluginMode.self])
+        subcommands: [RunMode.self, DemoMode.self, PluginsMode.self, CheckMode.self, NewPluginMode.self, JournalMode.self])
 
     @Option(name: .customLong("plugins"),
             help: ArgumentHelp("Load the plugin PATH, or every plugin in the folder PATH (repeatable).",

@@ -20,8 +20,23 @@ extension HostSession {
             startCheckpoints(of: journal)
             return journal
         } catch {
-            throw SessionError(.history, error.description, hint: "open it with the plugins it was made with; the journal was not changed")
+            var hint = error.reason == .pluginMissing || error.reason == .pluginVersion || error.reason == .replay
+                ? "open it with the plugins it was made with; the journal was not changed" : "the journal was not changed"
+            if error.reason == .pluginMissing, let id = error.plugin, let file = Self.bundledFile(of: id, trust: host.trustPolicy) {
+                hint = "the bundled plugins have \(id) in \(file): undo-host --plugins \(file) … would load it; the journal was not changed"
+            }
+            throw SessionError(.history, error.description, hint: hint)
         }
+    }
+
+    /// The file among the bundled plugins (the folders undo-host loads without `--plugins`)
+    /// that provides plugin `id`, found by loading them into a host of their own: what
+    /// `--plugins` would satisfy a journal that needs it.
+    /// - Complexity: loads every bundled plugin once.
+    static func bundledFile(of id: String, trust: PluginTrustPolicy) -> String? {
+        let probe = PluginHost(hostName: "undo-host", trust: trust)
+        probe.loadBundledPlugins()
+        return probe.plugins.first { $0.id == id }?.path
     }
 
     /// What a checkpoint restores of the session's own state: its documents, in the order they

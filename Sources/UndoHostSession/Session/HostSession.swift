@@ -165,10 +165,19 @@ public final class HostSession {
         let action = try resolve(actionID)
         let context = UndoContext(currentDocument)
         let outcome: UndoPerformOutcome
+        // The document as its plugin shows it, to tell after a failed perform whether the plugin
+        // changed it before failing: the history is then unchanged, but the document is not.
+        let canDescribe = host.plugins.first { $0.id == action.pluginID }?.canDescribe ?? false
+        let before = canDescribe ? try? host.describe(context, plugin: action.pluginID) : nil
         do throws(PluginHostError) {
             outcome = try host.perform(action, argumentText: arguments, in: context)
         } catch {
-            throw describe(error, action: action, arguments: arguments, argumentColumn: argumentColumn)
+            var sessionError = describe(error, action: action, arguments: arguments, argumentColumn: argumentColumn)
+            if case .actionFailed = error, let before, let after = try? host.describe(context, plugin: action.pluginID),
+               after != before {
+                sessionError.hint = words.changedDespiteFailure(currentDocument)
+            }
+            throw sessionError
         }
         noteDocument(currentDocument, usedBy: action.pluginID)
         lastChanges = nil

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import UndoCore
 /// A shared object opened with `dlopen`: the only place the host calls the dynamic loader.
 ///
 /// Plugins are opened `RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE` and never closed: code built by
@@ -71,9 +72,13 @@ struct DynamicLibrary: @unchecked Sendable {
         return String(cString: message)
     }
 
+    /// How many times ``imagePath(containing:)`` read /proc/self/maps in this process (tests count them).
+    static let imagePathLookups = Locked(0)
+
     /// The file of the loaded image that contains `address` (a function of ours, say), from
     /// /proc/self/maps (Glibc's module map does not offer dladdr).
     static func imagePath(containing address: UnsafeRawPointer) -> String? {
+        imagePathLookups.withLock { $0 += 1 }
         // Read to the end: /proc files report size 0, and a read of the reported size stops before
         // the first page, before the shared objects loaded last.
         guard let bytes = SystemFiles.contents(of: "/proc/self/maps") else { return nil }

@@ -35,9 +35,14 @@ enum ELFFile {
     /// The most dynamic entries and program headers read (far above any real library).
     static let maximumDynamicEntries: UInt64 = 1 << 16
 
+    /// How many files ``validate(descriptor:exporting:)`` checked in this process (tests count
+    /// them). Only touched under ``LoaderLock``.
+    nonisolated(unsafe) static var validations = 0
+
     /// Checks the file open at `descriptor` (read with `pread`; its offset is not moved).
     /// - Parameter symbol: a name the file must export as a defined function.
     static func validate(descriptor: Int32, exporting symbol: String) throws(Invalid) {
+        validations += 1
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw Invalid(message: String(cString: strerror(errno))) }
         guard (info.st_mode & S_IFMT) == S_IFREG else { throw Invalid(message: "not a regular file") }

@@ -28,6 +28,17 @@ extension PluginHost {
         return (entries.filter { $0.hasPrefix("/") }.map { absolutePath($0) }, entries.filter { !$0.hasPrefix("/") })
     }
 
+    /// The folder of the image this code is in, found once: it cannot change while the process
+    /// runs, and finding it reads all of /proc/self/maps (which a C host creating a history
+    /// and loading the bundled plugins for each paid every time).
+    private static let ownImageFolder: String? = {
+        let marker: @convention(c) () -> Void = {}
+        guard let address = undo__address_of(marker), let image = DynamicLibrary.imagePath(containing: address),
+              let resolved = realpath(image, nil) else { return nil }
+        defer { free(resolved) }
+        return SystemFiles.folder(of: String(cString: resolved))
+    }()
+
     /// Where the bundled plugins are: the absolute folders of ``pluginPathVariable`` when it is
     /// set, else the folder of the running program (from /proc/self/exe, never the current
     /// directory) and the folder of the image this code is in (the same, unless it is linked
@@ -39,12 +50,7 @@ extension PluginHost {
         if let executable = SystemFiles.linkTarget("/proc/self/exe") {
             folders.append(SystemFiles.folder(of: executable))
         }
-        let marker: @convention(c) () -> Void = {}
-        if let address = undo__address_of(marker), let image = DynamicLibrary.imagePath(containing: address),
-           let resolved = realpath(image, nil) {
-            folders.append(SystemFiles.folder(of: String(cString: resolved)))
-            free(resolved)
-        }
+        if let folder = ownImageFolder { folders.append(folder) }
         // An installed layout (scripts/install.sh): PREFIX/lib/undohost/plugins, found from
         // PREFIX/lib (libundohost.so) and from PREFIX/bin (undo-host).
         folders += folders.flatMap { folder in

@@ -110,15 +110,21 @@ extension PluginHost {
             guard allowed.contains(digest) else { throw .notAllowed("its SHA-256 \(digest) is not on the allow-list") }
         }
         // Before the loader runs any of its code (constructors included): a sound shared object
-        // that exports the entry.
-        do {
-            try ELFFile.validate(descriptor: file.descriptor, exporting: "undo_plugin_entry")
-        } catch {
-            if error.missingSymbol { throw .missingEntry }
-            throw error.cannotOpen ? .cannotOpen(error.message) : .invalidFile(error.message)
+        // that exports the entry. Not again for a file this process loaded before (another
+        // history's, or one unloaded): that image stays mapped (RTLD_NODELETE) with its file kept
+        // open, so the same file (device and inode) gives that image, checked when it was
+        // first loaded, not the bytes on disk; a C host that makes many histories pays the
+        // check once per plugin file.
+        let loadedBefore = DynamicLibrary.isLoaded(file.status.identity)
+        if !loadedBefore {
+            do {
+                try ELFFile.validate(descriptor: file.descriptor, exporting: "undo_plugin_entry")
+            } catch {
+                if error.missingSymbol { throw .missingEntry }
+                throw error.cannotOpen ? .cannotOpen(error.message) : .invalidFile(error.message)
+            }
         }
         let library: DynamicLibrary
-        let loadedBefore = DynamicLibrary.isLoaded(file.status.identity)
         do {
             library = try DynamicLibrary(openingDescriptor: file.descriptor, identity: file.status.identity, path: file.realPath)
         } catch {
