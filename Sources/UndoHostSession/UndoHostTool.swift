@@ -65,19 +65,29 @@ public enum UndoHostTool {
         case .success(let loaded): locale = loaded
         case .failure(let error): return usageFailure(error.message, output: output)
         }
-        guard let durability = JournalDurability(rawValue: options.durability) else {
-            return usageFailure("--durability \(options.durability): use full or normal", output: output)
+        let words = SessionText.forLocale(locale.identifier)
+        // Options of the journal say nothing without one: refused rather than ignored.
+        if options.journal == nil {
+            for (given, name) in [(options.durability, "--durability"), (options.checkpointEvery, "--checkpoint-every")] where given != nil {
+                return usageFailure(words.needsJournal(name), output: output)
+            }
         }
-        guard let checkpointInterval = Int(options.checkpointEvery), checkpointInterval >= 0 else {
-            return usageFailure("--checkpoint-every \(options.checkpointEvery): use a number of changes (0: never)", output: output)
+        let durabilityText = options.durability ?? JournalDurability.full.rawValue
+        guard let durability = JournalDurability(rawValue: durabilityText) else {
+            return usageFailure(words.badDurability(durabilityText), output: output)
+        }
+        let checkpointText = options.checkpointEvery ?? String(HostSession.defaultCheckpointInterval)
+        guard let checkpointInterval = Int(checkpointText), checkpointInterval >= 0 else {
+            return usageFailure(words.badCheckpointInterval(checkpointText), output: output)
         }
         // A journaled history keeps wall-clock times, which mean the same after a restart.
         let journalClock = options.journal == nil ? nil : JournalClock()
         let host = HostSession.makeHost(locale: locale, clock: journalClock ?? SystemUndoClock())
-        let words = SessionText.forLocale(locale.identifier)
         if options.allowWritablePlugins { host.trustPolicy.allowWritable = true }
-        if let failure = loadPlugins(options.pluginPaths, into: host, output: output, words: words, json: options.json) {
-            return usageFailure(failure, output: output)
+        let pluginsRefused: Bool
+        switch loadPlugins(options.pluginPaths, into: host, output: output, words: words, json: options.json) {
+        case .failure(let failure): return usageFailure(failure.message, output: output)
+        case .success(let refused): pluginsRefused = refused
         }
         let session = HostSession(host: host)
         session.layout = .current
@@ -152,7 +162,9 @@ public enum UndoHostTool {
             output.write("undo-host: \(failure)\n", error: true)
             return status == ExitStatus.success ? ExitStatus.scriptError : status
         }
-        return status
+        // A plugin the person named and did not get: the run went on with the others, and its
+        // status says that not everything asked for was done.
+        return pluginsRefused && status == ExitStatus.success ? ExitStatus.scriptError : status
     }
 
     /// The parser's answer when it did not give a command: the help or the version (status 0),
@@ -214,10 +226,11 @@ public enum UndoHostTool {
 
     /// Loads the plugins asked for, or the bundled ones. A plugin that fails is reported and
     /// skipped (the others load as if it were not there).
-    /// - Returns: a usage error when a path given does not exist.
+    /// - Returns: whether a plugin `--plugins` named (or one in a folder it named) was refused,
+    ///   or a usage error when a path given does not exist.
     /// Under `--json` each warning is one JSON object on standard error.
     private static func loadPlugins(_ paths: [String], into host: PluginHost, output: ToolOutput,
-                                    words: SessionText, json: Bool) -> String? {
+                                    words: SessionText, json: Bool) -> Result<Bool, UsageError> {
         var failures: [PluginLoadError] = []
         if paths.isEmpty {
             failures = host.loadBundledPlugins().failures
@@ -227,7 +240,7 @@ public enum UndoHostTool {
                 let path = PluginHost.absolutePath(fromCurrentDirectory: given)
                 var isFolder = false
                 guard FileSystem.exists(path, isFolder: &isFolder) else {
-                    return words.noSuchPluginsPath(given)
+                    return .failure(UsageError(message: words.noSuchPluginsPath(given)))
                 }
                 if isFolder {
                     failures += host.load(folder: path).failures
@@ -250,6 +263,6 @@ public enum UndoHostTool {
                                                                 hint: HostSession.hint(for: failure, words: words)) + "\n",
                          error: true)
         }
-        return nil
+        return .success(!paths.isEmpty && !failures.isEmpty)
     }
 }

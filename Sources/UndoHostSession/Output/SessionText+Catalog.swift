@@ -30,6 +30,11 @@ extension SessionText {
             banner(version: x, plugins: x), banner(version: x, plugins: nil), bannerHelp, kept, yesNo,
             askUnload(x, steps: 2), askClose(x), askQuit([x]), askQuit([x, x]), demoEnd, cannotRead(x, x),
             warningCannotLoad(x, x, hint: x), warningCannotLoad(x, x, hint: nil), noSuchPluginsPath(x),
+            needsJournal(x), badDurability(x), badCheckpointInterval(x),
+            historyTree, treeSummary(steps: 2, branches: 1, at: 1), treeSummary(steps: 1, branches: 2, at: 1), global, current,
+            ago(seconds: 1), ago(seconds: 120), ago(seconds: 7200), ago(seconds: 172_800), goToState(1), alreadyAtState(1),
+            travel(earlier: true, x), travel(earlier: false, x), travelled(x, state: 1, steps: 2), nothingFurther(earlier: true),
+            nothingFurther(earlier: false), treeHint, noState(1), notADistance(x, x), distanceHint, notAStateNumber(x), stateNumbersHint,
             commandsHeading, performDescription, helpNotes, noActions, actionsHeading, inverseTakes(x), coalesceNote,
         ]
         all += demoHeadings

@@ -56,6 +56,57 @@ public struct SessionText: Sendable, Equatable {
     var vanished: String { pick("changed and no longer there", "바뀐 뒤 없어짐") }
     var noPluginHasIt: String { pick("no plugin has it yet", "아직 이 문서를 가진 플러그인 없음") }
 
+    // MARK: The tree and the moves across it
+
+    var historyTree: String { pick("History tree", "기록 트리") }
+    /// "5 steps, 2 branches, at state 3".
+    func treeSummary(steps count: Int, branches: Int, at state: Int) -> String {
+        pick("\(steps(count)), \(branches) branch\(branches == 1 ? "" : "es"), at state \(state)",
+             "\(steps(count)), 가지 \(branches)개, 현재 상태 \(state)")
+    }
+    /// The document of steps made with no document.
+    var global: String { pick("global", "전역") }
+    var current: String { pick("current", "현재") }
+    /// A state's age: "4s ago", "3m ago", "2h ago", "1d ago".
+    func ago(seconds: UInt64) -> String {
+        if seconds < 60 { return pick("\(seconds)s ago", "\(seconds)초 전") }
+        if seconds < 3600 { return pick("\(seconds / 60)m ago", "\(seconds / 60)분 전") }
+        if seconds < 86400 { return pick("\(seconds / 3600)h ago", "\(seconds / 3600)시간 전") }
+        return pick("\(seconds / 86400)d ago", "\(seconds / 86400)일 전")
+    }
+    func goToState(_ id: UInt32) -> String { pick("Go to state \(id)", "상태 \(id)(으)로 이동") }
+    func alreadyAtState(_ id: UInt32) -> String { pick("Already at state \(id)", "이미 상태 \(id)에 있습니다") }
+    /// `earlier 1`, `later 10s` as a move's title.
+    func travel(earlier: Bool, _ distance: String) -> String {
+        earlier ? pick("Earlier \(distance)", "이전으로 \(distance)") : pick("Later \(distance)", "이후로 \(distance)")
+    }
+    /// "Go to state 2: at state 2 (2 steps)".
+    func travelled(_ what: String, state: Int, steps count: Int) -> String {
+        pick("\(what): at state \(state) (\(steps(count)))", "\(what): 상태 \(state) (\(steps(count)))")
+    }
+    func nothingFurther(earlier: Bool) -> String {
+        earlier ? pick("nothing earlier: the history is at its first state", "더 이전이 없습니다: 기록이 첫 상태에 있습니다")
+                : pick("nothing later: the history is at its newest state", "더 이후가 없습니다: 기록이 가장 새 상태에 있습니다")
+    }
+    var treeHint: String { pick("type tree to see every state", "모든 상태를 보려면 tree를 입력하세요") }
+    /// `goto ID` of a state the tree does not have.
+    func noState(_ id: UInt32) -> String {
+        pick("goto: no state \(id) in the history (it never existed, or a limit dropped it)",
+             "goto: 기록에 상태 \(id)이(가) 없습니다 (있었던 적이 없거나 제한 때문에 버려졌습니다)")
+    }
+    func notADistance(_ command: String, _ given: String) -> String {
+        pick("\(command): \"\(given)\" is not a distance", "\(command): \"\(given)\"은(는) 거리가 아닙니다")
+    }
+    var distanceHint: String {
+        pick("a count of states (3), a time (10s, 5m, 1h, 2d) or saves (1f)", "상태 개수(3), 시간(10s, 5m, 1h, 2d), 또는 저장 횟수(1f)")
+    }
+    func notAStateNumber(_ given: String) -> String {
+        pick("goto: \"\(given)\" is not a state number", "goto: \"\(given)\"은(는) 상태 번호가 아닙니다")
+    }
+    var stateNumbersHint: String {
+        pick("the numbers are those of the tree (type tree); 0 is the start", "번호는 트리의 번호입니다 (tree 입력). 0은 처음입니다")
+    }
+
     // MARK: Outcomes
 
     var cancelled: String { pick("Cancelled", "취소함") }
@@ -342,6 +393,17 @@ public struct SessionText: Sendable, Equatable {
         pick("warning: \(message)" + (hint.map { "\n  hint: " + $0 } ?? ""), "경고: \(message)" + (hint.map { "\n  도움말: " + $0 } ?? ""))
     }
     func noSuchPluginsPath(_ given: String) -> String { pick("--plugins \(given): no such file or folder", "--plugins \(given): 그런 파일이나 폴더가 없습니다") }
+    /// `--durability` or `--checkpoint-every` given without `--journal`.
+    func needsJournal(_ option: String) -> String {
+        pick("\(option) applies to a journal: give --journal FILE too, or leave \(option) out",
+             "\(option)은 저널에 쓰는 옵션입니다: --journal FILE도 주거나 \(option)을 빼세요")
+    }
+    func badDurability(_ given: String) -> String {
+        pick("--durability \(given): use full or normal", "--durability \(given): full이나 normal을 쓰세요")
+    }
+    func badCheckpointInterval(_ given: String) -> String {
+        pick("--checkpoint-every \(given): use a number of changes (0: never)", "--checkpoint-every \(given): 변경 개수를 쓰세요 (0: 하지 않음)")
+    }
 
     // MARK: Help
 
@@ -360,7 +422,10 @@ public struct SessionText: Sendable, Equatable {
     }
     func inverseTakes(_ signature: String) -> String { pick("its inverse takes \(signature)", "역동작이 받는 인수: \(signature)") }
     var coalesceNote: String {
-        pick("consecutive steps coalesce into one (type break to start a new one)", "잇따른 단계는 하나로 합쳐집니다 (새 단계를 시작하려면 break)")
+        pick("coalesces: consecutive steps with the same coalescing key (the action's, or one a step sets for itself) "
+                + "in one document join one step when the plugin merges them (type break to start a new one)",
+             "합쳐짐: 한 문서에서 잇따르는 단계가 같은 합침 키(동작의 키, 또는 단계가 스스로 정한 키)를 가지고 "
+                + "플러그인이 합치면 한 단계가 됩니다 (새 단계를 시작하려면 break)")
     }
 
     /// What each session command does, by command word.

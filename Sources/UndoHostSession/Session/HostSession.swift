@@ -18,6 +18,8 @@ public final class HostSession {
     var documents = DocumentList()
     /// The changes of the last undo, redo or revert: highlighted by `show` until the next change.
     var lastChanges: [UndoChange]?
+    /// How the last move across the tree went ("undo", "redo", "across"), for its outcome.
+    var travelDirection: String?
     /// Names of the groups begun and not yet ended, innermost last.
     public internal(set) var openGroupNames: [String?] = []
     /// The room text output has (help wraps to its width).
@@ -90,10 +92,16 @@ public final class HostSession {
         do {
             body = try execute(command)
         } catch {
-            return CommandOutcome(command: command.jsonName, body: .none, error: error, state: state)
+            // A word that is neither a command nor an action is not a perform.
+            let label = error.kind == .unknownCommand ? "unknown" : command.jsonName
+            return CommandOutcome(command: label, body: .none, error: error, state: state)
         }
         var outcome = CommandOutcome(command: command.jsonName, body: body, error: nil, state: state)
         if case .quit = command { outcome.endsSession = true }
+        if case .tree = command {
+            outcome.travelDirection = travelDirection
+            travelDirection = nil
+        }
         return outcome
     }
 
@@ -608,13 +616,13 @@ public final class HostSession {
         guard openGroupNames.isEmpty else { throw historyError(.groupOpen) }
         // By its id, or by the short name of its actions ("canvas").
         let plugin = host.plugins.first { $0.id == id || $0.shortName == id }
-        let before = withStack(\.count)
+        // Counted by the host on every branch (as close counts), not by the current branch's length.
+        let removed: Int
         do throws(PluginHostError) {
-            try host.unload(plugin?.id ?? id)
+            removed = try host.unload(plugin?.id ?? id)
         } catch {
             throw sessionError(error, what: "unload")
         }
-        let removed = before - withStack(\.count)
         if let id = plugin?.id { documents.forget(plugin: id) }
         lastChanges = nil
         return .message(words.unloaded(plugin?.id ?? id, removed: removed))
