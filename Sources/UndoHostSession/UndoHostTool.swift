@@ -109,19 +109,22 @@ public enum UndoHostTool {
                     // Format 1 (session lines, before the journal moved below the session): replayed
                     // once into a journal of the current format, which takes its place.
                     let upgrade = try HostSession.upgradeFormatOneJournal(at: path, locale: locale, like: host)
-                    output.write("undo-host: journal \(path): format 1 (session lines) upgraded to format \(HostJournal.formatVersion); "
-                                 + "the old file is kept as \(upgrade.keptAt)\n", error: true)
+                    output.write("undo-host: " + words.journalUpgraded(path, to: HostJournal.formatVersion, keptAt: upgrade.keptAt) + "\n",
+                                 error: true)
                 }
                 let journal = try session.openJournal(path: path, durability: durability, clock: journalClock)
                 if let checkpoint = journal.restoredCheckpoint {
-                    let count = journal.restoredCount
-                    output.write("undo-host: journal \(path): restored from the checkpoint after change \(checkpoint.sequence)"
-                                 + (count == 0 ? "" : ", then \(count) change\(count == 1 ? "" : "s")") + "\n", error: true)
+                    output.write("undo-host: " + words.journalRestored(path, checkpointAfter: checkpoint.sequence, then: journal.restoredCount)
+                                 + "\n", error: true)
                 } else if journal.restoredCount > 0 {
-                    output.write("undo-host: journal \(path): \(journal.restoredCount) changes restored\n", error: true)
+                    output.write("undo-host: " + words.journalRestored(path, changes: journal.restoredCount) + "\n", error: true)
                 }
                 for warning in journal.openWarnings {
-                    output.write("undo-host: warning: journal \(path): \(warning)\n", error: true)
+                    output.write("undo-host: " + words.journalWarning(path, warning) + "\n", error: true)
+                }
+                // A session that ended inside a group left it open: said, so the person ends it.
+                if let open = session.openGroupNames.last {
+                    output.write("undo-host: " + words.journalGroupOpen(path, open) + "\n", error: true)
                 }
             } catch {
                 output.write("undo-host: \(error)\n", error: true)

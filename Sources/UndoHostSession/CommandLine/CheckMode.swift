@@ -10,6 +10,10 @@ struct CheckMode: ParsableCommand {
             Each test runs in a child process, so a plugin that crashes or hangs is reported. \
             Random choices come from the seed: the same seed, the same arguments and steps. \
             Exit status: 0 every test passed (or was skipped), 1 a test failed, 2 usage error.
+
+            Two options of undo-host apply too, before or after check: --json prints the report \
+            as one JSON object; --allow-writable-plugins checks a plugin file that group or \
+            others may change.
             """)
 
     @ParentCommand var options: UndoHostCommand

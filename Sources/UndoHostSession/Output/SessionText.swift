@@ -49,7 +49,11 @@ public struct SessionText: Sendable, Equatable {
     /// Before the arguments a plugin step's inverse takes, in `history --values`.
     var inverseArguments: String { pick("undo with", "되돌릴 때") }
     var alert: String { pick("Alert", "알림") }
-    func choose(_ count: Int, keys: String) -> String { pick("Choose 1-\(count) or \(keys): ", "1-\(count) 또는 \(keys) 중에서 고르세요: ") }
+    func choose(_ count: Int, keys: String) -> String {
+        // One choice (Cancel alone) is not a range.
+        guard count > 1 else { return pick("Choose 1 or \(keys): ", "1 또는 \(keys)을(를) 고르세요: ") }
+        return pick("Choose 1-\(count) or \(keys): ", "1-\(count) 또는 \(keys) 중에서 고르세요: ")
+    }
     var empty: String { pick("empty", "비어 있음") }
     func linesAbove(_ count: Int) -> String { pick("\(count) more line\(count == 1 ? "" : "s") above", "위에 \(count)줄 더 있음") }
     func linesBelow(_ count: Int) -> String { pick("\(count) more line\(count == 1 ? "" : "s") below", "아래에 \(count)줄 더 있음") }
@@ -245,6 +249,16 @@ public struct SessionText: Sendable, Equatable {
         pick("a group\(name.map { " \"\($0)\"" } ?? "") is open", "그룹\(name.map { " \"\($0)\"" } ?? "")이 열려 있습니다")
     }
     var notLeaving: String { pick("not quitting", "끝내지 않습니다") }
+    /// After Ctrl+D with a group open: what a second one does.
+    var endGroupOrCtrlDHint: String {
+        pick("end it with group end first, or press Ctrl+D again to leave without it (exit status 1)",
+             "먼저 group end로 끝내거나, 그룹을 끝내지 않고 나가려면 Ctrl+D를 한 번 더 누르세요 (종료 상태 1)")
+    }
+    /// The second Ctrl+D with a group open: leaving.
+    func leavingWithOpenGroup(_ name: String?) -> String {
+        pick("leaving with group\(name.map { " \"\($0)\"" } ?? "") never ended (exit status 1)",
+             "그룹\(name.map { " \"\($0)\"" } ?? "")을 끝내지 않은 채 나갑니다 (종료 상태 1)")
+    }
     var endGroupHint: String { pick("end it with group end first", "먼저 group end로 끝내세요") }
     var historyUnchangedHint: String { pick("the history is unchanged", "기록은 바뀌지 않았습니다") }
     func noDocument(_ name: String) -> String { pick("no document \(name) is open", "\(name) 문서는 열려 있지 않습니다") }
@@ -365,6 +379,13 @@ public struct SessionText: Sendable, Equatable {
         pick("Quit? \(unsaved.joined(separator: ", ")) \(unsaved.count == 1 ? "has" : "have") unsaved changes.",
              "끝낼까요? \(unsaved.joined(separator: ", "))에 저장하지 않은 변경이 있습니다.")
     }
+    /// The quit question with a journal open: the changes are not lost.
+    func askQuit(_ unsaved: [String], journal path: String) -> String {
+        pick("Quit? \(unsaved.joined(separator: ", ")) \(unsaved.count == 1 ? "has" : "have") unsaved changes; "
+                + "the journal keeps them (undo-host --journal \(path) restores them).",
+             "끝낼까요? \(unsaved.joined(separator: ", "))에 저장하지 않은 변경이 있습니다. "
+                + "저널에 남아 있습니다 (undo-host --journal \(path)로 되살립니다).")
+    }
 
     // MARK: Program
 
@@ -393,6 +414,42 @@ public struct SessionText: Sendable, Equatable {
         pick("warning: \(message)" + (hint.map { "\n  hint: " + $0 } ?? ""), "경고: \(message)" + (hint.map { "\n  도움말: " + $0 } ?? ""))
     }
     func noSuchPluginsPath(_ given: String) -> String { pick("--plugins \(given): no such file or folder", "--plugins \(given): 그런 파일이나 폴더가 없습니다") }
+    // MARK: The journal at startup and at the end
+
+    /// "journal notes.undojournal: 4 changes restored".
+    func journalRestored(_ path: String, changes count: Int) -> String {
+        pick("journal \(path): \(count) change\(count == 1 ? "" : "s") restored", "저널 \(path): 변경 \(count)개를 되살렸습니다")
+    }
+    func journalRestored(_ path: String, checkpointAfter sequence: Int64, then count: Int) -> String {
+        count == 0
+            ? pick("journal \(path): restored from the checkpoint after change \(sequence)",
+                   "저널 \(path): 변경 \(sequence) 뒤의 체크포인트에서 되살렸습니다")
+            : pick("journal \(path): restored from the checkpoint after change \(sequence), then \(count) change\(count == 1 ? "" : "s")",
+                   "저널 \(path): 변경 \(sequence) 뒤의 체크포인트에서 되살리고, 이어서 변경 \(count)개")
+    }
+    func journalUpgraded(_ path: String, to format: Int64, keptAt kept: String) -> String {
+        pick("journal \(path): format 1 (session lines) upgraded to format \(format); the old file is kept as \(kept)",
+             "저널 \(path): 형식 1(세션 줄)을 형식 \(format)(으)로 올렸습니다. 옛 파일은 \(kept)에 남겨 두었습니다")
+    }
+    func journalWarning(_ path: String, _ warning: String) -> String {
+        pick("warning: journal \(path): \(warning)", "경고: 저널 \(path): \(warning)")
+    }
+    /// A group the journal left open (a session that ended inside it).
+    func journalGroupOpen(_ path: String, _ name: String?) -> String {
+        pick("journal \(path): group\(name.map { " \"\($0)\"" } ?? "") is still open (the session that wrote it never ended it): "
+                + "end it with group end, or take it back with group cancel",
+             "저널 \(path): 그룹\(name.map { " \"\($0)\"" } ?? "")이 아직 열려 있습니다 (저널을 쓴 세션이 끝내지 않았습니다): "
+                + "group end로 끝내거나 group cancel로 되돌리세요")
+    }
+    /// At the end of a script, a group the journal had left open and the script did not end.
+    func neverEndedFromJournal(_ name: String?) -> String {
+        pick("group\(name.map { " \"\($0)\"" } ?? ""), open in the journal, was never ended",
+             "저널에서 열려 있던 그룹\(name.map { " \"\($0)\"" } ?? "")이 끝나지 않았습니다")
+    }
+    var endOrCancelGroupHint: String {
+        pick("end it with group end, or take it back with group cancel", "group end로 끝내거나 group cancel로 되돌리세요")
+    }
+
     /// `--durability` or `--checkpoint-every` given without `--journal`.
     func needsJournal(_ option: String) -> String {
         pick("\(option) applies to a journal: give --journal FILE too, or leave \(option) out",

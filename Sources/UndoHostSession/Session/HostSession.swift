@@ -18,6 +18,8 @@ public final class HostSession {
     var documents = DocumentList()
     /// The changes of the last undo, redo or revert: highlighted by `show` until the next change.
     var lastChanges: [UndoChange]?
+    /// Documents changed by an action inside the open group (cleared when no group is open).
+    var changedInOpenGroup: Set<String> = []
     /// How the last move across the tree went ("undo", "redo", "across"), for its outcome.
     var travelDirection: String?
     /// Names of the groups begun and not yet ended, innermost last.
@@ -60,7 +62,8 @@ public final class HostSession {
         withStack { stack in
             SessionState(document: currentDocument, canUndo: stack.canUndo, canRedo: stack.canRedo,
                          undoTitle: stack.undoMenuTitle, redoTitle: stack.redoMenuTitle,
-                         isDirty: stack.isDirty(), position: stack.position, count: stack.count,
+                         isDirty: stack.isDirty() || (stack.groupDepth > 0 && changedInOpenGroup.contains(currentDocument)),
+                         position: stack.position, count: stack.count,
                          openGroups: stack.groupDepth)
         }
     }
@@ -109,6 +112,11 @@ public final class HostSession {
         switch command {
         case .perform(let action, let arguments, let column):
             let (performed, outcome) = try perform(action, arguments: arguments, argumentColumn: column)
+            // Inside a group the history has no step yet, so it does not call the document
+            // changed: the session remembers it until the group ends (the prompt's "*").
+            if outcome == .recorded, !performed.isDiscardable, withStack({ $0.groupDepth }) > 0 {
+                changedInOpenGroup.insert(currentDocument)
+            }
             guard outcome != .obsolete else { return .performedNothing(action: performed.shortID, fullID: performed.fullID) }
             return .performed(action: performed.shortID, fullID: performed.fullID)
         case .undo(let amount): return try move(.undo, amount)
@@ -125,6 +133,7 @@ public final class HostSession {
             }
             try hostCall("group end") { () throws(PluginHostError) in try host.endGroup() }
             openGroupNames.removeLast()
+            if openGroupNames.isEmpty { changedInOpenGroup.removeAll() }
             lastChanges = nil
             return .none
         case .groupCancel: return try cancelGroup()
@@ -459,6 +468,7 @@ public final class HostSession {
             throw sessionError(error, what: "group cancel")
         }
         openGroupNames.removeLast()
+        if openGroupNames.isEmpty { changedInOpenGroup.removeAll() }
         guard let result else { return .message(words.cancelledGroup(name, changes: false)) }
         return try moved(words.cancelledGroup(name, changes: true), result)
     }
