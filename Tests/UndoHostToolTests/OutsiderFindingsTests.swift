@@ -160,6 +160,18 @@ struct OutsiderFindingsTests {
         }
     }
 
+    @Test("A plugin's error is printed once (it was also logged: twice on standard error)")
+    func aPluginErrorIsPrintedOnce() throws {
+        let probe = try ProbeBuild.build()
+        let run = try UndoHostProcess.run(["--plugins", probe], input: "probe.forget\n")
+        #expect(run.status == 1)
+        #expect(run.standardError == """
+            <stdin>:1: UNDO_EPLUGIN: probe.forget: perform failed: perform succeeded without setting inverse argument 1 (x: i64); the step cannot be undone
+              hint: the plugin refused; nothing was changed
+
+            """, "\(run.standardError)")
+    }
+
     @Test("help check names --json and --allow-writable-plugins, which check takes")
     func helpCheckNamesJSON() throws {
         let help = try UndoHostProcess.run(["help", "check"])
@@ -210,5 +222,21 @@ struct OutsiderFindingsTests {
         #expect(text.hasSuffix("\n> 1  Paste three lines\\u{1b}[2J"), "\(text)")
         #expect(!text.contains("\t") && !text.contains("\u{1b}"))
         #expect(text.split(separator: "\n").count == 3)
+    }
+}
+
+/// The host tests' probe plugin (Tests/UndoPluginHostTests/Fixtures/probe.c), built as an outside
+/// author would.
+enum ProbeBuild {
+    static func build() throws -> String {
+        let output = TemporaryFolder.kept("probe") + "/libprobe.so"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["cc", "-std=c99", "-shared", "-fPIC", "-I", SourceTree.include, "-o", output,
+                             SourceTree.path("Tests/UndoPluginHostTests/Fixtures/probe.c")]
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "cc failed")
+        return output
     }
 }
