@@ -69,16 +69,16 @@ public enum UndoHostTool {
         // Options of the journal say nothing without one: refused rather than ignored.
         if options.journal == nil {
             for (given, name) in [(options.durability, "--durability"), (options.checkpointEvery, "--checkpoint-every")] where given != nil {
-                return usageFailure(words.needsJournal(name), output: output)
+                return usageFailure(words.needsJournal(name), output: output, words: words)
             }
         }
         let durabilityText = options.durability ?? JournalDurability.full.rawValue
         guard let durability = JournalDurability(rawValue: durabilityText) else {
-            return usageFailure(words.badDurability(durabilityText), output: output)
+            return usageFailure(words.badDurability(durabilityText), output: output, words: words)
         }
         let checkpointText = options.checkpointEvery ?? String(HostSession.defaultCheckpointInterval)
         guard let checkpointInterval = Int(checkpointText), checkpointInterval >= 0 else {
-            return usageFailure(words.badCheckpointInterval(checkpointText), output: output)
+            return usageFailure(words.badCheckpointInterval(checkpointText), output: output, words: words)
         }
         // A journaled history keeps wall-clock times, which mean the same after a restart.
         let journalClock = options.journal == nil ? nil : JournalClock()
@@ -86,7 +86,7 @@ public enum UndoHostTool {
         if options.allowWritablePlugins { host.trustPolicy.allowWritable = true }
         let pluginsRefused: Bool
         switch loadPlugins(options.pluginPaths, into: host, output: output, words: words, json: options.json) {
-        case .failure(let failure): return usageFailure(failure.message, output: output)
+        case .failure(let failure): return usageFailure(failure.message, output: output, words: words)
         case .success(let refused): pluginsRefused = refused
         }
         let session = HostSession(host: host)
@@ -152,7 +152,7 @@ public enum UndoHostTool {
             switch ScriptLineReader.opening(file) {
             // Not a mistake in the arguments, so no advice about --help.
             case .success(let reader): return runner.run(named: file, reader: reader)
-            case .failure(let error): return usageFailure(words.cannotRead(file, error.reason), output: output, adviseHelp: false)
+            case .failure(let error): return usageFailure(words.cannotRead(file, error.reason), output: output, adviseHelp: false, words: words)
             }
         case .session:
             if RawTerminal.isInteractive {
@@ -209,8 +209,9 @@ public enum UndoHostTool {
         return nil
     }
 
-    private static func usageFailure(_ message: String, output: ToolOutput, adviseHelp: Bool = true) -> Int32 {
-        output.write("undo-host: \(message)\n" + (adviseHelp ? "Run undo-host --help for the usage.\n" : ""), error: true)
+    private static func usageFailure(_ message: String, output: ToolOutput, adviseHelp: Bool = true,
+                                     words: SessionText = .english) -> Int32 {
+        output.write("undo-host: \(message)\n" + (adviseHelp ? words.helpAdvice + "\n" : ""), error: true)
         return ExitStatus.usageError
     }
 
@@ -258,7 +259,7 @@ public enum UndoHostTool {
                 let warning = JSONValue.object([("warning", .string("cannot load")), ("path", .string(failure.path)),
                                                 ("code", .string(ErrorReport(failure).codeName)),
                                                 ("message", .string(failure.explanation)),
-                                                ("hint", .string(hint + "the other plugins are loaded"))])
+                                                ("hint", .string(hint + words.otherPluginsLoaded))])
                 output.write(warning.serialized + "\n", error: true)
                 continue
             }

@@ -450,6 +450,19 @@ public struct SessionText: Sendable, Equatable {
         pick("end it with group end, or take it back with group cancel", "group end로 끝내거나 group cancel로 되돌리세요")
     }
 
+    var journalUnchangedHint: String {
+        pick("open it with the plugins it was made with; the journal was not changed",
+             "저널을 만든 플러그인으로 여세요. 저널은 바뀌지 않았습니다")
+    }
+    /// After a usage error on the command line.
+    var helpAdvice: String { pick("Run undo-host --help for the usage.", "사용법은 undo-host --help로 보세요.") }
+    /// A `--json` warning's hint after a plugin that did not load.
+    var otherPluginsLoaded: String { pick("the other plugins are loaded", "다른 플러그인은 불러왔습니다") }
+    func documentNameTooLong(limit: Int, bytes: Int) -> String {
+        pick("a document name is at most \(limit) bytes; this one is \(bytes)",
+             "문서 이름은 최대 \(limit)바이트입니다. 이 이름은 \(bytes)바이트입니다")
+    }
+
     /// `--durability` or `--checkpoint-every` given without `--journal`.
     func needsJournal(_ option: String) -> String {
         pick("\(option) applies to a journal: give --journal FILE too, or leave \(option) out",

@@ -20,7 +20,7 @@ extension HostSession {
             startCheckpoints(of: journal)
             return journal
         } catch {
-            throw SessionError(.history, error.description, hint: "open it with the plugins it was made with; the journal was not changed")
+            throw SessionError(.history, error.description, hint: words.journalUnchangedHint)
         }
     }
 

@@ -327,7 +327,7 @@ public final class HostSession {
 
     private func openDocument(_ name: String) throws(SessionError) -> CommandOutcome.Body {
         guard name.utf8.count <= UndoStack.maximumNameBytes else {
-            throw SessionError(.arguments, "a document name is at most \(UndoStack.maximumNameBytes) bytes; this one is \(name.utf8.count)",
+            throw SessionError(.arguments, words.documentNameTooLong(limit: UndoStack.maximumNameBytes, bytes: name.utf8.count),
                                code: UNDO_ELIMIT)
         }
         if !documents.contains(name) { addDocument(name, plugins: []) }
