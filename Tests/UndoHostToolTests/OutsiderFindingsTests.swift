@@ -172,6 +172,44 @@ struct OutsiderFindingsTests {
             """, "\(run.standardError)")
     }
 
+    @Test("--json: an unknown word is not a perform; a move across branches says so; tree states have descriptions; goto 99 names the command with a hint")
+    func jsonFindings() throws {
+        let run = try UndoHostProcess.run(UndoHostProcess.samplePlugins + ["--json", "--keep-going"], input: """
+            hisory
+            text.insrt 0 "a"
+            text.insert 0 "a"
+            break
+            text.insert 1 "b"
+            undo
+            text.insert 1 "c"
+            tree
+            goto 2
+            goto 1
+            goto 3
+            goto 99
+            """)
+        let lines = run.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.count == 12, "\(run.standardOutput)")
+        guard lines.count == 12 else { return }
+        #expect(lines[0].contains("\"command\":\"unknown\",\"ok\":false"), "\(lines[0])")
+        #expect(lines[1].contains("\"command\":\"perform\",\"ok\":false"), "an unknown action id is a perform that failed")
+        #expect(lines[7].contains("\"name\":\"Typing\",\"description\":\"Typing \\\"b\\\"\""), "\(lines[7])")
+        #expect(lines[8].contains("\"direction\":\"across\""), "\(lines[8])")
+        #expect(lines[9].contains("\"direction\":\"undo\""), "\(lines[9])")
+        #expect(lines[10].contains("\"direction\":\"redo\""), "\(lines[10])")
+        #expect(lines[11].contains("\"command\":\"goto\",\"ok\":false"), "\(lines[11])")
+        #expect(lines[11].contains("\"message\":\"goto: no state 99 in the history (it never existed, or a limit dropped it)\",\"hint\":\"type tree to see every state\""),
+                "\(lines[11])")
+    }
+
+    @Test("help of a coalescing action says steps join by their key when the plugin merges them, not that consecutive steps coalesce")
+    func helpSaysHowStepsCoalesce() throws {
+        let run = try UndoHostProcess.run(UndoHostProcess.samplePlugins, input: "help text.delete\n")
+        let text = run.standardOutput.replacingOccurrences(of: "\n  ", with: " ")
+        #expect(text.contains("coalesces: consecutive steps with the same coalescing key (the action's, or one a step sets for itself) "
+                              + "in one document join one step when the plugin merges them"), "\(run.standardOutput)")
+    }
+
     @Test("help check names --json and --allow-writable-plugins, which check takes")
     func helpCheckNamesJSON() throws {
         let help = try UndoHostProcess.run(["help", "check"])
