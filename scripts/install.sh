@@ -78,7 +78,7 @@ includedir=\${prefix}/include
 
 Name: undohost
 Description: UndoHost C API: one shared undo history, extended by plugins
-Version: $major.$minor
+Version: $release
 Cflags: -I\${includedir}
 Libs: -L\${libdir} -lundohost
 PC

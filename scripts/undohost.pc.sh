@@ -37,7 +37,10 @@ if [ ! -f "$libdir/libundohost.so" ]; then
 fi
 output="${output:-$libdir}"
 mkdir -p "$output"
-version="$(sed -n 's/^#define UNDO_ABI_VERSION_MAJOR \([0-9]*\)$/\1/p' "$root/Include/undohost/undo_common.h").$(sed -n 's/^#define UNDO_ABI_VERSION_MINOR \([0-9]*\)$/\1/p' "$root/Include/undohost/undo_common.h")"
+# The library's release (what pkg-config --modversion and --atleast-version compare), not the
+# ABI version: the ABI is UNDO_ABI_VERSION_MAJOR/MINOR in undo_common.h.
+version="$(sed -n 's/^#define UNDO_LIBRARY_RELEASE "\(.*\)"$/\1/p' "$root/Include/undohost/undo_host.h")"
+[ -n "$version" ] || { echo "undohost.pc.sh: cannot read UNDO_LIBRARY_RELEASE from undo_host.h" >&2; exit 1; }
 cat > "$output/undohost.pc" <<PC
 includedir=$root/Include
 libdir=$libdir

@@ -2,9 +2,15 @@
  * undo_host.h - the UndoHost C API, for programs that are not written in Swift.
  *
  * One shared undo history that plugins extend with their own actions, driven from C (or anything
- * that calls C). Link with libundohost.so, which `swift build` makes:
+ * that calls C). Link with libundohost.so, which `swift build` makes. pkg-config finds it once
+ * `scripts/install.sh --prefix DIR` installed it (or `scripts/undohost.pc.sh` wrote an
+ * undohost.pc for the build folder; a plain `swift build` writes none):
  *
- *     cc app.c $(pkg-config --cflags --libs undohost)
+ *     cc -std=c99 app.c $(pkg-config --cflags --libs undohost)
+ *
+ * Coalescing: this API joins consecutive coalescing steps only when they come within 500 ms of
+ * each other (undo_history_options.coalescing_window_ms; negative: no time limit), as an editor
+ * does; the undo-host tool sets no time limit, so a script gives the same steps at any speed.
  *
  *     #include <undohost/undo_host.h>
  *     undo_history *h = NULL;
@@ -220,7 +226,8 @@ const char *undo_history_last_error(const undo_history *h);
 /**
  * Loads one plugin file (a .so built against undo_plugin.h). The path must be absolute: a
  * relative one is refused rather than looked up in the current directory (resolve it with
- * realpath() if that is what you mean). The file and its folders must not be writable by group
+ * realpath() if that is what you mean: POSIX, so under -std=c99 define _DEFAULT_SOURCE or
+ * _XOPEN_SOURCE 700 before the first #include, or build with -std=gnu99). The file and its folders must not be writable by group
  * or others unless the history was made with UNDO_HISTORY_ALLOW_WRITABLE_PLUGINS.
  * Thread: any (plugin init runs on it).
  * Errors, with the file and reason in undo_history_last_error: UNDO_ELOAD (not a loadable

@@ -7,6 +7,12 @@ import UndoPluginKit
 // describe(). (An index shifts when an earlier note is erased; a plugin whose hosts highlight
 // changes should give each note an id of its own: docs/writing-a-plugin-in-swift.md.)
 
+/// The parameters with their Swift types: values set through them take their type, so a value
+/// of another type does not compile.
+let indexKey = UndoParameterKey<UInt32>("index")
+let textKey = UndoParameterKey<String>("text")
+let priorityKey = UndoParameterKey<Int32>("priority")
+
 /// notes.write(text: string, priority: i32): appends a note. Its inverse takes the same
 /// arguments and removes that note again.
 let writeNote: UndoActionFunction = { call, args in
@@ -40,9 +46,9 @@ let eraseNote: UndoActionFunction = { call, args in
     let index = try args[0].uint32
     let note = try book.remove(at: Int(index), in: call.context)
     do {
-        try call.setInverseArgument("index", index)
-        try call.setInverseArgument("text", note.text)
-        try call.setInverseArgument("priority", note.priority)
+        try call.setInverseArgument(indexKey, index)
+        try call.setInverseArgument(textKey, note.text)
+        try call.setInverseArgument(priorityKey, note.priority)
     } catch {
         // perform must change nothing when it fails.
         try? book.insert(note, at: Int(index), in: call.context)
@@ -64,8 +70,8 @@ let prioritizeNote: UndoActionFunction = { call, args in
     let index = try args[0].uint32
     let previous = try call.state(NotesBook.self).setPriority(try args[1].int32, at: Int(index), in: call.context)
     if call.phase != .inverse {
-        try call.setInverseArgument("index", index)
-        try call.setInverseArgument("priority", previous)
+        try call.setInverseArgument(indexKey, index)
+        try call.setInverseArgument(priorityKey, previous)
     }
     try call.reportChange(.object(Int64(index)))
 }
@@ -73,10 +79,10 @@ let prioritizeNote: UndoActionFunction = { call, args in
 /// Consecutive priority changes of one note merge into one step (to the latest priority);
 /// back at the original priority they annul. Changes of different notes stay two steps.
 let mergePriorities: UndoMergeFunction = { call, steps in
-    guard try steps.previous("index", as: UInt32.self) == steps.next("index", as: UInt32.self) else { return .refused }
-    let latest = try steps.next("priority", as: Int32.self)
-    if latest == (try steps.previousInverse("priority", as: Int32.self)) { return .annulled }
-    try call.setArgument("priority", latest)
+    guard try steps.previous(indexKey) == steps.next(indexKey) else { return .refused }
+    let latest = try steps.next(priorityKey)
+    if latest == (try steps.previousInverse(priorityKey)) { return .annulled }
+    try call.setArgument(priorityKey, latest)
     return .merged
 }
 

@@ -19,11 +19,11 @@ let notesPlugin = UndoPlugin(
         UndoPluginAction(id: "write", name: "New Note", parameters: [.string("text"), .i32("priority")],
                          perform: writeNote, inverse: unwriteNote)
             .localized(["ko": "새 메모"]),
-        UndoPluginAction(id: "erase", name: "Delete Note", parameters: [.u32("index")], perform: eraseNote,
-                         inverseParameters: [.u32("index"), .string("text"), .i32("priority")], inverse: restoreNote)
+        UndoPluginAction(id: "erase", name: "Delete Note", parameters: [.init(indexKey)], perform: eraseNote,
+                         inverseParameters: [.init(indexKey), .init(textKey), .init(priorityKey)], inverse: restoreNote)
             .localized(["ko": "메모 삭제"]),
-        UndoPluginAction(id: "prioritize", name: "Priority Change", parameters: [.u32("index"), .i32("priority")],
-                         perform: prioritizeNote, inverseParameters: [.u32("index"), .i32("priority")],
+        UndoPluginAction(id: "prioritize", name: "Priority Change", parameters: [.init(indexKey), .init(priorityKey)],
+                         perform: prioritizeNote, inverseParameters: [.init(indexKey), .init(priorityKey)],
                          inverse: prioritizeNote)
             .coalescing("priority", merge: mergePriorities)
             .localized(["ko": "우선순위 변경"]),

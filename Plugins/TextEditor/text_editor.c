@@ -3,7 +3,8 @@
  *
  * Actions (positions and lengths count Unicode scalar values):
  *   text.insert(position: i64, text: string)   "Typing"  coalesces, merges adjacent typing
- *   text.delete(position: i64, length: i64)    "Delete"  inverse re-inserts text and styles
+ *   text.delete(position: i64, length: i64)    "Delete"  coalesces, merges backspace and forward-delete
+ *                                                        runs; inverse re-inserts text and styles
  *   text.bold(position: i64, length: i64)      "Bold"    toggles; inverse restores the styles
  *   text.italic(position: i64, length: i64)    "Italic"  likewise
  * describe() shows a document as text with <b>...</b> and <i>...</i> markers.
@@ -206,8 +207,10 @@ static int host_is_korean(const undo_host *host) {
  * Korean: "\"hello\" 입력"). A host older than 1.7 has no set_description: names only. */
 static void describe_step(undo_call *call, const char *english, const char *korean,
                           const char *text, uint64_t size) {
-    char description[128];
-    uint64_t shown = size;
+    char description[320];
+    char quoted[256]; /* 40 bytes, each escaped to at most 6 */
+    uint64_t shown = size, i;
+    size_t used = 0;
     const char *more = "";
     if (!UNDO_STRUCT_HAS(call->host, undo_host, locale)) return;
     if (shown > 40) {
@@ -215,10 +218,28 @@ static void describe_step(undo_call *call, const char *english, const char *kore
         while (shown > 0 && ((unsigned char)text[shown] & 0xC0) == 0x80) shown--;
         more = "…";
     }
+    /* Quoted as a script string is: a deleted `"` shows as Delete "\"", a tab as \t. */
+    for (i = 0; i < shown; i++) {
+        unsigned char c = (unsigned char)text[i];
+        switch (c) {
+        case '"': quoted[used++] = '\\'; quoted[used++] = '"'; break;
+        case '\\': quoted[used++] = '\\'; quoted[used++] = '\\'; break;
+        case '\n': quoted[used++] = '\\'; quoted[used++] = 'n'; break;
+        case '\t': quoted[used++] = '\\'; quoted[used++] = 't'; break;
+        case '\r': quoted[used++] = '\\'; quoted[used++] = 'r'; break;
+        default:
+            if (c < 0x20 || c == 0x7F) {
+                used += (size_t)snprintf(quoted + used, sizeof quoted - used, "\\u{%x}", c);
+            } else {
+                quoted[used++] = (char)c;
+            }
+        }
+    }
+    quoted[used] = '\0';
     if (host_is_korean(call->host)) {
-        snprintf(description, sizeof description, "\"%.*s%s\" %s", (int)shown, text, more, korean);
+        snprintf(description, sizeof description, "\"%s%s\" %s", quoted, more, korean);
     } else {
-        snprintf(description, sizeof description, "%s \"%.*s%s\"", english, (int)shown, text, more);
+        snprintf(description, sizeof description, "%s \"%s%s\"", english, quoted, more);
     }
     (void)call->host->set_description(call, description);
 }
@@ -330,6 +351,77 @@ static int32_t text_delete(undo_call *call, int64_t position, int64_t length) {
 static int32_t text_delete_inverse(undo_call *call, int64_t position, const char *text,
                                    const void *styles, uint64_t style_count) {
     return insert_text(call, position, text, (const uint8_t *)styles, style_count);
+}
+
+/* Adjacent deletes merge into one, as typing does: a backspace run (each delete ends where the
+ * previous one began: 1 at 5, then 1 at 4) and a forward-delete run (each at the same
+ * position) become one delete whose inverse puts the whole run back, with its styles. */
+static int32_t text_delete_merge(undo_call *call, const undo_value *prev_args,
+                                 const undo_value *prev_inverse_args,
+                                 const undo_value *next_args,
+                                 const undo_value *next_inverse_args) {
+    int64_t prev_position = prev_args[0].as.i64, prev_length = prev_args[1].as.i64;
+    int64_t next_position = next_args[0].as.i64, next_length = next_args[1].as.i64;
+    /* Backspace: the next text comes before the previous one; forward delete: after it. */
+    int backspace = next_position + next_length == prev_position && next_length > 0;
+    const undo_value *first_text, *second_text, *first_styles, *second_styles;
+    uint64_t text_size, style_size;
+    char *joined_text;
+    uint8_t *joined_styles;
+    undo_value value;
+    int32_t rc;
+    if (!backspace && next_position != prev_position) return UNDO_MERGE_REFUSED;
+    first_text = backspace ? &next_inverse_args[1] : &prev_inverse_args[1];
+    second_text = backspace ? &prev_inverse_args[1] : &next_inverse_args[1];
+    first_styles = backspace ? &next_inverse_args[2] : &prev_inverse_args[2];
+    second_styles = backspace ? &prev_inverse_args[2] : &next_inverse_args[2];
+    text_size = first_text->as.string.size + second_text->as.string.size;
+    style_size = first_styles->as.bytes.size + second_styles->as.bytes.size;
+    joined_text = (char *)malloc(text_size + 1);
+    joined_styles = (uint8_t *)malloc(style_size ? style_size : 1);
+    if (joined_text == NULL || joined_styles == NULL) {
+        free(joined_text);
+        free(joined_styles);
+        return UNDO_MERGE_REFUSED;
+    }
+    if (first_text->as.string.size) memcpy(joined_text, first_text->as.string.data, first_text->as.string.size);
+    if (second_text->as.string.size) {
+        memcpy(joined_text + first_text->as.string.size, second_text->as.string.data, second_text->as.string.size);
+    }
+    joined_text[text_size] = '\0';
+    if (first_styles->as.bytes.size) memcpy(joined_styles, first_styles->as.bytes.data, first_styles->as.bytes.size);
+    if (second_styles->as.bytes.size) {
+        memcpy(joined_styles + first_styles->as.bytes.size, second_styles->as.bytes.data, second_styles->as.bytes.size);
+    }
+    /* The merged step: delete prev_length + next_length at the run's start (the host copies). */
+    memset(&value, 0, sizeof value);
+    value.type = UNDO_TYPE_I64;
+    value.as.i64 = next_position;
+    rc = call->host->set_arg(call, 0, &value);
+    if (rc == UNDO_OK) {
+        value.as.i64 = prev_length + next_length;
+        rc = call->host->set_arg(call, 1, &value);
+    }
+    if (rc == UNDO_OK) {
+        value.as.i64 = next_position;
+        rc = call->host->set_inverse_arg(call, 0, &value);
+    }
+    if (rc == UNDO_OK) {
+        value.type = UNDO_TYPE_STRING;
+        value.as.string.data = joined_text;
+        value.as.string.size = text_size;
+        rc = call->host->set_inverse_arg(call, 1, &value);
+    }
+    if (rc == UNDO_OK) {
+        value.type = UNDO_TYPE_BYTES;
+        value.as.bytes.data = style_size ? (const void *)joined_styles : NULL;
+        value.as.bytes.size = style_size;
+        rc = call->host->set_inverse_arg(call, 2, &value);
+    }
+    if (rc == UNDO_OK) describe_step(call, "Delete", "삭제", joined_text, text_size);
+    free(joined_text);
+    free(joined_styles);
+    return rc == UNDO_OK ? UNDO_MERGE_MERGED : rc;
 }
 
 /* Bold and italic toggle their style on a range: on for all unless all have it already. */
@@ -479,7 +571,13 @@ static int32_t register_all(const undo_host *host) {
     type.name = "Delete";
     UNDO_ACTION_PERFORM(&type, position_length, text_delete);
     UNDO_ACTION_INVERSE(&type, position_text_styles, text_delete_inverse);
+    type.coalescing_key = "deleting";
+    UNDO_ACTION_MERGE(&type, text_delete_merge);
     if ((rc = host->register_action(host, &type)) != UNDO_OK) return rc;
+
+    /* Styles never coalesce: each toggle is a step of its own. */
+    type.coalescing_key = NULL;
+    type.merge = NULL;
 
     type.id = "bold";
     type.name = "Bold";

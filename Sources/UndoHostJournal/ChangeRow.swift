@@ -7,7 +7,8 @@ import UndoJournal
 /// are set, and a checksum over them.
 ///
 /// A perform keeps the step it made (``UndoPluginHost/PluginStepRecord``) in `step_name`,
-/// `description`, `coalescing_key` and `inverse_arguments`; a group begin its description in
+/// `description`, `coalescing_key` and `inverse_arguments`, and what became of the step (its
+/// ``UndoPluginHost/PluginStepRecord/Merge``) in `first`; a group begin its description in
 /// `description`. The checksum covers those columns only when one of their bits is set, so a
 /// row of format 2 keeps its checksum in a file of a later format.
 struct ChangeRow {
@@ -57,6 +58,9 @@ struct ChangeRow {
                     setDescription(step.description)
                     if case .key(let key) = step.coalescing { coalescingKey = key; present |= Self.hasCoalescingKey }
                     if let inverse = step.inverseArguments { inverseArguments = inverse; present |= Self.hasInverse }
+                    // What became of the step (format 4 rows written before this keep none):
+                    // `first`, unused by a perform otherwise, so earlier readers ignore it.
+                    setFirst(step.merge?.rawValue)
                 }
             case .history(let operation):
                 switch operation {
@@ -144,10 +148,15 @@ struct ChangeRow {
                     return .perform(.call(plugin: plugin, pluginVersion: pluginVersion, action: action, context: contextName,
                                           arguments: arguments))
                 }
-                return .perform(PluginStepRecord(
+                var step = PluginStepRecord(
                     plugin: plugin, pluginVersion: pluginVersion, action: action, context: contextName, arguments: arguments,
                     name: stepName, inverseArguments: present & Self.hasInverse != 0 ? inverseArguments : nil,
-                    description: longer, coalescing: present & Self.hasCoalescingKey != 0 ? .key(coalescingKey) : .never))
+                    description: longer, coalescing: present & Self.hasCoalescingKey != 0 ? .key(coalescingKey) : .never)
+                if let number {
+                    guard let merge = PluginStepRecord.Merge(rawValue: number) else { return nil }
+                    step.merge = merge
+                }
+                return .perform(step)
             case "undo": return history(number.map { .undo(count: $0, scope: scope) })
             case "redo": return history(number.map { .redo(count: $0, scope: scope) })
             case "move": return history(number.map { .move(position: $0) })

@@ -37,9 +37,10 @@ import UndoJournal
 /// and the count of rows in the checkpoint's record (format 5 keeps a document's state over
 /// 4 MiB in pieces, so a state may be larger than one value, up to 4 GiB); a damaged file is refused naming what is
 /// damaged. A perform keeps the step it made (``UndoPluginHost/PluginStepRecord``: name,
-/// description, coalescing key, inverse arguments), and its replay must make the same step
-/// again (name, coalescing key, inverse arguments), else the open is refused naming the change,
-/// the plugin and what differs. Journals of format 2 (no step columns) and 3 (no checkpoint
+/// description, coalescing key, inverse arguments, and what the history did with it: a step of
+/// its own, merged, annulled), and its replay must make the same step again (name, coalescing
+/// key, inverse arguments, merge; not the description, written in the performing host's
+/// language), else the open is refused naming the change, the plugin and what differs. Journals of format 2 (no step columns) and 3 (no checkpoint
 /// tables) and 4 (no pieces) are read, and become format 5 once replayed. A failed open never writes to the file,
 /// nor to its `-wal` (a `-wal` that does not continue the database is refused); a link among the
 /// journal's files in a folder others may write is refused before SQLite follows it. An open

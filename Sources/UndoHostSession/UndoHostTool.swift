@@ -67,19 +67,29 @@ public enum UndoHostTool {
         case .success(let loaded): locale = loaded
         case .failure(let error): return usageFailure(error.message, output: output)
         }
-        guard let durability = JournalDurability(rawValue: options.durability) else {
-            return usageFailure("--durability \(options.durability): use full or normal", output: output)
+        let words = SessionText.forLocale(locale.identifier)
+        // Options of the journal say nothing without one: refused rather than ignored.
+        if options.journal == nil {
+            for (given, name) in [(options.durability, "--durability"), (options.checkpointEvery, "--checkpoint-every")] where given != nil {
+                return usageFailure(words.needsJournal(name), output: output, words: words)
+            }
         }
-        guard let checkpointInterval = Int(options.checkpointEvery), checkpointInterval >= 0 else {
-            return usageFailure("--checkpoint-every \(options.checkpointEvery): use a number of changes (0: never)", output: output)
+        let durabilityText = options.durability ?? JournalDurability.full.rawValue
+        guard let durability = JournalDurability(rawValue: durabilityText) else {
+            return usageFailure(words.badDurability(durabilityText), output: output, words: words)
+        }
+        let checkpointText = options.checkpointEvery ?? String(HostSession.defaultCheckpointInterval)
+        guard let checkpointInterval = Int(checkpointText), checkpointInterval >= 0 else {
+            return usageFailure(words.badCheckpointInterval(checkpointText), output: output, words: words)
         }
         // A journaled history keeps wall-clock times, which mean the same after a restart.
         let journalClock = options.journal == nil ? nil : JournalClock()
         let host = HostSession.makeHost(locale: locale, clock: journalClock ?? SystemUndoClock())
-        let words = SessionText.forLocale(locale.identifier)
         if options.allowWritablePlugins { host.trustPolicy.allowWritable = true }
-        if let failure = loadPlugins(options.pluginPaths, into: host, output: output, words: words, json: options.json) {
-            return usageFailure(failure, output: output)
+        let pluginsRefused: Bool
+        switch loadPlugins(options.pluginPaths, into: host, output: output, words: words, json: options.json) {
+        case .failure(let failure): return usageFailure(failure.message, output: output, words: words)
+        case .success(let refused): pluginsRefused = refused
         }
         let session = HostSession(host: host)
         session.layout = .current
@@ -101,19 +111,22 @@ public enum UndoHostTool {
                     // Format 1 (session lines, before the journal moved below the session): replayed
                     // once into a journal of the current format, which takes its place.
                     let upgrade = try HostSession.upgradeFormatOneJournal(at: path, locale: locale, like: host)
-                    output.write("undo-host: journal \(path): format 1 (session lines) upgraded to format \(HostJournal.formatVersion); "
-                                 + "the old file is kept as \(upgrade.keptAt)\n", error: true)
+                    output.write("undo-host: " + words.journalUpgraded(path, to: HostJournal.formatVersion, keptAt: upgrade.keptAt) + "\n",
+                                 error: true)
                 }
                 let journal = try session.openJournal(path: path, durability: durability, clock: journalClock)
                 if let checkpoint = journal.restoredCheckpoint {
-                    let count = journal.restoredCount
-                    output.write("undo-host: journal \(path): restored from the checkpoint after change \(checkpoint.sequence)"
-                                 + (count == 0 ? "" : ", then \(count) change\(count == 1 ? "" : "s")") + "\n", error: true)
+                    output.write("undo-host: " + words.journalRestored(path, checkpointAfter: checkpoint.sequence, then: journal.restoredCount)
+                                 + "\n", error: true)
                 } else if journal.restoredCount > 0 {
-                    output.write("undo-host: journal \(path): \(journal.restoredCount) changes restored\n", error: true)
+                    output.write("undo-host: " + words.journalRestored(path, changes: journal.restoredCount) + "\n", error: true)
                 }
                 for warning in journal.openWarnings {
-                    output.write("undo-host: warning: journal \(path): \(warning)\n", error: true)
+                    output.write("undo-host: " + words.journalWarning(path, warning) + "\n", error: true)
+                }
+                // A session that ended inside a group left it open: said, so the person ends it.
+                if let open = session.openGroupNames.last {
+                    output.write("undo-host: " + words.journalGroupOpen(path, open) + "\n", error: true)
                 }
             } catch {
                 output.write("undo-host: \(error)\n", error: true)
@@ -143,7 +156,7 @@ public enum UndoHostTool {
             switch ScriptLineReader.opening(file) {
             // Not a mistake in the arguments, so no advice about --help.
             case .success(let reader): return runner.run(named: file, reader: reader)
-            case .failure(let error): return usageFailure(words.cannotRead(file, error.reason), output: output, adviseHelp: false)
+            case .failure(let error): return usageFailure(words.cannotRead(file, error.reason), output: output, adviseHelp: false, words: words)
             }
         case .session:
             if RawTerminal.isInteractive {
@@ -156,7 +169,9 @@ public enum UndoHostTool {
             output.write("undo-host: \(failure)\n", error: true)
             return status == ExitStatus.success ? ExitStatus.scriptError : status
         }
-        return status
+        // A plugin the person named and did not get: the run went on with the others, and its
+        // status says that not everything asked for was done.
+        return pluginsRefused && status == ExitStatus.success ? ExitStatus.scriptError : status
     }
 
     /// The parser's answer when it did not give a command: the help or the version (status 0),
@@ -198,8 +213,9 @@ public enum UndoHostTool {
         return nil
     }
 
-    private static func usageFailure(_ message: String, output: ToolOutput, adviseHelp: Bool = true) -> Int32 {
-        output.write("undo-host: \(message)\n" + (adviseHelp ? "Run undo-host --help for the usage.\n" : ""), error: true)
+    private static func usageFailure(_ message: String, output: ToolOutput, adviseHelp: Bool = true,
+                                     words: SessionText = .english) -> Int32 {
+        output.write("undo-host: \(message)\n" + (adviseHelp ? words.helpAdvice + "\n" : ""), error: true)
         return ExitStatus.usageError
     }
 
@@ -218,10 +234,11 @@ public enum UndoHostTool {
 
     /// Loads the plugins asked for, or the bundled ones. A plugin that fails is reported and
     /// skipped (the others load as if it were not there).
-    /// - Returns: a usage error when a path given does not exist.
+    /// - Returns: whether a plugin `--plugins` named (or one in a folder it named) was refused,
+    ///   or a usage error when a path given does not exist.
     /// Under `--json` each warning is one JSON object on standard error.
     private static func loadPlugins(_ paths: [String], into host: PluginHost, output: ToolOutput,
-                                    words: SessionText, json: Bool) -> String? {
+                                    words: SessionText, json: Bool) -> Result<Bool, UsageError> {
         var failures: [PluginLoadError] = []
         if paths.isEmpty {
             failures = host.loadBundledPlugins().failures
@@ -231,7 +248,7 @@ public enum UndoHostTool {
                 let path = PluginHost.absolutePath(fromCurrentDirectory: given)
                 var isFolder = false
                 guard FileSystem.exists(path, isFolder: &isFolder) else {
-                    return words.noSuchPluginsPath(given)
+                    return .failure(UsageError(message: words.noSuchPluginsPath(given)))
                 }
                 if isFolder {
                     failures += host.load(folder: path).failures
@@ -246,7 +263,7 @@ public enum UndoHostTool {
                 let warning = JSONValue.object([("warning", .string("cannot load")), ("path", .string(failure.path)),
                                                 ("code", .string(ErrorReport(failure).codeName)),
                                                 ("message", .string(failure.explanation)),
-                                                ("hint", .string(hint + "the other plugins are loaded"))])
+                                                ("hint", .string(hint + words.otherPluginsLoaded))])
                 output.write(warning.serialized + "\n", error: true)
                 continue
             }
@@ -254,6 +271,6 @@ public enum UndoHostTool {
                                                                 hint: HostSession.hint(for: failure, words: words)) + "\n",
                          error: true)
         }
-        return nil
+        return .success(!paths.isEmpty && !failures.isEmpty)
     }
 }

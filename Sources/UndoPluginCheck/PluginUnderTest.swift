@@ -19,7 +19,11 @@ final class PluginUnderTest {
         do {
             info = try host.load(file: path)
         } catch {
-            throw CheckFailure("cannot load: \(error.explanation)")
+            // What to do about it, as the session says it (check takes the option before its name).
+            let hint = if case .writableByOthers = error.reason {
+                "; if you trust everyone who can change it, run undo-host --allow-writable-plugins check PLUGIN"
+            } else { "" }
+            throw CheckFailure("cannot load: \(error.explanation)" + hint)
         }
         // Runs end only where the tests end them, not after some time: the same seed, the same
         // merges.

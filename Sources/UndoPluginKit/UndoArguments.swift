@@ -31,7 +31,9 @@ public struct UndoArguments: Sendable {
     public subscript(index: Int) -> UndoArgument {
         get throws(UndoPluginError) {
             guard values.indices.contains(index) else {
-                throw UndoPluginError(.invalidArgument, "\(actionID) has no argument \(index): it takes \(count) (\(declared))")
+                // Messages count arguments from 1, as the host's do; the code's 0-based index is
+                // shown as the code writes it.
+                throw UndoPluginError(.invalidArgument, "\(actionID) has no args[\(index)]: it takes \(count) argument\(count == 1 ? "" : "s") (\(declared))")
             }
             return UndoArgument(value: values[index], parameter: parameters[index], index: index, actionID: actionID)
         }
@@ -48,6 +50,16 @@ public struct UndoArguments: Sendable {
             }
             return try self[index]
         }
+    }
+
+    /// The argument of the parameter `key`, as its type: a key of another type than the value
+    /// does not compile.
+    /// - Parameter key: a declared parameter (``UndoParameterKey``).
+    /// - Throws: UNDO_ENOTFOUND for an undeclared name, UNDO_ETYPE when the action declares the
+    ///   name with another type than the key's.
+    /// - Complexity: O(number of parameters), plus the length of a string or bytes value.
+    public subscript<Value: UndoPluginValue>(key: UndoParameterKey<Value>) -> Value {
+        get throws(UndoPluginError) { try self[key.name].as(Value.self) }
     }
 
     private var declared: String { parameters.map { "\($0.name): \($0.type)" }.joined(separator: ", ") }
@@ -68,7 +80,7 @@ public struct UndoArgument: Sendable {
     /// - Complexity: O(1), or the length of a string or bytes value, which is copied.
     public func `as`<Value: UndoPluginValue>(_ type: Value.Type = Value.self) throws(UndoPluginError) -> Value {
         guard let typed = Value(undoValue: value) else {
-            throw UndoPluginError(.wrongType, "\(actionID)'s argument \(index) (\(parameter.name)) is \(parameter.type), not \(Value.undoType)")
+            throw UndoPluginError(.wrongType, "\(actionID)'s argument \(index + 1) (\(parameter.name)) is \(parameter.type), not \(Value.undoType)")
         }
         return typed
     }

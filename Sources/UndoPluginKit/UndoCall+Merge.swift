@@ -52,6 +52,38 @@ public struct UndoMergeRequest: Sendable {
         try Self.value(name, in: nextInverseArguments, names: inverseParameterNames, what: "inverse parameter")
     }
 
+    /// The previous step's argument `key`, of the key's type.
+    /// - Parameter key: a declared parameter.
+    /// - Throws: UNDO_ENOTFOUND for an undeclared name, UNDO_ETYPE for another declared type.
+    /// - Complexity: O(number of parameters).
+    public func previous<Value: UndoPluginValue>(_ key: UndoParameterKey<Value>) throws(UndoPluginError) -> Value {
+        try previous(key.name, as: Value.self)
+    }
+
+    /// The next step's argument `key`, of the key's type.
+    /// - Parameter key: a declared parameter.
+    /// - Throws: UNDO_ENOTFOUND for an undeclared name, UNDO_ETYPE for another declared type.
+    /// - Complexity: O(number of parameters).
+    public func next<Value: UndoPluginValue>(_ key: UndoParameterKey<Value>) throws(UndoPluginError) -> Value {
+        try next(key.name, as: Value.self)
+    }
+
+    /// The previous step's inverse argument `key`, of the key's type.
+    /// - Parameter key: a declared inverse parameter (perform's when the inverse takes perform's).
+    /// - Throws: UNDO_ENOTFOUND for an undeclared name, UNDO_ETYPE for another declared type.
+    /// - Complexity: O(number of parameters).
+    public func previousInverse<Value: UndoPluginValue>(_ key: UndoParameterKey<Value>) throws(UndoPluginError) -> Value {
+        try previousInverse(key.name, as: Value.self)
+    }
+
+    /// The next step's inverse argument `key`, of the key's type.
+    /// - Parameter key: a declared inverse parameter.
+    /// - Throws: UNDO_ENOTFOUND for an undeclared name, UNDO_ETYPE for another declared type.
+    /// - Complexity: O(number of parameters).
+    public func nextInverse<Value: UndoPluginValue>(_ key: UndoParameterKey<Value>) throws(UndoPluginError) -> Value {
+        try nextInverse(key.name, as: Value.self)
+    }
+
     private static func value<Value: UndoPluginValue>(_ name: String, in values: [UndoValue], names: [String],
                                                       what: String) throws(UndoPluginError) -> Value {
         guard let index = names.firstIndex(of: name), index < values.count else {
@@ -66,7 +98,7 @@ public struct UndoMergeRequest: Sendable {
 
 /// What a merge function decided (see UNDO_MERGE_* in undo_plugin.h).
 public enum UndoMergeDecision: Int32, Sendable {
-    /// Keep both steps (they still coalesce into one step of the history).
+    /// Keep them as two separate steps of the history (the next one then starts a new run).
     case refused = 0
     /// The previous step now does both (after `UndoCall.setArgument` and
     /// `UndoCall.setInverseArgument`); the next one is dropped.

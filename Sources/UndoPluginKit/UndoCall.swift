@@ -160,6 +160,7 @@ public struct UndoCall {
     ///   - value: its value, of the declared type.
     /// - Throws: UNDO_ENOTFOUND for an undeclared name, UNDO_ETYPE for another type, or the
     ///   host's refusal.
+    @available(*, deprecated, message: "a value given by name is checked only when the call runs (an integer literal becomes a Double): pass an UndoParameterKey<Type>, whose type the value takes")
     public func setInverseArgument<Value: UndoPluginValue>(_ name: String, _ value: Value) throws(UndoPluginError) {
         try setInverseArgument(try parameterIndex(name, of: Value.self, inverse: true), value.undoValue)
     }
@@ -170,8 +171,55 @@ public struct UndoCall {
     ///   - value: its value, of the declared type.
     /// - Throws: UNDO_ENOTFOUND for an undeclared name, UNDO_ETYPE for another type, or the
     ///   host's refusal.
+    @available(*, deprecated, message: "a value given by name is checked only when the call runs (an integer literal becomes a Double): pass an UndoParameterKey<Type>, whose type the value takes")
     public func setArgument<Value: UndoPluginValue>(_ name: String, _ value: Value) throws(UndoPluginError) {
         try setArgument(try parameterIndex(name, of: Value.self, inverse: false), value.undoValue)
+    }
+
+    /// From perform: hands back the inverse argument `key` for undo; from merge: sets the merged
+    /// step's. The value has the key's type, so another type does not compile
+    /// (`setInverseArgument(position, 0)` gives an `Int64` to an `UndoParameterKey<Int64>`).
+    /// - Parameters:
+    ///   - key: a declared inverse parameter (perform's when the inverse takes perform's).
+    ///   - value: its value.
+    /// - Throws: UNDO_ENOTFOUND for an undeclared name, UNDO_ETYPE when the action declares the
+    ///   name with another type than the key's, or the host's refusal.
+    public func setInverseArgument<Value: UndoPluginValue>(_ key: UndoParameterKey<Value>, _ value: Value) throws(UndoPluginError) {
+        try setInverseArgument(try parameterIndex(key.name, of: Value.self, inverse: true), value.undoValue)
+    }
+
+    /// From merge only: sets the merged step's argument `key` (used again on redo), of the
+    /// key's type.
+    /// - Parameters:
+    ///   - key: a declared parameter.
+    ///   - value: its value.
+    /// - Throws: as `setInverseArgument(_:_:)` with a key.
+    public func setArgument<Value: UndoPluginValue>(_ key: UndoParameterKey<Value>, _ value: Value) throws(UndoPluginError) {
+        try setArgument(try parameterIndex(key.name, of: Value.self, inverse: false), value.undoValue)
+    }
+
+    /// From perform only: gives this step a coalescing key of its own in place of its action's
+    /// (`rename/2`: renaming task 2 twice is one step, renaming task 2 then task 3 is two);
+    /// `nil`: this step never coalesces. A later call in the same perform replaces the key; on
+    /// redo the step keeps the key it got first (the call is accepted and ignored)
+    /// (`undo_host.set_coalescing_key`, ABI 1.3).
+    /// - Parameter key: at most `UNDO_MAX_NAME_LENGTH` bytes of UTF-8, not empty; or `nil`.
+    /// - Throws: UNDO_ENOTSUP from a host older than 1.3, UNDO_ESTATE outside perform, UNDO_EINVAL
+    ///   for an empty key, UNDO_ELIMIT for one too long.
+    /// - Complexity: O(*n*) in the key's length, which the host copies.
+    public func setCoalescingKey(_ key: String?) throws(UndoPluginError) {
+        let host = raw.pointee.host!
+        let end = MemoryLayout<undo_host>.offset(of: \.set_coalescing_key)! + MemoryLayout<UnsafeRawPointer>.size
+        guard Int(host.pointee.struct_size) >= end, let setKey = host.pointee.set_coalescing_key else {
+            throw UndoPluginError(.notSupported, "set_coalescing_key needs a host of ABI 1.3 or later")
+        }
+        let status: Int32
+        if let key {
+            status = key.withCString { setKey(raw, $0) }
+        } else {
+            status = setKey(raw, nil)
+        }
+        if let error = UndoPluginError(status: status, "set_coalescing_key") { throw error }
     }
 
     /// From perform: hands back inverse argument `index` (of the inverse parameters) for undo.

@@ -2,7 +2,10 @@
 /// from ``UndoValue``, so merge arguments and inverse arguments are read and set with their
 /// types instead of by position in `[UndoValue]`.
 ///
-/// The kit makes `Int32`, `UInt32`, `Int64`, `UInt64`, `Double`, `String` and `[UInt8]` conform.
+/// The kit makes `Int32`, `UInt32`, `Int64`, `UInt64`, `Double`, `String` and `[UInt8]` conform,
+/// one per ABI type (i32, u32, i64, u64, f64, string, bytes). `Int` does not: it has no ABI type,
+/// so an integer literal given where a value is expected must be typed (`Int64(0)`), or given
+/// through an ``UndoParameterKey``, whose type it takes.
 public protocol UndoPluginValue: Sendable {
     /// The parameter type a value of this type arrives as (`UNDO_TYPE_*`).
     static var undoType: UndoValueType { get }
@@ -60,4 +63,30 @@ extension Array: UndoPluginValue where Element == UInt8 {
     /// - Parameter value: a `.bytes` value.
     public init?(undoValue value: UndoValue) { guard case .bytes(let v) = value else { return nil }; self = v }
     public var undoValue: UndoValue { .bytes(self) }
+}
+
+/// A declared parameter with its Swift type: `let position = UndoParameterKey<Int64>("position")`.
+///
+/// Declare the action's parameters from keys (`parameters: [.init(position), .init(text)]`),
+/// then read and set values through them (`try args[position]`,
+/// `try call.setInverseArgument(position, 0)`, `try steps.next(position)`): the value takes the
+/// key's type, so a value of another type does not compile, where a name (`"position"`) is
+/// checked only when the call runs.
+public struct UndoParameterKey<Value: UndoPluginValue>: Sendable, Hashable {
+    /// The parameter's name: ASCII letters, digits and '_'.
+    public let name: String
+
+    /// - Parameter name: the parameter's name.
+    public init(_ name: String) { self.name = name }
+
+    /// The parameter it declares: its name and its ABI type.
+    public var parameter: UndoPluginParameter { UndoPluginParameter(name, Value.undoType) }
+}
+
+extension UndoPluginParameter {
+    /// The parameter a key declares (`.init(position)`).
+    /// - Parameter key: the parameter's name and Swift type.
+    public init<Value: UndoPluginValue>(_ key: UndoParameterKey<Value>) {
+        self.init(key.name, Value.undoType)
+    }
 }

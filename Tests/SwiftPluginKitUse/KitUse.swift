@@ -7,7 +7,15 @@ final class Marks {
     var value: [String: Int64] = [:]
     /// kit.level's value in each document.
     var levels: [String: Int64] = [:]
+    /// kit.rename's names, by document and task.
+    var names: [String: [Int64: String]] = [:]
 }
+
+/// The parameters with their Swift types (values set through them must have that type).
+let idKey = UndoParameterKey<Int64>("id")
+let toKey = UndoParameterKey<Int64>("to")
+let taskKey = UndoParameterKey<Int64>("task")
+let nameKey = UndoParameterKey<String>("name")
 
 /// kit.mark(id: i64): sets the document's mark to `id` and reports `.object(id)`; the inverse
 /// hands the old mark back by name. A negative id is a change report the kit refuses.
@@ -16,7 +24,7 @@ let mark: UndoActionFunction = { call, args in
     let id = try args["id"].int64
     try call.reportChange(.object(id))
     let old = marks.value[call.context, default: 0]
-    if call.phase != .inverse { try call.setInverseArgument("id", old) }
+    if call.phase != .inverse { try call.setInverseArgument(idKey, old) }
     marks.value[call.context] = id
 }
 
@@ -24,11 +32,11 @@ let mark: UndoActionFunction = { call, args in
 /// the wrong type, which the kit refuses; one of 14 tries markObsolete, which only perform and
 /// the inverse may call.
 let mergeMarks: UndoMergeFunction = { call, steps in
-    let latest = try steps.next("id", as: Int64.self)
+    let latest = try steps.next(idKey)
     if latest == 13 { _ = try steps.next("id", as: String.self) }
     if latest == 14 { try call.markObsolete() }  // refused in a merge: the merge fails
-    if latest == (try steps.previousInverse("id", as: Int64.self)) { return .annulled }
-    try call.setArgument("id", latest)
+    if latest == (try steps.previousInverse(idKey)) { return .annulled }
+    try call.setArgument(idKey, latest)
     return .merged
 }
 
@@ -44,7 +52,7 @@ let level: UndoActionFunction = { call, args in
         try call.markObsolete()
         return
     }
-    if call.phase != .inverse { try call.setInverseArgument("to", old) }
+    if call.phase != .inverse { try call.setInverseArgument(toKey, old) }
     marks.levels[call.context] = to
 }
 // docs:end obsolete
@@ -60,6 +68,27 @@ let misread: UndoActionFunction = { _, args in
     }
 }
 
+/// kit.rename(task: i64, name: string): renames a task. Each step coalesces only with steps
+/// of the same task (its own key, "rename/<task>"): renaming task 2 twice is one step, renaming
+/// task 2 then task 3 is two. The merged step keeps the first old name and takes the newest.
+let rename: UndoActionFunction = { call, args in
+    let marks = try call.state(Marks.self)
+    let task = try args[taskKey]
+    let old = marks.names[call.context, default: [:]][task, default: ""]
+    if call.phase != .inverse {
+        // On redo the host keeps the key the step got first, and takes the inverse arguments again.
+        try call.setCoalescingKey("rename/\(task)")
+        try call.setInverseArgument(taskKey, task)
+        try call.setInverseArgument(nameKey, old)
+    }
+    marks.names[call.context, default: [:]][task] = try args[nameKey]
+}
+
+let mergeRenames: UndoMergeFunction = { call, steps in
+    try call.setArgument(nameKey, try steps.next(nameKey))
+    return .merged
+}
+
 let plugin = UndoPlugin(
     id: "org.undohost.test.kit", name: "Kit", version: "1.0",
     actions: [
@@ -71,9 +100,16 @@ let plugin = UndoPlugin(
                          inverseParameters: [.i64("to")], inverse: level),
         UndoPluginAction(id: "misread", name: "Misread", parameters: [.i64("mode"), .string("label")],
                          perform: misread, inverse: misread),
+        UndoPluginAction(id: "rename", name: "Rename", parameters: [.init(taskKey), .init(nameKey)], perform: rename,
+                         inverseParameters: [.init(taskKey), .init(nameKey)], inverse: rename)
+            .coalescing("rename", merge: mergeRenames),
     ],
     makeState: { _ in Marks() },
-    describe: { marks, context in "mark=\(marks.value[context, default: 0])" + (marks.levels[context, default: 0] == 0 ? "" : " level=\(marks.levels[context, default: 0])") })
+    describe: { marks, context in
+        "mark=\(marks.value[context, default: 0])" + (marks.levels[context, default: 0] == 0 ? "" : " level=\(marks.levels[context, default: 0])")
+            + (marks.names[context, default: [:]].sorted { $0.key < $1.key }.filter { !$0.value.isEmpty }
+                .map { " \($0.key)=\($0.value)" }.joined())
+    })
 
 @c(undo_plugin_entry)
 public func undoPluginEntry() -> UnsafePointer<undo_plugin_descriptor>? { plugin.descriptor }

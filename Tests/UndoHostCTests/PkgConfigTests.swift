@@ -11,7 +11,12 @@ import Testing
         try #require(script.status == 0, "\(script.errors)")
         let environment = ["PKG_CONFIG_PATH": folder]
         let version = try CProgram.run("pkg-config", ["--modversion", "undohost"], environment: environment)
-        #expect(version.output == "1.8\n", "\(version.errors)")  // the ABI version of undo_common.h
+        // The library's release (UNDO_LIBRARY_RELEASE), which --atleast-version compares; not the ABI's 1.x.
+        let release = try String(contentsOfFile: CProgram.include + "/undohost/undo_host.h", encoding: .utf8)
+            .split(separator: "\n").first { $0.hasPrefix("#define UNDO_LIBRARY_RELEASE ") }?
+            .split(separator: "\"").dropFirst().first.map(String.init)
+        #expect(release == "1.4.0")
+        #expect(version.output == "\(release ?? "?")\n", "\(version.errors)")
         let flags = try CProgram.run("pkg-config", ["--cflags", "--libs", "undohost"], environment: environment)
         try #require(flags.status == 0, "\(flags.errors)")
         let words = flags.output.split(whereSeparator: \.isWhitespace).map(String.init)

@@ -451,6 +451,50 @@ import UndoTestSupport
     }
 }
 
+extension StepCheckTests {
+    /// A plugin build whose merge changed: the journal keeps what became of each step (a step
+    /// of its own, merged), and a replay in which it comes out otherwise is refused, so a later
+    /// redo never gives another document.
+    @Test(arguments: [(Int32(3), Int32(0), "merge: merged into the step before → a step of its own"),
+                      (Int32(0), Int32(3), "merge: a step of its own → merged into the step before")])
+    func aMergeThatComesOutOtherwiseIsRefused(written: Int32, reopened: Int32, difference: String) throws {
+        let (plugin, setMode) = try buildDrift()
+        setMode(written)
+        let path = TemporaryFolder.kept("drift-merge") + "/merge.undojournal"
+        do {
+            let (host, clock) = try makeHost(plugin)
+            let journal = try HostJournal.open(path: path, host: host, clock: clock)
+            try play(host)
+            #expect(host.history.withStack { $0.count } == (written == 3 ? 1 : 3))
+            journal.close()
+        }
+        // Kept beside the step: 1 a step of its own, 2 merged.
+        let rows = try sqliteRows(path, "SELECT first FROM changes WHERE kind = 'perform' ORDER BY sequence;")
+        #expect(rows == (written == 3 ? [["1"], ["2"], ["2"]] : [["1"], ["1"], ["1"]]))
+        // The same build reopens.
+        do {
+            let (host, clock) = try makeHost(plugin)
+            let journal = try HostJournal.open(path: path, host: host, clock: clock)
+            #expect(host.history.withStack { $0.count } == (written == 3 ? 1 : 3))
+            journal.close()
+        }
+        setMode(reopened)
+        defer { setMode(0) }
+        let bytes = try fingerprint(path)
+        let (host, clock) = try makeHost(plugin)
+        do {
+            _ = try HostJournal.open(path: path, host: host, clock: clock)
+            Issue.record("opened")
+        } catch {
+            #expect(error.description == "journal \(path): change 2 (perform \(Self.drift)/set): plugin \(Self.drift) 1.0 "
+                    + "(written with 1.0) now makes another step: \(difference); the plugin is not deterministic, "
+                    + "or changed behaviour within its major version", "\(error)")
+            #expect(error.reason == .replay)
+        }
+        #expect(try fingerprint(path) == bytes, "a failed open changed the journal")
+    }
+}
+
 /// The rows of a query, every column as text.
 func sqliteRows(_ path: String, _ query: String) throws -> [[String]] {
     let process = Process()

@@ -34,7 +34,7 @@ struct DemoAndPluginListingTests {
             org.undohost.text 1.0.0 "Text Editor"
               from \(folder)/libUndoPluginTextEditor.so
               text.insert(position: i64, text: string)  Typing          coalesces
-              text.delete(position: i64, length: i64)   Delete
+              text.delete(position: i64, length: i64)   Delete          coalesces
               text.bold(position: i64, length: i64)     Bold
               text.italic(position: i64, length: i64)   Italic
             org.undohost.canvas 1.0.0 "Canvas"

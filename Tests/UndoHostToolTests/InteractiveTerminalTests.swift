@@ -72,14 +72,18 @@ struct InteractiveTerminalTests {
         terminal.type("group begin \"Paste\"\r")
         try terminal.waitForPrompt("untitled+> ")
         terminal.type("text.insert 0 \"a\"\r")
-        try terminal.waitForPrompt("untitled+> ")
+        // Changed inside the open group: "*" (unsaved changes), then "+" (a group open).
+        try terminal.waitForPrompt("untitled*+> ")
         terminal.type("quit\r")
-        let refused = try terminal.waitForPrompt("untitled+> ")
+        let refused = try terminal.waitForPrompt("untitled*+> ")
         #expect(refused.contains("error: UNDO_ESTATE: a group \"Paste\" is open: not quitting"), "got \(refused.debugDescription)")
         #expect(refused.contains("hint: end it with group end first"))
         terminal.type("\u{4}")
-        let again = try terminal.waitForPrompt("untitled+> ")
+        let again = try terminal.waitForPrompt("untitled*+> ")
         #expect(again.contains("a group \"Paste\" is open: not quitting"))
+        // The first Ctrl+D says what a second one does.
+        #expect(again.replacingOccurrences(of: "\r\n", with: " ").contains("or press Ctrl+D again to leave without it (exit status 1)"),
+                "\(again.debugDescription)")
         terminal.type("group end\r")
         try terminal.waitForPrompt("untitled*> ")
         terminal.type("quit\r")
@@ -93,6 +97,8 @@ struct InteractiveTerminalTests {
         second.type("\u{4}")
         try second.waitForPrompt("untitled+> ")
         second.type("\u{4}")
+        // It leaves, and says so, rather than "not quitting".
+        #expect(try second.waitFor("leaving with group never ended (exit status 1)").contains("error: UNDO_ESTATE"))
         #expect(try second.waitForExit() == 1)
     }
 

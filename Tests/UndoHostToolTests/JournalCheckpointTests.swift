@@ -260,7 +260,8 @@ struct JournalCheckpointTests {
 
     @Test("--checkpoint-every takes a count of changes", arguments: ["-1", "junk", "2.5", ""])
     func badIntervals(value: String) throws {
-        let run = try UndoHostProcess.run(Self.plugins + ["--checkpoint-every", value], input: "")
+        let run = try UndoHostProcess.run(Self.plugins + ["--journal", "/nonexistent/never.undojournal", "--checkpoint-every", value],
+                                          input: "")
         #expect(run.status == 2)
         #expect(run.standardError == "undo-host: --checkpoint-every \(value): use a number of changes (0: never)\nRun undo-host --help for the usage.\n",
                 "\(run.standardError)")

@@ -76,7 +76,7 @@ struct KoreanSessionTests {
         for expected in ["명령:", "  undo [N] | undo to N    이 문서의 가장 최근 단계를 실행 취소합니다",
                          "동작 (ACTION ARGUMENTS.", "  text.insert(position: i64, text: string)      입력",
                          "사용법: undo [N] | undo to N\n  이 문서의 가장 최근 단계를 실행 취소합니다",
-                         "text.insert(position: i64, text: string)  \"입력\"  (org.undohost.text/insert)\n  잇따른 단계는 하나로 합쳐집니다"] {
+                         "text.insert(position: i64, text: string)  \"입력\"  (org.undohost.text/insert)\n  합쳐짐: 한 문서에서 잇따르는 단계가"] {
             #expect(output.contains(expected), "missing: \(expected)\nin: \(output)")
         }
         #expect(!output.contains("Commands:"))

@@ -89,6 +89,17 @@ import UndoPluginABI
         #expect(try host.describe(.global, plugin: "org.undohost.text") == "fine")
     }
 
+    /// The docs' build line (`-fvisibility=hidden`) without UNDO_PLUGIN_EXPORT: the file hashes
+    /// no symbol (DT_GNU_HASH then says 1 for its symbol offset), which is a file that exports
+    /// nothing, not a damaged one.
+    @Test func aFileThatExportsNothingIsNotAPluginRatherThanDamaged() throws {
+        let path = try Fixtures.buildPlugin("bad_plugin.c", defines: ["BAD_ENTRY_HIDDEN"], flags: ["-fvisibility=hidden"],
+                                            name: "hidden_entry.so")
+        let error = try #require(loadError(makeHost().0, path))
+        #expect(error.reason == .missingEntry, "\(error)")
+        #expect(error.description == path + ": not a plugin: it does not export undo_plugin_entry")
+    }
+
     @Test func initIsNotFollowedByDeinitWhenItFails() throws {
         let path = try Fixtures.buildPlugin("bad_plugin.c", defines: ["BAD_INIT_FAILS"])
         #expect(loadError(makeHost().0, path) != nil)

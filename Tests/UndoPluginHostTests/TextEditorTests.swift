@@ -29,7 +29,7 @@ import UndoPluginABI
             #"text.italic(position: i64, length: i64) "Italic""#,
         ])
         #expect(info.actionTypes[1].detailedDescription
-            == #"text.delete(position: i64, length: i64) "Delete" inverse(position: i64, text: string, styles: bytes)"#)
+            == #"text.delete(position: i64, length: i64) "Delete" inverse(position: i64, text: string, styles: bytes) coalesces("deleting") merges"#)
         #expect(info.actionTypes[0].detailedDescription.hasSuffix(#"coalesces("typing") merges"#))
         #expect(try host.actionType("org.undohost.text/insert") === host.actionType("text.insert"))
         #expect(try host.actionType("insert").fullID == "org.undohost.text/insert")

@@ -1,7 +1,9 @@
+import Foundation
 import Testing
 import UndoCore
 import UndoPluginABI
 import UndoPluginHost
+import UndoTestSupport
 
 /// The kit's typed API (change reports as cases, arguments by name and type, the action's
 /// options as modifiers) used by a real plugin (Tests/SwiftPluginKitUse) loaded by the host.
@@ -23,6 +25,7 @@ import UndoPluginHost
             #"kit.mark(id: i64) "Mark" inverse(id: i64) coalesces("mark") merges discardable"#,
             #"kit.level(to: i64) "Level" inverse(to: i64)"#,
             #"kit.misread(mode: i64, label: string) "Misread""#,
+            #"kit.rename(task: i64, name: string) "Rename" inverse(task: i64, name: string) coalesces("rename") merges"#,
         ])
     }
 
@@ -30,8 +33,8 @@ import UndoPluginHost
     /// or by an undeclared name fails the call with a message naming the action and the
     /// parameter; the step is not added. Read rightly, the same action performs.
     @Test(arguments: [
-        (1, Int32(UNDO_EINVAL), "misread has no argument 2: it takes 2 (mode: i64, label: string)"),
-        (2, Int32(UNDO_ETYPE), "misread's argument 0 (mode) is i64, not string"),
+        (1, Int32(UNDO_EINVAL), "misread has no args[2]: it takes 2 arguments (mode: i64, label: string)"),
+        (2, Int32(UNDO_ETYPE), "misread's argument 1 (mode) is i64, not string"),
         (3, Int32(UNDO_ENOTFOUND), "misread has no parameter size (it takes mode: i64, label: string)"),
     ])
     func aWrongArgumentAccessIsAClearError(_ mode: Int64, _ code: Int32, _ message: String) throws {
@@ -121,5 +124,59 @@ import UndoPluginHost
         try host.perform("kit.mark", [.i64(14)], in: doc)
         #expect(host.stepCount == 2)
         #expect(log.all.contains { $0.message.contains("set_obsolete failed") }, "\(log.all)")
+    }
+}
+
+extension KitTypedAPITests {
+    /// A step's own coalescing key from Swift (`call.setCoalescingKey`), as the C guide's rename
+    /// case: renaming task 2 twice is one step, then task 3 is another.
+    @Test func eachStepCanCoalesceUnderItsOwnKey() throws {
+        for (task, name) in [(2, "draft"), (2, "final"), (3, "notes")] {
+            try host.perform("kit.rename", [.i64(Int64(task)), .string(name)], in: doc)
+        }
+        #expect(try mark() == "mark=0 2=final 3=notes")
+        #expect(host.history.withStack { $0.count } == 2)
+        try host.undo()
+        #expect(try mark() == "mark=0 2=final")
+        try host.undo()
+        #expect(try mark() == "mark=0")
+        try host.redo()
+        #expect(try mark() == "mark=0 2=final")
+    }
+
+    /// Values set through an `UndoParameterKey` take its type: a value of another type does not
+    /// compile, where a name was checked only when the call ran (an integer literal became a
+    /// Double). The name forms still compile, deprecated.
+    @Test func aValueOfTheWrongTypeDoesNotCompile() throws {
+        let folder = TemporaryFolder.kept("kit-typecheck")
+        func typecheck(_ body: String) throws -> String {
+            let file = folder + "/check.swift"
+            try Data("""
+                import UndoPluginKit
+                let position = UndoParameterKey<Int64>("position")
+                let f: UndoActionFunction = { call, args in
+                \(body)
+                }
+
+                """.utf8).write(to: URL(fileURLWithPath: file))
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["swiftc", "-typecheck", "-I", SwiftPluginFixtures.products + "/Modules",
+                                 "-Xcc", "-fmodule-map-file=" + SourceTree.include + "/module.modulemap", file]
+            let errors = Pipe()
+            process.standardError = errors
+            try process.run()
+            let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return (process.terminationStatus == 0 ? "ok\n" : "failed\n") + text
+        }
+        let right = try typecheck("    try call.setInverseArgument(position, 0)\n    let p: Int64 = try args[position]\n    _ = p")
+        #expect(right.hasPrefix("ok\n"), "\(right)")
+        let wrong = try typecheck("    try call.setInverseArgument(position, \"text\")")
+        #expect(wrong.hasPrefix("failed\n"), "\(wrong)")
+        let wrongRead = try typecheck("    let p: String = try args[position]\n    _ = p")
+        #expect(wrongRead.hasPrefix("failed\n"), "\(wrongRead)")
+        let byName = try typecheck("    try call.setInverseArgument(\"position\", Int64(0))")
+        #expect(byName.hasPrefix("ok\n") && byName.contains("deprecated"), "\(byName)")
     }
 }

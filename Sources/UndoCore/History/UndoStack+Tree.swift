@@ -21,6 +21,8 @@ public struct UndoTreeNode: Sendable, Equatable {
     public var wasSaved: Bool
     /// Whether its document's content now on disk is this state.
     public var isSavePoint: Bool
+    /// The step's longer text for history lists (``UndoCommand/historyDescription``), if any.
+    public var historyDescription: String? = nil
 }
 
 extension UndoStack {
@@ -43,7 +45,8 @@ extension UndoStack {
                     id: step.serial, parent: parent, name: command.name, context: command.context, time: step.time,
                     branch: branch, isApplied: branch == 0 && index < record.position,
                     isCurrent: step.serial == current, wasSaved: saved.contains(step.serial),
-                    isSavePoint: record.saveStates[command.context]?.saved.contains(step.serial) ?? false))
+                    isSavePoint: record.saveStates[command.context]?.saved.contains(step.serial) ?? false,
+                    historyDescription: command.historyDescription))
                 index += 1
             }
             return nodes

@@ -12,6 +12,10 @@ struct CheckMode: ParsableCommand {
             Style notes (a lower-case action name) are warnings: shown, not failing. \
             Exit status: 0 every test passed (or was skipped), 1 a test failed or did not run \
             (an action that never succeeded), 2 usage error.
+
+            Two options of undo-host apply too, before or after check: --json prints the report \
+            as one JSON object; --allow-writable-plugins checks a plugin file that group or \
+            others may change.
             """)
 
     @ParentCommand var options: UndoHostCommand

@@ -61,15 +61,16 @@ struct UndoHostCommand: ParsableCommand {
     var journal: String?
 
     @Option(help: ArgumentHelp("With --journal: full syncs each change to disk, normal syncs only now and then (a crash loses at most 100 ms).",
+                               discussion: "Default: full. Refused without --journal.",
                                valueName: "full|normal"))
-    var durability: String = "full"
+    var durability: String?
 
     // Unconditional, so that -1 is read as its value (and refused by name) rather than as an option.
     @Option(parsing: .unconditional,
             help: ArgumentHelp("With --journal: a checkpoint once N changes (and as many as its steps) have come, so the journal stays short (0: never).",
-                               discussion: "A checkpoint holds the history and the documents as bytes; reopening replays only the changes after it.",
+                               discussion: "A checkpoint holds the history and the documents as bytes; reopening replays only the changes after it. Default: \(HostSession.defaultCheckpointInterval). Refused without --journal.",
                                valueName: "N"))
-    var checkpointEvery: String = String(HostSession.defaultCheckpointInterval)
+    var checkpointEvery: String?
 }
 
 /// `run FILE`: the commands in FILE.

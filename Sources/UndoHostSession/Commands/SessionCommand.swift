@@ -132,7 +132,7 @@ extension SessionCommand {
             located.message = word + ": " + error.message
             throw located
         }
-        if TreeCommand.words.contains(word) { return .tree(try TreeCommand.parse(word, words)) }
+        if TreeCommand.words.contains(word) { return .tree(try TreeCommand.parse(word, words, text: text)) }
         let parser = WordParser(command: word, words: words, text: text)
         switch word {
         case "undo": return .undo(try parser.amount())

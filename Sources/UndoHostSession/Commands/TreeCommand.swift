@@ -35,10 +35,10 @@ public enum TreeCommand: Equatable, Sendable {
     }
 
     /// Parses the words after `word` (one of ``words``).
-    static func parse(_ word: String, _ words: [CommandWords.Word]) throws(SessionError) -> TreeCommand {
+    static func parse(_ word: String, _ words: [CommandWords.Word], text: SessionText = .english) throws(SessionError) -> TreeCommand {
         func usage(_ at: CommandWords.Word?) -> SessionError {
-            let what = at.map { "\(word): unexpected \"\($0.text)\"" } ?? "\(word): missing argument"
-            return SessionError(.syntax, what, hint: "usage: " + (usages[word] ?? word), column: at?.column)
+            let what = at.map { text.unexpectedWord(word, $0.text) } ?? text.missingArgument(word)
+            return SessionError(.syntax, what, hint: text.usage(usages[word] ?? word), column: at?.column)
         }
         switch word {
         case "earlier", "later":
@@ -48,16 +48,14 @@ public enum TreeCommand: Equatable, Sendable {
             do throws(UndoError) {
                 travel = try UndoTravel(parsing: distance.text)
             } catch {
-                throw SessionError(.syntax, "\(word): \"\(distance.text)\" is not a distance",
-                                   hint: "a count of states (3), a time (10s, 5m, 1h, 2d) or saves (1f)", column: distance.column)
+                throw SessionError(.syntax, text.notADistance(word, distance.text), hint: text.distanceHint, column: distance.column)
             }
             return word == "earlier" ? .earlier(travel) : .later(travel)
         case "goto":
             if words.count > 1 { throw usage(words[1]) }
             guard let target = words.first else { throw usage(nil) }
             guard let id = UInt32(target.text) else {
-                throw SessionError(.syntax, "goto: \"\(target.text)\" is not a state number",
-                                   hint: "the numbers are those of the tree (type tree); 0 is the start", column: target.column)
+                throw SessionError(.syntax, text.notAStateNumber(target.text), hint: text.stateNumbersHint, column: target.column)
             }
             return .goTo(id)
         default:

@@ -20,7 +20,12 @@ extension CommandOutcome {
             return [("action", .string(action)), ("fullID", .string(fullID)), ("obsolete", .bool(true))]
         case .message(let message): return [("message", .string(message))]
         case .moved(let title, let result, let views):
-            return [("title", .string(title)), ("result", result.json), ("documents", .array(views.map(\.json)))]
+            var resultJSON = result.json
+            if let travelDirection, case .object(var members) = resultJSON, let at = members.firstIndex(where: { $0.0 == "direction" }) {
+                members[at].1 = .string(travelDirection)
+                resultJSON = .object(members)
+            }
+            return [("title", .string(title)), ("result", resultJSON), ("documents", .array(views.map(\.json)))]
         case .menu(let menu): return [("menu", menu.json)]
         case .history(let history): return [("history", history.json)]
         case .tree(let tree, let dot): return dot ? [("dot", .string(tree.dot))] : [("tree", tree.json)]

@@ -17,7 +17,7 @@ extension CommandOutcome {
             return (lines + views.map { fitted($0).rendered(style: style, words: words) }).joined(separator: "\n")
         case .menu(let menu): return menu.rendered(style: style, words: words)
         case .history(let history): return history.rendered(style: style, words: words)
-        case .tree(let tree, let dot): return dot ? tree.dot : tree.rendered(style: style)
+        case .tree(let tree, let dot): return dot ? tree.dot : tree.rendered(style: style, words: words)
         case .alert(let alert, let picked):
             var text = alert.rendered(style: style, words: words)
             switch picked {

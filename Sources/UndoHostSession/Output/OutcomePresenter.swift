@@ -101,7 +101,14 @@ public struct OutcomePresenter {
         }
         text += error.codeName + ": " + error.message
         if let column = error.column, case .prompt = place { text += words.column(column) }
-        if let hint = error.hint { text += "\n  " + words.hint + hint }
+        var hint = error.hint.map { "  " + words.hint + $0 }
+        if case .prompt = place {
+            // At the prompt, wrapped to the terminal as help is; a script's error stays one
+            // FILE:LINE line (and its hint one more) for the tools that read them.
+            text = text.wrapped(to: layout.width, indent: 2)
+            hint = hint?.wrapped(to: layout.width, indent: 4)
+        }
+        if let hint { text += "\n" + hint }
         output.write(text + "\n", error: true)
     }
 

@@ -5,7 +5,7 @@ extension SessionText {
         let x = Self.catalogArgument
         var all = [
             steps(1), steps(2), editMenu, disabled, history, noSteps, done(1, of: 2), start, group(of: 1), group(of: 2),
-            discardable, saved, undone, unnamed, inverseArguments, alert, choose(3, keys: x), empty, linesAbove(1), linesAbove(2),
+            discardable, saved, undone, unnamed, inverseArguments, alert, choose(3, keys: x), choose(1, keys: x), empty, linesAbove(1), linesAbove(2),
             linesBelow(1), linesBelow(2), vanished, noPluginHasIt, cancelled, documents, edited, noPluginsLoaded,
             from(x), coalesces, saved(x), forgotSave(x), cancelledGroup(x, changes: true), cancelledGroup(nil, changes: true), cancelledGroup(x, changes: false), cancelledGroup(nil, changes: false), limit(nil, kept: 2), limit(3, kept: 2), notALimit(x), closed(x, removed: 2, now: x), movedSteps(undo: true, count: 2, newest: x),
             movedSteps(undo: false, count: 2, newest: nil), movedTo(undo: true, target: 1, count: 2, newest: x),
@@ -30,6 +30,17 @@ extension SessionText {
             banner(version: x, plugins: x), banner(version: x, plugins: nil), bannerHelp, kept, yesNo,
             askUnload(x, steps: 2), askClose(x), askQuit([x]), askQuit([x, x]), demoEnd, cannotRead(x, x),
             warningCannotLoad(x, x, hint: x), warningCannotLoad(x, x, hint: nil), noSuchPluginsPath(x),
+            needsJournal(x), badDurability(x), badCheckpointInterval(x), journalUnchangedHint, journalNotChanged, bundledPluginHint(id: x, file: x), helpAdvice, otherPluginsLoaded,
+            documentNameTooLong(limit: 1, bytes: 2),
+            journalRestored(x, changes: 1), journalRestored(x, changes: 2), journalRestored(x, checkpointAfter: 1, then: 0),
+            journalRestored(x, checkpointAfter: 1, then: 1), journalRestored(x, checkpointAfter: 1, then: 2),
+            journalUpgraded(x, to: 4, keptAt: x), journalWarning(x, x), journalGroupOpen(x, x), journalGroupOpen(x, nil),
+            neverEndedFromJournal(x), neverEndedFromJournal(nil), endOrCancelGroupHint, endGroupOrCtrlDHint,
+            leavingWithOpenGroup(x), leavingWithOpenGroup(nil), askQuit([x], journal: x), askQuit([x, x], journal: x),
+            historyTree, treeSummary(steps: 2, branches: 1, at: 1), treeSummary(steps: 1, branches: 2, at: 1), global, current,
+            ago(seconds: 1), ago(seconds: 120), ago(seconds: 7200), ago(seconds: 172_800), goToState(1), alreadyAtState(1),
+            travel(earlier: true, x), travel(earlier: false, x), travelled(x, state: 1, steps: 2), nothingFurther(earlier: true),
+            nothingFurther(earlier: false), treeHint, noState(1), notADistance(x, x), distanceHint, notAStateNumber(x), stateNumbersHint,
             commandsHeading, performDescription, helpNotes, noActions, actionsHeading, inverseTakes(x), coalesceNote,
         ]
         all += demoHeadings

@@ -49,12 +49,67 @@ public struct SessionText: Sendable, Equatable {
     /// Before the arguments a plugin step's inverse takes, in `history --values`.
     var inverseArguments: String { pick("undo with", "되돌릴 때") }
     var alert: String { pick("Alert", "알림") }
-    func choose(_ count: Int, keys: String) -> String { pick("Choose 1-\(count) or \(keys): ", "1-\(count) 또는 \(keys) 중에서 고르세요: ") }
+    func choose(_ count: Int, keys: String) -> String {
+        // One choice (Cancel alone) is not a range.
+        guard count > 1 else { return pick("Choose 1 or \(keys): ", "1 또는 \(keys)을(를) 고르세요: ") }
+        return pick("Choose 1-\(count) or \(keys): ", "1-\(count) 또는 \(keys) 중에서 고르세요: ")
+    }
     var empty: String { pick("empty", "비어 있음") }
     func linesAbove(_ count: Int) -> String { pick("\(count) more line\(count == 1 ? "" : "s") above", "위에 \(count)줄 더 있음") }
     func linesBelow(_ count: Int) -> String { pick("\(count) more line\(count == 1 ? "" : "s") below", "아래에 \(count)줄 더 있음") }
     var vanished: String { pick("changed and no longer there", "바뀐 뒤 없어짐") }
     var noPluginHasIt: String { pick("no plugin has it yet", "아직 이 문서를 가진 플러그인 없음") }
+
+    // MARK: The tree and the moves across it
+
+    var historyTree: String { pick("History tree", "기록 트리") }
+    /// "5 steps, 2 branches, at state 3".
+    func treeSummary(steps count: Int, branches: Int, at state: Int) -> String {
+        pick("\(steps(count)), \(branches) branch\(branches == 1 ? "" : "es"), at state \(state)",
+             "\(steps(count)), 가지 \(branches)개, 현재 상태 \(state)")
+    }
+    /// The document of steps made with no document.
+    var global: String { pick("global", "전역") }
+    var current: String { pick("current", "현재") }
+    /// A state's age: "4s ago", "3m ago", "2h ago", "1d ago".
+    func ago(seconds: UInt64) -> String {
+        if seconds < 60 { return pick("\(seconds)s ago", "\(seconds)초 전") }
+        if seconds < 3600 { return pick("\(seconds / 60)m ago", "\(seconds / 60)분 전") }
+        if seconds < 86400 { return pick("\(seconds / 3600)h ago", "\(seconds / 3600)시간 전") }
+        return pick("\(seconds / 86400)d ago", "\(seconds / 86400)일 전")
+    }
+    func goToState(_ id: UInt32) -> String { pick("Go to state \(id)", "상태 \(id)(으)로 이동") }
+    func alreadyAtState(_ id: UInt32) -> String { pick("Already at state \(id)", "이미 상태 \(id)에 있습니다") }
+    /// `earlier 1`, `later 10s` as a move's title.
+    func travel(earlier: Bool, _ distance: String) -> String {
+        earlier ? pick("Earlier \(distance)", "이전으로 \(distance)") : pick("Later \(distance)", "이후로 \(distance)")
+    }
+    /// "Go to state 2: at state 2 (2 steps)".
+    func travelled(_ what: String, state: Int, steps count: Int) -> String {
+        pick("\(what): at state \(state) (\(steps(count)))", "\(what): 상태 \(state) (\(steps(count)))")
+    }
+    func nothingFurther(earlier: Bool) -> String {
+        earlier ? pick("nothing earlier: the history is at its first state", "더 이전이 없습니다: 기록이 첫 상태에 있습니다")
+                : pick("nothing later: the history is at its newest state", "더 이후가 없습니다: 기록이 가장 새 상태에 있습니다")
+    }
+    var treeHint: String { pick("type tree to see every state", "모든 상태를 보려면 tree를 입력하세요") }
+    /// `goto ID` of a state the tree does not have.
+    func noState(_ id: UInt32) -> String {
+        pick("goto: no state \(id) in the history (it never existed, or a limit dropped it)",
+             "goto: 기록에 상태 \(id)이(가) 없습니다 (있었던 적이 없거나 제한 때문에 버려졌습니다)")
+    }
+    func notADistance(_ command: String, _ given: String) -> String {
+        pick("\(command): \"\(given)\" is not a distance", "\(command): \"\(given)\"은(는) 거리가 아닙니다")
+    }
+    var distanceHint: String {
+        pick("a count of states (3), a time (10s, 5m, 1h, 2d) or saves (1f)", "상태 개수(3), 시간(10s, 5m, 1h, 2d), 또는 저장 횟수(1f)")
+    }
+    func notAStateNumber(_ given: String) -> String {
+        pick("goto: \"\(given)\" is not a state number", "goto: \"\(given)\"은(는) 상태 번호가 아닙니다")
+    }
+    var stateNumbersHint: String {
+        pick("the numbers are those of the tree (type tree); 0 is the start", "번호는 트리의 번호입니다 (tree 입력). 0은 처음입니다")
+    }
 
     // MARK: Outcomes
 
@@ -194,6 +249,16 @@ public struct SessionText: Sendable, Equatable {
         pick("a group\(name.map { " \"\($0)\"" } ?? "") is open", "그룹\(name.map { " \"\($0)\"" } ?? "")이 열려 있습니다")
     }
     var notLeaving: String { pick("not quitting", "끝내지 않습니다") }
+    /// After Ctrl+D with a group open: what a second one does.
+    var endGroupOrCtrlDHint: String {
+        pick("end it with group end first, or press Ctrl+D again to leave without it (exit status 1)",
+             "먼저 group end로 끝내거나, 그룹을 끝내지 않고 나가려면 Ctrl+D를 한 번 더 누르세요 (종료 상태 1)")
+    }
+    /// The second Ctrl+D with a group open: leaving.
+    func leavingWithOpenGroup(_ name: String?) -> String {
+        pick("leaving with group\(name.map { " \"\($0)\"" } ?? "") never ended (exit status 1)",
+             "그룹\(name.map { " \"\($0)\"" } ?? "")을 끝내지 않은 채 나갑니다 (종료 상태 1)")
+    }
     var endGroupHint: String { pick("end it with group end first", "먼저 group end로 끝내세요") }
     var historyUnchangedHint: String { pick("the history is unchanged", "기록은 바뀌지 않았습니다") }
     func noDocument(_ name: String) -> String { pick("no document \(name) is open", "\(name) 문서는 열려 있지 않습니다") }
@@ -314,6 +379,13 @@ public struct SessionText: Sendable, Equatable {
         pick("Quit? \(unsaved.joined(separator: ", ")) \(unsaved.count == 1 ? "has" : "have") unsaved changes.",
              "끝낼까요? \(unsaved.joined(separator: ", "))에 저장하지 않은 변경이 있습니다.")
     }
+    /// The quit question with a journal open: the changes are not lost.
+    func askQuit(_ unsaved: [String], journal path: String) -> String {
+        pick("Quit? \(unsaved.joined(separator: ", ")) \(unsaved.count == 1 ? "has" : "have") unsaved changes; "
+                + "the journal keeps them (undo-host --journal \(path) restores them).",
+             "끝낼까요? \(unsaved.joined(separator: ", "))에 저장하지 않은 변경이 있습니다. "
+                + "저널에 남아 있습니다 (undo-host --journal \(path)로 되살립니다).")
+    }
 
     // MARK: Program
 
@@ -342,6 +414,72 @@ public struct SessionText: Sendable, Equatable {
         pick("warning: \(message)" + (hint.map { "\n  hint: " + $0 } ?? ""), "경고: \(message)" + (hint.map { "\n  도움말: " + $0 } ?? ""))
     }
     func noSuchPluginsPath(_ given: String) -> String { pick("--plugins \(given): no such file or folder", "--plugins \(given): 그런 파일이나 폴더가 없습니다") }
+    // MARK: The journal at startup and at the end
+
+    /// "journal notes.undojournal: 4 changes restored".
+    func journalRestored(_ path: String, changes count: Int) -> String {
+        pick("journal \(path): \(count) change\(count == 1 ? "" : "s") restored", "저널 \(path): 변경 \(count)개를 되살렸습니다")
+    }
+    func journalRestored(_ path: String, checkpointAfter sequence: Int64, then count: Int) -> String {
+        count == 0
+            ? pick("journal \(path): restored from the checkpoint after change \(sequence)",
+                   "저널 \(path): 변경 \(sequence) 뒤의 체크포인트에서 되살렸습니다")
+            : pick("journal \(path): restored from the checkpoint after change \(sequence), then \(count) change\(count == 1 ? "" : "s")",
+                   "저널 \(path): 변경 \(sequence) 뒤의 체크포인트에서 되살리고, 이어서 변경 \(count)개")
+    }
+    func journalUpgraded(_ path: String, to format: Int64, keptAt kept: String) -> String {
+        pick("journal \(path): format 1 (session lines) upgraded to format \(format); the old file is kept as \(kept)",
+             "저널 \(path): 형식 1(세션 줄)을 형식 \(format)(으)로 올렸습니다. 옛 파일은 \(kept)에 남겨 두었습니다")
+    }
+    func journalWarning(_ path: String, _ warning: String) -> String {
+        pick("warning: journal \(path): \(warning)", "경고: 저널 \(path): \(warning)")
+    }
+    /// A group the journal left open (a session that ended inside it).
+    func journalGroupOpen(_ path: String, _ name: String?) -> String {
+        pick("journal \(path): group\(name.map { " \"\($0)\"" } ?? "") is still open (the session that wrote it never ended it): "
+                + "end it with group end, or take it back with group cancel",
+             "저널 \(path): 그룹\(name.map { " \"\($0)\"" } ?? "")이 아직 열려 있습니다 (저널을 쓴 세션이 끝내지 않았습니다): "
+                + "group end로 끝내거나 group cancel로 되돌리세요")
+    }
+    /// At the end of a script, a group the journal had left open and the script did not end.
+    func neverEndedFromJournal(_ name: String?) -> String {
+        pick("group\(name.map { " \"\($0)\"" } ?? ""), open in the journal, was never ended",
+             "저널에서 열려 있던 그룹\(name.map { " \"\($0)\"" } ?? "")이 끝나지 않았습니다")
+    }
+    var endOrCancelGroupHint: String {
+        pick("end it with group end, or take it back with group cancel", "group end로 끝내거나 group cancel로 되돌리세요")
+    }
+
+    var journalUnchangedHint: String {
+        pick("open it with the plugins it was made with; the journal was not changed",
+             "저널을 만든 플러그인으로 여세요. 저널은 바뀌지 않았습니다")
+    }
+    var journalNotChanged: String { pick("the journal was not changed", "저널은 바뀌지 않았습니다") }
+    /// A journal names a plugin that the bundled plugins have.
+    func bundledPluginHint(id: String, file: String) -> String {
+        pick("the bundled plugins have \(id) in \(file): undo-host --plugins \(file) … would load it; the journal was not changed",
+             "번들 플러그인 \(file)에 \(id)가 있습니다: undo-host --plugins \(file) …로 불러올 수 있습니다. 저널은 바뀌지 않았습니다")
+    }
+    /// After a usage error on the command line.
+    var helpAdvice: String { pick("Run undo-host --help for the usage.", "사용법은 undo-host --help로 보세요.") }
+    /// A `--json` warning's hint after a plugin that did not load.
+    var otherPluginsLoaded: String { pick("the other plugins are loaded", "다른 플러그인은 불러왔습니다") }
+    func documentNameTooLong(limit: Int, bytes: Int) -> String {
+        pick("a document name is at most \(limit) bytes; this one is \(bytes)",
+             "문서 이름은 최대 \(limit)바이트입니다. 이 이름은 \(bytes)바이트입니다")
+    }
+
+    /// `--durability` or `--checkpoint-every` given without `--journal`.
+    func needsJournal(_ option: String) -> String {
+        pick("\(option) applies to a journal: give --journal FILE too, or leave \(option) out",
+             "\(option)은 저널에 쓰는 옵션입니다: --journal FILE도 주거나 \(option)을 빼세요")
+    }
+    func badDurability(_ given: String) -> String {
+        pick("--durability \(given): use full or normal", "--durability \(given): full이나 normal을 쓰세요")
+    }
+    func badCheckpointInterval(_ given: String) -> String {
+        pick("--checkpoint-every \(given): use a number of changes (0: never)", "--checkpoint-every \(given): 변경 개수를 쓰세요 (0: 하지 않음)")
+    }
 
     // MARK: Help
 
@@ -360,7 +498,10 @@ public struct SessionText: Sendable, Equatable {
     }
     func inverseTakes(_ signature: String) -> String { pick("its inverse takes \(signature)", "역동작이 받는 인수: \(signature)") }
     var coalesceNote: String {
-        pick("consecutive steps coalesce into one (type break to start a new one)", "잇따른 단계는 하나로 합쳐집니다 (새 단계를 시작하려면 break)")
+        pick("coalesces: consecutive steps with the same coalescing key (the action's, or one a step sets for itself) "
+                + "in one document join one step when the plugin merges them (type break to start a new one)",
+             "합쳐짐: 한 문서에서 잇따르는 단계가 같은 합침 키(동작의 키, 또는 단계가 스스로 정한 키)를 가지고 "
+                + "플러그인이 합치면 한 단계가 됩니다 (새 단계를 시작하려면 break)")
     }
 
     /// What each session command does, by command word.

@@ -26,7 +26,8 @@ public struct ScriptRunner {
     public func run(named name: String, reader: ScriptLineReader) -> Int32 {
         var number = 0
         var failed = false
-        var openGroups: [Int] = [] // the lines that began the groups still open
+        // The lines that began the groups still open; 0 for a group a journal left open.
+        var openGroups = [Int](repeating: 0, count: session.openGroupNames.count)
         while let next = reader.next() {
             let line: String
             switch next {
@@ -52,24 +53,28 @@ public struct ScriptRunner {
             if outcome.endsSession {
                 // quit with a group open: the group's steps are not in the history as one.
                 if let begun = openGroups.last, !session.openGroupNames.isEmpty {
-                    reportOpenGroup(begun, named: name)
+                    reportOpenGroup(begun, named: name, at: number)
                     return 1
                 }
                 return failed ? 1 : 0
             }
         }
         if let begun = openGroups.last, !session.openGroupNames.isEmpty {
-            reportOpenGroup(begun, named: name)
+            reportOpenGroup(begun, named: name, at: number)
             return 1
         }
         return failed ? 1 : 0
     }
 
-    private func reportOpenGroup(_ begun: Int, named name: String) {
+    /// A group still open at the end: at the line that began it, or (begun before the script,
+    /// in the journal) at the last line.
+    private func reportOpenGroup(_ begun: Int, named name: String, at last: Int) {
         let words = session.words
-        presenter.presentError(SessionError(.history, words.neverEnded(session.openGroupNames.last.flatMap { $0 }),
-                                            hint: words.endGroupAfterHint),
-                               at: .script(file: name, line: begun), state: session.state)
+        let group = session.openGroupNames.last.flatMap { $0 }
+        let error = begun == 0
+            ? SessionError(.history, words.neverEndedFromJournal(group), hint: words.endOrCancelGroupHint)
+            : SessionError(.history, words.neverEnded(group), hint: words.endGroupAfterHint)
+        presenter.presentError(error, at: .script(file: name, line: begun == 0 ? max(last, 1) : begun), state: session.state)
     }
 
     /// Runs a whole text (lines end at LF, CRLF or CR).

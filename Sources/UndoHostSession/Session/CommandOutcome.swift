@@ -48,6 +48,9 @@ public struct CommandOutcome: Sendable {
     public var state: SessionState
     /// `quit`: the session ends.
     public var endsSession = false
+    /// A move across the tree (`goto`, `earlier`, `later`): "undo", "redo" or "across" (back to
+    /// a fork, then forward on another branch), which `--json` gives as the result's direction.
+    public var travelDirection: String?
 
     public var succeeded: Bool { error == nil }
 }

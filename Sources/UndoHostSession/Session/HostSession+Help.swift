@@ -11,7 +11,7 @@ extension HostSession {
         let action = try resolve(topic)
         var text = "\(action.shortID)\(action.signature)  \"\(action.displayName)\"  (\(action.fullID))"
         if let inverse = action.inverseSignature { text += "\n  " + words.inverseTakes(inverse.description) }
-        if action.coalescingKey != nil { text += "\n  " + words.coalesceNote }
+        if action.coalescingKey != nil { text += "\n" + ("  " + words.coalesceNote).wrapped(to: layout.width, indent: 2) }
         return text
     }
 

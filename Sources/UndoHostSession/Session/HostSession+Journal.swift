@@ -21,9 +21,9 @@ extension HostSession {
             return journal
         } catch {
             var hint = error.reason == .pluginMissing || error.reason == .pluginVersion || error.reason == .replay
-                ? "open it with the plugins it was made with; the journal was not changed" : "the journal was not changed"
+                ? words.journalUnchangedHint : words.journalNotChanged
             if error.reason == .pluginMissing, let id = error.plugin, let file = Self.bundledFile(of: id, trust: host.trustPolicy) {
-                hint = "the bundled plugins have \(id) in \(file): undo-host --plugins \(file) … would load it; the journal was not changed"
+                hint = words.bundledPluginHint(id: id, file: file)
             }
             throw SessionError(.history, error.description, hint: hint)
         }

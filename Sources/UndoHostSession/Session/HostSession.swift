@@ -18,6 +18,10 @@ public final class HostSession {
     var documents = DocumentList()
     /// The changes of the last undo, redo or revert: highlighted by `show` until the next change.
     var lastChanges: [UndoChange]?
+    /// Documents changed by an action inside the open group (cleared when no group is open).
+    var changedInOpenGroup: Set<String> = []
+    /// How the last move across the tree went ("undo", "redo", "across"), for its outcome.
+    var travelDirection: String?
     /// Names of the groups begun and not yet ended, innermost last.
     public internal(set) var openGroupNames: [String?] = []
     /// The room text output has (help wraps to its width).
@@ -58,7 +62,8 @@ public final class HostSession {
         withStack { stack in
             SessionState(document: currentDocument, canUndo: stack.canUndo, canRedo: stack.canRedo,
                          undoTitle: stack.undoMenuTitle, redoTitle: stack.redoMenuTitle,
-                         isDirty: stack.isDirty(), position: stack.position, count: stack.count,
+                         isDirty: stack.isDirty() || (stack.groupDepth > 0 && changedInOpenGroup.contains(currentDocument)),
+                         position: stack.position, count: stack.count,
                          openGroups: stack.groupDepth)
         }
     }
@@ -90,10 +95,16 @@ public final class HostSession {
         do {
             body = try execute(command)
         } catch {
-            return CommandOutcome(command: command.jsonName, body: .none, error: error, state: state)
+            // A word that is neither a command nor an action is not a perform.
+            let label = error.kind == .unknownCommand ? "unknown" : command.jsonName
+            return CommandOutcome(command: label, body: .none, error: error, state: state)
         }
         var outcome = CommandOutcome(command: command.jsonName, body: body, error: nil, state: state)
         if case .quit = command { outcome.endsSession = true }
+        if case .tree = command {
+            outcome.travelDirection = travelDirection
+            travelDirection = nil
+        }
         return outcome
     }
 
@@ -101,6 +112,11 @@ public final class HostSession {
         switch command {
         case .perform(let action, let arguments, let column):
             let (performed, outcome) = try perform(action, arguments: arguments, argumentColumn: column)
+            // Inside a group the history has no step yet, so it does not call the document
+            // changed: the session remembers it until the group ends (the prompt's "*").
+            if outcome == .recorded, !performed.isDiscardable, withStack({ $0.groupDepth }) > 0 {
+                changedInOpenGroup.insert(currentDocument)
+            }
             guard outcome != .obsolete else { return .performedNothing(action: performed.shortID, fullID: performed.fullID) }
             return .performed(action: performed.shortID, fullID: performed.fullID)
         case .undo(let amount): return try move(.undo, amount)
@@ -117,6 +133,7 @@ public final class HostSession {
             }
             try hostCall("group end") { () throws(PluginHostError) in try host.endGroup() }
             openGroupNames.removeLast()
+            if openGroupNames.isEmpty { changedInOpenGroup.removeAll() }
             lastChanges = nil
             return .none
         case .groupCancel: return try cancelGroup()
@@ -319,7 +336,7 @@ public final class HostSession {
 
     private func openDocument(_ name: String) throws(SessionError) -> CommandOutcome.Body {
         guard name.utf8.count <= UndoStack.maximumNameBytes else {
-            throw SessionError(.arguments, "a document name is at most \(UndoStack.maximumNameBytes) bytes; this one is \(name.utf8.count)",
+            throw SessionError(.arguments, words.documentNameTooLong(limit: UndoStack.maximumNameBytes, bytes: name.utf8.count),
                                code: UNDO_ELIMIT)
         }
         if !documents.contains(name) { addDocument(name, plugins: []) }
@@ -460,6 +477,7 @@ public final class HostSession {
             throw sessionError(error, what: "group cancel")
         }
         openGroupNames.removeLast()
+        if openGroupNames.isEmpty { changedInOpenGroup.removeAll() }
         guard let result else { return .message(words.cancelledGroup(name, changes: false)) }
         return try moved(words.cancelledGroup(name, changes: true), result)
     }
@@ -617,13 +635,13 @@ public final class HostSession {
         guard openGroupNames.isEmpty else { throw historyError(.groupOpen) }
         // By its id, or by the short name of its actions ("canvas").
         let plugin = host.plugins.first { $0.id == id || $0.shortName == id }
-        let before = withStack(\.count)
+        // Counted by the host on every branch (as close counts), not by the current branch's length.
+        let removed: Int
         do throws(PluginHostError) {
-            try host.unload(plugin?.id ?? id)
+            removed = try host.unload(plugin?.id ?? id)
         } catch {
             throw sessionError(error, what: "unload")
         }
-        let removed = before - withStack(\.count)
         if let id = plugin?.id { documents.forget(plugin: id) }
         lastChanges = nil
         return .message(words.unloaded(plugin?.id ?? id, removed: removed))

@@ -206,10 +206,10 @@ struct PluginTemplate {
         """
     }
 
-    /// The Swift package: Package.swift (UndoPluginKit by a path dependency on `checkout`) and
+    /// The Swift package: Package.swift (UndoPluginKit by a path dependency on the checkout's
+    /// PluginKit package, which needs no other package: it builds offline) and
     /// Sources/NAME/Plugin.swift.
     func swiftFiles(checkout: String) -> [(path: String, text: String)] {
-        let folderName = checkout.split(separator: "/").last.map(String.init) ?? "UndoHost"
         let package = """
         // swift-tools-version:6.0
         // \(name): an UndoHost plugin in Swift (written by undo-host new-plugin).
@@ -220,12 +220,13 @@ struct PluginTemplate {
         let package = Package(
             name: "\(name)",
             products: [.library(name: "\(name)", type: .dynamic, targets: ["\(name)"])],
-            // A path dependency's package identity is its folder's name ("\(folderName)").
-            dependencies: [.package(path: "\(checkout)")],
+            // The kit and the ABI only (no package to fetch); a path dependency's package
+            // identity is its folder's name ("PluginKit").
+            dependencies: [.package(path: "\(checkout)/PluginKit")],
             targets: [
                 .target(name: "\(name)", dependencies: [
-                    .product(name: "UndoPluginKit", package: "\(folderName)"),
-                    .product(name: "UndoPluginABI", package: "\(folderName)"),
+                    .product(name: "UndoPluginKit", package: "PluginKit"),
+                    .product(name: "UndoPluginABI", package: "PluginKit"),
                 ]),
             ],
             swiftLanguageModes: [.v6]

@@ -38,13 +38,20 @@ public final class InteractiveSession {
                 // Ctrl+D with a group open is refused like quit; twice in a row (or input that
                 // has ended) leaves with status 1, the group reported as never ended.
                 if !session.openGroupNames.isEmpty {
-                    refuseLeavingWithOpenGroup()
-                    if endOfInputRefused { return 1 }
+                    if endOfInputRefused {
+                        // The second: leaving, and saying so (not "not quitting").
+                        presenter.presentError(SessionError(.history, words.leavingWithOpenGroup(session.openGroupNames.last ?? nil)),
+                                               at: .prompt, state: session.state)
+                        return 1
+                    }
+                    refuseLeavingWithOpenGroup(hint: words.endGroupOrCtrlDHint)
                     endOfInputRefused = true
                     continue
                 }
-                // Ctrl+D: leaving like quit, so the same question about unsaved documents.
+                // Ctrl+D: leaving like quit, so the same question about unsaved documents, and
+                // the same answer to "no".
                 if confirmLeaving() { break }
+                presenter.note(words.kept)
                 continue
             }
             endOfInputRefused = false
@@ -192,15 +199,17 @@ public final class InteractiveSession {
     }
 
     /// Says a group is open and that `group end` comes first.
-    private func refuseLeavingWithOpenGroup() {
+    private func refuseLeavingWithOpenGroup(hint: String? = nil) {
         presenter.presentError(SessionError(.history, words.groupOpen(session.openGroupNames.last ?? nil) + ": " + words.notLeaving,
-                                            hint: words.endGroupHint),
+                                            hint: hint ?? words.endGroupHint),
                                at: .prompt, state: session.state)
     }
 
     private var quitQuestion: String? {
         let unsaved = session.unsavedDocuments
         guard askBeforeDiscarding, !unsaved.isEmpty else { return nil }
+        // With a journal the changes are not lost by quitting: the question says so.
+        if let path = session.hostJournal?.path { return words.askQuit(unsaved, journal: path) }
         return words.askQuit(unsaved)
     }
 

@@ -45,7 +45,7 @@ public struct HistoryPanelView: Sendable, Equatable {
         rows = stack.steps.map { step in
             let name = step.name.flatMap(stack.formatter.displayName) ?? ""
             return Row(number: Int(step.serial), name: name, description: step.historyDescription,
-                       text: stack.formatter.historyText(name: nil, description: step.historyDescription) ?? name,
+                       text: (stack.formatter.historyText(name: nil, description: step.historyDescription) ?? name).escapedForOneLine,
                        values: (stack.command(at: step.index) as? PluginCommand)?.values,
                        document: step.context.name,
                        isApplied: step.isApplied, isSavePoint: step.isSavePoint,

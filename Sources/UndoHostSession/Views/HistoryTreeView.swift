@@ -19,6 +19,8 @@ public struct HistoryTreeView: Sendable, Equatable {
         public var isApplied: Bool
         public var isCurrent: Bool
         public var wasSaved: Bool
+        /// The step's description for history lists, if it has one.
+        public var description: String? = nil
     }
 
     public var nodes: [Node]
@@ -33,9 +35,10 @@ public struct HistoryTreeView: Sendable, Equatable {
         self.now = now
         let formatter = stack.formatter
         nodes = stack.tree.map { node in
-            Node(id: Int(node.id), parent: Int(node.parent), name: node.name.flatMap(formatter.displayName) ?? "(unnamed)",
+            // An unnamed state's name is empty here, and named in the reader's language when shown.
+            Node(id: Int(node.id), parent: Int(node.parent), name: node.name.flatMap(formatter.displayName) ?? "",
                  document: node.context.name, time: node.time, branch: node.branch, isApplied: node.isApplied,
-                 isCurrent: node.isCurrent, wasSaved: node.wasSaved)
+                 isCurrent: node.isCurrent, wasSaved: node.wasSaved, description: node.historyDescription)
         }
     }
 
@@ -49,18 +52,17 @@ public struct HistoryTreeView: Sendable, Equatable {
 
     /// The drawing, one state a line.
     /// - Complexity: O(states × depth of branching), iterative (no recursion on deep trees).
-    public func rendered(style: TextStyle) -> String {
+    public func rendered(style: TextStyle, words: SessionText = .english) -> String {
         let byID = Dictionary(nodes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let children = self.children
         let branches = Set(nodes.map(\.branch)).count
-        let summary = nodes.isEmpty ? "no steps" : "\(nodes.count) step\(nodes.count == 1 ? "" : "s"), "
-            + "\(max(branches, 1)) branch\(branches == 1 ? "" : "es"), at state \(current)"
-        var lines = [style.bold("History tree") + " (\(summary))"]
+        let summary = nodes.isEmpty ? words.noSteps : words.treeSummary(steps: nodes.count, branches: max(branches, 1), at: current)
+        var lines = [style.bold(words.historyTree) + " (\(summary))"]
         // Work items: a state, the prefix of its own line, and that of the lines below it.
         let namesDocuments = Set(nodes.map(\.document)).count > 1
         var work: [(id: Int, first: String, rest: String)] = [(0, "", "")]
         while let (id, first, rest) = work.popLast() {
-            lines.append(line(for: id, node: byID[id], prefix: first, namesDocuments: namesDocuments, style: style))
+            lines.append(line(for: id, node: byID[id], prefix: first, namesDocuments: namesDocuments, style: style, words: words))
             let kids = children[id] ?? []
             guard !kids.isEmpty else { continue }
             // The line goes on with the child on the way to the current state, else the newest.
@@ -73,28 +75,26 @@ public struct HistoryTreeView: Sendable, Equatable {
         return lines.joined(separator: "\n")
     }
 
-    private func line(for id: Int, node: Node?, prefix: String, namesDocuments: Bool, style: TextStyle) -> String {
+    private func line(for id: Int, node: Node?, prefix: String, namesDocuments: Bool, style: TextStyle,
+                      words: SessionText) -> String {
         let isCurrent = id == current
-        var text = prefix + (isCurrent ? "@ " : "o ") + String(id) + "  " + (node?.name ?? "Start")
+        let name = node.map { $0.name.isEmpty ? words.unnamed : $0.name.escapedForOneLine } ?? words.start
+        var text = prefix + (isCurrent ? "@ " : "o ") + String(id) + "  " + name
         var notes: [String] = []
         if let node {
-            if namesDocuments { notes.append(node.document.isEmpty ? "global" : node.document) }
-            if showsTimes { notes.append(Self.age(now >= node.time ? now - node.time : 0)) }
-            if node.wasSaved { notes.append("saved") }
+            if namesDocuments { notes.append(node.document.isEmpty ? words.global : node.document.escapedForOneLine) }
+            if showsTimes { notes.append(words.ago(seconds: (now >= node.time ? now - node.time : 0) / 1_000_000_000)) }
+            if node.wasSaved { notes.append(words.saved) }
         }
-        if isCurrent { notes.append("current") }
+        if isCurrent { notes.append(words.current) }
         if !notes.isEmpty { text += "  (" + notes.joined(separator: ", ") + ")" }
         let onTheWay = id == 0 || node?.isApplied == true
         return onTheWay ? text : style.dimmed(text)
     }
 
-    /// "4s ago", "3m ago", "2h ago", "1d ago".
-    static func age(_ nanoseconds: UInt64) -> String {
-        let seconds = nanoseconds / 1_000_000_000
-        if seconds < 60 { return "\(seconds)s ago" }
-        if seconds < 3600 { return "\(seconds / 60)m ago" }
-        if seconds < 86400 { return "\(seconds / 3600)h ago" }
-        return "\(seconds / 86400)d ago"
+    /// "4s ago", "3m ago", "2h ago", "1d ago" (``SessionText/ago(seconds:)``).
+    static func age(_ nanoseconds: UInt64, words: SessionText = .english) -> String {
+        words.ago(seconds: nanoseconds / 1_000_000_000)
     }
 
     /// The tree in Graphviz's DOT language (`dot -Tsvg`): a box per state, an arrow from each to
@@ -104,7 +104,7 @@ public struct HistoryTreeView: Sendable, Equatable {
         var lines = ["digraph history {", "    rankdir=TB;", "    node [shape=box, fontname=\"Helvetica\"];"]
         lines.append("    s0 [label=\"0 Start\"\(current == 0 ? ", style=filled, fillcolor=lightblue" : "")];")
         for node in nodes {
-            var attributes = ["label=\"\(node.id) \(Self.escaped(node.name))\(node.document.isEmpty ? "" : "\\n" + Self.escaped(node.document))\""]
+            var attributes = ["label=\"\(node.id) \(Self.escaped(node.name.isEmpty ? SessionText.english.unnamed : node.name))\(node.document.isEmpty ? "" : "\\n" + Self.escaped(node.document))\""]
             if node.isCurrent { attributes.append("style=filled, fillcolor=lightblue") }
             if node.wasSaved { attributes.append("peripheries=2") }
             lines.append("    s\(node.id) [\(attributes.joined(separator: ", "))];")
@@ -131,7 +131,9 @@ public struct HistoryTreeView: Sendable, Equatable {
         .object([
             ("current", .integer(current)),
             ("states", .array(nodes.map { node in
-                .object([("id", .integer(node.id)), ("parent", .integer(node.parent)), ("name", .string(node.name)),
+                .object([("id", .integer(node.id)), ("parent", .integer(node.parent)),
+                         ("name", .string(node.name.isEmpty ? SessionText.english.unnamed : node.name)),
+                         ("description", node.description.map(JSONValue.string) ?? .null),
                          ("document", .string(node.document)), ("branch", .integer(node.branch)),
                          ("ageMilliseconds", .integer(Int((now >= node.time ? now - node.time : 0) / 1_000_000))),
                          ("applied", .bool(node.isApplied)), ("current", .bool(node.isCurrent)),

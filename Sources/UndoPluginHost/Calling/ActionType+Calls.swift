@@ -135,7 +135,7 @@ extension ActionType {
         let error = PluginActionError(
             pluginID: pluginID, actionID: shortID, phase: phase, code: Int32(UNDO_ELIMIT),
             message: "reported more than \(CallFrame.maximumChangesPerCall) changes in one call")
-        plugin.writeLog(.error, error.description)
+        // Not logged as well: the caller reports the error it gets (once).
         return error
     }
 
@@ -144,7 +144,7 @@ extension ActionType {
         let error = PluginActionError(
             pluginID: pluginID, actionID: shortID, phase: phase, code: Int32(UNDO_EPLUGIN),
             message: "perform succeeded without setting inverse argument \(index + 1) (\(parameter)); the step cannot be undone")
-        plugin.writeLog(.error, error.description)
+        // Not logged as well: the caller reports the error it gets (once).
         return error
     }
 

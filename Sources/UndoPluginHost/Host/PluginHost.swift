@@ -244,7 +244,13 @@ public final class PluginHost: @unchecked Sendable {
         let capture = PerformedStepCapture()
         var pending = Optional(command)
         let outcome = try PerformedStepCapture.withCapture(capture) { try stack.perform(pending.take()!) }
-        return (outcome, capture.step ?? call)
+        guard var step = capture.step else { return (outcome, call) }
+        step.merge = switch capture.merge {
+        case .merged: .merged
+        case .annulled: .annulled
+        case .refused, nil: .separate
+        }
+        return (outcome, step)
     }
 
     /// Performs an action given as script argument text, as ``perform(_:argumentText:in:)``
@@ -311,20 +317,25 @@ public final class PluginHost: @unchecked Sendable {
 
     /// Unloads a plugin: its steps leave the history (the others stay and still undo), then
     /// its deinit is called.
-    public func unload(_ pluginID: String) throws(PluginHostError) {
+    /// - Returns: how many steps (or group members) left the history, on every branch.
+    @discardableResult
+    public func unload(_ pluginID: String) throws(PluginHostError) -> Int {
         guard CallFrame.current == nil, !isRunningAction else { throw .reentrantCall("unload") }
         guard let plugin = lock.withLock({ loaded.first { $0.id == pluginID } }) else { throw .unknownPlugin(pluginID) }
         try checkRecorder()
-        try unload(plugin)
+        let removed = try unload(plugin)
         try recordUnderLock(.unload(plugin: pluginID))
+        return removed
     }
 
-    private func unload(_ plugin: LoadedPlugin) throws(PluginHostError) {
+    @discardableResult
+    private func unload(_ plugin: LoadedPlugin) throws(PluginHostError) -> Int {
+        let removed: Int
         do {
             // Marked unloading under the history's lock, together with taking its steps out:
             // otherwise another thread could still find one of its steps and fail to undo it
             // ("not loaded"), as the thread stress test showed.
-            _ = try history.withStack { stack in
+            removed = try history.withStack { stack in
                 plugin.beginUnloading()
                 return try stack.removeAll { PluginCommand.isStep($0, of: plugin) }
             }
@@ -335,6 +346,7 @@ public final class PluginHost: @unchecked Sendable {
         LoaderLock.run { plugin.deinitialize() }
         lock.withLock { loaded.removeAll { $0 === plugin } }
         resolvedActions.removeAll()
+        return removed
     }
 
     /// Whether this thread is inside an action the history is running (a Swift command's

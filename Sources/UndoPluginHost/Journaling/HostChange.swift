@@ -54,6 +54,29 @@ public struct PluginStepRecord: Sendable, Equatable {
     /// The description perform gave (`set_description`, ABI 1.7), in the performing host's locale.
     public var description: String?
     public var coalescing: Coalescing
+    /// What the history did with the step once perform made it: kept it as a step of its own,
+    /// or merged it into the step before (or annulled both); `nil` where it was not kept (a
+    /// checkpoint, a journal row written before merges were kept).
+    public var merge: Merge?
+
+    /// What became of a performed step in the history.
+    public enum Merge: Int, Sendable, Equatable {
+        /// A step of its own (no merge was asked, or the merge refused).
+        case separate = 1
+        /// Merged into the step before it.
+        case merged = 2
+        /// It and the step before cancelled out: both left the history.
+        case annulled = 3
+
+        /// How a person reads it in a replay's message.
+        public var word: String {
+            switch self {
+            case .separate: "a step of its own"
+            case .merged: "merged into the step before"
+            case .annulled: "annulled with the step before"
+            }
+        }
+    }
 
     /// - Parameters:
     ///   - plugin: the plugin's id.
@@ -89,9 +112,10 @@ public struct PluginStepRecord: Sendable, Equatable {
     }
 
     /// What a replay checks differs between `self` (as recorded) and `replayed`, the step the
-    /// same call made again: the name, the coalescing key and the inverse arguments, each as
-    /// "what: recorded → replayed". The description is not compared: it is written in the
-    /// performing host's language. Empty when `self` kept no outcome.
+    /// same call made again: the name, the coalescing key, the inverse arguments and what the
+    /// history did with it (a merge), each as "what: recorded → replayed". The description is
+    /// not compared: it is written in the performing host's language. Empty when `self` kept no
+    /// outcome; the merge is compared when both kept it.
     /// - Parameter replayed: the step the same call made again.
     /// - Complexity: O(*n*) in the sizes of the texts.
     public func differences(from replayed: PluginStepRecord) -> [String] {
@@ -105,6 +129,9 @@ public struct PluginStepRecord: Sendable, Equatable {
         }
         if inverseArguments != replayed.inverseArguments {
             found.append("inverse arguments \(shown(inverseArguments)) → \(shown(replayed.inverseArguments))")
+        }
+        if let merge, let again = replayed.merge, merge != again {
+            found.append("merge: \(merge.word) → \(again.word)")
         }
         return found
     }

@@ -230,7 +230,11 @@ enum ELFFile {
                 for offset in values(tag) { _ = try string(offset, what) }
             }
 
-            let symbolCount = try countSymbols()
+            // A hash table that hashes no symbol lets the loader find none: the file exports
+            // nothing (DT_GNU_HASH's symbol offset then counts only the imports before it).
+            guard let symbolCount = try countSymbols() else {
+                throw Invalid(message: "it does not export \(symbol)", missingSymbol: true)
+            }
             guard try value(11, "DT_SYMENT") ?? 24 == 24 else { throw damaged("DT_SYMENT is not 24") }
             let (symbolBytes, overflow) = symbolCount.multipliedReportingOverflow(by: 24)
             guard !overflow, let symbols = try table(6, "DT_SYMTAB", length: symbolBytes) else {
@@ -266,8 +270,9 @@ enum ELFFile {
             throw Invalid(message: "it does not export \(symbol)", missingSymbol: true)
         }
 
-        /// How many dynamic symbols there are, from the hash table the loader looks them up in.
-        func countSymbols() throws(Invalid) -> UInt64 {
+        /// How many dynamic symbols there are, from the hash table the loader looks them up in;
+        /// nil when DT_GNU_HASH hashes none (every bucket empty), so that no symbol can be found.
+        func countSymbols() throws(Invalid) -> UInt64? {
             if let hash = try table(4, "DT_HASH", length: 8) {
                 return UInt64(u32(hash, 4)) // nchain
             }
@@ -282,7 +287,8 @@ enum ELFFile {
             }
             let bucketBytes = try image.read(buckets * 4, at: bucketsStart, "DT_GNU_HASH's buckets")
             let last = stride(from: 0, to: bucketBytes.count, by: 4).map { UInt64(u32(bucketBytes, $0)) }.max() ?? 0
-            guard last >= firstSymbol else { return firstSymbol }
+            guard last != 0 else { return nil }
+            guard last >= firstSymbol else { throw damaged("a DT_GNU_HASH bucket names symbol \(last), below its first hashed symbol \(firstSymbol)") }
             // Walk the last chain to its end (the low bit marks it); each step reads inside the
             // file or fails, so the walk is bounded by the file's size.
             var index = last

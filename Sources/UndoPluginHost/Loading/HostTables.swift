@@ -358,6 +358,14 @@ enum HostCallbacks {
         let values: [ActionValue]
         let inverseValues: [ActionValue]
         do throws(ActionArgumentError) {
+            // Both counts before either array is read: a wrong count never reads past an array.
+            let expectedInverse = action.inverseSignature?.parameters.count ?? 0
+            guard Int(count) == action.signature.parameters.count else {
+                throw ActionArgumentError(.wrongCount(expected: action.signature.parameters.count, given: Int(count)))
+            }
+            guard Int(inverseCount) == expectedInverse else {
+                throw ActionArgumentError(.wrongCount(expected: expectedInverse, given: Int(inverseCount)))
+            }
             values = try ActionArguments.check(arguments, count: Int(count), against: action.signature)
             if let inverseSignature = action.inverseSignature {
                 inverseValues = try ActionArguments.check(inverseArguments, count: Int(inverseCount), against: inverseSignature)

@@ -135,6 +135,15 @@ public struct PluginCommand: UndoCommand, Sendable, CustomStringConvertible {
     /// Offers `next` to this step: through the action type's merge function, or the append rule
     /// (``ActionType/appendsOnMerge``). `.refused` keeps them as two separate steps.
     public mutating func merge(with next: PluginCommand) -> UndoMerge {
+        let decided = decideMerge(with: next)
+        // A journal keeps what became of the step it records (a replay checks it again).
+        if PerformedStepCapture.isCapturing, let capture = PerformedStepCapture.current {
+            capture.merge = decided
+        }
+        return decided
+    }
+
+    private mutating func decideMerge(with next: PluginCommand) -> UndoMerge {
         guard next.actionType === actionType, next.step.context == step.context else { return .refused }
         if actionType.appendsOnMerge {
             let nextValues = next.step.read { ($0.arguments, $0.inverseArguments) }
@@ -163,9 +172,15 @@ public struct PluginCommand: UndoCommand, Sendable, CustomStringConvertible {
 /// threads) never write to it. Its lock only makes it `Sendable`: one thread uses it.
 final class PerformedStepCapture: Sendable {
     private let made = Locked<PluginStepRecord?>(nil)
+    private let merged = Locked<UndoMerge?>(nil)
     var step: PluginStepRecord? {
         get { made.withLock { $0 } }
         set { made.withLock { $0 = newValue } }
+    }
+    /// What the history's merge with the step before decided (`nil`: no merge was asked).
+    var merge: UndoMerge? {
+        get { merged.withLock { $0 } }
+        set { merged.withLock { $0 = newValue } }
     }
     @TaskLocal static var current: PerformedStepCapture?
 

@@ -10,7 +10,8 @@
  * drift_set_mode(mode), exported for the tests, changes later performs of every instance:
  *   0  as above (deterministic);
  *   1  the inverse argument handed back is the old value plus 1000;
- *   2  the step's own coalescing key is "set-again" (set_coalescing_key).
+ *   2  the step's own coalescing key is "set-again" (set_coalescing_key);
+ *   3  merge joins a step to the one before (in every other mode it refuses: separate steps).
  * describe() shows the value.
  */
 #include <undohost/undo_plugin.h>
@@ -52,6 +53,17 @@ static int32_t restore_value(undo_call *call, int64_t old) {
     return UNDO_OK;
 }
 
+/* The next step's value, the previous step's old value: the run undoes to before both. */
+static int32_t merge_values(undo_call *call, const undo_value *prev_args, const undo_value *prev_inverse_args,
+                            const undo_value *next_args, const undo_value *next_inverse_args) {
+    (void)prev_args;
+    (void)prev_inverse_args;
+    (void)next_inverse_args;
+    if (drift_mode != 3) return UNDO_MERGE_REFUSED;
+    if (call->host->set_arg(call, 0, &next_args[0]) != UNDO_OK) return UNDO_MERGE_REFUSED;
+    return UNDO_MERGE_MERGED;
+}
+
 static const undo_param value_param[] = {{UNDO_TYPE_I64, 0, "value"}};
 static const undo_param old_param[] = {{UNDO_TYPE_I64, 0, "old"}};
 
@@ -73,6 +85,7 @@ static int32_t drift_init(const undo_host *host, void **plugin_data) {
     type.perform = UNDO_FN(set_value);
     type.inverse = UNDO_FN(restore_value);
     type.coalescing_key = "set";
+    UNDO_ACTION_MERGE(&type, merge_values);
     return host->register_action(host, &type);
 }
 

@@ -1,6 +1,7 @@
 /*
  * Broken plugins for the loader tests: one file, one fault per -D flag.
  *   BAD_NO_ENTRY, BAD_ENTRY_NULL           the entry symbol is missing / returns NULL
+ *   BAD_ENTRY_HIDDEN                       nothing is exported (built with -fvisibility=hidden)
  *   DESC_SIZE, DESC_MAJOR, DESC_MINOR      descriptor header fields
  *   DESC_ID, DESC_NAME, DESC_INIT          descriptor fields (NULL allowed)
  *   BAD_INIT_FAILS                         init reports an error and fails
@@ -95,6 +96,10 @@ static const undo_plugin_descriptor descriptor = {
 
 #if defined(BAD_NO_ENTRY)
 UNDO_PLUGIN_EXPORT const undo_plugin_descriptor *undo_plugin_entry_typo(void) { return &descriptor; }
+#elif defined(BAD_ENTRY_HIDDEN)
+/* The docs' build line without UNDO_PLUGIN_EXPORT: hidden, so the file exports nothing. */
+const undo_plugin_descriptor *undo_plugin_entry(void);
+const undo_plugin_descriptor *undo_plugin_entry(void) { return &descriptor; }
 #elif defined(BAD_ENTRY_NULL)
 UNDO_PLUGIN_EXPORT const undo_plugin_descriptor *undo_plugin_entry(void) {
     return descriptor.struct_size ? NULL : NULL;
@@ -103,7 +108,13 @@ UNDO_PLUGIN_EXPORT const undo_plugin_descriptor *undo_plugin_entry(void) {
 UNDO_PLUGIN_EXPORT const undo_plugin_descriptor *undo_plugin_entry(void) { return &descriptor; }
 #endif
 
-UNDO_PLUGIN_EXPORT void bad_counts(int32_t *init_count, int32_t *deinit_count) {
+#if defined(BAD_ENTRY_HIDDEN)
+#define BAD_COUNTS_EXPORT
+void bad_counts(int32_t *init_count, int32_t *deinit_count);
+#else
+#define BAD_COUNTS_EXPORT UNDO_PLUGIN_EXPORT
+#endif
+BAD_COUNTS_EXPORT void bad_counts(int32_t *init_count, int32_t *deinit_count) {
     (void)bad_init; /* used even when DESC_INIT replaces it */
     *init_count = inits;
     *deinit_count = deinits;

@@ -47,13 +47,13 @@ enum Fixtures {
     /// Builds a fixture plugin with the system C compiler, the way an outside author would:
     /// `cc -std=c99 -Wall -Wextra -pedantic -Werror -shared -fPIC -I Include -o X.so file.c`.
     /// With `cxx`, the same file is compiled as C++17 by `c++ -x c++`.
-    static func buildPlugin(_ source: String, defines: [String] = [], name: String? = nil,
+    static func buildPlugin(_ source: String, defines: [String] = [], flags: [String] = [], name: String? = nil,
                             in folder: String? = nil, cxx: Bool = false) throws -> String {
         let folder = folder ?? temporaryFolder()
         let output = folder + "/" + (name ?? (source as NSString).deletingPathExtension + ".so")
         let language = cxx ? ["-x", "c++", "-std=c++17"] : ["-std=c99"]
         let result = try run(cxx ? "c++" : "cc", language + ["-Wall", "-Wextra", "-pedantic", "-Werror", "-shared", "-fPIC",
-                                    "-I", include] + defines.map { "-D" + $0 } + ["-o", output, sources + "/" + source])
+                                    "-I", include] + flags + defines.map { "-D" + $0 } + ["-o", output, sources + "/" + source])
         guard result.status == 0 else { throw BuildError(description: "cc failed for \(source) \(defines): \(result.errors)") }
         return output
     }
