@@ -167,7 +167,7 @@ struct OutsiderFindingsTests {
         #expect(run.status == 1)
         #expect(run.standardError == """
             <stdin>:1: UNDO_EPLUGIN: probe.forget: perform failed: perform succeeded without setting inverse argument 1 (x: i64); the step cannot be undone
-              hint: the plugin refused; nothing was changed
+              hint: the plugin changed document untitled before it failed, and the history is unchanged: the document no longer matches its history (undo will not restore it); report this to the plugin's author
 
             """, "\(run.standardError)")
     }
