@@ -97,12 +97,14 @@ extension HistoryRecord {
         var removed = 0
         var keptDone = 0
         // Each removed step's serial, and the kept state before it: where the branches that
-        // hung at it hang now.
+        // hung at it hang now. Only branches read it, so it is kept only when there are some
+        // (a dictionary entry per removed step cost about 170 instructions a step).
+        let hasBranches = !branches.isEmpty
         var anchors: [UInt32: UInt32] = [:]
         var last: UInt32 = 0
         for (index, step) in steps.enumerated() {
             guard let step = Self.filtered(step, removing: predicate, count: &removed) else {
-                anchors[step.serial] = last
+                if hasBranches { anchors[step.serial] = last }
                 continue
             }
             kept.append(step)
@@ -111,7 +113,7 @@ extension HistoryRecord {
         }
         steps = kept
         position = keptDone
-        if !branches.isEmpty {
+        if hasBranches {
             var keptBranches: [(fork: UInt32, steps: [Step])] = []
             for index in branches.branches.indices {
                 var keptSteps: [Step] = []

@@ -1,27 +1,30 @@
+import Synchronization
 import UndoCore
 
-/// The names an action type has in other languages (`undo_host.register_action_name`, ABI 1.5)
-/// and the one its steps show in the host's locale.
+/// The names an action type has in other languages (`undo_host.register_action_name`, ABI 1.5);
+/// the one its steps show in the host's locale is `ActionType.chosenName`.
 struct LocalizedActionNames: Sendable {
     /// (locale as the plugin gave it, name), in the order given.
     var names: [(locale: String, name: String)] = []
-    /// The name for the host's locale, or the action type's default name.
-    var chosen: String
 
     /// The name given for `locale`: the exact locale first ("pt-BR" for "pt_br"), then the
     /// language alone ("ko" for "ko-KR"), then the first name of the same language; `nil` when
     /// none fits.
     /// - Complexity: O(*n*) in the number of names given.
-    func name(for locale: String) -> String? {
+    func name(for locale: String) -> String? { index(for: locale).map { names[$0].name } }
+
+    /// The place in ``names`` of the name ``name(for:)`` gives.
+    /// - Complexity: O(*n*) in the number of names given.
+    func index(for locale: String) -> Int? {
         let wanted = Self.normalized(locale)
         let language = Self.language(of: wanted)
-        var sameLanguage: String?
-        var languageAlone: String?
-        for entry in names {
+        var sameLanguage: Int?
+        var languageAlone: Int?
+        for (index, entry) in names.enumerated() {
             let given = Self.normalized(entry.locale)
-            if given == wanted { return entry.name }
-            if given == language, languageAlone == nil { languageAlone = entry.name }
-            if Self.language(of: given) == language, sameLanguage == nil { sameLanguage = entry.name }
+            if given == wanted { return index }
+            if given == language, languageAlone == nil { languageAlone = index }
+            if Self.language(of: given) == language, sameLanguage == nil { sameLanguage = index }
         }
         return languageAlone ?? sameLanguage
     }
@@ -53,12 +56,24 @@ extension ActionType {
 
     /// The brief name steps of this type show in titles: the one the plugin gave for the host's
     /// locale (``PluginHost/locale``), else ``name``.
-    public var displayName: String { localized.withLock { $0.chosen } }
+    ///
+    /// Read on every undo, redo and title of a plugin step, so without a lock: two atomic loads
+    /// (the chosen name's place, and the names as they were when the plugin was added).
+    /// - Complexity: O(1).
+    public var displayName: String {
+        let index = chosenName.load(ordering: .acquiring)
+        guard index >= 0, let names = frozenNames.load() else { return name }
+        return names.names[index]
+    }
 
     /// Adds a name for `locale` (during its plugin's init). Refuses a second name for the same
     /// locale.
     func addLocalizedName(_ name: String, for locale: String) -> Bool {
-        localized.withLock { names in
+        // Names come from `register_action_name` during the plugin's init only; the names are
+        // frozen when the host first chooses one (the plugin added), and `displayName` reads
+        // the frozen ones.
+        assert(frozenNames.load() == nil, "a name added after the action type's names were frozen")
+        return localized.withLock { names in
             let key = LocalizedActionNames.normalized(locale)
             guard !names.names.contains(where: { LocalizedActionNames.normalized($0.locale) == key }) else { return false }
             names.names.append((locale, name))
@@ -66,8 +81,23 @@ extension ActionType {
         }
     }
 
-    /// Picks the name steps show for the host's `locale`.
+    /// Picks the name steps show for the host's `locale` (the first time, once the plugin's init
+    /// has given every name, freezes the names `displayName` reads).
+    /// - Complexity: O(*n*) in the number of names given.
     func chooseName(for locale: String) {
-        localized.withLock { $0.chosen = $0.name(for: locale) ?? name }
+        localized.withLock { names in
+            let chosen = names.index(for: locale)
+            let frozen = frozenNames.storeIfNil(FrozenActionNames(names.names.map(\.name)))
+            assert(frozen.names.count == names.names.count, "names added after they were frozen")
+            // Released after the frozen names: a reader that loads the index finds them.
+            chosenName.store(chosen ?? -1, ordering: .releasing)
+        }
     }
+}
+
+/// An action type's names in other languages, as they stand once its plugin's init is over
+/// (they do not change after): what ``ActionType/displayName`` reads without a lock.
+final class FrozenActionNames: Sendable {
+    let names: [String]
+    init(_ names: [String]) { self.names = names }
 }

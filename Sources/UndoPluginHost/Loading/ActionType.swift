@@ -4,6 +4,7 @@ import Glibc
 import Musl
 #endif
 import CUndoHostSupport
+import Synchronization
 import UndoCore
 import UndoPluginABI
 
@@ -46,6 +47,11 @@ public final class ActionType: @unchecked Sendable, CustomStringConvertible {
     /// The names in other languages and the one chosen for the host's locale
     /// (ActionType+LocalizedNames).
     let localized: Locked<LocalizedActionNames>
+    /// The place of the chosen name among ``frozenNames``, or -1 for ``name`` (stored under
+    /// `localized`'s lock, read without it by ``displayName``).
+    let chosenName = Atomic<Int>(-1)
+    /// The names in other languages, frozen when the host first chooses one.
+    let frozenNames = AtomicLazyReference<FrozenActionNames>()
     /// `localID` as a C string for `undo_call.action_id`, made once (freed in deinit).
     let cLocalID: UnsafeMutablePointer<CChar>
 
@@ -60,7 +66,7 @@ public final class ActionType: @unchecked Sendable, CustomStringConvertible {
         self.pluginShortName = plugin.shortName
         self.localID = localID
         self.name = name
-        self.localized = Locked(LocalizedActionNames(chosen: name))
+        self.localized = Locked(LocalizedActionNames())
         self.signature = signature
         self.inverseSignature = inverseSignature
         self.coalescingKey = coalescingKey
