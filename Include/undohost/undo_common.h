@@ -33,7 +33,7 @@
  * UNDO_ACTION_PERFORM_VALUES...).
  */
 #define UNDO_ABI_VERSION_MAJOR 1
-#define UNDO_ABI_VERSION_MINOR 7
+#define UNDO_ABI_VERSION_MINOR 8
 /** The version as one number, MAJOR * 1000 + MINOR, for `#if` tests. */
 #define UNDO_ABI_VERSION (UNDO_ABI_VERSION_MAJOR * 1000 + UNDO_ABI_VERSION_MINOR)
 
@@ -95,6 +95,13 @@ UNDO__EXTERN_C_BEGIN
 #define UNDO_EHANDLE (-15)       /**< A stale, destroyed or foreign handle. */
 #define UNDO_ENOTSUP (-16)       /**< Not supported by this host or plugin. */
 #define UNDO_EEMPTY (-17)        /**< Nothing to undo or redo. */
+/**
+ * An isolated plugin's process crashed (a signal, an abort, an unexpected exit) or did not
+ * answer within the watchdog's time during the call (ABI 1.8). The message names the plugin,
+ * the action and the signal or the timeout. The call changed nothing in the history; the host
+ * started the plugin again and restored its documents, or disabled it after crashes in a row.
+ */
+#define UNDO_ECRASHED (-18)
 
 /*
  * The table behind undo_error_name() and undo_error_message(): XX(code macro, message).
@@ -118,7 +125,8 @@ UNDO__EXTERN_C_BEGIN
     XX(UNDO_ELOAD, "cannot load plugin")                            \
     XX(UNDO_EHANDLE, "stale or foreign handle")                     \
     XX(UNDO_ENOTSUP, "not supported")                               \
-    XX(UNDO_EEMPTY, "nothing to undo or redo")
+    XX(UNDO_EEMPTY, "nothing to undo or redo")                      \
+    XX(UNDO_ECRASHED, "plugin process crashed or hung")
 
 /**
  * The name of an error code ("UNDO_EINVAL"), or "UNDO_EUNKNOWN" for a code not in the table.

@@ -250,9 +250,12 @@ public final class HostSession {
             case .describe: .describe
             case .save: .save
             case .load: .load
+            case .merge: .merge
+            case .close: .close
             }
             return SessionError(.plugin, words.failed(failure.actionID ?? failure.pluginID, phase: words.phase(phase), failure.message),
-                                code: report.code, hint: words.pluginRefusedHint)
+                                code: report.code,
+                                hint: failure.code == Int32(UNDO_ECRASHED) ? words.pluginCrashedHint : words.pluginRefusedHint)
         case .history(let undoError):
             return historyError(undoError)
         case .unknownPlugin(let id):
