@@ -76,12 +76,17 @@ public enum UndoHostTool {
         let host = HostSession.makeHost(locale: locale, clock: journalClock ?? SystemUndoClock())
         let words = SessionText.forLocale(locale.identifier)
         if options.allowWritablePlugins { host.trustPolicy.allowWritable = true }
+        guard options.pluginWatchdog > 0 else {
+            return usageFailure("--plugin-watchdog \(options.pluginWatchdog): use a number of milliseconds above 0", output: output)
+        }
+        if options.isolate { host.isolation = PluginIsolation(watchdogMilliseconds: options.pluginWatchdog) }
         if let failure = loadPlugins(options.pluginPaths, into: host, output: output, words: words, json: options.json) {
             return usageFailure(failure, output: output)
         }
         let session = HostSession(host: host)
         session.layout = .current
         session.checkpointInterval = checkpointInterval
+        session.isolationWatchdog = options.pluginWatchdog
         session.checkpointWarningHandler = { failure in
             if options.json {
                 let members: [(String, JSONValue)] = [("warning", "automatic checkpoint failed"),

@@ -20,6 +20,8 @@ package enum IsolatedPluginServer {
     /// - Returns: the process's exit status: 0 after an orderly end, 2 when the host's messages
     ///   could not be read.
     package static func serve(socket: Int32, file: Int32) -> Int32 {
+        // A host that ends (killed while the plugin loops, say) ends this process too.
+        guard undo__exit_when_closed(socket) == 0 else { return 2 }
         let session = Session(channel: WireChannel(descriptor: socket), file: file)
         while true {
             let body: [UInt8]
