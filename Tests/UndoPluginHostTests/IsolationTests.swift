@@ -75,6 +75,10 @@ import Glibc
         try isolated.closeContext(UndoContext("copy"))
         #expect(try isolated.show("copy", Self.crasher) == "")
         #expect(try process(isolated).restarts == 0)
+        // record from the plugin's own thread is refused, not lost in the plugin's process.
+        let recorded = hostError { try isolated.perform("crasher.append", [.string("record")], in: UndoContext("a")) }
+        #expect(recorded?.code == Int32(UNDO_ENOTSUP))
+        #expect(log.messages.contains { $0.message.contains("record is not available to an isolated plugin") })
     }
 
     /// Each function, each way of failing: the error names the plugin, the action and the

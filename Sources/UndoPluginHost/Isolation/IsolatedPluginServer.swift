@@ -19,7 +19,11 @@ package enum IsolatedPluginServer {
     /// asks it to end (deinitialize) or closes its end.
     /// - Returns: the process's exit status: 0 after an orderly end, 2 when the host's messages
     ///   could not be read.
+    /// Whether this process is a runner (set once, before the plugin is loaded).
+    nonisolated(unsafe) static var isServing = false
+
     package static func serve(socket: Int32, file: Int32) -> Int32 {
+        isServing = true
         // A host that ends (killed while the plugin loops, say) ends this process too.
         guard undo__exit_when_closed(socket) == 0 else { return 2 }
         let session = Session(channel: WireChannel(descriptor: socket), file: file)

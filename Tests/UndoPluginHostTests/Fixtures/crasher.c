@@ -13,10 +13,13 @@
  *   "!HOW" in perform's text: perform;       "?HOW": the inverse (perform works);
  *   "~HOW" as the second step's text: merge; "@HOW" in a document: describe;
  *   "$HOW" in a document: save_document;     "%HOW" in the saved bytes: load_document.
- * Any other text works, in every function.
+ * Any other text works, in every function. Text "record" makes perform record a step from a
+ * thread of its own (which must wait for the call to end when the plugin runs in the host's
+ * process: use it isolated only) and fail with what record returned when it refused.
  */
 #include <undohost/undo_plugin.h>
 
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,6 +54,22 @@ static void misbehave(const char *text, uint64_t length, char marker) {
     }
 }
 
+typedef struct record_attempt {
+    const undo_host *host;
+    int32_t result;
+} record_attempt;
+
+static void *record_from_thread(void *argument) {
+    record_attempt *attempt = (record_attempt *)argument;
+    undo_value text;
+    memset(&text, 0, sizeof text);
+    text.type = UNDO_TYPE_STRING;
+    text.as.string.data = "r";
+    text.as.string.size = 1;
+    attempt->result = attempt->host->record(attempt->host, "a", "append", &text, 1, NULL, 0);
+    return NULL;
+}
+
 static text_doc *document(undo_call *call, int make) {
     text_doc **slot = (text_doc **)call->document_data;
     if (*slot == NULL && make) *slot = (text_doc *)calloc(1, sizeof(text_doc));
@@ -64,6 +83,15 @@ static int32_t add_text(undo_call *call, const char *text) {
     char description[200];
     misbehave(text, length, '!');
     if (strcmp(text, "obsolete") == 0) return call->host->set_obsolete(call);
+    if (strcmp(text, "record") == 0) {
+        pthread_t thread;
+        record_attempt attempt;
+        attempt.host = call->host;
+        attempt.result = UNDO_OK;
+        if (pthread_create(&thread, NULL, record_from_thread, &attempt) != 0) return UNDO_ENOMEM;
+        pthread_join(thread, NULL);
+        if (attempt.result != UNDO_OK) return call->host->report_error(call->host, attempt.result, "record refused");
+    }
     if (strcmp(text, "refuse") == 0) return call->host->report_error(call->host, UNDO_EINVAL, "refused on purpose");
     grown = (char *)realloc(doc->bytes, (size_t)(doc->length + length + 1));
     if (grown == NULL) return UNDO_ENOMEM;
