@@ -30,7 +30,9 @@
  * set_description and locale (obsolete steps, a step's longer text), undo_plugin_descriptor
  * save_document and load_document (a document's state as bytes, for journals), the values
  * calling convention (undo_action_type flag UNDO_ACTION_VALUES, undo_values_fn, the setters
- * UNDO_ACTION_PERFORM_VALUES...).
+ * UNDO_ACTION_PERFORM_VALUES...); 1.8 isolated plugins: undo_history_load_file_v2 with
+ * UNDO_LOAD_ISOLATED, the history flag UNDO_HISTORY_ISOLATE_PLUGINS, the error UNDO_ECRASHED
+ * (plugins need no change: the same ABI runs in the isolated process).
  */
 #define UNDO_ABI_VERSION_MAJOR 1
 #define UNDO_ABI_VERSION_MINOR 8

@@ -5,12 +5,15 @@ import UndoPluginHost
 struct CheckSetup {
     var path: String
     var allowWritable: Bool
+    /// Load the plugin isolated (`undo-host --isolate check`): a crash in a call is then that
+    /// call's error, naming the action, in the test's report.
+    var isolation: PluginIsolation? = nil
     var seed: UInt64
     /// Steps per random walk (`--steps`).
     var steps: Int
 
     func load() throws(CheckFailure) -> PluginUnderTest {
-        try PluginUnderTest(path: path, allowWritable: allowWritable)
+        try PluginUnderTest(path: path, allowWritable: allowWritable, isolation: isolation)
     }
 }
 

@@ -11,13 +11,13 @@ final class PluginUnderTest {
 
     /// Loads the plugin at `path` (absolute) into a new host.
     /// - Throws: ``CheckFailure`` with the host's explanation when it cannot be loaded.
-    init(path: String, allowWritable: Bool) throws(CheckFailure) {
+    init(path: String, allowWritable: Bool, isolation: PluginIsolation? = nil) throws(CheckFailure) {
         let logs = LogCollector()
         self.logs = logs
         host = PluginHost(hostName: "undo-host check", trust: PluginTrustPolicy(allowWritable: allowWritable),
                           log: { logs.add($0) })
         do {
-            info = try host.load(file: path)
+            info = try host.load(file: path, isolation: isolation)
         } catch {
             throw CheckFailure("cannot load: \(error.explanation)")
         }
