@@ -227,6 +227,9 @@ final class IsolatedPluginProcess: @unchecked Sendable {
     /// close is saved (save_document) and logged as its load. When a save fails the log is kept
     /// as it is (a crash in it is handled as any other).
     private func checkpoint() {
+        // Tried again only once the log has doubled, whether this one works or not: a plugin
+        // that refuses to save costs a try per doubling, not one per call.
+        checkpointSize = loggedSize
         var order: [String] = []
         var last: [String: Logged] = [:]
         for entry in logged {
