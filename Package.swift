@@ -36,6 +36,8 @@ let package = Package(
         .library(name: "undohost", type: .dynamic, targets: ["UndoHostC", "UndoHostLibrary"]),
         // The host program: sessions at a terminal, scripts, the demo (docs/undo-host.md).
         .executable(name: "undo-host", targets: ["undo-host"]),
+        // The process an isolated plugin runs in (PluginIsolation), found next to the host.
+        .executable(name: "undo-plugin-runner", targets: ["undo-plugin-runner"]),
         // The Swift plugin of docs/writing-a-plugin-in-swift.md, built so the guide's code is compiled;
         // its name keeps it out of the bundled plugins (libUndoPlugin*.so).
         .library(name: "UndoExampleSwiftCounter", type: .dynamic, targets: ["UndoExampleSwiftCounter"]),
@@ -129,6 +131,7 @@ let package = Package(
                                                   .product(name: "ArgumentParser", package: "swift-argument-parser")],
                 path: "Sources/UndoHostSession"),
         .executableTarget(name: "undo-host", dependencies: ["UndoHostSession"], path: "Sources/undo-host"),
+        .executableTarget(name: "undo-plugin-runner", dependencies: ["UndoPluginHost"], path: "Sources/undo-plugin-runner"),
         .testTarget(name: "UndoHostToolTests", dependencies: ["UndoHostSession", "UndoHostTerminal", "UndoCore", "UndoPluginHost",
                                                             "UndoJournal", "UndoTestSupport"],
                     path: "Tests/UndoHostToolTests"),

@@ -7,6 +7,7 @@
 #   - examples/c-host and examples/cpp-host built with `pkg-config --cflags --libs undohost` and
 #     run with the toolchain off the library path;
 #   - the Swift sample plugin (its own Swift runtime) loads and works through the C API;
+#   - a plugin runs isolated from C and from undo-host --isolate (the installed runner found);
 #   - the resident memory of a C program with a history (printed);
 #   - valgrind --error-exitcode=1 --leak-check=full on the C example, with the suppression file
 #     (when valgrind is installed).
@@ -42,6 +43,8 @@ cc -std=c99 -Wall -Wextra -pedantic -Werror -o "$work/c-host" "$root/examples/c-
 c++ -std=c++17 -Wall -Wextra -pedantic -Werror -o "$work/cpp-host" "$root/examples/cpp-host/main.cpp" $(pkg-config --cflags --libs undohost)
 # shellcheck disable=SC2046
 cc -std=c99 -Wall -Wextra -Werror -o "$work/swift-plugin" "$root/Tests/InstallChecks/swift_plugin.c" $(pkg-config --cflags --libs undohost)
+# shellcheck disable=SC2046
+cc -std=c99 -Wall -Wextra -Werror -o "$work/isolated-plugin" "$root/Tests/InstallChecks/isolated_plugin.c" $(pkg-config --cflags --libs undohost)
 # Only the installed library on the loader's path: no toolchain, no build folder.
 export LD_LIBRARY_PATH="$lib"
 unset UNDOHOST_PLUGIN_PATH
@@ -54,6 +57,12 @@ grep -q "menu: \[Undo Typing\] \[Redo Bold\]" "$work/c-host.out" || fail "c-host
     || fail "the Swift plugin did not work through the C API"
 grep -q "undo-title Undo New Note" "$work/swift-plugin.out" || fail "Swift plugin: $(cat "$work/swift-plugin.out")"
 echo "$(grep rss "$work/swift-plugin.out" | tr '\n' ' ')"
+"$work/isolated-plugin" "$lib/undohost/plugins/libUndoPluginTextEditor.so" > "$work/isolated.out" \
+    || fail "an isolated plugin did not work through the C API: $(cat "$work/isolated.out")"
+printf 'text.insert 0 "Hi"\nshow\n' | "$prefix/bin/undo-host" --isolate \
+    --plugins "$lib/undohost/plugins/libUndoPluginTextEditor.so" > "$work/isolated-host.out" 2>&1 \
+    || fail "undo-host --isolate failed: $(cat "$work/isolated-host.out")"
+grep -q "Hi" "$work/isolated-host.out" || fail "undo-host --isolate printed: $(cat "$work/isolated-host.out")"
 "$prefix/bin/undo-host" --version
 echo "plugins" | "$prefix/bin/undo-host" --plugins >/dev/null 2>&1 || true
 if command -v valgrind >/dev/null 2>&1; then

@@ -11,6 +11,8 @@
 #     PREFIX/lib/pkgconfig/undohost.pc              pkg-config file with these paths
 #     PREFIX/lib/undohost/plugins/libUndoPlugin*.so the bundled plugins (undo_history_load_bundled)
 #     PREFIX/bin/undo-host                          the host program
+#     PREFIX/libexec/undohost/undo-plugin-runner    the process isolated plugins run in (found by
+#                                                   libundohost.so and undo-host from lib and bin)
 # then:  cc app.c $(pkg-config --cflags --libs undohost)   (PKG_CONFIG_PATH=PREFIX/lib/pkgconfig
 # when PREFIX is not a standard one, and PREFIX/lib on the loader's path: ldconfig or LD_LIBRARY_PATH).
 # Options:
@@ -45,7 +47,7 @@ release="$(sed -n 's/^#define UNDO_LIBRARY_RELEASE "\(.*\)"$/\1/p' "$root/Includ
 build=(swift build --package-path "$root" -c release --scratch-path "$scratch" -Xswiftc -static-stdlib)
 echo "== building (release, static Swift runtime) in $scratch" >&2
 "${build[@]}" --product undohost -Xlinker -soname -Xlinker "libundohost.so.$major" >&2
-for product in undo-host UndoPluginSwiftNotes; do
+for product in undo-host undo-plugin-runner UndoPluginSwiftNotes; do
     "${build[@]}" --product "$product" >&2
 done
 bin="$("${build[@]}" --show-bin-path)"
@@ -60,7 +62,8 @@ mkdir -p "$plugins"
     "$root/Plugins/Canvas/canvas.c" -o "$plugins/libUndoPluginCanvas.so"
 
 target="$destdir$prefix"
-install -d "$target/lib/pkgconfig" "$target/include/undohost" "$target/bin" "$target/lib/undohost/plugins"
+install -d "$target/lib/pkgconfig" "$target/include/undohost" "$target/bin" "$target/lib/undohost/plugins" \
+    "$target/libexec/undohost"
 # Debug info stripped (distributions keep their own debug packages; valgrind 3.19 cannot read
 # the toolchain's DWARF 5): the symbol table stays.
 install -m 755 "$bin/libundohost.so" "$target/lib/libundohost.so.$release"
@@ -69,6 +72,8 @@ ln -sfn "libundohost.so.$release" "$target/lib/libundohost.so.$major"
 ln -sfn "libundohost.so.$major" "$target/lib/libundohost.so"
 install -m 644 "$root"/Include/undohost/*.h "$target/include/undohost/"
 install -m 755 "$bin/undo-host" "$target/bin/undo-host"
+install -m 755 "$bin/undo-plugin-runner" "$target/libexec/undohost/undo-plugin-runner"
+strip --strip-debug "$target/libexec/undohost/undo-plugin-runner"
 install -m 755 "$plugins"/libUndoPlugin*.so "$bin/libUndoPluginSwiftNotes.so" "$target/lib/undohost/plugins/"
 strip --strip-debug "$target/bin/undo-host" "$target"/lib/undohost/plugins/*.so
 cat > "$target/lib/pkgconfig/undohost.pc" <<PC

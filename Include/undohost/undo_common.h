@@ -30,7 +30,9 @@
  * set_description and locale (obsolete steps, a step's longer text), undo_plugin_descriptor
  * save_document and load_document (a document's state as bytes, for journals), the values
  * calling convention (undo_action_type flag UNDO_ACTION_VALUES, undo_values_fn, the setters
- * UNDO_ACTION_PERFORM_VALUES...).
+ * UNDO_ACTION_PERFORM_VALUES...); 1.8 isolated plugins: undo_history_load_file_v2 with
+ * UNDO_LOAD_ISOLATED, the history flag UNDO_HISTORY_ISOLATE_PLUGINS, the error UNDO_ECRASHED
+ * (plugins need no change: the same ABI runs in the isolated process).
  */
 #define UNDO_ABI_VERSION_MAJOR 1
 #define UNDO_ABI_VERSION_MINOR 8
@@ -95,6 +97,13 @@ UNDO__EXTERN_C_BEGIN
 #define UNDO_EHANDLE (-15)       /**< A stale, destroyed or foreign handle. */
 #define UNDO_ENOTSUP (-16)       /**< Not supported by this host or plugin. */
 #define UNDO_EEMPTY (-17)        /**< Nothing to undo or redo. */
+/**
+ * An isolated plugin's process crashed (a signal, an abort, an unexpected exit) or did not
+ * answer within the watchdog's time during the call (ABI 1.8). The message names the plugin,
+ * the action and the signal or the timeout. The call changed nothing in the history; the host
+ * started the plugin again and restored its documents, or disabled it after crashes in a row.
+ */
+#define UNDO_ECRASHED (-18)
 
 /*
  * The table behind undo_error_name() and undo_error_message(): XX(code macro, message).
@@ -118,7 +127,8 @@ UNDO__EXTERN_C_BEGIN
     XX(UNDO_ELOAD, "cannot load plugin")                            \
     XX(UNDO_EHANDLE, "stale or foreign handle")                     \
     XX(UNDO_ENOTSUP, "not supported")                               \
-    XX(UNDO_EEMPTY, "nothing to undo or redo")
+    XX(UNDO_EEMPTY, "nothing to undo or redo")                      \
+    XX(UNDO_ECRASHED, "plugin process crashed or hung")
 
 /**
  * The name of an error code ("UNDO_EINVAL"), or "UNDO_EUNKNOWN" for a code not in the table.

@@ -159,6 +159,10 @@ typedef struct undo_history undo_history;
 /** undo_history_options.flags: also load plugin files and folders that group or others may
  * change (refused by default: whoever can change them runs code in this process). */
 #define UNDO_HISTORY_ALLOW_WRITABLE_PLUGINS 0x1u
+/** undo_history_options.flags (ABI 1.8): every plugin this history loads (file, folder,
+ * bundled, a journal's) runs isolated, as undo_history_load_file_v2 with UNDO_LOAD_ISOLATED
+ * and the default watchdog loads it. An older library refuses the bit (UNDO_EINVAL). */
+#define UNDO_HISTORY_ISOLATE_PLUGINS 0x2u
 
 typedef struct undo_history_options {
     uint32_t struct_size;
@@ -237,6 +241,31 @@ const char *undo_history_last_error(const undo_history *h);
  * A plugin that fails leaves the history as if it were not there.
  */
 int32_t undo_history_load_file(undo_history *h, const char *path);
+
+/** undo_history_load_file_v2 flags (ABI 1.8): run the plugin in a process of its own. */
+#define UNDO_LOAD_ISOLATED 0x1u
+/** The watchdog of an isolated plugin when none is given: 5000 ms. */
+#define UNDO_DEFAULT_WATCHDOG_MS 5000u
+
+/**
+ * Loads one plugin file as undo_history_load_file does (the same path rules and trust checks),
+ * with `flags` (ABI 1.8). UNDO_LOAD_ISOLATED: the plugin runs in a process of its own, started
+ * from undo-plugin-runner (found next to libundohost.so or the program, in
+ * PREFIX/libexec/undohost after scripts/install.sh, or named by the UNDOHOST_PLUGIN_RUNNER
+ * environment variable). The plugin is the same .so with the same entry point and callbacks;
+ * its calls cross a socket (a few microseconds each, docs/performance.md). When the process
+ * crashes (a signal, an abort, an exit) or a call does not return within watchdog_ms
+ * milliseconds (0: UNDO_DEFAULT_WATCHDOG_MS), that call fails with UNDO_ECRASHED, its message
+ * (undo_history_last_error) naming the plugin, the action and the signal or the timeout, and
+ * the history is as before the call; the library starts the plugin again and restores its
+ * documents. After three crashes in a row the plugin is disabled: its steps stay in the history
+ * and every call into it fails with UNDO_ECRASHED until it is unloaded (which removes them).
+ * Isolation protects against crashes and hangs, not against what the plugin may do: it runs
+ * with the user's rights (docs/trust-model.md).
+ * Thread: any. Errors: those of undo_history_load_file; UNDO_EINVAL for unknown flags;
+ * UNDO_ELOAD when the runner cannot be found or started.
+ */
+int32_t undo_history_load_file_v2(undo_history *h, const char *path, uint32_t flags, uint32_t watchdog_ms);
 
 /**
  * Loads every *.so file in a folder, in name order; a file that fails is skipped and the others

@@ -77,7 +77,7 @@ enum HistoryOptions {
     static func makeHistory(_ options: undo_history_options?) throws(ClientFailure) -> ClientHistory {
         let options = options ?? undo_history_options()
         try ReservedFields.check(options)
-        let knownFlags = UInt32(UNDO_HISTORY_ALLOW_WRITABLE_PLUGINS)
+        let knownFlags = UInt32(UNDO_HISTORY_ALLOW_WRITABLE_PLUGINS) | UInt32(UNDO_HISTORY_ISOLATE_PLUGINS)
         guard options.flags & ~knownFlags == 0 else {
             throw .invalid("options.flags has unknown bits (\(options.flags & ~knownFlags))")
         }
@@ -97,6 +97,7 @@ enum HistoryOptions {
         let trust = PluginTrustPolicy(allowWritable: options.flags & UInt32(UNDO_HISTORY_ALLOW_WRITABLE_PLUGINS) != 0)
         let host = PluginHost(history: SharedUndoHistory(stack), hostName: hostName, hostVersion: hostVersion,
                               trust: trust)
+        if options.flags & UInt32(UNDO_HISTORY_ISOLATE_PLUGINS) != 0 { host.isolation = PluginIsolation() }
         return ClientHistory(host: host, clock: clock)
     }
 

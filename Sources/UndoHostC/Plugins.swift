@@ -18,6 +18,27 @@ public func undo_history_load_file(_ h: OpaquePointer?, _ path: UnsafePointer<CC
 }
 
 @c @implementation
+public func undo_history_load_file_v2(_ h: OpaquePointer?, _ path: UnsafePointer<CChar>?, _ flags: UInt32,
+                                      _ watchdogMilliseconds: UInt32) -> Int32 {
+    withClient(h) { history throws(ClientFailure) in
+        let path = try CText.read(path, "path")
+        let known = UInt32(UNDO_LOAD_ISOLATED)
+        guard flags & ~known == 0 else { throw .invalid("flags has unknown bits (\(flags & ~known))") }
+        var isolation: PluginIsolation?
+        if flags & UInt32(UNDO_LOAD_ISOLATED) != 0 {
+            isolation = PluginIsolation(watchdogMilliseconds: watchdogMilliseconds == 0
+                ? Int(UNDO_DEFAULT_WATCHDOG_MS) : Int(watchdogMilliseconds))
+        }
+        do {
+            try history.host.load(file: path, isolation: isolation)
+        } catch {
+            throw ClientFailure(error)
+        }
+        return Int32(UNDO_OK)
+    }
+}
+
+@c @implementation
 public func undo_history_load_folder(_ h: OpaquePointer?, _ path: UnsafePointer<CChar>?,
                               _ loadedCount: UnsafeMutablePointer<UInt32>?) -> Int32 {
     loadedCount?.pointee = 0

@@ -86,6 +86,10 @@ public enum UndoHostTool {
         let journalClock = options.journal == nil ? nil : JournalClock()
         let host = HostSession.makeHost(locale: locale, clock: journalClock ?? SystemUndoClock())
         if options.allowWritablePlugins { host.trustPolicy.allowWritable = true }
+        guard options.pluginWatchdog > 0 else {
+            return usageFailure(words.badPluginWatchdog(options.pluginWatchdog), output: output, words: words)
+        }
+        if options.isolate { host.isolation = PluginIsolation(watchdogMilliseconds: options.pluginWatchdog) }
         let pluginsRefused: Bool
         switch loadPlugins(options.pluginPaths, into: host, output: output, words: words, json: options.json) {
         case .failure(let failure): return usageFailure(failure.message, output: output, words: words)
@@ -94,6 +98,7 @@ public enum UndoHostTool {
         let session = HostSession(host: host)
         session.layout = .current
         session.checkpointInterval = checkpointInterval
+        session.isolationWatchdog = options.pluginWatchdog
         session.checkpointWarningHandler = { failure in
             if options.json {
                 let members: [(String, JSONValue)] = [("warning", "automatic checkpoint failed"),

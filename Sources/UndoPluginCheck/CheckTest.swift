@@ -5,12 +5,17 @@ import UndoPluginHost
 struct CheckSetup {
     var path: String
     var allowWritable: Bool
+    /// Load the plugin isolated (`undo-host --isolate check`): a crash in a call is then that
+    /// call's error, naming the action, in the test's report.
+    var isolation: PluginIsolation? = nil
+    /// The crashes of the test under way (set by ``CheckTest/result(_:)``).
+    var crashes: CrashRecord? = nil
     var seed: UInt64
     /// Steps per random walk (`--steps`).
     var steps: Int
 
     func load() throws(CheckFailure) -> PluginUnderTest {
-        try PluginUnderTest(path: path, allowWritable: allowWritable)
+        try PluginUnderTest(path: path, allowWritable: allowWritable, isolation: isolation, crashes: crashes)
     }
 }
 
@@ -41,8 +46,16 @@ struct CheckTest: Sendable {
     func result(_ setup: CheckSetup) -> CheckResult {
         var random = CheckRandom(seed: setup.seed, test: name)
         let log = CheckLog()
+        var setup = setup
+        let crashes = CrashRecord()
+        setup.crashes = crashes
         do {
             try run(setup, &random, log)
+            // A crash the test took for a refusal (an isolated plugin's call fails instead of
+            // ending the process) fails it all the same, naming the call.
+            if let crash = crashes.first {
+                return CheckResult(test: name, status: .failed, messages: [crash], notes: log.notes, warnings: log.warnings)
+            }
             return CheckResult(test: name, status: .passed, notes: log.notes, warnings: log.warnings)
         } catch let failure as CheckFailure {
             return CheckResult(test: name, status: .failed, messages: [failure.message], notes: log.notes, warnings: log.warnings)

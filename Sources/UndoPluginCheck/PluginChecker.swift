@@ -14,6 +14,9 @@ public struct PluginChecker {
         public var steps = 200
         public var timeout: Double = 30
         public var allowWritable = false
+        /// Load the plugins isolated (``PluginIsolation``): a call that crashes or hangs fails
+        /// with `UNDO_ECRASHED`, and the test reports the action and arguments of that call.
+        public var isolation: PluginIsolation?
         public init() {}
     }
 
@@ -32,7 +35,7 @@ public struct PluginChecker {
 
     private func setup(_ path: String) -> CheckSetup {
         CheckSetup(path: PluginHost.absolutePath(fromCurrentDirectory: path), allowWritable: options.allowWritable,
-                   seed: options.seed, steps: options.steps)
+                   isolation: options.isolation, seed: options.seed, steps: options.steps)
     }
 
     /// The tests for one plugin, loaded in this process.
@@ -143,6 +146,9 @@ public struct PluginChecker {
         }
         var all = ["check"] + arguments + ["--seed", String(options.seed), "--steps", String(options.steps)]
         if options.allowWritable { all.append("--allow-writable-plugins") }
+        if let isolation = options.isolation {
+            all += ["--isolate", "--plugin-watchdog", String(isolation.watchdogMilliseconds)]
+        }
         all += ["--", path]
         switch ChildProcess.run(executable, all, timeout: options.timeout) {
         case .failure(let error):

@@ -8,16 +8,19 @@ final class PluginUnderTest {
     let host: PluginHost
     let info: PluginInfo
     private let logs: LogCollector
+    /// Where a crash of an isolated plugin is written down, with the call that did it.
+    private let crashes: CrashRecord?
 
     /// Loads the plugin at `path` (absolute) into a new host.
     /// - Throws: ``CheckFailure`` with the host's explanation when it cannot be loaded.
-    init(path: String, allowWritable: Bool) throws(CheckFailure) {
+    init(path: String, allowWritable: Bool, isolation: PluginIsolation? = nil, crashes: CrashRecord? = nil) throws(CheckFailure) {
         let logs = LogCollector()
         self.logs = logs
+        self.crashes = crashes
         host = PluginHost(hostName: "undo-host check", trust: PluginTrustPolicy(allowWritable: allowWritable),
                           log: { logs.add($0) })
         do {
-            info = try host.load(file: path)
+            info = try host.load(file: path, isolation: isolation)
         } catch {
             // What to do about it, as the session says it (check takes the option before its name).
             let hint = if case .writableByOthers = error.reason {
@@ -45,10 +48,12 @@ final class PluginUnderTest {
 
     /// Performs; returns the plugin's failure instead of throwing it.
     func perform(_ action: ActionType, _ arguments: [ActionValue], in document: UndoContext) -> PluginHostError? {
+        if let crashed = crashedAlready(action.pluginID) { return crashed }
         do {
             try host.perform(action, arguments, in: document)
             return nil
         } catch {
+            noteCrash(error, "perform \(action.shortID) \(ActionArguments.format(arguments)) in document \(ActionValue.string(document.name))")
             return error
         }
     }
@@ -56,12 +61,28 @@ final class PluginUnderTest {
     /// Undoes (or redoes) the newest step of `document`.
     func move(_ undo: Bool, in document: UndoContext) -> PluginHostError? {
         host.history.withStack { $0.currentContext = document }
+        if let crashed = crashedAlready(info.id) { return crashed }
         do {
             if undo { try host.undo() } else { try host.redo() }
             return nil
         } catch {
+            noteCrash(error, "\(undo ? "undo" : "redo") in document \(ActionValue.string(document.name))")
             return error
         }
+    }
+
+    /// After a crash in this test, the calls fail at once (the test has failed; each call of a
+    /// plugin that hangs would wait for the watchdog).
+    private func crashedAlready(_ pluginID: String) -> PluginHostError? {
+        guard crashes?.first != nil else { return nil }
+        return .actionFailed(PluginActionError(pluginID: pluginID, actionID: nil, phase: .perform, code: Int32(UNDO_ECRASHED),
+                                               message: "not called: the plugin crashed earlier in this test"))
+    }
+
+    /// Writes down a crash (`UNDO_ECRASHED`, an isolated plugin) with the call that did it.
+    private func noteCrash(_ error: PluginHostError, _ call: String) {
+        guard error.code == Int32(UNDO_ECRASHED) else { return }
+        crashes?.note("the plugin crashed under isolation in \(call): \(error)")
     }
 
     /// How many steps of `document` are done, and how many can be redone.
@@ -73,6 +94,15 @@ final class PluginUnderTest {
 
     /// The warnings and errors logged since the last call.
     func takeWarnings() -> [PluginLogMessage] { logs.take().filter { $0.level >= .warning } }
+}
+
+/// The crashes of an isolated plugin during one test (``CheckTest/result(_:)`` fails the test
+/// with the first).
+final class CrashRecord: @unchecked Sendable {
+    private let lock = RecursiveMutex()
+    private var crashes: [String] = []
+    func note(_ crash: String) { lock.withLock { crashes.append(crash) } }
+    var first: String? { lock.withLock { crashes.first } }
 }
 
 /// The host's log, kept for the tests (a merge that fails is only logged).

@@ -19,8 +19,11 @@ enum PluginWorkloads {
 
     /// A host with the benchmark plugin loaded, found like the bundled plugins: next to this
     /// program, or in the folders of $UNDOHOST_PLUGIN_PATH.
-    static func makeHost(_ stack: UndoStack = UndoStack()) throws -> PluginHost {
+    /// `isolated`: the plugin runs in a process of its own (PluginIsolation, issue 31), so
+    /// every call is a round trip to undo-plugin-runner (the plugin-isolated-* rows).
+    static func makeHost(_ stack: UndoStack = UndoStack(), isolated: Bool = false) throws -> PluginHost {
         let host = PluginHost(history: SharedUndoHistory(stack))
+        if isolated { host.isolation = PluginIsolation() }
         let folders = PluginHost.bundledPluginFolders
         for folder in folders {
             let path = folder + "/" + pluginFile
@@ -41,9 +44,9 @@ enum PluginWorkloads {
     }
 
     /// pushundoredo: as CoreWorkloads.pushUndoRedo, each step a bench.add call.
-    static func pushUndoRedo(_ n: Int) throws -> BenchResult {
-        var result = BenchResult(workload: "plugin-pushundoredo", n: n, ops: 3 * n)
-        var host: PluginHost! = try makeHost()
+    static func pushUndoRedo(_ n: Int, isolated: Bool = false) throws -> BenchResult {
+        var result = BenchResult(workload: isolated ? "plugin-isolated-pushundoredo" : "plugin-pushundoredo", n: n, ops: 3 * n)
+        var host: PluginHost! = try makeHost(isolated: isolated)
         result.noteRoute(of: host)
         let add = try host.actionType("bench.add")
         let heapBefore = heapInUse()
@@ -82,10 +85,10 @@ enum PluginWorkloads {
     /// type declares UNDO_MERGE_BY_APPEND): every keystroke is made a step and performed, and
     /// the ordinary merge appends its text to the run's step. The history
     /// has no coalescing window (runs end on the explicit break every 100 characters).
-    static func typing(_ n: Int) throws -> BenchResult {
-        var result = BenchResult(workload: "plugin-typing", n: n, ops: 3 * n)
+    static func typing(_ n: Int, isolated: Bool = false) throws -> BenchResult {
+        var result = BenchResult(workload: isolated ? "plugin-isolated-typing" : "plugin-typing", n: n, ops: 3 * n)
         result.extra = [("coalescing_window", "none")]
-        var host: PluginHost! = try makeHost(UndoStack(coalescingWindow: nil))
+        var host: PluginHost! = try makeHost(UndoStack(coalescingWindow: nil), isolated: isolated)
         result.noteRoute(of: host)
         let type = try host.actionType("bench.type")
         let letters = (0..<26).map { ActionValue.string(String(UnicodeScalar(UInt8(ascii: "a") + UInt8($0)))) }

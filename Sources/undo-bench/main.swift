@@ -17,6 +17,7 @@ import Glibc
 let usage = """
     usage: undo-bench pushundoredo|typing|macro|labels [N]
            undo-bench plugin-pushundoredo|plugin-typing|plugin-macro|plugin-labels [N]
+           undo-bench plugin-isolated-pushundoredo|plugin-isolated-typing [N]
            undo-bench branching|branching1 [N]
            undo-bench codable-journal [N]
            undo-bench scaling [MAX_EXPONENT] [REPS]
@@ -67,6 +68,8 @@ do {
     case "plugin-typing": result = try PluginWorkloads.typing(n)
     case "plugin-macro": result = try PluginWorkloads.macro(n)
     case "plugin-labels": result = try PluginWorkloads.labels(n)
+    case "plugin-isolated-pushundoredo": result = try PluginWorkloads.pushUndoRedo(n, isolated: true)
+    case "plugin-isolated-typing": result = try PluginWorkloads.typing(n, isolated: true)
     case "branching": result = try TreeWorkloads.branching(n, depth: 4)
     case "branching1": result = try TreeWorkloads.branching(n, depth: 1)
     case "codable-journal": result = try CodableJournalWorkloads.run(n)

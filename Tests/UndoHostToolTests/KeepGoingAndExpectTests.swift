@@ -142,7 +142,7 @@ struct KeepGoingAndExpectTests {
         #expect(help.status == 0)
         let lines = help.lines
         #expect(lines.allSatisfy { $0.count <= 80 }, "\(lines.filter { $0.count > 80 })")
-        #expect(help.standardOutput.contains("  load [--allow-writable-plugins] PATH\n"))
+        #expect(help.standardOutput.contains("  load [--allow-writable-plugins] [--isolated] PATH\n"))
         let session = try UndoHostProcess.run(UndoHostProcess.samplePlugins + ["run", "-"], input: "help\n")
         #expect(session.lines.allSatisfy { $0.count <= 80 }, "\(session.lines.filter { $0.count > 80 })")
     }

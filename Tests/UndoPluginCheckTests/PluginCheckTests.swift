@@ -79,6 +79,23 @@ import UndoTestSupport
         }
     }
 
+    /// `undo-host --isolate check` (issue 31): a plugin that crashes or hangs in a call is
+    /// reported with the action and the arguments of that call, from its test's own process.
+    @Test(arguments: [("ZOO_PERFORM_CRASHES", "SIGSEGV"), ("ZOO_PERFORM_HANGS", "watchdog")])
+    func aCrashUnderIsolationNamesTheActionAndArguments(define: String, cause: String) throws {
+        let folder = try Self.privateFolder()
+        let plugin = try Self.build("zoo.c", defines: [define], name: define, in: folder)
+        let outcome = try UndoHostProcess.run(["--isolate", "--plugin-watchdog", "500", "check", "--seed", "1",
+                                               "--timeout", "20", "--only", "round-trip/set", plugin])
+        #expect(outcome.status == 1)
+        #expect(Self.failed(outcome) == ["round-trip/set"], "\(outcome.standardOutput)")
+        for expected in ["UNDO_ECRASHED", cause, "zoo.set"] {
+            #expect(outcome.standardOutput.contains(expected), "\(expected): \(outcome.standardOutput)")
+        }
+        #expect(outcome.standardOutput.contains("zoo.set ") || outcome.standardOutput.contains("zoo.set("),
+                "the arguments: \(outcome.standardOutput)")
+    }
+
     /// save-load (ABI 1.7): the correct zoo with save and load passes it; a load that loses
     /// the state or takes any bytes fails it; a descriptor with only save_document fails
     /// descriptor, and gets no save-load test.

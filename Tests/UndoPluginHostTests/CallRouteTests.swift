@@ -162,7 +162,7 @@ import UndoPluginABI
         var prototypes = Set<String>()
         for (id, values) in cases {
             let action = try host.actionType(id)
-            let function = action.performFunction
+            let function: FFIFunction = action.performFunction
             let prototype = try #require(function.direct, "\(id)")
             prototypes.insert("\(prototype.parameterTypes)")
             var call = undo_call()
@@ -179,7 +179,7 @@ import UndoPluginABI
             let line = String(afterDirect.dropFirst(before.count))
             #expect(!line.isEmpty && afterFFI == afterDirect + line, "\(id)")
             // The inverse, through each, removes one of the two lines.
-            let inverse = action.inverseFunction
+            let inverse: FFIFunction = action.inverseFunction
             #expect(withUnsafeMutablePointer(to: &call) { inverse.callThroughFFI($0, values) } == UNDO_OK)
             #expect(try log(host) == afterDirect, "\(id)")
             #expect(withUnsafeMutablePointer(to: &call) { inverse.call($0, values) } == UNDO_OK)

@@ -11,7 +11,7 @@ import UndoPluginABI
     typealias KeepsAsking = @convention(c) (Int32) -> Void
 
     @Test("A code outside the table becomes UNDO_EPLUGIN, naming what the plugin returned",
-          arguments: [Int32(-999), Int32.min, Int32(-18), Int32(7)])
+          arguments: [Int32(-999), Int32.min, Int32(-19), Int32(7)])
     func unknownCodes(_ returned: Int32) throws {
         let path = try Fixtures.buildPlugin("faults.c")
         let failAt = try Fixtures.function("faults_fail_at", in: path, as: FailAt.self)

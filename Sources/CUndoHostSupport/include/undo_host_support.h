@@ -68,4 +68,8 @@ static inline void undo__set_current_frame(void *frame) { undo__current_frame_va
  * opens each name without reading or following it (Loading/PluginPathWalk.swift). */
 __attribute__((visibility("hidden"))) int undo__open_path_flag(void);
 
+/* Starts a thread that ends the process (_exit(0)) when the other end of `socket` closes: an
+ * isolated plugin's runner never outlives its host. 0, or -1 when no thread could start. */
+__attribute__((visibility("hidden"))) int undo__exit_when_closed(int socket);
+
 #endif

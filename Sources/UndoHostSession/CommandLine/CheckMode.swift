@@ -1,5 +1,6 @@
 import ArgumentParser
 import UndoPluginCheck
+import UndoPluginHost
 
 /// `check PLUGIN...`: the plugin validator (docs/validating-a-plugin.md).
 struct CheckMode: ParsableCommand {
@@ -71,6 +72,7 @@ struct CheckMode: ParsableCommand {
         checkOptions.steps = steps
         checkOptions.timeout = timeout
         checkOptions.allowWritable = options.allowWritablePlugins
+        if options.isolate { checkOptions.isolation = PluginIsolation(watchdogMilliseconds: options.pluginWatchdog) }
         let checker = PluginChecker(options: checkOptions)
 
         if childList {

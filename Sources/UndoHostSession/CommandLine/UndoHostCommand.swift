@@ -1,5 +1,6 @@
 import ArgumentParser
 import UndoPluginABI
+import UndoPluginHost
 
 /// undo-host's own command line, read by swift-argument-parser: the options, and the modes as
 /// subcommands (`run`, `demo`, `plugins`; `help` is the parser's own). No mode is an
@@ -13,6 +14,7 @@ struct UndoHostCommand: ParsableCommand {
         usage: """
             undo-host [--plugins PATH]... [--allow-writable-plugins] [--json]
             [--locale en|ko|FILE] [--keep-going] [--yes]
+            [--isolate] [--plugin-watchdog MS]
             [--journal FILE [--durability full|normal] [--checkpoint-every N]]
             [run FILE | demo | plugins | check PLUGIN... | new-plugin NAME |
              journal FILE | help]
@@ -40,6 +42,13 @@ struct UndoHostCommand: ParsableCommand {
     @Flag(help: ArgumentHelp("Also load plugin files or folders that group or others may change.",
                              discussion: "Refused by default: anyone who can change them runs code here."))
     var allowWritablePlugins = false
+
+    @Flag(help: ArgumentHelp("Run each plugin in a process of its own.",
+                             discussion: "A crash or a hang in a plugin then fails only that call; the plugin is started again with its documents."))
+    var isolate = false
+
+    @Option(help: ArgumentHelp("How long an isolated plugin's call may take, in milliseconds.", valueName: "MS"))
+    var pluginWatchdog = PluginIsolation.defaultWatchdogMilliseconds
 
     @Flag(help: "Print one JSON object per command, one per line.")
     var json = false

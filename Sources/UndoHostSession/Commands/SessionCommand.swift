@@ -34,8 +34,9 @@ public enum SessionCommand: Equatable, Sendable {
     case show(String?, whole: Bool = false)
     case plugins
     /// Load a plugin file or folder; `allowWritable` loads one others may change
-    /// (`load --allow-writable-plugins PATH`).
-    case load(path: String, allowWritable: Bool = false)
+    /// (`load --allow-writable-plugins PATH`); `isolated` runs each plugin in a process of its
+    /// own (`load --isolated PATH`, issue 31).
+    case load(path: String, allowWritable: Bool = false, isolated: Bool = false)
     case unload(id: String)
     case help(topic: String?)
     case quit
@@ -65,7 +66,7 @@ public enum SessionCommand: Equatable, Sendable {
         "group": "group begin [\"Name\"] [--description \"Text\"] | group end | group cancel", "break": "break", "save": "save [--forget]", "revert": "revert", "limit": "limit [N]",
         "doc": "doc [NAME]", "close": "close [NAME]", "menu": "menu", "history": "history [--values]",
         "alert": "alert [1|2|3|u|r|c]", "show": "show [--all] [NAME]", "plugins": "plugins",
-        "load": "load [--allow-writable-plugins] PATH", "expect": "expect CODE COMMAND",
+        "load": "load [--allow-writable-plugins] [--isolated] PATH", "expect": "expect CODE COMMAND",
         "unload": "unload PLUGIN-ID", "checkpoint": "checkpoint", "help": "help [COMMAND|ACTION]", "quit": "quit", "exit": "exit",
     ].merging(TreeCommand.usages) { first, _ in first }
 
@@ -189,10 +190,11 @@ extension SessionCommand {
             return .show(rest.words.first?.text, whole: whole)
         case "plugins": try parser.expectAtMost(0); return .plugins
         case "load":
-            let (allowWritable, rest) = parser.taking("--allow-writable-plugins")
+            let (allowWritable, afterWritable) = parser.taking("--allow-writable-plugins")
+            let (isolated, rest) = afterWritable.taking("--isolated")
             try rest.expectAtMost(1)
             guard let path = rest.words.first?.text else { throw parser.usageError(at: nil) }
-            return .load(path: path, allowWritable: allowWritable)
+            return .load(path: path, allowWritable: allowWritable, isolated: isolated)
         case "unload":
             try parser.expectAtMost(1)
             guard let id = words.first?.text else { throw parser.usageError(at: nil) }

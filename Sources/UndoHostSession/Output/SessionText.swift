@@ -236,9 +236,15 @@ public struct SessionText: Sendable, Equatable {
         case .describe: pick("describe", "문서 보기")
         case .save: pick("save", "상태 저장")
         case .load: pick("load", "상태 불러오기")
+        case .merge: pick("merge", "병합")
+        case .close: pick("close", "문서 닫기")
         }
     }
-    enum PhaseWord { case perform, redo, undo, describe, save, load }
+    enum PhaseWord { case perform, redo, undo, describe, save, load, merge, close }
+    var pluginCrashedHint: String {
+        pick("the plugin's own process failed, not this program; the history is as it was before the call",
+             "이 프로그램이 아니라 플러그인의 프로세스가 실패했습니다. 기록은 호출 전 그대로입니다")
+    }
     func failed(_ what: String, phase: String, _ message: String) -> String {
         pick("\(what): \(phase) failed: \(message)", "\(what): \(phase) 실패: \(message)")
     }
@@ -469,6 +475,11 @@ public struct SessionText: Sendable, Equatable {
              "문서 이름은 최대 \(limit)바이트입니다. 이 이름은 \(bytes)바이트입니다")
     }
 
+    /// `--plugin-watchdog` of 0 or less.
+    func badPluginWatchdog(_ value: Int) -> String {
+        pick("--plugin-watchdog \(value): use a number of milliseconds above 0",
+             "--plugin-watchdog \(value): 0보다 큰 밀리초 수를 쓰세요")
+    }
     /// `--durability` or `--checkpoint-every` given without `--journal`.
     func needsJournal(_ option: String) -> String {
         pick("\(option) applies to a journal: give --journal FILE too, or leave \(option) out",

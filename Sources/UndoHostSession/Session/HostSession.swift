@@ -32,6 +32,8 @@ public final class HostSession {
     /// The plugin host's journal (`--journal`) and when it takes its
     /// checkpoints (see HostSession+Checkpoint.swift).
     var checkpoints = CheckpointSchedule()
+    /// The watchdog of plugins `load --isolated` loads (`--plugin-watchdog`), in milliseconds.
+    public var isolationWatchdog = PluginIsolation.defaultWatchdogMilliseconds
 
     /// The document a session starts in.
     public static let firstDocument = "untitled"
@@ -164,7 +166,7 @@ public final class HostSession {
             for index in views.indices { views[index].isWhole = whole }
             return .documents(views)
         case .plugins: return .plugins(pluginSummaries)
-        case .load(let path, let allowWritable): return try load(path, allowWritable: allowWritable)
+        case .load(let path, let allowWritable, let isolated): return try load(path, allowWritable: allowWritable, isolated: isolated)
         case .unload(let id): return try unload(id)
         case .help(let topic): return .help(try help(topic))
         case .quit: return .none
@@ -276,9 +278,12 @@ public final class HostSession {
             case .describe: .describe
             case .save: .save
             case .load: .load
+            case .merge: .merge
+            case .close: .close
             }
             return SessionError(.plugin, words.failed(failure.actionID ?? failure.pluginID, phase: words.phase(phase), failure.message),
-                                code: report.code, hint: words.pluginRefusedHint)
+                                code: report.code,
+                                hint: failure.code == Int32(UNDO_ECRASHED) ? words.pluginCrashedHint : words.pluginRefusedHint)
         case .history(let undoError):
             return historyError(undoError)
         case .unknownPlugin(let id):
@@ -586,11 +591,16 @@ public final class HostSession {
         }
     }
 
-    private func load(_ given: String, allowWritable: Bool) throws(SessionError) -> CommandOutcome.Body {
-        // The override applies to this load only.
+    private func load(_ given: String, allowWritable: Bool, isolated: Bool) throws(SessionError) -> CommandOutcome.Body {
+        // The overrides apply to this load only.
         let policy = host.trustPolicy
+        let isolation = host.isolation
         if allowWritable { host.trustPolicy.allowWritable = true }
-        defer { host.trustPolicy = policy }
+        if isolated, isolation == nil { host.isolation = PluginIsolation(watchdogMilliseconds: isolationWatchdog) }
+        defer {
+            host.trustPolicy = policy
+            host.isolation = isolation
+        }
         // Typed by the person, so a relative path is taken from the current folder on purpose.
         let path = PluginHost.absolutePath(fromCurrentDirectory: given)
         var isFolder = false

@@ -24,10 +24,16 @@ extension ActionType {
         let redo = step.performed
         let errorPhase: PluginActionError.Phase = redo ? .redo : .perform
         guard plugin.isLoaded else { throw plugin.unloadedError(action: self, phase: errorPhase) }
+        if let remote = plugin.remote {
+            try plugin.serialized { () throws(PluginActionError) in
+                try remote.perform(self, &step, context: context, changes: &changes)
+            }
+            return
+        }
         let outputs = try plugin.withFrame(redo ? .redo : .perform, action: self, context: context) {
             (frame) throws(PluginActionError) -> CallOutputs? in
             frame.expectOutputs(inverse: inverseSignature?.parameters.count)
-            let status = frame.call(performFunction, step.arguments)
+            let status = frame.call(performFunction!, step.arguments)
             let outputs = frame.takeOutputs()
             guard status == UNDO_OK else { throw failure(status, outputs, errorPhase) }
             if outputs?.changesOverLimit == true { throw tooManyChanges(errorPhase) }
@@ -65,9 +71,16 @@ extension ActionType {
             throw PluginActionError(pluginID: pluginID, actionID: shortID, phase: .undo, code: Int32(UNDO_ESTATE),
                                     message: "the step was never performed, so it has no inverse arguments")
         }
+        if let remote = plugin.remote {
+            let values = Array(arguments)
+            try plugin.serialized { () throws(PluginActionError) in
+                try remote.inverse(self, values, context: context, changes: &changes)
+            }
+            return
+        }
         let reported = try plugin.withFrame(.inverse, action: self, context: context) {
             (frame) throws(PluginActionError) -> CallOutputs? in
-            let status = frame.call(inverseFunction, arguments)
+            let status = frame.call(inverseFunction!, arguments)
             let outputs = frame.takeOutputs()
             guard status == UNDO_OK else { throw failure(status, outputs, .undo) }
             if outputs?.changesOverLimit == true { throw tooManyChanges(.undo) }
@@ -84,6 +97,10 @@ extension ActionType {
     ///   key, measured), or `nil` when refused (a failing
     ///   merge is logged and refused): the steps stay two separate steps.
     func invokeMerge(previous: PluginStep, next: PluginStep) -> MergeOutcome? {
+        if let remote = plugin.remote {
+            guard mergesInItsProcess, plugin.isLoaded else { return nil }
+            return plugin.serialized { remote.merge(self, previous: previous, next: next) }
+        }
         guard let mergeFunction, plugin.isLoaded else { return nil }
         let previousInverse = inverseSignature == nil ? previous.arguments : previous.inverseArguments
         let nextInverse = inverseSignature == nil ? next.arguments : next.inverseArguments

@@ -6,6 +6,9 @@ public struct PluginActionError: Error, Sendable, Equatable, CustomStringConvert
         case perform, redo, undo, describe
         /// save_document or load_document (ABI 1.7): a document's state as bytes.
         case save, load
+        /// An isolated plugin's merge function, or its close_document (issue 31: a crash in
+        /// them is reported with these).
+        case merge, close
     }
 
     /// The plugin id and the action's short id ("text.delete"), when about an action.

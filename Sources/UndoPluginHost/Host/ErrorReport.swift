@@ -49,6 +49,9 @@ public struct ErrorReport: Sendable, Equatable, CustomStringConvertible {
         case .stateNotFound: Int32(UNDO_ENOTFOUND)
         case .invalidTravel: Int32(UNDO_EINVAL)
         case .groupTooDeep, .nameTooLong: Int32(UNDO_ELIMIT)
+        // An isolated plugin's crash keeps its own code whichever call it came in (issue 31).
+        case .actionFailed(_, let underlying as PluginActionError) where underlying.code == Int32(UNDO_ECRASHED):
+            Int32(UNDO_ECRASHED)
         case .actionFailed, .rollbackFailed: Int32(UNDO_EPLUGIN)
         default: Int32(UNDO_ESTATE)
         }

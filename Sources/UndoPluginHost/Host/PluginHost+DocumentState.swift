@@ -199,15 +199,22 @@ extension PluginHost {
 
 extension LoadedPlugin {
     /// Whether the plugin has both save_document and load_document (ABI 1.7).
-    var canSaveDocuments: Bool { descriptor.save_document != nil && descriptor.load_document != nil }
+    var canSaveDocuments: Bool {
+        if let remote { return remote.opened.hasSave && remote.opened.hasLoad }
+        return descriptor.save_document != nil && descriptor.load_document != nil
+    }
 
     /// Whether the plugin's slot for `context` holds something.
     func keepsDocument(_ context: UndoContext) -> Bool {
-        serialized { documents.existingCell(for: context)?.pointee != nil }
+        if let remote { return serialized { remote.keptDocuments().contains(context) } }
+        return serialized { documents.existingCell(for: context)?.pointee != nil }
     }
 
     /// The documents whose slot holds something.
-    func keptDocuments() -> [UndoContext] { serialized { documents.occupied } }
+    func keptDocuments() -> [UndoContext] {
+        if let remote { return serialized { remote.keptDocuments() } }
+        return serialized { documents.occupied }
+    }
 
     /// The most bytes a document's state of this plugin may have: ``PluginHost/maximumDocumentSize``
     /// with save_document_v2 (ABI 1.8), `UNDO_MAX_VALUE_SIZE` with only save_document (1.7).
@@ -219,6 +226,10 @@ extension LoadedPlugin {
     /// the pieces it writes; else save_document with a 4 KiB buffer, then once more with the
     /// length it asked for.
     func saveDocument(_ context: UndoContext) throws(PluginActionError) -> [UInt8] {
+        if let remote, canSaveDocuments {
+            guard isLoaded else { throw unloadedError(action: nil, phase: .save) }
+            return try serialized { () throws(PluginActionError) in try remote.save(context, canSave: true) }
+        }
         if descriptor.save_document_v2 != nil, canSaveDocuments {
             let pieces = try saveDocumentInPieces(context)
             return pieces.joined()
@@ -294,6 +305,11 @@ extension LoadedPlugin {
     /// (close_document) if the plugin left something in it, so the document stays empty.
     /// Only with the call lock held.
     func loadDocument(_ bytes: [UInt8], into context: UndoContext) throws(PluginActionError) {
+        if let remote, canSaveDocuments {
+            guard isLoaded else { throw unloadedError(action: nil, phase: .load) }
+            try serialized { () throws(PluginActionError) in try remote.load(bytes, into: context, canSave: true) }
+            return
+        }
         guard let load = descriptor.load_document else {
             throw PluginActionError(pluginID: id, actionID: nil, phase: .load, code: Int32(UNDO_ENOTSUP),
                                     message: "the plugin cannot load its documents")

@@ -48,6 +48,10 @@ extension LoadedPlugin {
     /// and close_document (ABI 1.6) for the document's slot.
     func closeContext(_ context: UndoContext) {
         guard isLoaded else { return }
+        if let remote {
+            serialized { remote.closeDocument(context, canSave: canSaveDocuments) }
+            return
+        }
         serialized {
             if let close = CloseHandlers.handler(for: self) {
                 let frame = CallFrame(hostTable: hostTable, pluginData: pluginData, phase: .closeDocument, context: context)

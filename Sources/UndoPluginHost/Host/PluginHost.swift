@@ -27,6 +27,7 @@ public final class PluginHost: @unchecked Sendable {
     let resolvedActions = ResolvedActions()
     private var _trustPolicy: PluginTrustPolicy
     private var _callRoute: PluginCallRoute
+    private var _isolation: PluginIsolation?
     private var _locale: String
     private var _recorder: (any PluginHostRecorder)?
     /// Whether ``recorder`` is set: written with it under the lock, read without it, so a host
@@ -117,6 +118,14 @@ public final class PluginHost: @unchecked Sendable {
     /// or always through libffi's `ffi_call`. Both pass the same values; the second is slower
     /// and there for comparison. The default comes from the environment variable
     /// `UNDOHOST_PLUGIN_CALLS` (`direct` or `libffi`).
+    /// How ``load(file:)`` (and the folder and bundled loads) load plugins from now on: `nil`
+    /// (the default) in this process, or each in a process of its own with these settings
+    /// (``PluginIsolation``). Plugins already loaded stay as they are.
+    public var isolation: PluginIsolation? {
+        get { lock.withLock { _isolation } }
+        set { lock.withLock { _isolation = newValue } }
+    }
+
     public var callRoute: PluginCallRoute {
         get { lock.withLock { _callRoute } }
         set { lock.withLock { _callRoute = newValue } }
@@ -393,6 +402,8 @@ public struct PluginInfo: Sendable, CustomStringConvertible {
     /// Whether its descriptor sets only one of save_document and load_document: a mistake,
     /// for which the host uses neither.
     public let setsHalfOfSaveAndLoad: Bool
+    /// Whether it runs in a process of its own (``PluginIsolation``).
+    public let isIsolated: Bool
 
     init(_ plugin: LoadedPlugin) {
         id = plugin.id
@@ -405,7 +416,8 @@ public struct PluginInfo: Sendable, CustomStringConvertible {
         actionTypes = plugin.actions
         canDescribe = plugin.canDescribe
         canSaveDocuments = plugin.canSaveDocuments
-        setsHalfOfSaveAndLoad = (plugin.descriptor.save_document == nil) != (plugin.descriptor.load_document == nil)
+        setsHalfOfSaveAndLoad = plugin.setsHalfOfSaveAndLoad
+        isIsolated = plugin.remote != nil
     }
 
     /// `org.undohost.text 1.0.0 "Text Editor"`

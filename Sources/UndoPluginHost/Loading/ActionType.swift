@@ -32,9 +32,13 @@ public final class ActionType: @unchecked Sendable, CustomStringConvertible {
     public let appendsOnMerge: Bool
 
     let pluginShortName: String
-    let performFunction: FFIFunction
-    let inverseFunction: FFIFunction
+    /// The plugin's functions, prepared; `nil` for an isolated plugin's action type (its
+    /// functions are in its process: ``LoadedPlugin/remote``).
+    let performFunction: FFIFunction!
+    let inverseFunction: FFIFunction!
     let mergeFunction: MergeFunction?
+    /// An isolated plugin's action type has a merge function in the plugin's process.
+    let mergesInItsProcess: Bool
     /// Strong: a step in the history keeps its plugin record alive. The cycle through
     /// `LoadedPlugin.actions` is broken on unload.
     let plugin: LoadedPlugin
@@ -60,7 +64,8 @@ public final class ActionType: @unchecked Sendable, CustomStringConvertible {
 
     init(plugin: LoadedPlugin, localID: String, name: String, signature: ActionSignature,
          inverseSignature: ActionSignature?, coalescingKey: String?, isDiscardable: Bool,
-         appendsOnMerge: Bool = false, performFunction: FFIFunction, inverseFunction: FFIFunction, mergeFunction: MergeFunction?) {
+         appendsOnMerge: Bool = false, performFunction: FFIFunction?, inverseFunction: FFIFunction?, mergeFunction: MergeFunction?,
+         mergesInItsProcess: Bool = false) {
         self.plugin = plugin
         self.pluginID = plugin.id
         self.pluginShortName = plugin.shortName
@@ -80,6 +85,7 @@ public final class ActionType: @unchecked Sendable, CustomStringConvertible {
         self.performFunction = performFunction
         self.inverseFunction = inverseFunction
         self.mergeFunction = mergeFunction
+        self.mergesInItsProcess = mergesInItsProcess
         self.historyCoalescingKey = coalescingKey.map { UndoCoalescingKey(plugin.id + "/" + $0) }
     }
 
@@ -90,7 +96,7 @@ public final class ActionType: @unchecked Sendable, CustomStringConvertible {
     /// "text.insert"
     public var shortID: String { pluginShortName + "." + localID }
     /// Whether the plugin merges consecutive steps of this type.
-    public var canMerge: Bool { mergeFunction != nil || appendsOnMerge }
+    public var canMerge: Bool { mergeFunction != nil || appendsOnMerge || mergesInItsProcess }
     /// The parameters the inverse is called with.
     public var effectiveInverseSignature: ActionSignature { inverseSignature ?? signature }
 

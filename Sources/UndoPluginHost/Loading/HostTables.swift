@@ -335,6 +335,10 @@ enum HostCallbacks {
         guard CallFrame.current == nil else {
             return refuse(Int32(UNDO_EREENTRANT), "record was called from inside a call the host made")
         }
+        guard !IsolatedPluginServer.isServing else {
+            // The runner's own history is not the host's: a step recorded there would be lost.
+            return refuse(Int32(UNDO_ENOTSUP), "record is not available to an isolated plugin (load it in-process to record steps)")
+        }
         guard plugin.isLoaded, let host = plugin.host else {
             return refuse(Int32(UNDO_ESTATE), "the plugin is not loaded in a host")
         }

@@ -10,7 +10,11 @@ final class LoadedPlugin: @unchecked Sendable {
     enum State: UInt8 { case initializing, loaded, unloading, unloaded }
 
     let path: String
-    let library: DynamicLibrary
+    /// The plugin's code in this process; `nil` for an isolated plugin.
+    let library: DynamicLibrary?
+    /// The process an isolated plugin runs in (``PluginIsolation``); `nil` in-process. Every
+    /// call into an isolated plugin goes to it instead of the plugin's functions.
+    let remote: IsolatedPluginProcess?
     let descriptor: undo_plugin_descriptor
     let id: String
     let name: String
@@ -51,14 +55,31 @@ final class LoadedPlugin: @unchecked Sendable {
     /// The plugin's slot per document (`undo_call.document_data`), used with the call lock held.
     let documents: DocumentSlots
 
-    init(path: String, library: DynamicLibrary, descriptor: PluginDescriptor, host: PluginHost) {
+    convenience init(path: String, library: DynamicLibrary, descriptor: PluginDescriptor, host: PluginHost) {
+        self.init(path: path, library: library, remote: nil, descriptor: descriptor.raw, id: descriptor.id,
+                  name: descriptor.name, version: descriptor.version, host: host)
+    }
+
+    /// An isolated plugin: what its process read from the descriptor (the functions stay there).
+    convenience init(path: String, remote: IsolatedPluginProcess, host: PluginHost) {
+        var raw = undo_plugin_descriptor()
+        raw.struct_size = remote.opened.structSize
+        raw.abi_major = remote.opened.abiMajor
+        raw.abi_minor = remote.opened.abiMinor
+        self.init(path: path, library: nil, remote: remote, descriptor: raw, id: remote.opened.id,
+                  name: remote.opened.name, version: remote.opened.version, host: host)
+    }
+
+    private init(path: String, library: DynamicLibrary?, remote: IsolatedPluginProcess?, descriptor: undo_plugin_descriptor,
+                 id: String, name: String, version: String, host: PluginHost) {
         self.path = path
         self.library = library
-        self.descriptor = descriptor.raw
-        self.id = descriptor.id
-        self.name = descriptor.name
-        self.version = descriptor.version
-        self.shortName = String(descriptor.id.split(separator: ".").last ?? "")
+        self.remote = remote
+        self.descriptor = descriptor
+        self.id = id
+        self.name = name
+        self.version = version
+        self.shortName = String(id.split(separator: ".").last ?? "")
         self.log = host.logHandler
         self.host = host
         self.hostID = ObjectIdentifier(host)
@@ -75,7 +96,15 @@ final class LoadedPlugin: @unchecked Sendable {
     /// `state == .loaded`, compared as the raw value (every call into the plugin asks).
     var isLoaded: Bool { publishedState.load(ordering: .acquiring) == State.loaded.rawValue }
     var actions: [ActionType] { lock.withLock { _actions } }
-    var canDescribe: Bool { descriptor.describe != nil || descriptor.describe_v2 != nil }
+    var canDescribe: Bool {
+        if let remote { return remote.opened.canDescribe }
+        return descriptor.describe != nil || descriptor.describe_v2 != nil
+    }
+    /// Whether the descriptor sets only one of save_document and load_document.
+    var setsHalfOfSaveAndLoad: Bool {
+        if let remote { return remote.opened.hasSave != remote.opened.hasLoad }
+        return (descriptor.save_document == nil) != (descriptor.load_document == nil)
+    }
 
     /// Runs plugin code with the plugin's call lock (its host's history lock) held: taken here
     /// only when this thread does not hold it yet. A call the history makes while it works
@@ -122,6 +151,10 @@ final class LoadedPlugin: @unchecked Sendable {
     /// - Throws: init's failure (deinit not called), or the first refused registration
     ///   (deinit called).
     func initialize() throws(PluginLoadError.Reason) {
+        if let remote {
+            try initializeIsolated(remote)
+            return
+        }
         let frame = CallFrame(hostTable: hostTable, pluginData: nil, phase: .initialize)
         var data: UnsafeMutableRawPointer?
         let status = serialized {
@@ -152,6 +185,16 @@ final class LoadedPlugin: @unchecked Sendable {
         }
     }
 
+    /// The action types an isolated plugin registered in its process: the plugin is loaded.
+    func installIsolated(actions: [ActionType], positions: [String: Int]) {
+        lock.withLock {
+            _actions = actions
+            _actionPositions = positions
+            _registrationLookups = actions.count
+            _state = .loaded
+        }
+    }
+
     /// Marks the plugin as going: it takes no new steps or records.
     func beginUnloading() { lock.withLock { if _state == .loaded { _state = .unloading } } }
     /// Undoes ``beginUnloading()`` when its steps could not be removed.
@@ -162,6 +205,16 @@ final class LoadedPlugin: @unchecked Sendable {
     /// Closes the documents whose slot holds something (close_document), then calls deinit and
     /// forgets the action types (breaking their cycle to this object).
     func deinitialize() {
+        if let remote {
+            serialized { remote.shutdown() }
+            lock.withLock {
+                _state = .unloaded
+                _actions = []
+                _actionPositions = [:]
+            }
+            HostTables.unregister(hostTable)
+            return
+        }
         let frame = CallFrame(hostTable: hostTable, pluginData: pluginData, phase: .deinitialize)
         serialized {
             for context in documents.occupied { closeDocumentSlot(context) }
@@ -222,11 +275,12 @@ final class LoadedPlugin: @unchecked Sendable {
     func describe(_ context: UndoContext) throws(PluginActionError) -> String {
         let describeV2 = descriptor.describe_v2
         let describe = descriptor.describe
-        guard describeV2 != nil || describe != nil else {
+        guard canDescribe else {
             throw PluginActionError(pluginID: id, actionID: nil, phase: .describe, code: Int32(UNDO_ENOTSUP),
                                     message: "the plugin cannot show its documents")
         }
         guard isLoaded else { throw unloadedError(action: nil, phase: .describe) }
+        if let remote { return try serialized { () throws(PluginActionError) in try remote.describe(context, canSave: canSaveDocuments) } }
         var capacity = 4096
         var retried = false
         while true {

@@ -20,6 +20,16 @@ extension PluginHost {
     /// - Throws: why it was refused, naming the file.
     @discardableResult
     public func load(file path: String) throws(PluginLoadError) -> PluginInfo {
+        try load(file: path, isolation: isolation)
+    }
+
+    /// Loads one plugin file, if ``trustPolicy`` accepts it, in this process (`isolation`
+    /// `nil`) or in a process of its own (``PluginIsolation``): the same checks, the same
+    /// plugin, the same calls; a crash or a hang in it then fails the call with `UNDO_ECRASHED`
+    /// instead of ending the program.
+    /// - Throws: why it was refused, naming the file.
+    @discardableResult
+    public func load(file path: String, isolation: PluginIsolation?) throws(PluginLoadError) -> PluginInfo {
         guard path.hasPrefix("/") else { throw PluginLoadError(path: path, reason: .relativePath) }
         // For messages until the walk has found the file (links resolved where they exist).
         var shown = Self.absolutePath(path)
@@ -36,7 +46,7 @@ extension PluginHost {
             let file = try PluginPathWalk.walk(path, to: .file, checking: !policy.allowWritable)
             shown = file.realPath
             let info = try LoaderLock.run { () throws(PluginLoadError.Reason) -> PluginInfo in
-                try loadLocked(file, policy: policy)
+                try loadLocked(file, policy: policy, isolation: isolation)
             }
             do throws(PluginHostError) {
                 try recordUnderLock(.load(path: info.path, plugin: info.id, pluginVersion: info.version))
@@ -97,7 +107,8 @@ extension PluginHost {
     }
 
     /// Checks and loads the file the walk opened; takes over its descriptor.
-    private func loadLocked(_ file: PluginPathWalk.Opened, policy: PluginTrustPolicy) throws(PluginLoadError.Reason) -> PluginInfo {
+    private func loadLocked(_ file: PluginPathWalk.Opened, policy: PluginTrustPolicy,
+                            isolation: PluginIsolation?) throws(PluginLoadError.Reason) -> PluginInfo {
         var keepsDescriptor = false
         defer { if !keepsDescriptor { close(file.descriptor) } }
         if let allowed = policy.allowedSHA256 {
@@ -124,6 +135,7 @@ extension PluginHost {
                 throw error.cannotOpen ? .cannotOpen(error.message) : .invalidFile(error.message)
             }
         }
+        if let isolation { return try loadIsolated(file, policy: policy, isolation: isolation) }
         let library: DynamicLibrary
         do {
             library = try DynamicLibrary(openingDescriptor: file.descriptor, identity: file.status.identity, path: file.realPath)
@@ -144,6 +156,28 @@ extension PluginHost {
             throw .duplicatePlugin(id: descriptor.id, loadedFrom: other.path)
         }
         let plugin = LoadedPlugin(path: path, library: library, descriptor: descriptor, host: self)
+        try plugin.initialize()
+        add(plugin)
+        return PluginInfo(plugin)
+    }
+
+    /// Starts the plugin's process, which loads the checked file (by its descriptor) and reads
+    /// the descriptor; the id is checked here as for an in-process load, before init runs.
+    private func loadIsolated(_ file: PluginPathWalk.Opened, policy: PluginTrustPolicy,
+                              isolation: PluginIsolation) throws(PluginLoadError.Reason) -> PluginInfo {
+        let remote = try IsolatedPluginProcess.start(descriptor: file.descriptor, path: file.realPath, isolation: isolation,
+                                                     hostName: hostName, hostVersion: hostVersion, locale: locale,
+                                                     route: callRoute, log: logHandler)
+        let id = remote.opened.id
+        if let allowed = policy.allowedPluginIDs, !allowed.contains(id) {
+            remote.shutdown()
+            throw .notAllowed("plugin id \(id) is not on the allow-list")
+        }
+        if let other = loadedPlugin(withID: id) {
+            remote.shutdown()
+            throw .duplicatePlugin(id: id, loadedFrom: other.path)
+        }
+        let plugin = LoadedPlugin(path: file.realPath, remote: remote, host: self)
         try plugin.initialize()
         add(plugin)
         return PluginInfo(plugin)
