@@ -49,23 +49,26 @@ struct CheckTest: Sendable {
         var setup = setup
         let crashes = CrashRecord()
         setup.crashes = crashes
+        let outcome: CheckResult
         do {
             try run(setup, &random, log)
-            // A crash the test took for a refusal (an isolated plugin's call fails instead of
-            // ending the process) fails it all the same, naming the call.
-            if let crash = crashes.first {
-                return CheckResult(test: name, status: .failed, messages: [crash], notes: log.notes, warnings: log.warnings)
-            }
-            return CheckResult(test: name, status: .passed, notes: log.notes, warnings: log.warnings)
+            outcome = CheckResult(test: name, status: .passed, notes: log.notes, warnings: log.warnings)
         } catch let failure as CheckFailure {
-            return CheckResult(test: name, status: .failed, messages: [failure.message], notes: log.notes, warnings: log.warnings)
+            outcome = CheckResult(test: name, status: .failed, messages: [failure.message], notes: log.notes, warnings: log.warnings)
         } catch let skip as CheckSkip {
-            return CheckResult(test: name, status: .skipped, messages: [skip.reason], notes: log.notes, warnings: log.warnings)
+            outcome = CheckResult(test: name, status: .skipped, messages: [skip.reason], notes: log.notes, warnings: log.warnings)
         } catch let notRun as CheckNotRun {
-            return CheckResult(test: name, status: .notRun, messages: [notRun.reason], notes: log.notes, warnings: log.warnings)
+            outcome = CheckResult(test: name, status: .notRun, messages: [notRun.reason], notes: log.notes, warnings: log.warnings)
         } catch {
-            return CheckResult(test: name, status: .failed, messages: ["\(error)"], notes: log.notes, warnings: log.warnings)
+            outcome = CheckResult(test: name, status: .failed, messages: ["\(error)"], notes: log.notes, warnings: log.warnings)
         }
+        // A crash the test took for a refusal (an isolated plugin's call fails instead of ending
+        // the process) fails it all the same, naming the call: also where the crash made the
+        // action look like one that never succeeds (NOT RUN) or the test skip.
+        if let crash = crashes.first, outcome.status != .failed {
+            return CheckResult(test: name, status: .failed, messages: [crash], notes: log.notes, warnings: log.warnings)
+        }
+        return outcome
     }
 
     /// The action type of a per-action test.

@@ -227,6 +227,7 @@ static const undo_plugin_descriptor descriptor = {
     save_text,
     load_text,
 #endif
+    NULL, /* save_document_v2: saves through save_document */
 };
 
 UNDO_PLUGIN_EXPORT const undo_plugin_descriptor *undo_plugin_entry(void) { return &descriptor; }
