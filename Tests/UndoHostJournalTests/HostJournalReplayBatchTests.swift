@@ -45,6 +45,29 @@ import UndoTestSupport
         #expect(try host.describe(doc, plugin: Self.text).count == expected.count - 1)
     }
 
+    /// What the open keeps of each change until it ends: the plugin, action and context, not
+    /// the arguments (the text of an insertion).
+    @Test func anOutlineKeepsNoArguments() throws {
+        let path = journal.scratch("batches-outline-\(UInt32.random(in: 0...UInt32.max)).undojournal")
+        do {
+            let (host, clock) = journal.makeHost()
+            let writer = try HostJournal.open(path: path, host: host, clock: clock)
+            try host.perform("text.insert", [.i64(0), .string(String(repeating: "z", count: 100_000))], in: doc)
+            writer.close()
+        }
+        let connection = try SQLiteConnection(path: path, create: false)
+        defer { connection.close() }
+        var changes: [HostChange] = []
+        try connection.query(ChangeRow.select(format: HostJournal.formatVersion)) { row in
+            if let record = ChangeRow(row), let change = try? record.row.checkedChange() { changes.append(change) }
+        }
+        guard case .perform(let step) = try #require(changes.first) else { Issue.record("not a perform"); return }
+        #expect(step.arguments.utf8.count > 100_000)
+        guard case .perform(let outline) = changes[0].outline else { Issue.record("not a perform"); return }
+        #expect(outline.arguments.isEmpty && (outline.inverseArguments ?? "").isEmpty)
+        #expect(outline.plugin == step.plugin && outline.action == step.action && outline.context == step.context)
+    }
+
     /// Large insertions: a batch holds at most 4 MiB of changes, or one larger change alone,
     /// so the open never holds two of them (their arguments) at once.
     @Test func largeChangesReplayOneAtATime() throws {
