@@ -240,6 +240,14 @@ struct ChangeRow {
             + " FROM changes ORDER BY sequence;"
     }
 
+    /// The SELECT of the changes from `?1` to `?2` (sequences, both included), the batches an
+    /// open replays (read again from the file, so the open never holds every change at once).
+    static func select(format: Int64, from: Int64, through: Int64) -> (sql: String, values: [SQLiteConnection.Value]) {
+        let all = select(format: format)
+        return (String(all.dropLast(" ORDER BY sequence;".count)) + " WHERE sequence BETWEEN ? AND ? ORDER BY sequence;",
+                [.integer(from), .integer(through)])
+    }
+
     var row: Row
     /// The checksum its fields make (compared with the stored one).
     var checksum: Int64

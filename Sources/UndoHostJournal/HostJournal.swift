@@ -91,6 +91,10 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
     /// checkpoint while a document of one of them is in the journal.
     public let automaticCheckpointsOff: Set<String>
 
+    /// What the open held while it replayed (the tests count it): set once, before the journal
+    /// is handed out.
+    package private(set) var replayStatistics = ReplayStatistics()
+
     /// Package-visible for the tests that make writes fail (a page limit).
     package let connection: SQLiteConnection
     /// The insert of a change, prepared once.
@@ -225,7 +229,10 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         if keptWAL { connection.keepWALOnClose(true) }
         // The file the connection opened, to see that it is still the one at `path` once locked.
         let openedFile = fileIdentity(path)
+        // Each change in outline (no arguments), and the bytes of its row: the replay reads the
+        // changes whole again, a batch at a time.
         var changes: [(sequence: Int64, time: UInt64, change: HostChange)] = []
+        var sizes: [Int] = []
         var checkpoint: Checkpoint?
         var format = formatVersion
         // The journal's own identity (its table journal_identity), which its `-wal` must match.
@@ -250,7 +257,7 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
             let version = try connection.integer("PRAGMA user_version;")
             let holdsNothing = tables == 0 && application == 0 && version == 0
             if !holdsNothing {
-                (format, checkpoint, changes) = try check(connection, path: path)
+                (format, checkpoint, changes, sizes) = try check(connection, path: path)
                 identity = try readIdentity(connection)
             } else {
                 identity = newIdentity()
@@ -311,6 +318,7 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
             }
         }
         var tracked = Tracked()
+        var replayStatistics = ReplayStatistics()
         // The way out of a crash loop (CrashMarker): where the last open died, if it did, with
         // the plugins loaded now.
         let plugins = CrashMarker.plugins(of: host)
@@ -344,9 +352,11 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
                 for item in checkpoint!.documents { tracked.note(item.document) }
                 restoring?(checkpoint!.info)
             }
-            let replayed = stopBefore.map { stop in changes.filter { $0.sequence < stop } } ?? changes
-            try replay(replayed, into: host, clock: clock, path: path, marker: &marker, plugins: plugins, following: following)
-            for change in replayed { tracked.follow(change.change) }
+            let replayedCount = stopBefore.map { stop in changes.count(where: { $0.sequence < stop }) } ?? changes.count
+            try replay(from: connection, format: format, changes: changes[..<replayedCount], sizes: sizes, into: host,
+                       clock: clock, path: path, marker: &marker, plugins: plugins, following: following,
+                       statistics: &replayStatistics)
+            for change in changes[..<replayedCount] { tracked.follow(change.change) }
         } catch {
             marker.remove()
             connection.close()
@@ -421,6 +431,7 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
                                   lastTime: changes.last(where: { stopBefore == nil || $0.sequence < stopBefore! })?.time ?? 0,
                                   stoppedReplay: stopped, automaticCheckpointsOff: checkpointsOff, openWarnings: warnings)
         journal.host = host
+        journal.replayStatistics = replayStatistics
         if durability == .normal {
             journal.commitThread = GroupCommitThread(windowNanoseconds: windowNanoseconds) { [weak journal] in
                 journal?.commitPending()
@@ -432,7 +443,7 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         }
         journal.clock = clock
         // The changes replayed count towards the next automatic checkpoint's bytes too.
-        let restoredBytes = changes.reduce(0) { $0 + byteCount(ChangeRow.Row(sequence: $1.sequence, time: $1.time, change: $1.change).values) }
+        let restoredBytes = sizes.reduce(0, +)
         journal.state.withLock { $0.bytesSinceCheckpoint = restoredBytes }
         host.recorder = journal
         return journal
@@ -512,6 +523,78 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
                   action.pluginID != step.plugin else { continue }
             throw JournalError(path: path, "the file is damaged (change \(sequence) (perform): action \(step.action.prefix(200)) "
                                + "is plugin \(action.pluginID)'s, not \(step.plugin)'s)", reason: .damaged)
+        }
+    }
+
+    /// The most changes' bytes (their rows', as ``checkpointIfDue(every:)`` counts them) a
+    /// batch of the replay holds: more only when one change is larger alone.
+    package static let replayBatchBytes = 4 << 20
+    /// The most changes a batch of the replay holds.
+    package static let replayBatchRows = 256
+
+    /// What an open held while it replayed: its batches, and the most changes and bytes one held.
+    package struct ReplayStatistics: Sendable, Equatable {
+        package var batches = 0
+        package var mostRows = 0
+        package var mostBytes = 0
+        package init() {}
+    }
+
+    /// Replays `changes` (outlines from ``check(_:path:)``, `sizes` their rows' bytes by index
+    /// from the first change after the checkpoint) reading them whole again from `connection`
+    /// in batches of at most ``replayBatchRows`` changes and ``replayBatchBytes`` bytes (or one
+    /// larger change), each dropped once replayed: the open holds one batch beside the
+    /// outlines, never every change's arguments (a journal of large insertions replays in
+    /// about the memory the session that wrote it used).
+    /// The file is the one ``check(_:path:)`` read, under the same exclusive lock; each row is
+    /// still checked again (its checksum and its number and time against the outline).
+    /// - Complexity: O(changes + their bytes), plus replaying them; O(batch) memory.
+    private static func replay(from connection: SQLiteConnection, format: Int64,
+                               changes: ArraySlice<(sequence: Int64, time: UInt64, change: HostChange)>, sizes: [Int],
+                               into host: PluginHost, clock: JournalClock?, path: String, marker: inout CrashMarker,
+                               plugins: [String], following: ((HostChange, UndoResult?) -> Void)?,
+                               statistics: inout ReplayStatistics) throws(JournalError) {
+        var start = changes.startIndex
+        while start < changes.endIndex {
+            var end = start
+            var bytes = 0
+            while end < changes.endIndex, end - start < replayBatchRows,
+                  end == start || bytes + sizes[end] <= replayBatchBytes {
+                bytes += sizes[end]
+                end += 1
+            }
+            let outlines = changes[start..<end]
+            let (sql, values) = ChangeRow.select(format: format, from: outlines.first!.sequence, through: outlines.last!.sequence)
+            var batch: [(sequence: Int64, time: UInt64, change: HostChange)] = []
+            batch.reserveCapacity(outlines.count)
+            var damaged: String?
+            do throws(SQLiteFailure) {
+                try connection.query(sql, values) { row in
+                    guard damaged == nil else { return }
+                    guard batch.count < outlines.count else {
+                        damaged = "a change after change \(outlines.last!.sequence) appeared while the journal was opened"
+                        return
+                    }
+                    let expected = outlines[outlines.startIndex + batch.count]
+                    guard let record = ChangeRow(row), record.row.sequence == expected.sequence,
+                          record.row.time == expected.time, record.row.checksum == record.checksum,
+                          let change = try? record.row.checkedChange() else {
+                        damaged = "change \(expected.sequence) changed while the journal was opened"
+                        return
+                    }
+                    batch.append((record.row.sequence, record.row.time, change))
+                }
+            } catch {
+                throw JournalError(path: path, "cannot read changes \(outlines.first!.sequence) to \(outlines.last!.sequence): \(error.message)",
+                                   reason: error.isDamage ? .damaged : .other)
+            }
+            if damaged == nil, batch.count != outlines.count { damaged = "changes are missing after change \(batch.last?.sequence ?? outlines.first!.sequence - 1)" }
+            if let damaged { throw JournalError(path: path, "the file is damaged (\(damaged))", reason: .damaged) }
+            statistics.batches += 1
+            statistics.mostRows = max(statistics.mostRows, batch.count)
+            statistics.mostBytes = max(statistics.mostBytes, bytes)
+            try replay(batch, into: host, clock: clock, path: path, marker: &marker, plugins: plugins, following: following)
+            start = end
         }
     }
 
@@ -599,7 +682,7 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
                                  changes: [(sequence: Int64, time: UInt64, change: HostChange)]) throws(JournalError) {
         guard let alone = try? SQLiteConnection(readingDatabaseFileAlone: path) else { return }
         defer { alone.close() }
-        let earlier: (format: Int64, checkpoint: Checkpoint?, changes: [(sequence: Int64, time: UInt64, change: HostChange)])
+        let earlier: (format: Int64, checkpoint: Checkpoint?, changes: [(sequence: Int64, time: UInt64, change: HostChange)], sizes: [Int])
         let earlierIdentity: String?
         do throws(SQLiteFailure) {
             guard try alone.integer("SELECT count(*) FROM sqlite_master;") > 0 else { return }
@@ -634,9 +717,16 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         }
     }
 
-    /// Reads and checks an existing journal of formats 2 to 5: its format, its checkpoint and its changes.
-    static func check(_ connection: SQLiteConnection, path: String) throws(SQLiteFailure)
-        -> (format: Int64, checkpoint: Checkpoint?, changes: [(sequence: Int64, time: UInt64, change: HostChange)])
+    /// Reads and checks an existing journal of formats 2 to 5: its format, its checkpoint and its
+    /// changes, each without its arguments (``HostChange/outline``: what checking the plugins,
+    /// following the documents and taking out a refused open need), with the bytes of its row.
+    /// Every row is read and checked here, one at a time; the replay reads them again in
+    /// batches (``replay(from:format:changes:sizes:into:clock:path:marker:plugins:following:statistics:)``),
+    /// so an open holds one batch of changes whole, never all of them.
+    /// - Parameter whole: keeps each change whole, arguments too (`undo-host journal --changes`),
+    ///   instead of its outline.
+    static func check(_ connection: SQLiteConnection, path: String, whole: Bool = false) throws(SQLiteFailure)
+        -> (format: Int64, checkpoint: Checkpoint?, changes: [(sequence: Int64, time: UInt64, change: HostChange)], sizes: [Int])
     {
         guard try connection.integer("PRAGMA application_id;") == JournalApplicationID.undoHost else {
             throw SQLiteFailure(code: SQLITE_NOTADB, message: "it is an SQLite database but not an undo journal")
@@ -654,6 +744,7 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         let checkpoint = version >= 4 ? try Checkpoint.read(from: connection, format: version) : nil
         let base = checkpoint?.sequence ?? 0
         var changes: [(sequence: Int64, time: UInt64, change: HostChange)] = []
+        var sizes: [Int] = []
         var damaged: String?
         var lastTime: UInt64 = 0
         try connection.query(ChangeRow.select(format: version)) { row in
@@ -680,10 +771,11 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
                 return
             }
             lastTime = record.row.time
-            changes.append((record.row.sequence, record.row.time, change))
+            sizes.append(byteCount(ChangeRow.Row(sequence: record.row.sequence, time: record.row.time, change: change).values))
+            changes.append((record.row.sequence, record.row.time, whole ? change : change.outline))
         }
         if let damaged { throw SQLiteFailure(code: SQLITE_CORRUPT, message: damaged) }
-        return (version, checkpoint, changes)
+        return (version, checkpoint, changes, sizes)
     }
 
     // MARK: Writing
@@ -1049,5 +1141,17 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
             state.isClosed = true
             connection.close()
         }
+    }
+}
+
+extension HostChange {
+    /// The change without its arguments (a perform's arguments and inverse arguments emptied):
+    /// what an open keeps of each change while it replays them in batches (the plugins, actions
+    /// and documents it names, nothing the size of a document).
+    var outline: HostChange {
+        guard case .perform(var step) = self else { return self }
+        step.arguments = ""
+        if step.inverseArguments != nil { step.inverseArguments = "" }
+        return .perform(step)
     }
 }
