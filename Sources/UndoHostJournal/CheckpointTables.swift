@@ -267,12 +267,14 @@ struct Checkpoint {
         }
         // Format 5: the pieces after each document's first, counted per document first so each
         // state is made once at its full size (no array grown by doubling).
-        var pieceCounts: [Int64: (pieces: Int64, bytes: Int64)] = [:]
+        // `claimed`: the count of pieces the rows themselves say their document has (the
+        // largest), so missing rows are named as missing rather than as a bad checksum.
+        var pieceCounts: [Int64: (pieces: Int64, bytes: Int64, claimed: Int64)] = [:]
         if format >= 5 {
-            try connection.query("SELECT document, count(*), sum(length(bytes)) FROM checkpoint_pieces GROUP BY document;") { row in
-                if case .integer(let document) = row[0], case .integer(let count) = row[1], row.count > 2,
-                   case .integer(let bytes) = row[2] {
-                    pieceCounts[document] = (count, bytes)
+            try connection.query("SELECT document, count(*), sum(length(bytes)), max(pieces) FROM checkpoint_pieces GROUP BY document;") { row in
+                if row.count > 3, case .integer(let document) = row[0], case .integer(let count) = row[1],
+                   case .integer(let bytes) = row[2], case .integer(let claimed) = row[3] {
+                    pieceCounts[document] = (count, bytes, claimed)
                 }
             }
         }
@@ -281,9 +283,23 @@ struct Checkpoint {
         try connection.query("SELECT * FROM checkpoint_documents ORDER BY ordinal;") { documentRows.append($0) }
         for (index, row) in documentRows.enumerated() {
             let ordinal = Int64(index + 1)
-            let further = pieceCounts[ordinal] ?? (0, 0)
-            guard row.count == 6, (try? integer(row, 0)) == ordinal, case .integer(let stored) = row[5],
-                  Self.documentChecksum(Array(row.prefix(5)), furtherPieces: Int(further.pieces)) == stored else {
+            let further = pieceCounts[ordinal] ?? (0, 0, 0)
+            if further.pieces > 0 && further.claimed != further.pieces {
+                throw damaged(further.claimed > further.pieces
+                    ? "document \(ordinal) has \(further.pieces) of its \(further.claimed) further pieces in checkpoint_pieces: pieces are missing"
+                    : "document \(ordinal) has \(further.pieces) further pieces in checkpoint_pieces, where its rows say \(further.claimed): pieces are left over")
+            }
+            guard row.count == 6, (try? integer(row, 0)) == ordinal, case .integer(let stored) = row[5] else {
+                throw damaged("a row of checkpoint_documents fails its checksum")
+            }
+            let values = Array(row.prefix(5))
+            guard Self.documentChecksum(values, furtherPieces: Int(further.pieces)) == stored else {
+                // A first piece of full size sealed with a count of further pieces that are
+                // all gone: name what is missing (the count is found among the few a state can have).
+                if further.pieces == 0, case .blob(let first) = row[4], first.count == pieceSize,
+                   let lost = Self.lostPieces(values, stored: stored) {
+                    throw damaged("document \(ordinal)'s \(lost) further piece\(lost == 1 ? " is" : "s are") missing from checkpoint_pieces")
+                }
                 throw damaged("a row of checkpoint_documents fails its checksum")
             }
             guard case .blob(var state) = row[4] else { throw damaged("a document's state is missing") }
@@ -314,6 +330,10 @@ struct Checkpoint {
                 // Pieces come in order: each document's 1...pieces, documents in order, every
                 // piece but a document's last full.
                 if piece == 1 && document > expected.document { expected = (document, 1) }
+                guard document >= 1, document <= Int64(documents.count) else {
+                    bad = "piece \(ordinal) of checkpoint_pieces names document \(document), which the checkpoint does not hold"
+                    return
+                }
                 guard document == expected.document, piece == expected.piece, document >= 1,
                       document <= Int64(documents.count), pieces == pieceCounts[document]?.pieces,
                       !bytes.isEmpty, bytes.count <= pieceSize, piece == pieces || bytes.count == pieceSize else {
@@ -425,6 +445,19 @@ struct Checkpoint {
         furtherPieces == 0 ? checksum(values) : checksum(values + [.integer(Int64(furtherPieces))])
     }
 
+    /// The count of further pieces the `checkpoint_documents` row `values` was sealed with when
+    /// none is left in `checkpoint_pieces`, `nil` when no count gives `stored`.
+    /// - Complexity: O(bytes of the row + the most pieces a state can have): the row is mixed once.
+    static func lostPieces(_ values: [SQLiteConnection.Value], stored: Int64) -> Int? {
+        var row = RowChecksum()
+        mix(values, into: &row)
+        return (1...furtherPieces(PluginHost.maximumDocumentSize)).first { count in
+            var sealed = row
+            sealed.mix(integer: Int64(count))
+            return sealed.value == stored
+        }
+    }
+
     /// `values` with their checksum appended.
     static func sealed(_ values: [SQLiteConnection.Value]) -> [SQLiteConnection.Value] {
         values + [.integer(checksum(values))]
@@ -439,6 +472,11 @@ struct Checkpoint {
     /// FNV-1a over the values: integers as 8 bytes, texts ended by a 0 byte, bytes after their length.
     static func checksum(_ values: some Collection<SQLiteConnection.Value>) -> Int64 {
         var checksum = RowChecksum()
+        mix(values, into: &checksum)
+        return checksum.value
+    }
+
+    private static func mix(_ values: some Collection<SQLiteConnection.Value>, into checksum: inout RowChecksum) {
         for value in values {
             switch value {
             case .integer(let number): checksum.mix(integer: number)
@@ -446,7 +484,6 @@ struct Checkpoint {
             case .blob(let bytes): checksum.mix(integer: Int64(bytes.count)); checksum.mix(bytes)
             }
         }
-        return checksum.value
     }
 }
 

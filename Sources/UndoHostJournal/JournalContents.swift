@@ -48,7 +48,7 @@ public struct JournalContents: Sendable {
     }
 
     public var path: String
-    /// The format (`PRAGMA user_version`: 2 to 4).
+    /// The format (`PRAGMA user_version`: 2 to 5).
     public var format: Int64
     /// The journal's identity (random, written once), `nil` for one written before identities.
     public var identity: String?
@@ -63,8 +63,12 @@ public struct JournalContents: Sendable {
     public var changes: [Change]
     /// The checkpoint (a journal holds at most one: the state after change ``CheckpointInfo/sequence``).
     public var checkpoint: CheckpointInfo?
-    /// The rows its checkpoint tables hold (plugins, documents, steps, marks), each checked.
+    /// The rows its checkpoint tables hold (plugins, documents, their further pieces, steps,
+    /// marks), each checked.
     public var checkpointRows: Int
+    /// Of those, the rows of `checkpoint_pieces` (format 5): the pieces of 4 MiB after the
+    /// first of each document's state over 4 MiB, each checked (checksum, order, count).
+    public var checkpointPieces: Int
 
     /// How many changes of each kind ("perform", "undo", …), in the order kinds first appear.
     public var kinds: [(kind: String, count: Int)] {
@@ -125,17 +129,21 @@ public struct JournalContents: Sendable {
                     throw SQLiteFailure(code: SQLITE_CORRUPT, message: "integrity check: " + result.prefix(3).joined(separator: "; "))
                 }
             }
-            var checkpointRows = 0
+            var checkpointRows = 0, checkpointPieces = 0
             if checkpointRecord != nil {
                 for table in ["checkpoint", "checkpoint_plugins", "checkpoint_documents", "checkpoint_steps", "checkpoint_marks"] {
                     checkpointRows += Int(try connection.integer("SELECT count(*) FROM \(table);"))
                 }
+                // Format 5 (check() read and checked every piece with the documents).
+                if format >= 5 { checkpointPieces = Int(try connection.integer("SELECT count(*) FROM checkpoint_pieces;")) }
+                checkpointRows += checkpointPieces
             }
             var contents = JournalContents(
                 path: path, format: format, identity: try? identity(connection), fileBytes: Int64(info.st_size),
                 walBytes: walBytes, openBy: holder, plugins: [], documents: [],
                 changes: rows.map { Change(sequence: $0.sequence, time: $0.time, change: $0.change) },
-                checkpoint: checkpointRecord?.info, checkpointRows: checkpointRows)
+                checkpoint: checkpointRecord?.info, checkpointRows: checkpointRows,
+                checkpointPieces: checkpointPieces)
             contents.gather(checkpointRecord)
             return contents
         } catch {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import UndoJournal
 import UndoTestSupport
 
 /// `undo-host journal FILE`: what a journal holds, as a person reads it and as JSON, read
@@ -39,7 +40,7 @@ import UndoTestSupport
         let info = try UndoHostProcess.run(["journal", path])
         #expect(info.status == 0, "\(info.standardError)")
         #expect(info.lines.first == "journal \(path)")
-        #expect(info.lines.contains { $0.hasPrefix("  format       4 (identity ") })
+        #expect(info.lines.contains { $0.hasPrefix("  format       5 (identity ") })
         #expect(info.lines.contains("  plugins      org.undohost.text 1.0.0: 2 performs"), "\(info.standardOutput)")
         #expect(info.lines.contains("               org.undohost.canvas 1.0.0: 1 perform"), "\(info.standardOutput)")
         #expect(info.lines.contains("  documents    \"untitled\" (org.undohost.text, org.undohost.canvas): 3 performs"), "\(info.standardOutput)")
@@ -59,7 +60,7 @@ import UndoTestSupport
         let json = try UndoHostProcess.run(["--json", "journal", "--changes", "--verify", path])
         #expect(json.status == 0)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
-        #expect(object["format"] as? Int == 4)
+        #expect(object["format"] as? Int == 5)
         #expect(object["verified"] as? Bool == true)
         #expect((object["plugins"] as? [[String: Any]])?.map { $0["id"] as? String } == ["org.undohost.text", "org.undohost.canvas"])
         #expect(((object["changes"] as? [String: Any])?["kinds"] as? [String: Int]) == ["perform": 3, "undo": 1, "save": 1])
@@ -95,6 +96,56 @@ import UndoTestSupport
         #expect(second.status == 1)
         #expect(second.standardError.contains("it is already open (in process \(pid)): a journal has one writer at a time"), "\(second.standardError)")
         #expect(Self.files(path) == before)
+    }
+
+    /// Format 5: a document over 4 MiB keeps its state in pieces (checkpoint_pieces); the reader
+    /// counts, checks and shows them, and names a damaged, missing or stray piece.
+    @Test func aFormatFiveJournalShowsAndChecksItsPieces() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("format-5.undojournal")
+        try FileManager.default.copyItem(atPath: SourceTree.path("Tests/UndoHostJournalTests/Fixtures/format-5.undojournal"), toPath: path)
+        let before = Self.files(path)
+
+        let info = try UndoHostProcess.run(["journal", "--verify", path])
+        #expect(info.status == 0, "\(info.standardError)")
+        #expect(info.lines.contains { $0.hasPrefix("  format       5 (identity ") }, "\(info.standardOutput)")
+        #expect(info.lines.contains("               \"big\" (org.undohost.text): 0 performs; its state in the checkpoint"), "\(info.standardOutput)")
+        #expect(info.lines.contains { $0.hasPrefix("  checkpoint   after change 17, ")
+            && $0.hasSuffix(" UTC: 6 steps, 3 documents (4500056 bytes), 1 further piece of 4 MiB") }, "\(info.standardOutput)")
+        // 15 rows in the format-4 tables and the one piece.
+        #expect(info.standardOutput.contains("  verified     every row checked: 8 changes and 16 checkpoint rows"), "\(info.standardOutput)")
+
+        let json = try UndoHostProcess.run(["--json", "journal", "--verify", "--changes", path])
+        #expect(json.status == 0, "\(json.standardError)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        #expect(object["format"] as? Int == 5)
+        let checkpoint = try #require(object["checkpoint"] as? [String: Any])
+        #expect(checkpoint["pieces"] as? Int == 1)
+        #expect(checkpoint["rows"] as? Int == 16)
+        #expect(checkpoint["documentBytes"] as? Int == 4_500_056)
+        #expect((object["changeList"] as? [[String: Any]])?.count == 8)
+        #expect(Self.files(path) == before)
+
+        /// A copy of the fixture changed by `sql`, read with --verify: its error.
+        func damaged(_ name: String, _ sql: String) throws -> String {
+            let copy = folder.path(name)
+            try FileManager.default.copyItem(atPath: path, toPath: copy)
+            let connection = try SQLiteConnection(path: copy, create: false)
+            try connection.execute(sql)
+            connection.close()
+            let run = try UndoHostProcess.run(["journal", "--verify", copy])
+            #expect(run.status == 1, "\(name): \(run.standardOutput)")
+            return run.standardError
+        }
+        let bytes = try damaged("bytes.undojournal", "UPDATE checkpoint_pieces SET bytes = zeroblob(length(bytes));")
+        #expect(bytes.contains("the file is damaged (the checkpoint is damaged: a row of checkpoint_pieces fails its checksum)"), "\(bytes)")
+        let gone = try damaged("gone.undojournal", "DELETE FROM checkpoint_pieces;")
+        #expect(gone.contains("the checkpoint is damaged: document 3's 1 further piece is missing from checkpoint_pieces"), "\(gone)")
+        // Moved to a document the checkpoint does not hold: document 3 lost its piece.
+        let moved = try damaged("moved.undojournal", "UPDATE checkpoint_pieces SET document = 9;")
+        #expect(moved.contains("the checkpoint is damaged: document 3's 1 further piece is missing from checkpoint_pieces"), "\(moved)")
+        let first = try damaged("first.undojournal", "UPDATE checkpoint_documents SET state = zeroblob(length(state)) WHERE ordinal = 3;")
+        #expect(first.contains("a row of checkpoint_documents fails its checksum"), "\(first)")
     }
 
     @Test func whatCannotBeReadSaysWhy() throws {

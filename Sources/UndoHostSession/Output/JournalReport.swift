@@ -49,7 +49,8 @@ struct JournalReport {
         if let checkpoint = contents.checkpoint {
             row(words.journalCheckpoint, [words.journalCheckpointSummary(after: checkpoint.sequence, at: Self.time(checkpoint.time),
                                                                          steps: checkpoint.steps, documents: checkpoint.documents.count,
-                                                                         bytes: checkpoint.documentBytes)])
+                                                                         bytes: checkpoint.documentBytes)
+                                           + (contents.checkpointPieces > 0 ? words.journalPieces(contents.checkpointPieces) : "")])
         } else {
             row(words.journalCheckpoint, [words.journalNone])
         }
@@ -92,7 +93,8 @@ struct JournalReport {
             ("checkpoint", contents.checkpoint.map { checkpoint in
                 .object([("after", .int(checkpoint.sequence)), ("time", .string(Self.time(checkpoint.time))),
                          ("steps", .int(Int64(checkpoint.steps))), ("documents", .int(Int64(checkpoint.documents.count))),
-                         ("documentBytes", .int(Int64(checkpoint.documentBytes))), ("rows", .int(Int64(contents.checkpointRows)))])
+                         ("documentBytes", .int(Int64(checkpoint.documentBytes))), ("rows", .int(Int64(contents.checkpointRows))),
+                         ("pieces", .int(Int64(contents.checkpointPieces)))])
             } ?? .null),
         ]
         if verified { members.append(("verified", .bool(true))) }

@@ -58,6 +58,10 @@ extension SessionText {
         say("after change \(sequence), \(time) UTC: \(steps) step\(steps == 1 ? "" : "s"), \(documents) document\(documents == 1 ? "" : "s") (\(bytes) bytes)",
             "변경 \(sequence) 다음, \(time) UTC: 단계 \(steps)개, 문서 \(documents)개 (\(bytes)바이트)")
     }
+    /// After the checkpoint summary, for a format-5 checkpoint with states over 4 MiB.
+    func journalPieces(_ count: Int) -> String {
+        say(", \(count) further piece\(count == 1 ? "" : "s") of 4 MiB", ", 4 MiB 추가 조각 \(count)개")
+    }
     func journalVerifiedSummary(changes: Int, checkpointRows: Int) -> String {
         say("every row checked: \(changes) change\(changes == 1 ? "" : "s") and \(checkpointRows) checkpoint row\(checkpointRows == 1 ? "" : "s") "
             + "(checksums, values, order); SQLite's integrity check: ok",
@@ -72,6 +76,7 @@ extension SessionText {
                 journalChangeRange(count: 2, first: 1, last: 2, from: x, to: x),
                 journalCheckpointSummary(after: 1, at: x, steps: 2, documents: 2, bytes: 3),
                 journalCheckpointSummary(after: 1, at: x, steps: 1, documents: 1, bytes: 3),
-                journalVerifiedSummary(changes: 2, checkpointRows: 3), journalVerifiedSummary(changes: 1, checkpointRows: 1)]
+                journalVerifiedSummary(changes: 2, checkpointRows: 3), journalVerifiedSummary(changes: 1, checkpointRows: 1),
+                journalPieces(1), journalPieces(2)]
     }
 }
