@@ -101,6 +101,12 @@ extension UndoStack {
     }
 
     private func travel(_ distance: UndoTravel, earlier: Bool) throws -> UndoResult? {
+        try travelFindingTarget(distance, earlier: earlier).result
+    }
+
+    /// Travels as ``earlier(_:)`` or ``later(_:)`` and tells which state it went to (what a
+    /// journal records: the move to that state).
+    func travelFindingTarget(_ distance: UndoTravel, earlier: Bool) throws -> (result: UndoResult?, target: UInt32?) {
         try beginAction(earlier ? "earlier" : "later")
         defer {
             endAction()
@@ -108,7 +114,10 @@ extension UndoStack {
         }
         let record = storage.record
         guard record.pointee.openGroups.isEmpty else { throw UndoError.groupOpen }
-        guard let target = record.pointee.travelTarget(distance, earlier: earlier) else { return nil }
-        return try record.pointee.goTo(target)
+        let (found, aim) = record.pointee.travelAim(distance, earlier: earlier)
+        guard let target = found else { return (nil, nil) }
+        let result = try record.pointee.goTo(target)
+        if let aim { record.pointee.timeCursor = (target, aim) }
+        return (result, target)
     }
 }

@@ -33,6 +33,7 @@ extension SessionText {
             commandsHeading, performDescription, helpNotes, noActions, actionsHeading, inverseTakes(x), coalesceNote,
         ]
         all += demoHeadings
+        all += timeTravelCatalog
         all += SessionCommand.names.map(commandDescription)
         return all
     }

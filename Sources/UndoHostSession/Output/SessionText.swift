@@ -22,7 +22,7 @@ public struct SessionText: Sendable, Equatable {
         identifier.prefix { $0 != "-" && $0 != "_" }.lowercased() == "ko" ? .korean : .english
     }
 
-    private func pick(_ english: String, _ korean: String) -> String {
+    func pick(_ english: String, _ korean: String) -> String {
         language == .english ? english : korean
     }
 

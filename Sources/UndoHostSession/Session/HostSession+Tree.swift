@@ -23,6 +23,9 @@ extension HostSession {
         case .earlier(let distance), .later(let distance):
             guard openGroupNames.isEmpty else { throw historyError(.groupOpen) }
             let earlier = command.jsonName == "earlier"
+            if distance.isZero {
+                return .message(words.zeroDistance(command.jsonName + " " + distance.description, state: withStack { $0.currentState }))
+            }
             let result: UndoResult?
             do throws(PluginHostError) {
                 result = earlier ? try host.earlier(distance) : try host.later(distance)
