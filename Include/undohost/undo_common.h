@@ -33,7 +33,7 @@
  * UNDO_ACTION_PERFORM_VALUES...).
  */
 #define UNDO_ABI_VERSION_MAJOR 1
-#define UNDO_ABI_VERSION_MINOR 7
+#define UNDO_ABI_VERSION_MINOR 8
 /** The version as one number, MAJOR * 1000 + MINOR, for `#if` tests. */
 #define UNDO_ABI_VERSION (UNDO_ABI_VERSION_MAJOR * 1000 + UNDO_ABI_VERSION_MINOR)
 

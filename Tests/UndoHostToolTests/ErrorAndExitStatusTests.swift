@@ -154,7 +154,7 @@ struct ErrorAndExitStatusTests {
     func versionAndHelp() throws {
         let version = try UndoHostProcess.run(["--version"])
         #expect(version.status == 0)
-        #expect(version.standardOutput == "undo-host 1.4.0 (plugin ABI 1.7)\n")
+        #expect(version.standardOutput == "undo-host 1.4.0 (plugin ABI 1.8)\n")
         let help = try UndoHostProcess.run(["--help"])
         #expect(help.status == 0)
         #expect(help.standardOutput.contains("USAGE: undo-host [--plugins PATH]... [--allow-writable-plugins] [--json]\n"))

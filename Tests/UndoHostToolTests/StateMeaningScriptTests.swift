@@ -133,3 +133,37 @@ struct StateMeaningScriptTests {
         #expect(trees.count == 1)
     }
 }
+
+@Suite("Scripts: what the tree marks")
+struct TreeMarksScriptTests {
+    @Test("The tree tells the state saved now from one saved before, marks where redo goes, shows descriptions")
+    func savedNowWasSavedAndRedo() throws {
+        let run = try UndoHostProcess.runScript("""
+            text.insert 0 "a"
+            save
+            break
+            text.insert 1 "b"
+            save
+            undo
+            tree
+            """)
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardOutput.hasSuffix("""
+            History tree (2 steps, 1 branch, at state 1)
+            o 0  Start
+            @ 1  Typing "a"  (was saved, current)
+            o 2  Typing "b"  (saved, redo)
+
+            """), "\(run.standardOutput)")
+        let json = try UndoHostProcess.run(["--json"], input: "text.insert 0 \"a\"\nsave\nundo\ntree\n")
+        let tree = try #require(json.standardOutput.split(separator: "\n").last)
+        #expect(tree.contains("\"saved\":true,\"savedNow\":true,\"redo\":true,\"text\":\"Typing \\\"a\\\"\""), "\(tree)")
+    }
+
+    @Test("tree --clock shows each state's time of day")
+    func clockTimes() throws {
+        let run = try UndoHostProcess.runScript("text.insert 0 \"a\"\ntree --clock\n")
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardOutput.contains(/@ 1  Typing "a"  \(\d\d:\d\d:\d\d UTC, current\)/), "\(run.standardOutput)")
+    }
+}

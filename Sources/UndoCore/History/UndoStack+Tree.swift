@@ -7,6 +7,8 @@ public struct UndoTreeNode: Sendable, Equatable {
     /// off (0: the start of the history).
     public var parent: UInt32
     public var name: String?
+    /// The step's longer description (``UndoCommand/historyDescription``), as history lists show it.
+    public var description: String?
     public var context: UndoContext
     /// When the state was made (last changed, for a step that coalesced), in the history
     /// clock's nanoseconds.
@@ -21,6 +23,9 @@ public struct UndoTreeNode: Sendable, Equatable {
     public var wasSaved: Bool
     /// Whether its document's content now on disk is this state.
     public var isSavePoint: Bool
+    /// Whether this is the state ``UndoStack/redo(count:)`` goes to next (from the current
+    /// state, along the current branch).
+    public var isNextRedo: Bool = false
 }
 
 extension UndoStack {
@@ -40,10 +45,12 @@ extension UndoStack {
             record.forEachStep { step, branch, parent in
                 let command = step.command
                 nodes.append(UndoTreeNode(
-                    id: step.serial, parent: parent, name: command.name, context: command.context, time: step.time,
+                    id: step.serial, parent: parent, name: command.name, description: command.historyDescription,
+                    context: command.context, time: step.time,
                     branch: branch, isApplied: branch == 0 && index < record.position,
                     isCurrent: step.serial == current, wasSaved: saved.contains(step.serial),
-                    isSavePoint: record.saveStates[command.context]?.saved.contains(step.serial) ?? false))
+                    isSavePoint: record.saveStates[command.context]?.saved.contains(step.serial) ?? false,
+                    isNextRedo: branch == 0 && index == record.position))
                 index += 1
             }
             return nodes

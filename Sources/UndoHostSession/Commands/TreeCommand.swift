@@ -8,21 +8,22 @@ public enum TreeCommand: Equatable, Sendable {
     case later(UndoTravel)
     /// To the state ID (0: the start), on any branch.
     case goTo(UInt32)
-    /// Draw the tree; `dot`: as Graphviz DOT; `times`: with each state's age.
-    case tree(dot: Bool, times: Bool)
+    /// Draw the tree; `dot`: as Graphviz DOT; `times`: with each state's age; `clock`: with
+    /// each state's time of day.
+    case tree(dot: Bool, times: Bool, clock: Bool = false)
 
     static let words = ["earlier", "later", "goto", "tree"]
 
     static let usages: [String: String] = [
         "earlier": "earlier [N|Ns|Nm|Nh|Nd|Nf]", "later": "later [N|Ns|Nm|Nh|Nd|Nf]",
-        "goto": "goto ID", "tree": "tree [--times] [--dot]",
+        "goto": "goto ID", "tree": "tree [--times] [--clock] [--dot]",
     ]
 
     static let descriptions: [String: String] = [
         "earlier": "Go back N states in the order they were made, across branches (1: the one before), or by a time (10s, 5m, 1h, 2d), or to the previous save (1f).",
         "later": "Go forward N states in the order they were made, by a time, or to the next save (Nf).",
         "goto": "Go to state ID of the tree, on any branch (0: the start).",
-        "tree": "Draw every state, branches too: @ is the current one. --times adds ages, --dot gives Graphviz DOT.",
+        "tree": "Draw every state, branches too: @ is the current one, saved the saved content now, redo where redo goes. --times adds ages, --clock times of day (UTC), --dot gives Graphviz DOT.",
     ]
 
     var jsonName: String {
@@ -61,15 +62,16 @@ public enum TreeCommand: Equatable, Sendable {
             }
             return .goTo(id)
         default:
-            var dot = false, times = false
+            var dot = false, times = false, clock = false
             for option in words {
                 switch option.text {
                 case "--dot": dot = true
                 case "--times": times = true
+                case "--clock": clock = true
                 default: throw usage(option)
                 }
             }
-            return .tree(dot: dot, times: times)
+            return .tree(dot: dot, times: times, clock: clock)
         }
     }
 }

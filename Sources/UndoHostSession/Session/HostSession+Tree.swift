@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import UndoCore
 import UndoPluginABI
 import UndoPluginHost
@@ -6,9 +11,10 @@ extension HostSession {
     /// Runs `earlier`, `later`, `goto` or `tree`.
     func run(tree command: TreeCommand) throws(SessionError) -> CommandOutcome.Body {
         switch command {
-        case .tree(let dot, let times):
+        case .tree(let dot, let times, let clock):
             var view = withStack { HistoryTreeView(stack: $0, now: $0.currentTime) }
             view.showsTimes = times
+            if clock { view.wallClockNow = Int64(time(nil)) }
             return .tree(view, dot: dot)
         case .goTo(let id):
             guard openGroupNames.isEmpty else { throw historyError(.groupOpen) }

@@ -4,8 +4,10 @@ import UndoHostTerminal
 /// The whole history as a tree, drawn top-down the way undotree and vundo draw it: each state
 /// under the one it follows; where a state has several, the others branch off to the right
 /// (`├─`) before the line goes on with the one on the way to the current state (or the newest).
-/// The current state is `@`, the others `o`; "saved" marks a state that was saved; each state
-/// names its document when the history has several.
+/// The current state is `@`, the others `o`; each state shows its step's description (as
+/// `history` does); "saved" marks a state that is its document's saved content now, "was saved"
+/// one saved before and not now; "redo" the state `redo` goes to next; each state names its
+/// document when the history has several.
 public struct HistoryTreeView: Sendable, Equatable {
     public struct Node: Sendable, Equatable {
         public var id: Int
@@ -19,6 +21,12 @@ public struct HistoryTreeView: Sendable, Equatable {
         public var isApplied: Bool
         public var isCurrent: Bool
         public var wasSaved: Bool
+        /// Whether its document's saved content is this state now.
+        public var isSavePoint: Bool
+        /// Whether `redo` goes to this state next.
+        public var isNextRedo: Bool
+        /// The name, or the step's description when it has one (what `history` lists).
+        public var text: String
     }
 
     public var nodes: [Node]
@@ -27,6 +35,9 @@ public struct HistoryTreeView: Sendable, Equatable {
     public var now: UInt64
     /// Whether the text shows each state's age.
     public var showsTimes = false
+    /// The wall clock's seconds since 1970 at ``now``: with it, the text shows each state's time
+    /// of day (UTC) too.
+    public var wallClockNow: Int64?
 
     public init(stack: UndoStack, now: UInt64) {
         current = Int(stack.currentState)
@@ -35,7 +46,9 @@ public struct HistoryTreeView: Sendable, Equatable {
         nodes = stack.tree.map { node in
             Node(id: Int(node.id), parent: Int(node.parent), name: node.name.flatMap(formatter.displayName) ?? "(unnamed)",
                  document: node.context.name, time: node.time, branch: node.branch, isApplied: node.isApplied,
-                 isCurrent: node.isCurrent, wasSaved: node.wasSaved)
+                 isCurrent: node.isCurrent, wasSaved: node.wasSaved, isSavePoint: node.isSavePoint,
+                 isNextRedo: node.isNextRedo,
+                 text: formatter.historyText(name: node.name, description: node.description) ?? "(unnamed)")
         }
     }
 
@@ -75,17 +88,26 @@ public struct HistoryTreeView: Sendable, Equatable {
 
     private func line(for id: Int, node: Node?, prefix: String, namesDocuments: Bool, style: TextStyle) -> String {
         let isCurrent = id == current
-        var text = prefix + (isCurrent ? "@ " : "o ") + String(id) + "  " + (node?.name ?? "Start")
+        var text = prefix + (isCurrent ? "@ " : "o ") + String(id) + "  " + (node?.text ?? "Start")
         var notes: [String] = []
         if let node {
             if namesDocuments { notes.append(node.document.isEmpty ? "global" : node.document) }
             if showsTimes { notes.append(Self.age(now >= node.time ? now - node.time : 0)) }
-            if node.wasSaved { notes.append("saved") }
+            if let wallClockNow { notes.append(Self.timeOfDay(wallClockNow - Int64((now >= node.time ? now - node.time : 0) / 1_000_000_000))) }
+            if node.isSavePoint { notes.append("saved") } else if node.wasSaved { notes.append("was saved") }
+            if node.isNextRedo { notes.append("redo") }
         }
         if isCurrent { notes.append("current") }
         if !notes.isEmpty { text += "  (" + notes.joined(separator: ", ") + ")" }
         let onTheWay = id == 0 || node?.isApplied == true
         return onTheWay ? text : style.dimmed(text)
+    }
+
+    /// "14:05:09": the time of day, UTC, of `seconds` since 1970.
+    static func timeOfDay(_ seconds: Int64) -> String {
+        let day = ((seconds % 86400) + 86400) % 86400
+        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return two(day / 3600) + ":" + two(day / 60 % 60) + ":" + two(day % 60) + " UTC"
     }
 
     /// "4s ago", "3m ago", "2h ago", "1d ago".
@@ -99,14 +121,14 @@ public struct HistoryTreeView: Sendable, Equatable {
 
     /// The tree in Graphviz's DOT language (`dot -Tsvg`): a box per state, an arrow from each to
     /// the states that follow it; the way to the current state bold, the current state filled,
-    /// saved states with a double border.
+    /// the saved states with a double border (gray when saved before and not now).
     public var dot: String {
         var lines = ["digraph history {", "    rankdir=TB;", "    node [shape=box, fontname=\"Helvetica\"];"]
         lines.append("    s0 [label=\"0 Start\"\(current == 0 ? ", style=filled, fillcolor=lightblue" : "")];")
         for node in nodes {
             var attributes = ["label=\"\(node.id) \(Self.escaped(node.name))\(node.document.isEmpty ? "" : "\\n" + Self.escaped(node.document))\""]
             if node.isCurrent { attributes.append("style=filled, fillcolor=lightblue") }
-            if node.wasSaved { attributes.append("peripheries=2") }
+            if node.isSavePoint { attributes.append("peripheries=2") } else if node.wasSaved { attributes.append("peripheries=2, color=gray") }
             lines.append("    s\(node.id) [\(attributes.joined(separator: ", "))];")
             lines.append("    s\(node.parent) -> s\(node.id)\(node.isApplied ? " [style=bold]" : "");")
         }
@@ -135,7 +157,8 @@ public struct HistoryTreeView: Sendable, Equatable {
                          ("document", .string(node.document)), ("branch", .integer(node.branch)),
                          ("ageMilliseconds", .integer(Int((now >= node.time ? now - node.time : 0) / 1_000_000))),
                          ("applied", .bool(node.isApplied)), ("current", .bool(node.isCurrent)),
-                         ("saved", .bool(node.wasSaved))])
+                         ("saved", .bool(node.wasSaved)), ("savedNow", .bool(node.isSavePoint)),
+                         ("redo", .bool(node.isNextRedo)), ("text", .string(node.text))])
             })),
         ])
     }

@@ -107,6 +107,41 @@ int main(int argc, char **argv) {
     expect(count == 4 && nodes[0].name_offset == 0 && nodes[1].name_offset == UNDO_NO_NAME,
            "names that do not fit are UNDO_NO_NAME", NULL);
 
+    /* Issue 32: a revert after branching away from the save reaches it (Vim's :e!), on every
+     * face the same; can_revert says so beforehand; the tree marks the state redo goes to. */
+    {
+        undo_history_state state;
+        uint32_t before = 0, after = 0;
+        int32_t all;
+        expect_code(h, undo_history_goto(h, 0, NULL), UNDO_OK, "back to the start");
+        type(h, 0, "s");
+        expect_code(h, undo_history_mark_saved(h, "t"), UNDO_OK, "save \"s\"");
+        expect_code(h, undo_history_undo_in(h, "t", 1, NULL), UNDO_OK, "undo the saved step");
+        all = undo_history_tree(h, NULL, 0, NULL, 0, NULL);
+        type(h, 0, "x");
+        before = current(h);
+        memset(&state, 0, sizeof state);
+        state.struct_size = sizeof state;
+        expect_code(h, undo_history_get_state(h, "t", &state), UNDO_OK, "get_state");
+        expect(state.is_dirty == 1 && state.can_revert == 1, "can_revert across branches", NULL);
+        expect_code(h, undo_history_revert(h, "t", &result), UNDO_OK, "revert across branches");
+        expect_text(text_of(h), "s", "the saved text");
+        after = current(h);
+        expect(after == before + 1, "the revert is one new state on top", NULL);
+        expect(undo_history_tree(h, NULL, 0, NULL, 0, NULL) == all + 2, "no state was lost or folded", NULL);
+        expect_code(h, undo_history_undo_in(h, "t", 1, NULL), UNDO_OK, "undo the revert");
+        expect_text(text_of(h), "x", "back to before the revert");
+        count = undo_history_tree(h, nodes, 8, NULL, 0, NULL);
+        for (i = 0; i < (uint32_t)count && i < 8; i++) {
+            if (nodes[i].flags & UNDO_NODE_NEXT_REDO) break;
+        }
+        expect(i < 8 && nodes[i].id == after, "the tree marks the revert as the state redo goes to", NULL);
+        expect_code(h, undo_history_forget_saved(h, "t"), UNDO_OK, "forget the save");
+        expect_code(h, undo_history_revert(h, "t", NULL), UNDO_ESTATE, "no saved state to revert to");
+        expect(strstr(undo_history_last_error(h), "forgotten") != NULL, "the true reason",
+               undo_history_last_error(h));
+    }
+
     expect_code(h, undo_history_destroy(h), UNDO_OK, "destroy");
     printf("done %d\n", checks);
     return failures == 0 ? 0 : 1;
