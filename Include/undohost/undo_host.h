@@ -1061,6 +1061,20 @@ int32_t undo_history_describe(undo_history *h, const char *plugin_id, const char
                               char *buffer, uint32_t capacity);
 
 /**
+ * A look without a move (since ABI 1.8): writes the plugin's view of the document as it is at
+ * state `state` of the tree (0: the start; see undo_history_tree) and returns its full length,
+ * as undo_history_describe. The steps on the way run there and back (the plugin sees a move
+ * and its return), but the history keeps its position, branches and save states exactly,
+ * nothing is journaled, and observers hear nothing, also when a step on the way fails.
+ * Errors: UNDO_ENOTFOUND (no such plugin or state), UNDO_ENOTSUP (the plugin cannot show
+ * documents), UNDO_ESTATE (a group is open), the plugin's code (the history and the documents
+ * as they were), UNDO_EREENTRANT, UNDO_EHANDLE. Thread: any. Complexity: O(steps in the
+ * history + steps on the way, twice).
+ */
+int32_t undo_history_describe_at(undo_history *h, uint32_t state, const char *plugin_id, const char *context,
+                                 char *buffer, uint32_t capacity);
+
+/**
  * Saves the whole state of one of a plugin's documents as bytes, in the plugin's own format
  * (its save_document, ABI 1.7), for undo_history_load_document to put back, in this run or a
  * later one: a checkpoint instead of every step since the document was opened. Writes at most

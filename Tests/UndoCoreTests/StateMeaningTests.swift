@@ -132,3 +132,64 @@ import Testing
         #expect(stack.contexts.map(\.name) == ["a", "b", "c", "d", "e"])
     }
 }
+
+/// A look at another state without a move (issue 32): the documents as at a state, the history
+/// exactly as it was afterwards, also when a step on the way fails.
+@Suite struct LookWithoutAMove {
+    /// Everything a person or a journal could see of the history.
+    struct Seen: Equatable {
+        var tree: [UndoTreeNode]
+        var state: UInt32
+        var position: Int
+        var titles: [String]
+        var dirty: Bool
+    }
+
+    func seen(_ stack: UndoStack) -> Seen {
+        Seen(tree: stack.tree, state: stack.currentState, position: stack.position,
+             titles: [stack.undoMenuTitle, stack.redoMenuTitle], dirty: stack.isDirty())
+    }
+
+    /// a b c, undo two, d (c hangs as a branch), saved at "ab".
+    func branched() throws -> (UndoStack, TextStore) {
+        let store = TextStore()
+        let stack = UndoStack.testing()
+        for text in ["a", "b", "c"] { try stack.perform(Append(store: store, text: text)) }
+        try stack.undo()
+        try stack.markSaved()
+        try stack.undo()
+        try stack.perform(Append(store: store, text: "d"))
+        return (stack, store)
+    }
+
+    @Test func theDocumentsAsAtAStateAndTheHistoryAsItWas() throws {
+        let (stack, store) = try branched()
+        let before = seen(stack)
+        var notified = 0
+        let observation = stack.observe { _, _ in notified += 1 }
+        defer { observation.cancel() }
+        for (state, text) in [(0, ""), (1, "a"), (2, "ab"), (3, "abc"), (4, "ad")] as [(UInt32, String)] {
+            #expect(try stack.withDocuments(atState: state) { store[.global] } == text)
+            #expect(store[.global] == "ad" && seen(stack) == before, "after a look at \(state)")
+        }
+        #expect(notified == 0)
+        // Undo and redo go on as if nothing happened: the branch redo takes is the same.
+        try stack.undo()
+        try stack.redo()
+        #expect(store[.global] == "ad")
+        stack.checkInvariants()
+    }
+
+    @Test func aStepThatFailsOnTheWayLeavesEverythingAsItWas() throws {
+        let (stack, store) = try branched()
+        let before = seen(stack)
+        store.failOnRedo = "c"
+        #expect(throws: UndoError.self) { try stack.withDocuments(atState: 3) { store[.global] } }
+        #expect(store[.global] == "ad" && seen(stack) == before)
+        store.failOnRedo = nil
+        #expect(throws: UndoError.stateNotFound(9)) { try stack.withDocuments(atState: 9) { 0 } }
+        #expect(throws: TestFailure.self) { try stack.withDocuments(atState: 1) { throw TestFailure(description: "read") } }
+        #expect(store[.global] == "ad" && seen(stack) == before)
+        stack.checkInvariants()
+    }
+}

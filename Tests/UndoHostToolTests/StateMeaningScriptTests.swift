@@ -167,3 +167,73 @@ struct TreeMarksScriptTests {
         #expect(run.standardOutput.contains(/@ 1  Typing "a"  \(\d\d:\d\d:\d\d UTC, current\)/), "\(run.standardOutput)")
     }
 }
+
+@Suite("Scripts: a look without a move")
+struct LookScriptTests {
+    static let branched = """
+        text.insert 0 "Dear Ann"
+        break
+        text.insert 8 "!"
+        save
+        undo
+        text.insert 0 "Hi "
+
+        """
+
+    @Test("show --at N and diff N M give the document as at those states; the history stays as it was")
+    func showAtAndDiff() throws {
+        let run = try UndoHostProcess.runScript(Self.branched + """
+            tree
+            menu
+            show --at 2
+            show --at 0
+            diff 1
+            diff 2 3
+            diff 3 3
+            tree
+            menu
+            """)
+        #expect(run.status == 0, "\(run.standardError)")
+        let output = run.standardOutput
+        #expect(output.contains("""
+            untitled (Text Editor, state 2)
+              Dear Ann!
+            untitled (Text Editor, state 0): empty
+            untitled (Text Editor): state 1 -> now
+            - Dear Ann
+            + Hi Dear Ann
+            untitled (Text Editor): state 2 -> state 3
+            - Dear Ann!
+            + Hi Dear Ann
+            untitled (Text Editor): state 3 -> state 3
+              no difference
+            """), "\(output)")
+        // The tree and the menu after the looks are those before them.
+        let trees = output.components(separatedBy: "History tree")
+        #expect(trees.count == 3)
+        let first = trees[1].components(separatedBy: "untitled (Text Editor, state 2)")[0]
+        #expect(first == trees[2], "\(trees)")
+    }
+
+    @Test("A look is not journaled: reopening the journal restores the same changes")
+    func notJournaled() throws {
+        let folder = try TemporaryFolder()
+        let journal = folder.url.appendingPathComponent("look.undojournal").path
+        _ = try UndoHostProcess.run(["--journal", journal], input: Self.branched)
+        let looked = try UndoHostProcess.run(["--journal", journal], input: "show --at 2\ndiff 1 2\n")
+        #expect(looked.status == 0, "\(looked.standardError)")
+        let reopened = try UndoHostProcess.run(["--journal", journal], input: "tree\n")
+        // Six changes before the looks, six after: the looks wrote nothing.
+        #expect(looked.standardError.hasPrefix("undo-host: journal \(journal): 6 changes restored\n"), "\(looked.standardError)")
+        #expect(reopened.standardError.hasPrefix("undo-host: journal \(journal): 6 changes restored\n"), "\(reopened.standardError)")
+        #expect(reopened.standardOutput.contains("@ 3  Typing \"Hi \"  (current)"), "\(reopened.standardOutput)")
+    }
+
+    @Test("A look at a state that does not exist names it; a look inside a group is refused")
+    func refusals() throws {
+        let run = try UndoHostProcess.run(["--keep-going"], input: Self.branched + "show --at 9\ngroup begin\nshow --at 1\ngroup end\ndiff x\n")
+        #expect(run.standardError.contains("no state 9 in the history"), "\(run.standardError)")
+        #expect(run.standardError.contains("is open"), "\(run.standardError)")
+        #expect(run.standardError.contains("diff: \"x\" is not a state number"), "\(run.standardError)")
+    }
+}

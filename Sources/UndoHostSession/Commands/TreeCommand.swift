@@ -11,12 +11,16 @@ public enum TreeCommand: Equatable, Sendable {
     /// Draw the tree; `dot`: as Graphviz DOT; `times`: with each state's age; `clock`: with
     /// each state's time of day.
     case tree(dot: Bool, times: Bool, clock: Bool = false)
+    /// `show --at N [NAME]`: a document as at state N, without moving.
+    case showAt(UInt32, document: String?)
+    /// `diff N [M]`: the current document at state N beside state M (`nil`: now), without moving.
+    case diff(UInt32, UInt32?)
 
-    static let words = ["earlier", "later", "goto", "tree"]
+    static let words = ["earlier", "later", "goto", "tree", "diff"]
 
     static let usages: [String: String] = [
         "earlier": "earlier [N|Ns|Nm|Nh|Nd|Nf]", "later": "later [N|Ns|Nm|Nh|Nd|Nf]",
-        "goto": "goto ID", "tree": "tree [--times] [--clock] [--dot]",
+        "goto": "goto ID", "tree": "tree [--times] [--clock] [--dot]", "diff": "diff N [M]",
     ]
 
     static let descriptions: [String: String] = [
@@ -24,6 +28,7 @@ public enum TreeCommand: Equatable, Sendable {
         "later": "Go forward N states in the order they were made, by a time, or to the next save (Nf).",
         "goto": "Go to state ID of the tree, on any branch (0: the start).",
         "tree": "Draw every state, branches too: @ is the current one, saved the saved content now, redo where redo goes. --times adds ages, --clock times of day (UTC), --dot gives Graphviz DOT.",
+        "diff": "Compare this document at state N with state M (or now), line by line, without moving.",
     ]
 
     var jsonName: String {
@@ -32,6 +37,8 @@ public enum TreeCommand: Equatable, Sendable {
         case .later: "later"
         case .goTo: "goto"
         case .tree: "tree"
+        case .showAt: "show --at"
+        case .diff: "diff"
         }
     }
 
@@ -53,6 +60,19 @@ public enum TreeCommand: Equatable, Sendable {
                                    hint: "a count of states (3), a time (10s, 5m, 1h, 2d) or saves (1f)", column: distance.column)
             }
             return word == "earlier" ? .earlier(travel) : .later(travel)
+        case "diff":
+            if words.count > 2 { throw usage(words[2]) }
+            guard let first = words.first else { throw usage(nil) }
+            var states: [UInt32] = []
+            for word in words {
+                guard let id = UInt32(word.text) else {
+                    throw SessionError(.syntax, "diff: \"\(word.text)\" is not a state number",
+                                       hint: "the numbers are those of the tree (type tree); 0 is the start", column: word.column)
+                }
+                states.append(id)
+            }
+            _ = first
+            return .diff(states[0], states.count > 1 ? states[1] : nil)
         case "goto":
             if words.count > 1 { throw usage(words[1]) }
             guard let target = words.first else { throw usage(nil) }

@@ -30,10 +30,25 @@ extension SessionText {
              "goto N은 모든 문서를 상태 N으로 옮깁니다(tree를 입력하세요. *는 지금 저장된 상태입니다)")
     }
 
+    /// The source label of a document shown as at another state: "Text Editor, state 3".
+    func atState(_ source: String, _ state: UInt32) -> String {
+        pick("\(source), state \(state)", "\(source), 상태 \(state)")
+    }
+
+    /// The heading of `diff`: "untitled (Text Editor): state 1 -> state 3".
+    func diffHeading(_ document: String, _ source: String, from: UInt32, to: UInt32?) -> String {
+        let end = to.map { pick("state \($0)", "상태 \($0)") } ?? pick("now", "지금")
+        return pick("\(document) (\(source)): state \(from) -> ", "\(document) (\(source)): 상태 \(from) -> ") + end
+    }
+
+    /// `diff` when the two states show the same.
+    var noDifference: String { pick("  no difference", "  차이 없음") }
+
     /// Every string of this file, for ``catalog``.
     var timeTravelCatalog: [String] {
         let x = Self.catalogArgument
         return [zeroDistance(x, state: 1), noSavePoint(x), savePointDropped(x), revertCrossesOtherDocuments(x, step: x),
-                gotoSavedHint]
+                gotoSavedHint, atState(x, 1), diffHeading(x, x, from: 1, to: 2), diffHeading(x, x, from: 1, to: nil),
+                noDifference]
     }
 }

@@ -136,6 +136,20 @@ int main(int argc, char **argv) {
             if (nodes[i].flags & UNDO_NODE_NEXT_REDO) break;
         }
         expect(i < 8 && nodes[i].id == after, "the tree marks the revert as the state redo goes to", NULL);
+        {
+            /* A look without a move: the text as at the saved state, then everything as it was. */
+            char seen[64];
+            uint32_t now = current(h);
+            int32_t states = undo_history_tree(h, NULL, 0, NULL, 0, NULL);
+            expect(undo_history_describe_at(h, after, "org.undohost.text", "t", seen, sizeof seen) == 1,
+                   "describe_at returns the length", NULL);
+            expect_text(seen, "s", "the text as at the revert's state");
+            expect(undo_history_describe_at(h, 0, "org.undohost.text", "t", seen, sizeof seen) == 0, "at the start", NULL);
+            expect_text(text_of(h), "x", "the document as it was");
+            expect(current(h) == now && undo_history_tree(h, NULL, 0, NULL, 0, NULL) == states, "the history as it was", NULL);
+            expect_code(h, undo_history_describe_at(h, 999, "org.undohost.text", "t", seen, sizeof seen), UNDO_ENOTFOUND,
+                        "a state that never was");
+        }
         expect_code(h, undo_history_forget_saved(h, "t"), UNDO_OK, "forget the save");
         expect_code(h, undo_history_revert(h, "t", NULL), UNDO_ESTATE, "no saved state to revert to");
         expect(strstr(undo_history_last_error(h), "forgotten") != NULL, "the true reason",
