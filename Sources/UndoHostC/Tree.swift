@@ -56,7 +56,8 @@ private func travel(_ history: ClientHistory, _ distance: UnsafePointer<CChar>?,
         throw ClientFailure(error)
     }
     return try ResultWriter.finish(history, done, direction: done?.direction ?? (earlier ? .undo : .redo), request: request,
-                                   into: result, nothing: earlier ? "there is no earlier state" : "there is no later state")
+                                   into: result, nothing: parsed.isZero ? "a distance of \(parsed) moves nowhere"
+                                       : earlier ? "there is no earlier state" : "there is no later state")
 }
 
 @c @implementation

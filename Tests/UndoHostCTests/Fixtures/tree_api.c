@@ -81,6 +81,10 @@ int main(int argc, char **argv) {
     expect_code(h, undo_history_earlier(h, "10h", NULL), UNDO_OK, "earlier 10h");
     expect(current(h) == 0, "earlier 10h goes to the start", NULL);
     expect_code(h, undo_history_earlier(h, "1", NULL), UNDO_EEMPTY, "nothing is earlier than the start");
+    expect_code(h, undo_history_earlier(h, "0s", NULL), UNDO_EEMPTY, "earlier 0s stays");
+    expect(strstr(undo_history_last_error(h), "moves nowhere") != NULL, "and says so, not 'no earlier state'",
+           undo_history_last_error(h));
+    expect(current(h) == 0, "earlier 0s moved nothing", NULL);
     expect_code(h, undo_history_later(h, "3x", NULL), UNDO_EINVAL, "a distance that cannot be read");
     expect(strstr(undo_history_last_error(h), "3x") != NULL, "the message names the distance", undo_history_last_error(h));
     expect_code(h, undo_history_later(h, NULL, NULL), UNDO_EINVAL, "a NULL distance");
