@@ -11,7 +11,7 @@ import Testing
         try #require(script.status == 0, "\(script.errors)")
         let environment = ["PKG_CONFIG_PATH": folder]
         let version = try CProgram.run("pkg-config", ["--modversion", "undohost"], environment: environment)
-        #expect(version.output == "1.7\n", "\(version.errors)")  // the ABI version of undo_common.h
+        #expect(version.output == "1.8\n", "\(version.errors)")  // the ABI version of undo_common.h
         let flags = try CProgram.run("pkg-config", ["--cflags", "--libs", "undohost"], environment: environment)
         try #require(flags.status == 0, "\(flags.errors)")
         let words = flags.output.split(whereSeparator: \.isWhitespace).map(String.init)

@@ -87,7 +87,7 @@ import UndoPluginABI
             + "host_1_5=\(MemoryLayout<undo_host>.offset(of: \.set_obsolete)!) has_key=0 has_names=0\n"
             + "descriptor=\(PluginDescriptor.minimumSize) action=\(ActionTypeReader.minimumSize) "
             + "host=\(MemoryLayout<undo_host>.offset(of: \.set_close_handler)!) call=\(MemoryLayout<undo_call>.offset(of: \.document_data)!) "
-            + "value=\(MemoryLayout<undo_value>.size) has_record=1 version=1007\n"
+            + "value=\(MemoryLayout<undo_value>.size) has_record=1 version=1008\n"
             + "UNDO_EUTF8 invalid UTF-8 or embedded NUL in string UNDO_EUNKNOWN\n"
     }
 
