@@ -160,6 +160,41 @@ struct TreeMarksScriptTests {
         #expect(tree.contains("\"saved\":true,\"savedNow\":true,\"redo\":true,\"text\":\"Typing \\\"a\\\"\""), "\(tree)")
     }
 
+    @Test("tree --doc draws the current document's own tree: its states, each under the one before it")
+    func documentTree() throws {
+        let run = try UndoHostProcess.runScript("""
+            doc a
+            text.insert 0 "a1"
+            doc b
+            text.insert 0 "b1"
+            doc a
+            break
+            text.insert 0 "a2"
+            undo
+            text.insert 0 "a3"
+            doc b
+            break
+            text.insert 0 "b2"
+            doc a
+            tree --doc
+            doc b
+            tree --doc
+            """)
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardOutput.hasSuffix("""
+            History tree (3 steps, 2 branches, at state 4)
+            o 0  Start
+            o 1  Typing "a1"
+            ├─o 3  Typing "a2"
+            @ 4  Typing "a3"  (current)
+            History tree (2 steps, 1 branch, at state 5)
+            o 0  Start
+            o 2  Typing "b1"
+            @ 5  Typing "b2"  (current)
+
+            """), "\(run.standardOutput)")
+    }
+
     @Test("tree --clock shows each state's time of day")
     func clockTimes() throws {
         let run = try UndoHostProcess.runScript("text.insert 0 \"a\"\ntree --clock\n")

@@ -10,7 +10,7 @@ public enum TreeCommand: Equatable, Sendable {
     case goTo(UInt32)
     /// Draw the tree; `dot`: as Graphviz DOT; `times`: with each state's age; `clock`: with
     /// each state's time of day.
-    case tree(dot: Bool, times: Bool, clock: Bool = false)
+    case tree(dot: Bool, times: Bool, clock: Bool = false, document: Bool = false)
     /// `show --at N [NAME]`: a document as at state N, without moving.
     case showAt(UInt32, document: String?)
     /// `diff N [M]`: the current document at state N beside state M (`nil`: now), without moving.
@@ -20,14 +20,14 @@ public enum TreeCommand: Equatable, Sendable {
 
     static let usages: [String: String] = [
         "earlier": "earlier [N|Ns|Nm|Nh|Nd|Nf]", "later": "later [N|Ns|Nm|Nh|Nd|Nf]",
-        "goto": "goto ID", "tree": "tree [--times] [--clock] [--dot]", "diff": "diff N [M]",
+        "goto": "goto ID", "tree": "tree [--doc] [--times] [--clock] [--dot]", "diff": "diff N [M]",
     ]
 
     static let descriptions: [String: String] = [
         "earlier": "Go back N states in the order they were made, across branches (1: the one before), or by a time (10s, 5m, 1h, 2d), or to the previous save (1f).",
         "later": "Go forward N states in the order they were made, by a time, or to the next save (Nf).",
         "goto": "Go to state ID of the tree, on any branch (0: the start).",
-        "tree": "Draw every state, branches too: @ is the current one, saved the saved content now, redo where redo goes. --times adds ages, --clock times of day (UTC), --dot gives Graphviz DOT.",
+        "tree": "Draw every state, branches too: @ is the current one, saved the saved content now, redo where redo goes. --doc only this document's states. --times adds ages, --clock times of day (UTC), --dot gives Graphviz DOT.",
         "diff": "Compare this document at state N with state M (or now), line by line, without moving.",
     ]
 
@@ -82,16 +82,17 @@ public enum TreeCommand: Equatable, Sendable {
             }
             return .goTo(id)
         default:
-            var dot = false, times = false, clock = false
+            var dot = false, times = false, clock = false, document = false
             for option in words {
                 switch option.text {
+                case "--doc": document = true
                 case "--dot": dot = true
                 case "--times": times = true
                 case "--clock": clock = true
                 default: throw usage(option)
                 }
             }
-            return .tree(dot: dot, times: times, clock: clock)
+            return .tree(dot: dot, times: times, clock: clock, document: document)
         }
     }
 }

@@ -11,8 +11,9 @@ extension HostSession {
     /// Runs `earlier`, `later`, `goto` or `tree`.
     func run(tree command: TreeCommand) throws(SessionError) -> CommandOutcome.Body {
         switch command {
-        case .tree(let dot, let times, let clock):
+        case .tree(let dot, let times, let clock, let document):
             var view = withStack { HistoryTreeView(stack: $0, now: $0.currentTime) }
+            if document { view.keepOnly(document: currentDocument) }
             view.showsTimes = times
             if clock { view.wallClockNow = Int64(time(nil)) }
             return .tree(view, dot: dot)

@@ -52,6 +52,36 @@ public struct HistoryTreeView: Sendable, Equatable {
         }
     }
 
+    /// Keeps the states made by steps of `document` (`tree --doc`): each hangs under the nearest
+    /// state before it that is kept (0: the start), so the drawing is that document's own tree.
+    /// The current state is then the newest kept state on the way to it. A group counts for
+    /// the document it was made in.
+    /// - Complexity: O(states), each state's nearest kept ancestor found once.
+    public mutating func keepOnly(document: String) {
+        let byID = Dictionary(nodes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var nearest: [Int: Int] = [0: 0]
+        func nearestKept(_ start: Int) -> Int {
+            var chain: [Int] = []
+            var id = start
+            while nearest[id] == nil, let node = byID[id] {
+                if node.document == document { nearest[id] = id; break }
+                chain.append(id)
+                id = node.parent
+            }
+            let found = nearest[id] ?? 0
+            for passed in chain { nearest[passed] = found }
+            return found
+        }
+        current = nearestKept(current)
+        nodes = nodes.compactMap { node in
+            guard node.document == document else { return nil }
+            var kept = node
+            kept.parent = nearestKept(node.parent)
+            kept.isCurrent = node.id == current
+            return kept
+        }
+    }
+
     /// The children of each state (0: the start), oldest first.
     private var children: [Int: [Int]] {
         var children: [Int: [Int]] = [:]
