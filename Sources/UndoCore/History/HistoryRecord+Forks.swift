@@ -2,7 +2,7 @@
 ///
 /// A branch hangs at a step of the current branch (its fork) and is done on top of the steps up
 /// to that fork. An undo or redo in one context moves a step past other contexts' steps, which
-/// changes what is done up to the forks among them; a revert forwards folds steps into its own.
+/// changes what is done up to the forks among them (a revert moves no step: it adds its own).
 /// Each context's steps keep their order, so a branch still fits a fork when the steps done up
 /// to it differ only in contexts that nothing in the branch (nor in the branches hanging on it)
 /// changes. Such moves hang the branches there. Per-document undo and redo stay always offered:
