@@ -615,12 +615,17 @@ int32_t undo_history_forget_saved(undo_history *h, const char *context);
 int32_t undo_history_is_dirty(undo_history *h, const char *context);
 
 /**
- * Takes the context back (or forward) to its saved state in one new step named "Revert to
- * Saved", whose undo gives back exactly the state before it; the steps since the save stay steps
- * of their own below it. *result (may be NULL) as for undo_history_undo.
- * Returns UNDO_OK; UNDO_EEMPTY when the context is not dirty; UNDO_ESTATE when the saved state
- * can no longer be reached or a group is open; UNDO_EPLUGIN when an action failed (nothing
- * changed; its message in undo_history_last_error); UNDO_EREENTRANT; UNDO_EHANDLE. Thread: any.
+ * Takes the context to its saved state in one new step named "Revert to Saved" on top of the
+ * present state, whose undo gives back exactly the state before it. The saved state may be
+ * behind, ahead or on another branch (as Vim's ":e!" reloads the saved file); the steps since
+ * the save stay steps of their own, no other state moves (a state id keeps naming the documents
+ * as they were when it was made), and other contexts do not change. *result (may be NULL) as
+ * for undo_history_undo.
+ * Returns UNDO_OK; UNDO_EEMPTY when the context is not dirty; UNDO_ESTATE, with the reason in
+ * undo_history_last_error, when its save point was forgotten (undo_history_forget_saved), a
+ * limit dropped the saved state's steps, the way passes a group that also changed other
+ * contexts, or a group is open; UNDO_EPLUGIN when an action failed (nothing changed; its
+ * message in undo_history_last_error); UNDO_EREENTRANT; UNDO_EHANDLE. Thread: any.
  */
 int32_t undo_history_revert(undo_history *h, const char *context, undo_result *result);
 
@@ -710,6 +715,9 @@ int32_t undo_history_later(undo_history *h, const char *distance, undo_result *r
 #define UNDO_NODE_WAS_SAVED 0x4u
 /** undo_tree_node.flags: its context's saved state now. */
 #define UNDO_NODE_SAVE_POINT 0x8u
+/** undo_tree_node.flags: the state undo_history_redo goes to next (since ABI 1.8; never set
+ *  by an older library). */
+#define UNDO_NODE_NEXT_REDO 0x10u
 
 /** One state of the tree. Fixed layout (array element). */
 typedef struct undo_tree_node {
@@ -1058,6 +1066,20 @@ int32_t undo_history_remove_all(undo_history *h);
  */
 int32_t undo_history_describe(undo_history *h, const char *plugin_id, const char *context,
                               char *buffer, uint32_t capacity);
+
+/**
+ * A look without a move (since ABI 1.8): writes the plugin's view of the document as it is at
+ * state `state` of the tree (0: the start; see undo_history_tree) and returns its full length,
+ * as undo_history_describe. The steps on the way run there and back (the plugin sees a move
+ * and its return), but the history keeps its position, branches and save states exactly,
+ * nothing is journaled, and observers hear nothing, also when a step on the way fails.
+ * Errors: UNDO_ENOTFOUND (no such plugin or state), UNDO_ENOTSUP (the plugin cannot show
+ * documents), UNDO_ESTATE (a group is open), the plugin's code (the history and the documents
+ * as they were), UNDO_EREENTRANT, UNDO_EHANDLE. Thread: any. Complexity: O(steps in the
+ * history + steps on the way, twice).
+ */
+int32_t undo_history_describe_at(undo_history *h, uint32_t state, const char *plugin_id, const char *context,
+                                 char *buffer, uint32_t capacity);
 
 /**
  * Saves the whole state of one of a plugin's documents as bytes, in the plugin's own format

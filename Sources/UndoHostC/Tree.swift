@@ -56,7 +56,8 @@ private func travel(_ history: ClientHistory, _ distance: UnsafePointer<CChar>?,
         throw ClientFailure(error)
     }
     return try ResultWriter.finish(history, done, direction: done?.direction ?? (earlier ? .undo : .redo), request: request,
-                                   into: result, nothing: earlier ? "there is no earlier state" : "there is no later state")
+                                   into: result, nothing: parsed.isZero ? "a distance of \(parsed) moves nowhere"
+                                       : earlier ? "there is no earlier state" : "there is no later state")
 }
 
 @c @implementation
@@ -85,6 +86,7 @@ public func undo_history_tree(_ h: OpaquePointer?, _ nodes: UnsafeMutablePointer
             if node.isCurrent { flags |= UInt32(UNDO_NODE_CURRENT) }
             if node.wasSaved { flags |= UInt32(UNDO_NODE_WAS_SAVED) }
             if node.isSavePoint { flags |= UInt32(UNDO_NODE_SAVE_POINT) }
+            if node.isNextRedo { flags |= UInt32(UNDO_NODE_NEXT_REDO) }
             let nameOffset = node.name.map(place) ?? UInt32(UNDO_NO_NAME)
             let contextOffset = place(node.context.name)
             nodes[index] = undo_tree_node(id: node.id, parent: node.parent, branch: UInt32(clamping: node.branch), flags: flags,

@@ -134,14 +134,10 @@ public enum UndoOperation: Sendable, Hashable, Codable {
             return Applied(result: try stack.goTo(state: state), recorded: self)
         case .earlier(let distance), .later(let distance):
             let earlier = if case .earlier = self { true } else { false }
-            // A travel that finds no state changes nothing, not even the coalescing run.
-            guard let target = stack.travelTarget(distance, earlier: earlier) else {
-                _ = try earlier ? stack.earlier(distance) : stack.later(distance)  // its refusals (a group open)
-                return Applied(result: nil, recorded: nil)
-            }
-            // The target found once: the travel is the move to it.
-            let result = try stack.goTo(state: target)
-            return Applied(result: result, recorded: .goTo(state: target))
+            // A travel that finds no state changes nothing, not even the coalescing run; one that
+            // does is recorded as the move to the state it found.
+            let (result, target) = try stack.travelFindingTarget(distance, earlier: earlier)
+            return Applied(result: result, recorded: target.map { .goTo(state: $0) })
         case .travelFoundNoState:
             return Applied(result: nil, recorded: nil)
         case .beginGroup(let name, let group, let description):

@@ -8,21 +8,27 @@ public enum TreeCommand: Equatable, Sendable {
     case later(UndoTravel)
     /// To the state ID (0: the start), on any branch.
     case goTo(UInt32)
-    /// Draw the tree; `dot`: as Graphviz DOT; `times`: with each state's age.
-    case tree(dot: Bool, times: Bool)
+    /// Draw the tree; `dot`: as Graphviz DOT; `times`: with each state's age; `clock`: with
+    /// each state's time of day.
+    case tree(dot: Bool, times: Bool, clock: Bool = false, document: Bool = false)
+    /// `show --at N [NAME]`: a document as at state N, without moving.
+    case showAt(UInt32, document: String?)
+    /// `diff N [M]`: the current document at state N beside state M (`nil`: now), without moving.
+    case diff(UInt32, UInt32?)
 
-    static let words = ["earlier", "later", "goto", "tree"]
+    static let words = ["earlier", "later", "goto", "tree", "diff"]
 
     static let usages: [String: String] = [
         "earlier": "earlier [N|Ns|Nm|Nh|Nd|Nf]", "later": "later [N|Ns|Nm|Nh|Nd|Nf]",
-        "goto": "goto ID", "tree": "tree [--times] [--dot]",
+        "goto": "goto ID", "tree": "tree [--doc] [--times] [--clock] [--dot]", "diff": "diff N [M]",
     ]
 
     static let descriptions: [String: String] = [
         "earlier": "Go back N states in the order they were made, across branches (1: the one before), or by a time (10s, 5m, 1h, 2d), or to the previous save (1f).",
         "later": "Go forward N states in the order they were made, by a time, or to the next save (Nf).",
         "goto": "Go to state ID of the tree, on any branch (0: the start).",
-        "tree": "Draw every state, branches too: @ is the current one. --times adds ages, --dot gives Graphviz DOT.",
+        "tree": "Draw every state, branches too: @ is the current one, saved the saved content now, redo where redo goes. --doc only this document's states. --times adds ages, --clock times of day (UTC), --dot gives Graphviz DOT.",
+        "diff": "Compare this document at state N with state M (or now), line by line, without moving.",
     ]
 
     var jsonName: String {
@@ -31,6 +37,8 @@ public enum TreeCommand: Equatable, Sendable {
         case .later: "later"
         case .goTo: "goto"
         case .tree: "tree"
+        case .showAt: "show --at"
+        case .diff: "diff"
         }
     }
 
@@ -51,6 +59,19 @@ public enum TreeCommand: Equatable, Sendable {
                 throw SessionError(.syntax, text.notADistance(word, distance.text), hint: text.distanceHint, column: distance.column)
             }
             return word == "earlier" ? .earlier(travel) : .later(travel)
+        case "diff":
+            if words.count > 2 { throw usage(words[2]) }
+            guard let first = words.first else { throw usage(nil) }
+            var states: [UInt32] = []
+            for word in words {
+                guard let id = UInt32(word.text) else {
+                    throw SessionError(.syntax, "diff: \"\(word.text)\" is not a state number",
+                                       hint: "the numbers are those of the tree (type tree); 0 is the start", column: word.column)
+                }
+                states.append(id)
+            }
+            _ = first
+            return .diff(states[0], states.count > 1 ? states[1] : nil)
         case "goto":
             if words.count > 1 { throw usage(words[1]) }
             guard let target = words.first else { throw usage(nil) }
@@ -59,15 +80,17 @@ public enum TreeCommand: Equatable, Sendable {
             }
             return .goTo(id)
         default:
-            var dot = false, times = false
+            var dot = false, times = false, clock = false, document = false
             for option in words {
                 switch option.text {
+                case "--doc": document = true
                 case "--dot": dot = true
                 case "--times": times = true
+                case "--clock": clock = true
                 default: throw usage(option)
                 }
             }
-            return .tree(dot: dot, times: times)
+            return .tree(dot: dot, times: times, clock: clock, document: document)
         }
     }
 }
