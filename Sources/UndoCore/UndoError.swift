@@ -37,6 +37,9 @@ public enum UndoError: Error, Sendable, Equatable, CustomStringConvertible {
     /// documents: it cannot be run for this document alone (``UndoStack/goTo(state:)`` moves
     /// every document there).
     case revertCrossesOtherDocuments(UndoContext, step: String?)
+    /// A move of one document (``UndoStack/goTo(state:in:named:)``) would pass a step that
+    /// also changed other documents, which cannot run for one document alone.
+    case moveCrossesOtherDocuments(UndoContext, step: String?)
     /// An action failed with `underlying`, the action's own error (a plugin's
     /// `PluginActionError`, say). The history is unchanged.
     case actionFailed(step: String?, underlying: any Error)
@@ -73,6 +76,11 @@ public enum UndoError: Error, Sendable, Equatable, CustomStringConvertible {
             let name = step.map { " \"\($0)\"" } ?? ""
             return "the way to the saved state\(which) passes the step\(name), which also changed other documents; "
                 + "goto moves every document there"
+        case .moveCrossesOtherDocuments(let context, let step):
+            let which = context == .global ? "the document" : context.name
+            let name = step.map { " \"\($0)\"" } ?? ""
+            return "the way of \(which) to that state passes the step\(name), which also changed other documents; "
+                + "goto without a document moves every document there"
         case .actionFailed(let step, let underlying):
             let message = String(describing: underlying)
             return "\(step.map { "\"\($0)\" " } ?? "")failed: \(message)"
@@ -119,7 +127,8 @@ extension UndoError {
         case (.positionOutOfRange(let r1, let c1), .positionOutOfRange(let r2, let c2)): return r1 == r2 && c1 == c2
         case (.savePointUnreachable(let x), .savePointUnreachable(let y)), (.noSavePoint(let x), .noSavePoint(let y)):
             return x == y
-        case (.revertCrossesOtherDocuments(let x, let s1), .revertCrossesOtherDocuments(let y, let s2)):
+        case (.revertCrossesOtherDocuments(let x, let s1), .revertCrossesOtherDocuments(let y, let s2)),
+             (.moveCrossesOtherDocuments(let x, let s1), .moveCrossesOtherDocuments(let y, let s2)):
             return x == y && s1 == s2
         case (.stateNotFound(let x), .stateNotFound(let y)): return x == y
         case (.invalidTravel(let x), .invalidTravel(let y)): return x == y

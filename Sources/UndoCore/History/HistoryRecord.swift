@@ -39,6 +39,9 @@ struct HistoryRecord {
     var timeCursor: (state: UInt32, time: UInt64)?
     /// The save state of every context that was saved or lost steps to a limit.
     var saveStates: [UndoContext: SaveState] = [:]
+    /// The state each document move went to, by the serial of its step (see
+    /// ``documentState(of:)``); looked up only, never listed.
+    var documentMoves: [UInt32: UInt32] = [:]
     /// The groups being recorded, outermost first.
     @usableFromInline
     var openGroups: [UndoGroup] = []

@@ -8,6 +8,11 @@ public enum TreeCommand: Equatable, Sendable {
     case later(UndoTravel)
     /// To the state ID (0: the start), on any branch.
     case goTo(UInt32)
+    /// `earlier --doc N`, `later --doc N`: the current document alone, N of its own states.
+    case earlierInDocument(Int)
+    case laterInDocument(Int)
+    /// `goto --doc ID`: the current document alone to its content at state ID.
+    case goToInDocument(UInt32)
     /// Draw the tree; `dot`: as Graphviz DOT; `times`: with each state's age; `clock`: with
     /// each state's time of day.
     case tree(dot: Bool, times: Bool, clock: Bool = false, document: Bool = false)
@@ -19,23 +24,23 @@ public enum TreeCommand: Equatable, Sendable {
     static let words = ["earlier", "later", "goto", "tree", "diff"]
 
     static let usages: [String: String] = [
-        "earlier": "earlier [N|Ns|Nm|Nh|Nd|Nf]", "later": "later [N|Ns|Nm|Nh|Nd|Nf]",
-        "goto": "goto ID", "tree": "tree [--doc] [--times] [--clock] [--dot]", "diff": "diff N [M]",
+        "earlier": "earlier [N|Ns|Nm|Nh|Nd|Nf] | earlier --doc [N]", "later": "later [N|Ns|Nm|Nh|Nd|Nf] | later --doc [N]",
+        "goto": "goto [--doc] ID", "tree": "tree [--doc] [--times] [--clock] [--dot]", "diff": "diff N [M]",
     ]
 
     static let descriptions: [String: String] = [
-        "earlier": "Go back N states in the order they were made, across branches (1: the one before), or by a time (10s, 5m, 1h, 2d), or to the previous save (1f).",
-        "later": "Go forward N states in the order they were made, by a time, or to the next save (Nf).",
-        "goto": "Go to state ID of the tree, on any branch (0: the start).",
+        "earlier": "Go back N states in the order they were made, across branches (1: the one before), or by a time (10s, 5m, 1h, 2d), or to the previous save (1f). --doc moves only this document, through its own states.",
+        "later": "Go forward N states in the order they were made, by a time, or to the next save (Nf). --doc moves only this document, through its own states.",
+        "goto": "Go to state ID of the tree, on any branch (0: the start). --doc gives only this document its content at ID, as one new step; the others stay.",
         "tree": "Draw every state, branches too: @ is the current one, saved the saved content now, redo where redo goes. --doc only this document's states. --times adds ages, --clock times of day (UTC), --dot gives Graphviz DOT.",
         "diff": "Compare this document at state N with state M (or now), line by line, without moving.",
     ]
 
     var jsonName: String {
         switch self {
-        case .earlier: "earlier"
-        case .later: "later"
-        case .goTo: "goto"
+        case .earlier, .earlierInDocument: "earlier"
+        case .later, .laterInDocument: "later"
+        case .goTo, .goToInDocument: "goto"
         case .tree: "tree"
         case .showAt: "show --at"
         case .diff: "diff"
@@ -49,6 +54,14 @@ public enum TreeCommand: Equatable, Sendable {
             return SessionError(.syntax, what, hint: text.usage(usages[word] ?? word), column: at?.column)
         }
         switch word {
+        // (A `where` after two patterns would guard only the second.)
+        case "earlier" where words.first?.text == "--doc", "later" where words.first?.text == "--doc":
+            if words.count > 2 { throw usage(words[2]) }
+            guard let distance = words.dropFirst().first else { return word == "earlier" ? .earlierInDocument(1) : .laterInDocument(1) }
+            guard let count = Int(distance.text), count >= 0 else {
+                throw SessionError(.syntax, text.documentCountOnly(word, distance.text), hint: text.distanceHint, column: distance.column)
+            }
+            return word == "earlier" ? .earlierInDocument(count) : .laterInDocument(count)
         case "earlier", "later":
             if words.count > 1 { throw usage(words[1]) }
             guard let distance = words.first else { return word == "earlier" ? .earlier(.states(1)) : .later(.states(1)) }
@@ -65,20 +78,22 @@ public enum TreeCommand: Equatable, Sendable {
             var states: [UInt32] = []
             for word in words {
                 guard let id = UInt32(word.text) else {
-                    throw SessionError(.syntax, "diff: \"\(word.text)\" is not a state number",
-                                       hint: "the numbers are those of the tree (type tree); 0 is the start", column: word.column)
+                    throw SessionError(.syntax, text.notAStateNumber(in: "diff", word.text), hint: text.stateNumbersHint,
+                                       column: word.column)
                 }
                 states.append(id)
             }
             _ = first
             return .diff(states[0], states.count > 1 ? states[1] : nil)
         case "goto":
-            if words.count > 1 { throw usage(words[1]) }
-            guard let target = words.first else { throw usage(nil) }
+            let inDocument = words.first?.text == "--doc"
+            let rest = inDocument ? Array(words.dropFirst()) : words
+            if rest.count > 1 { throw usage(rest[1]) }
+            guard let target = rest.first else { throw usage(nil) }
             guard let id = UInt32(target.text) else {
                 throw SessionError(.syntax, text.notAStateNumber(target.text), hint: text.stateNumbersHint, column: target.column)
             }
-            return .goTo(id)
+            return inDocument ? .goToInDocument(id) : .goTo(id)
         default:
             var dot = false, times = false, clock = false, document = false
             for option in words {

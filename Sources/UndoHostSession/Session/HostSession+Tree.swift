@@ -55,6 +55,37 @@ extension HostSession {
             }
             guard let result else { return .message(words.alreadyAtState(id)) }
             return try travelled(words.goToState(id), from: start, result)
+        case .goToInDocument(let id):
+            guard openGroupNames.isEmpty else { throw historyError(.groupOpen) }
+            let document = currentDocument
+            let name = words.goToDocumentState(id, document)
+            let result: UndoResult?
+            do throws(PluginHostError) {
+                result = try host.goTo(state: id, in: UndoContext(document), named: name)
+            } catch .history(.stateNotFound) {
+                throw SessionError(.history, words.noState(id), code: ErrorReport(UndoError.stateNotFound(id)).code,
+                                   hint: words.treeHint)
+            } catch {
+                throw sessionError(error, what: "goto --doc")
+            }
+            guard let result else { return .message(words.documentAlreadyAt(id, document)) }
+            return try moved(name, result)
+        case .earlierInDocument(let count), .laterInDocument(let count):
+            guard openGroupNames.isEmpty else { throw historyError(.groupOpen) }
+            let earlier = command.jsonName == "earlier"
+            let document = UndoContext(currentDocument)
+            guard let target = withStack({ $0.documentTravelTarget(count, in: document, earlier: earlier) }) else {
+                if count == 0 {
+                    return .message(words.zeroDistance(command.jsonName + " --doc 0", state: withStack { $0.documentState(of: document) }))
+                }
+                throw SessionError(.nothingToDo, words.nothingFurther(in: document.name, earlier: earlier), hint: words.treeHint)
+            }
+            let name = words.goToDocumentState(target, document.name)
+            let result = try hostCall(command.jsonName + " --doc", { () throws(PluginHostError) in
+                earlier ? try host.earlier(count, in: document, named: name) : try host.later(count, in: document, named: name)
+            })
+            guard let result else { return .message(words.documentAlreadyAt(target, document.name)) }
+            return try moved(name, result)
         case .earlier(let distance), .later(let distance):
             guard openGroupNames.isEmpty else { throw historyError(.groupOpen) }
             let earlier = command.jsonName == "earlier"

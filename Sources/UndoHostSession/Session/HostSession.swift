@@ -305,6 +305,9 @@ public final class HostSession {
         case .revertCrossesOtherDocuments(let context, let step):
             return SessionError(.history, words.revertCrossesOtherDocuments(context.name, step: step ?? words.unnamed),
                                 code: code, hint: words.gotoSavedHint)
+        case .moveCrossesOtherDocuments(let context, let step):
+            return SessionError(.history, words.moveCrossesOtherDocuments(context.name, step: step ?? words.unnamed),
+                                code: code, hint: words.gotoEveryDocumentHint)
         default:
             return SessionError(.history, error.description, code: code)
         }
