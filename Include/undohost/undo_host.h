@@ -707,6 +707,45 @@ int32_t undo_history_earlier(undo_history *h, const char *distance, undo_result 
  */
 int32_t undo_history_later(undo_history *h, const char *distance, undo_result *result);
 
+/*
+ * Moves of one document alone (since ABI 1.8; Vim's per-buffer undo tree). A document's content
+ * at any state is what its own steps on the way from the start to that state made. These calls
+ * give `context` (NULL: the current context, or the global one when there is none) its content
+ * at another state and leave every other context as it is: its steps are undone back to where
+ * its present run and the run to that state part, then done along the latter, on copies, in one
+ * new step named "Go to State" on top of the present state (undone as one step, like
+ * undo_history_revert). No state moves: a state id keeps naming the documents as they were when
+ * it was made. A step that also changed other contexts (a group over several) cannot run for
+ * one: a move whose way passes one is refused with UNDO_ESTATE, the step named in
+ * undo_history_last_error (undo_history_goto moves every context there). All or nothing.
+ */
+
+/**
+ * Gives `context` its content at state `state` (0: the start), on any branch.
+ * Returns UNDO_OK; UNDO_EEMPTY when it has that content already; UNDO_ENOTFOUND (no such state);
+ * UNDO_ESTATE (a group on the way changed other contexts too, or a group is open); the plugin's
+ * code when a step failed (nothing changed); UNDO_EINVAL (a bad context name, or
+ * result->struct_size too small); UNDO_EREENTRANT; UNDO_EHANDLE. *result (NULL: not wanted) as
+ * for undo_history_undo. Thread: any.
+ */
+int32_t undo_history_goto_in(undo_history *h, const char *context, uint32_t state, undo_result *result);
+
+/**
+ * Takes `context` `count` (>= 1) of its own states back, in the order they were made, across
+ * branches. Its states are the start and the states after its own steps (a document move's
+ * step is none: two calls with 1 go back two states); it is at the state its last move went to,
+ * or the state after its newest step done. Fewer states than `count` before it: the start.
+ * Returns as undo_history_goto_in, UNDO_EEMPTY when it is at its first state, UNDO_EINVAL for a
+ * count of 0.
+ */
+int32_t undo_history_earlier_in(undo_history *h, const char *context, uint32_t count, undo_result *result);
+
+/**
+ * Takes `context` `count` (>= 1) of its own states forward (past its newest: to the newest).
+ * Returns as undo_history_earlier_in, UNDO_EEMPTY when it is at its newest state.
+ */
+int32_t undo_history_later_in(undo_history *h, const char *context, uint32_t count, undo_result *result);
+
 /** undo_tree_node.flags: the step is done (on the way from the start to the current state). */
 #define UNDO_NODE_APPLIED 0x1u
 /** undo_tree_node.flags: the current state. */

@@ -101,3 +101,47 @@ public func undo_history_tree(_ h: OpaquePointer?, _ nodes: UnsafeMutablePointer
         return Int32(clamping: tree.count)
     }
 }
+
+// Moves of one document alone (since ABI 1.8).
+
+@c @implementation
+public func undo_history_goto_in(_ h: OpaquePointer?, _ context: UnsafePointer<CChar>?, _ state: UInt32,
+                                 _ result: UnsafeMutablePointer<undo_result>?) -> Int32 {
+    withClient(h) { history throws(ClientFailure) in
+        let document = try movedDocument(history, context)
+        let request = try ResultWriter.readRequest(result)
+        let done = try history.hostCall { host throws(PluginHostError) in try host.goTo(state: state, in: document) }
+        return try ResultWriter.finish(history, done, direction: done?.direction ?? .undo, request: request, into: result,
+                                       nothing: "the document is as in state \(state) already")
+    }
+}
+
+@c @implementation
+public func undo_history_earlier_in(_ h: OpaquePointer?, _ context: UnsafePointer<CChar>?, _ count: UInt32,
+                                    _ result: UnsafeMutablePointer<undo_result>?) -> Int32 {
+    withClient(h) { history throws(ClientFailure) in try travelInDocument(history, context, count, result, earlier: true) }
+}
+
+@c @implementation
+public func undo_history_later_in(_ h: OpaquePointer?, _ context: UnsafePointer<CChar>?, _ count: UInt32,
+                                  _ result: UnsafeMutablePointer<undo_result>?) -> Int32 {
+    withClient(h) { history throws(ClientFailure) in try travelInDocument(history, context, count, result, earlier: false) }
+}
+
+/// The document a move acts on: the one named, or (NULL) the current context, or the global one.
+private func movedDocument(_ history: ClientHistory, _ context: UnsafePointer<CChar>?) throws(ClientFailure) -> UndoContext {
+    if let named = try CText.optionalContext(context) { return named }
+    return try history.withStack { $0.currentContext } ?? .global
+}
+
+private func travelInDocument(_ history: ClientHistory, _ context: UnsafePointer<CChar>?, _ count: UInt32,
+                              _ result: UnsafeMutablePointer<undo_result>?, earlier: Bool) throws(ClientFailure) -> Int32 {
+    let document = try movedDocument(history, context)
+    guard count > 0 else { throw .invalid("count is 0: a move goes at least one state") }
+    let request = try ResultWriter.readRequest(result)
+    let done = try history.hostCall { host throws(PluginHostError) in
+        earlier ? try host.earlier(Int(count), in: document) : try host.later(Int(count), in: document)
+    }
+    return try ResultWriter.finish(history, done, direction: done?.direction ?? .undo, request: request, into: result,
+                                   nothing: earlier ? "the document is at its first state" : "the document is at its newest state")
+}

@@ -59,7 +59,7 @@ import UndoTestSupport
         let json = try UndoHostProcess.run(["--json", "journal", "--changes", "--verify", path])
         #expect(json.status == 0)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
-        #expect(object["format"] as? Int == Int(HostJournal.formatVersion))
+        #expect(object["format"] as? Int == 5)
         #expect(object["verified"] as? Bool == true)
         #expect((object["plugins"] as? [[String: Any]])?.map { $0["id"] as? String } == ["org.undohost.text", "org.undohost.canvas"])
         #expect(((object["changes"] as? [String: Any])?["kinds"] as? [String: Int]) == ["perform": 3, "undo": 1, "save": 1])

@@ -26,6 +26,20 @@ static int32_t type(undo_history *h, int64_t position, const char *text) {
     return undo_history_perform(h, "text.insert", "t", args, 2);
 }
 
+static const char *text_in(undo_history *h, const char *context) {
+    static char text[256];
+    if (undo_history_describe(h, "org.undohost.text", context, text, sizeof text) < 0) return "(error)";
+    return text;
+}
+
+static int32_t type_in(undo_history *h, const char *context, int64_t position, const char *text) {
+    undo_value args[2];
+    args[0] = undo_i64(position);
+    args[1] = undo_string(text);
+    undo_history_break_coalescing(h);
+    return undo_history_perform(h, "text.insert", context, args, 2);
+}
+
 static uint32_t current(undo_history *h) {
     uint32_t state = 999;
     undo_history_current_state(h, &state);
@@ -158,6 +172,30 @@ int main(int argc, char **argv) {
         expect_code(h, undo_history_revert(h, "t", NULL), UNDO_ESTATE, "no saved state to revert to");
         expect(strstr(undo_history_last_error(h), "forgotten") != NULL, "the true reason",
                undo_history_last_error(h));
+    }
+
+    /* Moves of one document alone (ABI 1.8): "m" goes back while "n" keeps its text. */
+    {
+        uint32_t first;
+        type_in(h, "m", 0, "Dear");
+        first = current(h);
+        type_in(h, "n", 0, "r");
+        type_in(h, "m", 4, " Ann");
+        type_in(h, "n", 1, "c");
+        expect_code(h, undo_history_earlier_in(h, "m", 1, NULL), UNDO_OK, "earlier_in one state of m");
+        expect_text(text_in(h, "m"), "Dear", "m goes back");
+        expect_text(text_in(h, "n"), "rc", "n stays as it is");
+        expect_code(h, undo_history_later_in(h, "m", 1, NULL), UNDO_OK, "later_in one state of m");
+        expect_text(text_in(h, "m"), "Dear Ann", "m comes forward");
+        expect_code(h, undo_history_later_in(h, "m", 1, NULL), UNDO_EEMPTY, "later_in at m's newest state");
+        expect_code(h, undo_history_earlier_in(h, "m", 0, NULL), UNDO_EINVAL, "a count of 0");
+        expect_code(h, undo_history_goto_in(h, "m", first, NULL), UNDO_OK, "goto_in m's first state");
+        expect_text(text_in(h, "m"), "Dear", "m as at that state");
+        expect_text(text_in(h, "n"), "rc", "n still as it is");
+        expect_code(h, undo_history_goto_in(h, "m", first, NULL), UNDO_EEMPTY, "goto_in where m already is");
+        expect_code(h, undo_history_goto_in(h, "m", 9999, NULL), UNDO_ENOTFOUND, "goto_in a state that never was");
+        expect_code(h, undo_history_undo(h, 1, NULL), UNDO_OK, "undo takes the move back as one step");
+        expect_text(text_in(h, "m"), "Dear Ann", "m as before the move");
     }
 
     expect_code(h, undo_history_destroy(h), UNDO_OK, "destroy");
