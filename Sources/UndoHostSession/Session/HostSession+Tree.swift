@@ -58,7 +58,7 @@ extension HostSession {
         case .goToInDocument(let id):
             guard openGroupNames.isEmpty else { throw historyError(.groupOpen) }
             let document = currentDocument
-            let name = words.goToDocumentState(id, document)
+            let name = words.goToState(id)
             let result: UndoResult?
             do throws(PluginHostError) {
                 result = try host.goTo(state: id, in: UndoContext(document), named: name)
@@ -69,7 +69,7 @@ extension HostSession {
                 throw sessionError(error, what: "goto --doc")
             }
             guard let result else { return .message(words.documentAlreadyAt(id, document)) }
-            return try moved(name, result)
+            return try moved(words.goToDocumentState(id, document), result)
         case .earlierInDocument(let count), .laterInDocument(let count):
             guard openGroupNames.isEmpty else { throw historyError(.groupOpen) }
             let earlier = command.jsonName == "earlier"
@@ -80,12 +80,12 @@ extension HostSession {
                 }
                 throw SessionError(.nothingToDo, words.nothingFurther(in: document.name, earlier: earlier), hint: words.treeHint)
             }
-            let name = words.goToDocumentState(target, document.name)
+            let name = words.goToState(target)
             let result = try hostCall(command.jsonName + " --doc", { () throws(PluginHostError) in
                 earlier ? try host.earlier(count, in: document, named: name) : try host.later(count, in: document, named: name)
             })
             guard let result else { return .message(words.documentAlreadyAt(target, document.name)) }
-            return try moved(name, result)
+            return try moved(words.goToDocumentState(target, document.name), result)
         case .earlier(let distance), .later(let distance):
             guard openGroupNames.isEmpty else { throw historyError(.groupOpen) }
             let earlier = command.jsonName == "earlier"
