@@ -59,7 +59,8 @@ public enum TreeCommand: Equatable, Sendable {
             if words.count > 2 { throw usage(words[2]) }
             guard let distance = words.dropFirst().first else { return word == "earlier" ? .earlierInDocument(1) : .laterInDocument(1) }
             guard let count = Int(distance.text), count >= 0 else {
-                throw SessionError(.syntax, text.documentCountOnly(word, distance.text), hint: text.distanceHint, column: distance.column)
+                throw SessionError(.syntax, text.documentCountOnly(word, distance.text), hint: text.usage(usages[word] ?? word),
+                                   column: distance.column)
             }
             return word == "earlier" ? .earlierInDocument(count) : .laterInDocument(count)
         case "earlier", "later":
