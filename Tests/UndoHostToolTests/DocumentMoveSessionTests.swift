@@ -48,4 +48,12 @@ struct DocumentMoveSessionTests {
                "session.undo:11: UNDO_EINVAL: earlier --doc: \"10s\"은(는) 상태 수가 아닙니다", "session.undo:12: UNDO_EEMPTY: a은(는) 가장 새로운 상태에 있습니다"]
         for line in expected { #expect(run.standardError.contains(line), "\(run.standardError)") }
     }
+
+    @Test("diff's \"not a state number\" is in the session's language")
+    func diffStateNumberInKorean() throws {
+        let run = try UndoHostProcess.runScript("diff x\n", extraArguments: ["--locale", "ko", "--keep-going"])
+        #expect(run.standardError.contains("diff: \"x\"은(는) 상태 번호가 아닙니다"), "\(run.standardError)")
+        #expect(!run.standardError.contains("is not a state number") && !run.standardError.contains("0 is the start"),
+                "\(run.standardError)")
+    }
 }
