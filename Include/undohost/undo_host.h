@@ -644,12 +644,17 @@ int32_t undo_history_forget_saved(undo_history *h, const char *context);
 int32_t undo_history_is_dirty(undo_history *h, const char *context);
 
 /**
- * Takes the context back (or forward) to its saved state in one new step named "Revert to
- * Saved", whose undo gives back exactly the state before it; the steps since the save stay steps
- * of their own below it. *result (may be NULL) as for undo_history_undo.
- * Returns UNDO_OK; UNDO_EEMPTY when the context is not dirty; UNDO_ESTATE when the saved state
- * can no longer be reached or a group is open; UNDO_EPLUGIN when an action failed (nothing
- * changed; its message in undo_history_last_error); UNDO_EREENTRANT; UNDO_EHANDLE. Thread: any.
+ * Takes the context to its saved state in one new step named "Revert to Saved" on top of the
+ * present state, whose undo gives back exactly the state before it. The saved state may be
+ * behind, ahead or on another branch (as Vim's ":e!" reloads the saved file); the steps since
+ * the save stay steps of their own, no other state moves (a state id keeps naming the documents
+ * as they were when it was made), and other contexts do not change. *result (may be NULL) as
+ * for undo_history_undo.
+ * Returns UNDO_OK; UNDO_EEMPTY when the context is not dirty; UNDO_ESTATE, with the reason in
+ * undo_history_last_error, when its save point was forgotten (undo_history_forget_saved), a
+ * limit dropped the saved state's steps, the way passes a group that also changed other
+ * contexts, or a group is open; UNDO_EPLUGIN when an action failed (nothing changed; its
+ * message in undo_history_last_error); UNDO_EREENTRANT; UNDO_EHANDLE. Thread: any.
  */
 int32_t undo_history_revert(undo_history *h, const char *context, undo_result *result);
 
@@ -731,6 +736,45 @@ int32_t undo_history_earlier(undo_history *h, const char *distance, undo_result 
  */
 int32_t undo_history_later(undo_history *h, const char *distance, undo_result *result);
 
+/*
+ * Moves of one document alone (since ABI 1.8; Vim's per-buffer undo tree). A document's content
+ * at any state is what its own steps on the way from the start to that state made. These calls
+ * give `context` (NULL: the current context, or the global one when there is none) its content
+ * at another state and leave every other context as it is: its steps are undone back to where
+ * its present run and the run to that state part, then done along the latter, on copies, in one
+ * new step named "Go to State" on top of the present state (undone as one step, like
+ * undo_history_revert). No state moves: a state id keeps naming the documents as they were when
+ * it was made. A step that also changed other contexts (a group over several) cannot run for
+ * one: a move whose way passes one is refused with UNDO_ESTATE, the step named in
+ * undo_history_last_error (undo_history_goto moves every context there). All or nothing.
+ */
+
+/**
+ * Gives `context` its content at state `state` (0: the start), on any branch.
+ * Returns UNDO_OK; UNDO_EEMPTY when it has that content already; UNDO_ENOTFOUND (no such state);
+ * UNDO_ESTATE (a group on the way changed other contexts too, or a group is open); the plugin's
+ * code when a step failed (nothing changed); UNDO_EINVAL (a bad context name, or
+ * result->struct_size too small); UNDO_EREENTRANT; UNDO_EHANDLE. *result (NULL: not wanted) as
+ * for undo_history_undo. Thread: any.
+ */
+int32_t undo_history_goto_in(undo_history *h, const char *context, uint32_t state, undo_result *result);
+
+/**
+ * Takes `context` `count` (>= 1) of its own states back, in the order they were made, across
+ * branches. Its states are the start and the states after its own steps (a document move's
+ * step is none: two calls with 1 go back two states); it is at the state its last move went to,
+ * or the state after its newest step done. Fewer states than `count` before it: the start.
+ * Returns as undo_history_goto_in, UNDO_EEMPTY when it is at its first state, UNDO_EINVAL for a
+ * count of 0.
+ */
+int32_t undo_history_earlier_in(undo_history *h, const char *context, uint32_t count, undo_result *result);
+
+/**
+ * Takes `context` `count` (>= 1) of its own states forward (past its newest: to the newest).
+ * Returns as undo_history_earlier_in, UNDO_EEMPTY when it is at its newest state.
+ */
+int32_t undo_history_later_in(undo_history *h, const char *context, uint32_t count, undo_result *result);
+
 /** undo_tree_node.flags: the step is done (on the way from the start to the current state). */
 #define UNDO_NODE_APPLIED 0x1u
 /** undo_tree_node.flags: the current state. */
@@ -739,6 +783,9 @@ int32_t undo_history_later(undo_history *h, const char *distance, undo_result *r
 #define UNDO_NODE_WAS_SAVED 0x4u
 /** undo_tree_node.flags: its context's saved state now. */
 #define UNDO_NODE_SAVE_POINT 0x8u
+/** undo_tree_node.flags: the state undo_history_redo goes to next (since ABI 1.8; never set
+ *  by an older library). */
+#define UNDO_NODE_NEXT_REDO 0x10u
 
 /** One state of the tree. Fixed layout (array element). */
 typedef struct undo_tree_node {
@@ -1087,6 +1134,20 @@ int32_t undo_history_remove_all(undo_history *h);
  */
 int32_t undo_history_describe(undo_history *h, const char *plugin_id, const char *context,
                               char *buffer, uint32_t capacity);
+
+/**
+ * A look without a move (since ABI 1.8): writes the plugin's view of the document as it is at
+ * state `state` of the tree (0: the start; see undo_history_tree) and returns its full length,
+ * as undo_history_describe. The steps on the way run there and back (the plugin sees a move
+ * and its return), but the history keeps its position, branches and save states exactly,
+ * nothing is journaled, and observers hear nothing, also when a step on the way fails.
+ * Errors: UNDO_ENOTFOUND (no such plugin or state), UNDO_ENOTSUP (the plugin cannot show
+ * documents), UNDO_ESTATE (a group is open), the plugin's code (the history and the documents
+ * as they were), UNDO_EREENTRANT, UNDO_EHANDLE. Thread: any. Complexity: O(steps in the
+ * history + steps on the way, twice).
+ */
+int32_t undo_history_describe_at(undo_history *h, uint32_t state, const char *plugin_id, const char *context,
+                                 char *buffer, uint32_t capacity);
 
 /**
  * Saves the whole state of one of a plugin's documents as bytes, in the plugin's own format

@@ -30,6 +30,16 @@ public enum UndoError: Error, Sendable, Equatable, CustomStringConvertible {
     case nothingToRedo
     /// The saved state can no longer be reached (its steps were trimmed or discarded).
     case savePointUnreachable(UndoContext)
+    /// The document has no saved state to go back to: its save point was forgotten
+    /// (``UndoStack/forgetSavePoint(_:)``) and it was not saved since.
+    case noSavePoint(UndoContext)
+    /// The way to the document's saved state passes `step`, a group that also changed other
+    /// documents: it cannot be run for this document alone (``UndoStack/goTo(state:)`` moves
+    /// every document there).
+    case revertCrossesOtherDocuments(UndoContext, step: String?)
+    /// A move of one document (``UndoStack/goTo(state:in:named:)``) would pass a step that
+    /// also changed other documents, which cannot run for one document alone.
+    case moveCrossesOtherDocuments(UndoContext, step: String?)
     /// An action failed with `underlying`, the action's own error (a plugin's
     /// `PluginActionError`, say). The history is unchanged.
     case actionFailed(step: String?, underlying: any Error)
@@ -58,6 +68,19 @@ public enum UndoError: Error, Sendable, Equatable, CustomStringConvertible {
         case .savePointUnreachable(let context):
             let which = context == .global ? "" : " of \(context.name)"
             return "the saved state\(which) can no longer be reached (its steps were dropped)"
+        case .noSavePoint(let context):
+            let which = context == .global ? "the document" : context.name
+            return "\(which) has no saved state to go back to (its save point was forgotten)"
+        case .revertCrossesOtherDocuments(let context, let step):
+            let which = context == .global ? "" : " of \(context.name)"
+            let name = step.map { " \"\($0)\"" } ?? ""
+            return "the way to the saved state\(which) passes the step\(name), which also changed other documents; "
+                + "goto moves every document there"
+        case .moveCrossesOtherDocuments(let context, let step):
+            let which = context == .global ? "the document" : context.name
+            let name = step.map { " \"\($0)\"" } ?? ""
+            return "the way of \(which) to that state passes the step\(name), which also changed other documents; "
+                + "goto without a document moves every document there"
         case .actionFailed(let step, let underlying):
             let message = String(describing: underlying)
             return "\(step.map { "\"\($0)\" " } ?? "")failed: \(message)"
@@ -102,7 +125,11 @@ extension UndoError {
         case (.nameTooLong(let w1, let b1, let l1), .nameTooLong(let w2, let b2, let l2)):
             return w1 == w2 && b1 == b2 && l1 == l2
         case (.positionOutOfRange(let r1, let c1), .positionOutOfRange(let r2, let c2)): return r1 == r2 && c1 == c2
-        case (.savePointUnreachable(let x), .savePointUnreachable(let y)): return x == y
+        case (.savePointUnreachable(let x), .savePointUnreachable(let y)), (.noSavePoint(let x), .noSavePoint(let y)):
+            return x == y
+        case (.revertCrossesOtherDocuments(let x, let s1), .revertCrossesOtherDocuments(let y, let s2)),
+             (.moveCrossesOtherDocuments(let x, let s1), .moveCrossesOtherDocuments(let y, let s2)):
+            return x == y && s1 == s2
         case (.stateNotFound(let x), .stateNotFound(let y)): return x == y
         case (.invalidTravel(let x), .invalidTravel(let y)): return x == y
         case (.rollbackFailed(let s1, let m1), .rollbackFailed(let s2, let m2)): return s1 == s2 && m1 == m2

@@ -171,3 +171,20 @@ public func undo_history_describe(_ h: OpaquePointer?, _ pluginID: UnsafePointer
         return try CText.write(text, to: buffer, capacity: capacity)
     }
 }
+
+@c @implementation
+public func undo_history_describe_at(_ h: OpaquePointer?, _ state: UInt32, _ pluginID: UnsafePointer<CChar>?,
+                                     _ context: UnsafePointer<CChar>?, _ buffer: UnsafeMutablePointer<CChar>?,
+                                     _ capacity: UInt32) -> Int32 {
+    withClient(h, changing: false) { history throws(ClientFailure) in
+        let id = try CText.read(pluginID, "plugin_id")
+        let context = try CText.context(context, fallback: history.currentContext ?? .global)
+        let text: String
+        do throws(PluginHostError) {
+            text = try history.host.describe([(context: context, plugin: id)], atState: state)[0]
+        } catch {
+            throw ClientFailure(error)
+        }
+        return try CText.write(text, to: buffer, capacity: capacity)
+    }
+}

@@ -56,7 +56,8 @@ private func travel(_ history: ClientHistory, _ distance: UnsafePointer<CChar>?,
         throw ClientFailure(error)
     }
     return try ResultWriter.finish(history, done, direction: done?.direction ?? (earlier ? .undo : .redo), request: request,
-                                   into: result, nothing: earlier ? "there is no earlier state" : "there is no later state")
+                                   into: result, nothing: parsed.isZero ? "a distance of \(parsed) moves nowhere"
+                                       : earlier ? "there is no earlier state" : "there is no later state")
 }
 
 @c @implementation
@@ -85,6 +86,7 @@ public func undo_history_tree(_ h: OpaquePointer?, _ nodes: UnsafeMutablePointer
             if node.isCurrent { flags |= UInt32(UNDO_NODE_CURRENT) }
             if node.wasSaved { flags |= UInt32(UNDO_NODE_WAS_SAVED) }
             if node.isSavePoint { flags |= UInt32(UNDO_NODE_SAVE_POINT) }
+            if node.isNextRedo { flags |= UInt32(UNDO_NODE_NEXT_REDO) }
             let nameOffset = node.name.map(place) ?? UInt32(UNDO_NO_NAME)
             let contextOffset = place(node.context.name)
             nodes[index] = undo_tree_node(id: node.id, parent: node.parent, branch: UInt32(clamping: node.branch), flags: flags,
@@ -98,4 +100,48 @@ public func undo_history_tree(_ h: OpaquePointer?, _ nodes: UnsafeMutablePointer
         textLength?.pointee = UInt32(clamping: used)
         return Int32(clamping: tree.count)
     }
+}
+
+// Moves of one document alone (since ABI 1.8).
+
+@c @implementation
+public func undo_history_goto_in(_ h: OpaquePointer?, _ context: UnsafePointer<CChar>?, _ state: UInt32,
+                                 _ result: UnsafeMutablePointer<undo_result>?) -> Int32 {
+    withClient(h) { history throws(ClientFailure) in
+        let document = try movedDocument(history, context)
+        let request = try ResultWriter.readRequest(result)
+        let done = try history.hostCall { host throws(PluginHostError) in try host.goTo(state: state, in: document) }
+        return try ResultWriter.finish(history, done, direction: done?.direction ?? .undo, request: request, into: result,
+                                       nothing: "the document is as in state \(state) already")
+    }
+}
+
+@c @implementation
+public func undo_history_earlier_in(_ h: OpaquePointer?, _ context: UnsafePointer<CChar>?, _ count: UInt32,
+                                    _ result: UnsafeMutablePointer<undo_result>?) -> Int32 {
+    withClient(h) { history throws(ClientFailure) in try travelInDocument(history, context, count, result, earlier: true) }
+}
+
+@c @implementation
+public func undo_history_later_in(_ h: OpaquePointer?, _ context: UnsafePointer<CChar>?, _ count: UInt32,
+                                  _ result: UnsafeMutablePointer<undo_result>?) -> Int32 {
+    withClient(h) { history throws(ClientFailure) in try travelInDocument(history, context, count, result, earlier: false) }
+}
+
+/// The document a move acts on: the one named, or (NULL) the current context, or the global one.
+private func movedDocument(_ history: ClientHistory, _ context: UnsafePointer<CChar>?) throws(ClientFailure) -> UndoContext {
+    if let named = try CText.optionalContext(context) { return named }
+    return try history.withStack { $0.currentContext } ?? .global
+}
+
+private func travelInDocument(_ history: ClientHistory, _ context: UnsafePointer<CChar>?, _ count: UInt32,
+                              _ result: UnsafeMutablePointer<undo_result>?, earlier: Bool) throws(ClientFailure) -> Int32 {
+    let document = try movedDocument(history, context)
+    guard count > 0 else { throw .invalid("count is 0: a move goes at least one state") }
+    let request = try ResultWriter.readRequest(result)
+    let done = try history.hostCall { host throws(PluginHostError) in
+        earlier ? try host.earlier(Int(count), in: document) : try host.later(Int(count), in: document)
+    }
+    return try ResultWriter.finish(history, done, direction: done?.direction ?? .undo, request: request, into: result,
+                                   nothing: earlier ? "the document is at its first state" : "the document is at its newest state")
 }

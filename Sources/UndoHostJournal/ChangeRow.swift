@@ -81,6 +81,11 @@ struct ChangeRow {
                      .removeAll(let contextName):
                     setContext(contextName)
                 case .revertToSaved(let contextName, let stepName): setContext(contextName); setName(stepName)
+                case .goToInDocument(let state, let contextName, let stepName):
+                    setFirst(Int(state)); setContext(contextName); setName(stepName)
+                case .earlierInDocument(let count, let contextName, let stepName),
+                     .laterInDocument(let count, let contextName, let stepName):
+                    setFirst(count); setContext(contextName); setName(stepName)
                 case .limits(let count, let memory): setFirst(count); setSecond(memory)
                 case .coalescingWindow(let seconds, let attoseconds):
                     setFirst(seconds.flatMap { Int(exactly: $0) }); setSecond(attoseconds.flatMap { Int(exactly: $0) })
@@ -173,6 +178,13 @@ struct ChangeRow {
             case "save": return .history(.markSaved(context: contextName))
             case "forget-save": return .history(.forgetSavePoint(context: contextName))
             case "revert": return history(text.map { .revertToSaved(context: contextName, name: $0) })
+            case "doc-goto", "doc-earlier", "doc-later":
+                guard let number, let contextName, let text else { return nil }
+                if kind == "doc-goto" {
+                    return UInt32(exactly: number).map { .history(.goToInDocument(state: $0, context: contextName, name: text)) }
+                }
+                return kind == "doc-earlier" ? .history(.earlierInDocument(count: number, context: contextName, name: text))
+                    : .history(.laterInDocument(count: number, context: contextName, name: text))
             case "context": return .history(.currentContext(contextName))
             case "limits": return .history(.limits(count: number, memory: other))
             case "window": return .history(.coalescingWindow(seconds: number.map(Int64.init), attoseconds: other.map(Int64.init)))

@@ -25,7 +25,8 @@ import Testing
         #expect(stack.isDirty() && !stack.isSavedAtStart())
         try stack.redo(count: 2)
         #expect(stack.isDirty() && !stack.canRevertToSaved())
-        #expect(throws: UndoError.savePointUnreachable(.global)) { try stack.revertToSaved() }
+        // The true reason: the save point was forgotten (no step was dropped).
+        #expect(throws: UndoError.noSavePoint(.global)) { try stack.revertToSaved() }
         #expect(stack.steps.allSatisfy { !$0.isSavePoint })
         // The next save is a save point again.
         try stack.markSaved()

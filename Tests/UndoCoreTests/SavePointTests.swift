@@ -63,16 +63,38 @@ import Testing
         #expect(store[.global] == "a")
     }
 
-    @Test func anUnreachableSavedStateIsAnError() throws {
+    /// The saved state on another branch (a change after undoing set it aside): the revert
+    /// reaches it, as Vim's `:e!` reads the saved file whatever branch it was written from.
+    @Test func aRevertReachesTheSavedStateOnAnotherBranch() throws {
         let store = TextStore()
         let stack = UndoStack.testing()
-        try stack.perform(Append(store: store, text: "a"))
+        try stack.perform(Append(store: store, text: "a"))   // 1
         try stack.markSaved()
         try stack.undo()
-        try stack.perform(Append(store: store, text: "b"))   // discards the saved redo step
-        #expect(stack.isDirty())
+        try stack.perform(Append(store: store, text: "b"))   // 2: 1 hangs at the start
+        #expect(stack.isDirty() && stack.canRevertToSaved())
+        let result = try #require(try stack.revertToSaved())   // 3
+        #expect(store[.global] == "a" && !stack.isDirty() && result.stepCount == 2)
+        #expect(stack.currentState == 3)
+        try stack.undo()
+        #expect(store[.global] == "b" && stack.currentState == 2)
+        try stack.goTo(state: 1)
+        #expect(store[.global] == "a" && !stack.isDirty())
+        try stack.goTo(state: 3)
+        #expect(store[.global] == "a" && !stack.isDirty())
+        stack.checkInvariants()
+    }
+
+    /// Refused only for a true reason, named: the saved state's steps were dropped by a limit.
+    @Test func aSavedStateALimitDroppedIsAnError() throws {
+        let store = TextStore()
+        let stack = UndoStack.testing(countLimit: 2)
+        try stack.perform(Append(store: store, text: "a"))
+        try stack.markSaved()
+        for text in ["b", "c", "d"] { try stack.perform(Append(store: store, text: text)) }   // "a" dropped
+        #expect(stack.isDirty() && !stack.canRevertToSaved())
         #expect(throws: UndoError.savePointUnreachable(.global)) { try stack.revertToSaved() }
-        #expect(store[.global] == "b")
+        #expect(store[.global] == "abcd")
     }
 
     @Test func trimmingTheStartMakesTheOpeningStateUnreachable() throws {

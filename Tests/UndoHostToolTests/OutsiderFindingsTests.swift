@@ -165,6 +165,8 @@ struct OutsiderFindingsTests {
         let probe = try ProbeBuild.build()
         let run = try UndoHostProcess.run(["--plugins", probe], input: "probe.forget\n")
         #expect(run.status == 1)
+        // The probe's view counts its performs, so the session sees its document changed by the
+        // failed perform and says so (the hint of a perform that changed its document).
         #expect(run.standardError == """
             <stdin>:1: UNDO_EPLUGIN: probe.forget: perform failed: perform succeeded without setting inverse argument 1 (x: i64); the step cannot be undone
               hint: the plugin changed document untitled before it failed, and the history is unchanged: the document no longer matches its history (undo will not restore it); report this to the plugin's author

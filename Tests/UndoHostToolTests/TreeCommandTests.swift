@@ -30,10 +30,10 @@ struct TreeCommandTests {
         #expect(run.standardOutput.contains("""
             History tree (4 steps, 2 branches, at state 4)
             o 0  Start
-            o 1  Typing
-            ├─o 2  Typing
-            │ o 3  Typing
-            @ 4  Typing  (current)
+            o 1  Typing "a"
+            ├─o 2  Typing "b"
+            │ o 3  Typing "c"
+            @ 4  Typing "d"  (current)
             Go to state 3: at state 3 (3 steps)
             """))
         // Redo after returning to the fork took the branch last used (c after b), and the tree
@@ -41,10 +41,10 @@ struct TreeCommandTests {
         #expect(run.standardOutput.hasSuffix("""
             History tree (4 steps, 2 branches, at state 3)
             o 0  Start
-            o 1  Typing
-            ├─o 4  Typing
-            o 2  Typing
-            @ 3  Typing  (current)
+            o 1  Typing "a"
+            ├─o 4  Typing "d"
+            o 2  Typing "b"
+            @ 3  Typing "c"  (current)
 
             """))
     }

@@ -24,13 +24,14 @@ struct ContextCounts: Equatable {
         context.name.isEmpty ? global : others[context] ?? Count()
     }
 
-    /// The contexts with a count: the global one first, then the others in the dictionary's order.
-    /// - Complexity: O(contexts).
+    /// The contexts with a count: the global one first, then the others by name (never in the
+    /// dictionary's order, which follows the per-process hash seed).
+    /// - Complexity: O(contexts × log contexts).
     var contexts: [UndoContext] {
         var contexts: [UndoContext] = []
         contexts.reserveCapacity(others.count + 1)
         if !global.isEmpty { contexts.append(.global) }
-        contexts.append(contentsOf: others.keys)
+        contexts.append(contentsOf: others.keys.sorted { $0.name < $1.name })
         return contexts
     }
 

@@ -2,7 +2,7 @@
 ///
 /// A branch hangs at a step of the current branch (its fork) and is done on top of the steps up
 /// to that fork. An undo or redo in one context moves a step past other contexts' steps, which
-/// changes what is done up to the forks among them; a revert forwards folds steps into its own.
+/// changes what is done up to the forks among them (a revert moves no step: it adds its own).
 /// Each context's steps keep their order, so a branch still fits a fork when the steps done up
 /// to it differ only in contexts that nothing in the branch (nor in the branches hanging on it)
 /// changes. Such moves hang the branches there. Per-document undo and redo stay always offered:
@@ -45,7 +45,9 @@ extension HistoryRecord {
         var offsets: [UInt32: Int] = [:]
         for offset in lower...upper { offsets[steps[offset].serial] = offset }
         var result: [(first: UInt32, fork: UInt32)] = []
-        var stranded: Set<UInt32> = []
+        // In the order found (a set's order follows the per-process hash seed, and the order in
+        // which branches are dropped decides the slots, so the numbers, of those that stay).
+        var stranded: [UInt32] = []
         for slot in branches.branches.indices {
             let fork = branches.branches[slot].fork
             guard let offset = offsets[fork], !stranded.contains(fork) else { continue }
@@ -66,8 +68,8 @@ extension HistoryRecord {
                 } else if offset + 1 > upper || needs.isDisjoint(with: passedContexts((offset + 1)...upper)) {
                     // With the rest of X done too: after S.
                     result.append((first, moved))
-                } else {
-                    stranded.insert(fork)
+                } else if !stranded.contains(fork) {
+                    stranded.append(fork)
                 }
             } else {
                 // Redo: X1…Xm S becomes S X1…Xm. At S the state is the one after Xm now.
@@ -75,12 +77,12 @@ extension HistoryRecord {
                 if needs.isDisjoint(with: movedContexts) { continue }   // Xk with S done too
                 if needs.isDisjoint(with: passedContexts(lower...offset)) {
                     result.append((first, before))   // without X1…Xk
-                } else {
-                    stranded.insert(fork)
+                } else if !stranded.contains(fork) {
+                    stranded.append(fork)
                 }
             }
         }
-        return (result, Array(stranded))
+        return (result, stranded)
     }
 
     /// Hangs the branches as ``forksAfterMoving(_:to:)`` found, after dropping those stranded

@@ -178,16 +178,6 @@ extension HistoryRecord {
         return removed
     }
 
-    /// Moves the redo step at `index` back among the done steps without running it (a revert
-    /// took its change back, and takes it back again in its own step).
-    mutating func relocateDone(from index: Int) {
-        var from = index
-        if from != position && !branches.isEmpty { rehang(forksAfterMoving(from, to: position)) }
-        while from > position { steps.swapAt(from, from - 1); from -= 1 }
-        position += 1
-        countMove(at: from, toDone: true)
-    }
-
     // MARK: Finding steps
 
     /// The index of the newest done step of `context` (`nil`: of any context), or `nil` while a
@@ -262,76 +252,5 @@ extension HistoryRecord {
 
     func isDirty(_ context: UndoContext) -> Bool {
         !(saveStates[context] ?? SaveState()).saved.contains(savedMarker(in: context))
-    }
-
-    /// How many steps of `context` to undo (negative) or redo (positive) to reach its saved
-    /// state; `nil` if it cannot be reached.
-    func pathToSaved(in context: UndoContext) -> Int? {
-        let state = saveStates[context] ?? SaveState()
-        if state.saved.contains(savedMarker(in: context)) { return 0 }
-        // Backwards: after undoing the k-th done step of the context, the marker is the next
-        // non-discardable step below it (or the baseline).
-        var count = 0
-        var index = position - 1
-        while index >= 0 {
-            if step(at: index, touches: context) {
-                // A step that also changed other documents cannot be part of a revert of this one.
-                if Self.contexts(of: steps[index].command).count > 1 { return nil }
-                count += 1
-                let marker = newestNonDiscardableSerial(in: context, below: index) ?? state.baseline
-                if state.saved.contains(marker) { return -count }
-            }
-            index -= 1
-        }
-        // Forwards: redoing a non-discardable step makes it the marker.
-        count = 0
-        // The revert folds the steps it redoes into its own: a branch hanging between two of
-        // them that changes this context would fit no state any more.
-        var folded: [UInt32] = []
-        for index in position..<steps.count where step(at: index, touches: context) {
-            if Self.contexts(of: steps[index].command).count > 1 { return nil }
-            count += 1
-            if !steps[index].command.isDiscardable && state.saved.contains(steps[index].serial) {
-                return folded.contains { contextsOfBranches(at: $0).contains(context) } ? nil : count
-            }
-            if !branches.isEmpty { folded.append(steps[index].serial) }
-        }
-        return nil
-    }
-
-    /// Records the revert of `context` that just moved over `count` of its steps in
-    /// `direction` (to its saved state) as one new step named `name`.
-    mutating func recordRevert(_ context: UndoContext, moved count: Int, _ direction: UndoResult.Direction, name: String) {
-        // The steps just moved over, nearest the position first: oldest first after undoing,
-        // newest first after redoing.
-        var moved: [any UndoCommand] = []
-        var indices: [Int] = []
-        var index = direction == .undo ? position : position - 1
-        while moved.count < count && index >= 0 && index < steps.count {
-            if step(at: index, touches: context) {
-                moved.append(steps[index].command)
-                indices.append(index)
-            }
-            index += direction == .undo ? 1 : -1
-        }
-        if direction == .undo {
-            // Back to done, where they were (the newest of this context, in their order), then
-            // the revert, which undoes copies of them: its undo does them again.
-            for index in indices { relocateDone(from: index) }
-            let taken = UndoGroup(name: nil, context: context, members: moved)
-            appendFinished(InvertedCommand(inner: taken, name: name, context: context))
-        } else {
-            // Out of the done steps, into the revert, which does them again on redo. What hung
-            // after the newest of them (branches, and the redo steps it sets aside) follows the
-            // state the revert makes, so it hangs at the revert (the next serial).
-            if !branches.isEmpty { branches.rehang(from: steps[indices[0]].serial, to: nextSerial) }
-            for index in indices.sorted(by: >) {
-                self.count(steps[index].command, -1, done: true)
-                removeFromList(at: index)
-                position -= 1
-            }
-            appendFinished(UndoGroup(name: name, context: context, members: moved.reversed()), asideAfterIt: true)
-        }
-        saveStates[context, default: SaveState()].saved.insert(savedMarker(in: context))
     }
 }

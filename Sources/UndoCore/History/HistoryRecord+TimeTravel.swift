@@ -16,6 +16,12 @@ extension HistoryRecord {
     /// - Complexity: O(steps in the history × log n) for a count of n states; O(steps) for a
     ///   time; O(steps + saves × log saves) for saves.
     func travelTarget(_ distance: UndoTravel, earlier: Bool) -> UInt32? {
+        travelAim(distance, earlier: earlier).target
+    }
+
+    /// The state `distance` away (see ``travelTarget(_:earlier:)``) and, for a time, the time
+    /// aimed at (what ``timeCursor`` keeps after the move).
+    func travelAim(_ distance: UndoTravel, earlier: Bool) -> (target: UInt32?, time: UInt64?) {
         let current = currentState
         var serials: [UInt32] = []
         var times: [UInt32: UInt64] = [:]
@@ -23,32 +29,38 @@ extension HistoryRecord {
         forEachStep { step, _, _ in serials.append(step.serial) }
         let newest = serials.max() ?? 0
         let target: UInt32
+        var aim: UInt64?
         switch distance {
         case .states(let count):
-            guard count > 0 else { return nil }
+            guard count > 0 else { return (nil, nil) }
             if earlier {
                 target = Self.nth(count, of: serials.filter { $0 < current }, largest: true) ?? 0
             } else {
                 target = Self.nth(count, of: serials.filter { $0 > current }, largest: false) ?? newest
             }
         case .time(let duration):
-            forEachStep { step, _, _ in times[step.serial] = step.time }
-            let now = current == 0 ? 0 : times[current] ?? 0
             let span = Self.nanoseconds(duration)
+            guard span > 0 else { return (nil, nil) }
+            forEachStep { step, _, _ in times[step.serial] = step.time }
+            // From the time the last move by a time aimed at, while still at the state it reached.
+            let now = timeCursor.flatMap { $0.state == current ? $0.time : nil }
+                ?? (current == 0 ? 0 : times[current] ?? 0)
             if earlier {
-                // The newest state reached before this one, at least `span` before it.
+                // The newest state made before this one, at least `span` before it.
                 let limit = now >= span ? now - span : 0
                 let older = serials.filter { $0 < current && times[$0]! <= limit && now >= span }
                 target = older.max() ?? 0
+                aim = limit
             } else {
                 // The newest state within `span` after this one; at least the next one.
                 let limit = now &+ span < now ? UInt64.max : now + span
                 let later = serials.filter { $0 > current }
-                guard let next = later.min() else { return nil }
+                guard let next = later.min() else { return (nil, nil) }
                 target = later.filter { times[$0]! <= limit }.max() ?? next
+                aim = limit
             }
         case .saves(let count):
-            guard count > 0 else { return nil }
+            guard count > 0 else { return (nil, nil) }
             let existing = Set(serials)
             // The saved states that still exist, in the order they were made.
             let saves = Set(saveLog.map(\.state)).filter { $0 != 0 && existing.contains($0) }.sorted()
@@ -65,7 +77,7 @@ extension HistoryRecord {
                 target = saves[number - 1]
             }
         }
-        return target == current ? nil : target
+        return (target == current ? nil : target, aim)
     }
 
     /// The `n`-th largest (or smallest) of `values`, or `nil` when there are fewer than `n`:
@@ -140,6 +152,14 @@ public enum UndoTravel: Sendable, Hashable, Codable, CustomStringConvertible {
         case "d": self = .time(.seconds(count * 86400))
         case "f": self = .saves(count)
         default: throw UndoError.invalidTravel(text)
+        }
+    }
+
+    /// Whether the distance is nothing (`0`, `0s`, `0f`): a travel by it stays where it is.
+    public var isZero: Bool {
+        switch self {
+        case .states(let count), .saves(let count): count == 0
+        case .time(let duration): duration <= .zero
         }
     }
 

@@ -33,8 +33,15 @@ struct HistoryRecord {
     var branches = BranchStore()
     /// Every save, oldest first: the state saved and when (what `earlier 1f` goes back to).
     var saveLog: [SaveRecord] = []
+    /// Where the last move by a time aimed, and the state it reached: the next move by a time
+    /// from that state counts from the time aimed at, not from when the state was made, so
+    /// `earlier 10s` then `later 10s` comes back to where it started (as in Vim).
+    var timeCursor: (state: UInt32, time: UInt64)?
     /// The save state of every context that was saved or lost steps to a limit.
     var saveStates: [UndoContext: SaveState] = [:]
+    /// The state each document move went to, by the serial of its step (see
+    /// ``documentState(of:)``); looked up only, never listed.
+    var documentMoves: [UInt32: UInt32] = [:]
     /// The groups being recorded, outermost first.
     @usableFromInline
     var openGroups: [UndoGroup] = []

@@ -48,6 +48,13 @@ public enum UndoOperation: Sendable, Hashable, Codable {
     case forgetSavePoint(context: String?)
     /// A context taken back to its save point as one step named `name`.
     case revertToSaved(context: String?, name: String)
+    /// One document alone taken to its content at a state, as one step named `name`
+    /// (``UndoStack/goTo(state:in:named:)``).
+    case goToInDocument(state: UInt32, context: String, name: String)
+    /// One document alone taken `count` of its own states back; recorded as the state it reached.
+    case earlierInDocument(count: Int, context: String, name: String)
+    /// One document alone taken `count` of its own states forward; recorded as the state it reached.
+    case laterInDocument(count: Int, context: String, name: String)
     /// The count and memory limits (`nil`: none); steps beyond them are dropped.
     case limits(count: Int?, memory: Int?)
     /// How long a coalescing run stays open, as `Duration`'s two exact components (`nil`: no
@@ -95,6 +102,9 @@ public enum UndoOperation: Sendable, Hashable, Codable {
         case .markSaved: "save"
         case .forgetSavePoint: "forget-save"
         case .revertToSaved: "revert"
+        case .goToInDocument: "doc-goto"
+        case .earlierInDocument: "doc-earlier"
+        case .laterInDocument: "doc-later"
         case .limits: "limits"
         case .coalescingWindow: "window"
         case .currentContext: "context"
@@ -134,14 +144,10 @@ public enum UndoOperation: Sendable, Hashable, Codable {
             return Applied(result: try stack.goTo(state: state), recorded: self)
         case .earlier(let distance), .later(let distance):
             let earlier = if case .earlier = self { true } else { false }
-            // A travel that finds no state changes nothing, not even the coalescing run.
-            guard let target = stack.travelTarget(distance, earlier: earlier) else {
-                _ = try earlier ? stack.earlier(distance) : stack.later(distance)  // its refusals (a group open)
-                return Applied(result: nil, recorded: nil)
-            }
-            // The target found once: the travel is the move to it.
-            let result = try stack.goTo(state: target)
-            return Applied(result: result, recorded: .goTo(state: target))
+            // A travel that finds no state changes nothing, not even the coalescing run; one that
+            // does is recorded as the move to the state it found.
+            let (result, target) = try stack.travelFindingTarget(distance, earlier: earlier)
+            return Applied(result: result, recorded: target.map { .goTo(state: $0) })
         case .travelFoundNoState:
             return Applied(result: nil, recorded: nil)
         case .beginGroup(let name, let group, let description):
@@ -158,6 +164,14 @@ public enum UndoOperation: Sendable, Hashable, Codable {
             try stack.forgetSavePoint(context(name))
         case .revertToSaved(let name, let title):
             return Applied(result: try stack.revertToSaved(context(name), named: title), recorded: self)
+        case .goToInDocument(let state, let name, let title):
+            let result = try stack.goTo(state: state, in: UndoContext(name), named: title)
+            return Applied(result: result, recorded: result == nil ? nil : self)
+        case .earlierInDocument(let count, let name, let title), .laterInDocument(let count, let name, let title):
+            let earlier = if case .earlierInDocument = self { true } else { false }
+            let (result, target) = try stack.travelFindingTarget(count, in: UndoContext(name), earlier: earlier, named: title)
+            guard let target, result != nil else { return Applied(result: result, recorded: nil) }
+            return Applied(result: result, recorded: .goToInDocument(state: target, context: name, name: title))
         case .limits(let count, let memory):
             try stack.refuseReentry(kind)
             stack.countLimit = count

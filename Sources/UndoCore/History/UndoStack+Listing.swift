@@ -34,8 +34,8 @@ extension UndoStack {
     }
 
     /// The contexts that have steps, done or redoable (a group's members included): the global
-    /// context first when it has any, then the others in no set order (sort them to show them).
-    /// - Complexity: O(contexts with steps).
+    /// context first when it has any, then the others by name.
+    /// - Complexity: O(contexts with steps × log of that).
     public var contexts: [UndoContext] { access { $0.contextCounts.contexts } }
 
     /// The command of the step at `index` (0 is the oldest), for a history panel that shows

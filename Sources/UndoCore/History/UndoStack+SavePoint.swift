@@ -43,30 +43,42 @@ extension UndoStack {
         access { $0.isDirty(context ?? $0.currentContext ?? .global) }
     }
 
-    /// Whether the saved state of `context` can still be reached by undoing or redoing.
+    /// Whether ``revertToSaved(_:named:)`` would take `context` (default: the current one, or
+    /// ``UndoContext/global``) to its saved state: it differs from it, and the saved state is
+    /// known, still in the history (on any branch) and reached without running a step that also
+    /// changed other documents.
+    /// - Complexity: O(steps of every branch).
     public func canRevertToSaved(_ context: UndoContext? = nil) -> Bool {
         return access { record in
             let context = context ?? record.currentContext ?? .global
-            return record.openGroups.isEmpty && record.isDirty(context) && record.pathToSaved(in: context) != nil
+            guard record.openGroups.isEmpty && record.isDirty(context) else { return false }
+            if case .success = record.revertPlan(for: context) { return true }
+            return false
         }
     }
 
-    /// Takes `context` back (or forward) to its saved state in one call, recorded as one new
-    /// step named `name` ("Revert to Saved") whose undo restores exactly the state before it. All or
-    /// nothing; observers are told once, with the final state.
+    /// Takes `context` to its saved state in one call, recorded as one new step named `name`
+    /// ("Revert to Saved") on top of the present state, whose undo restores exactly the state
+    /// before it. All or nothing; observers are told once, with the final state.
     ///
-    /// Backwards, the steps since the save stay in the history, each a step of its own, below
-    /// the revert: undoing the revert does them again, and undoing further takes them back one
-    /// at a time. Forwards (the saved state is in the redo steps), the revert does those redo
-    /// steps, which it then holds.
+    /// The saved state may be behind (the steps since the save are undone), ahead (in the redo
+    /// steps) or on another branch (undone back to where the branches part, then done along
+    /// the saved one), as Vim's `:e!` reads the saved file whatever branch it was written from.
+    /// The revert runs copies of those steps; the steps themselves stay where they were, so
+    /// every state keeps its number and its documents, undoing the revert and then each step
+    /// goes back one level at a time, and the document's redo steps hang as a branch at the
+    /// state before the revert. Other documents do not change.
     /// - Parameters:
     ///   - context: the document to revert; by default the current context, or
     ///     ``UndoContext/global``.
     ///   - name: the new step's name, in the language of the titles.
     /// - Returns: the result of the revert, or `nil` when the context is not dirty.
-    /// - Throws: ``UndoError/savePointUnreachable(_:)`` when the saved state's steps are gone
-    ///   or the way back passes a group that also changed other documents;
-    ///   ``UndoError/groupOpen``; an action's error, with the history as it was.
+    /// - Throws: ``UndoError/noSavePoint(_:)`` when its save point was forgotten;
+    ///   ``UndoError/savePointUnreachable(_:)`` when a limit dropped the saved state's steps;
+    ///   ``UndoError/revertCrossesOtherDocuments(_:step:)`` when the way passes a group that
+    ///   also changed other documents; ``UndoError/groupOpen``; an action's error, with the
+    ///   history as it was.
+    /// - Complexity: O(steps of every branch + steps run).
     @discardableResult
     public func revertToSaved(_ context: UndoContext? = nil, named name: String = "Revert to Saved") throws -> UndoResult? {
         try beginAction("revertToSaved")
@@ -76,35 +88,25 @@ extension UndoStack {
         }
         let record = storage.record
         guard record.pointee.openGroups.isEmpty else { throw UndoError.groupOpen }
-        // A refused revert changes nothing, not even the coalescing run its moves end.
-        let wasOpen = record.pointee.coalescingOpen
-        do {
-            return try revert(context ?? record.pointee.currentContext ?? .global, named: name)
-        } catch {
-            record.pointee.coalescingOpen = wasOpen
-            throw error
-        }
-    }
-
-    private func revert(_ context: UndoContext, named name: String) throws -> UndoResult? {
-        let record = storage.record
+        let context = context ?? record.pointee.currentContext ?? .global
         guard record.pointee.isDirty(context) else { return nil }
-        guard let path = record.pointee.pathToSaved(in: context) else { throw UndoError.savePointUnreachable(context) }
-        let direction: UndoResult.Direction = path < 0 ? .undo : .redo
-        // Obsolete steps stay: the revert's own step takes them back and does them again.
-        guard var result = try record.pointee.move(count: abs(path), direction, in: .given(context),
-                                                    removingObsolete: false) else {
-            throw UndoError.savePointUnreachable(context)
+        let plan = try record.pointee.revertPlan(for: context).get()
+        var command = plan.command(named: name, context: context)
+        var changes = UndoChanges()
+        let marks = changes.obsoleteMarks
+        do {
+            try command.perform(&changes)
+        } catch {
+            let failure = UndoError.wrap(error, step: name)
+            // Part of the way stayed done and could not be put back: no state describes the
+            // document now, so it counts as edited until its next save.
+            if case .rollbackFailed = failure { record.pointee.saveStates[context, default: SaveState()].saved = [] }
+            throw failure
         }
-        guard result.stepCount == abs(path) else {
-            // A step on the way could not be moved over (another document's change is in the
-            // way): back to where it was.
-            _ = try? record.pointee.move(count: result.stepCount, direction == .undo ? .redo : .undo, in: .given(context),
-                                         removingObsolete: false)
-            throw UndoError.savePointUnreachable(context)
-        }
-        result.name = name
-        record.pointee.recordRevert(context, moved: abs(path), direction, name: name)
-        return result
+        changes.obsoleteMarks = marks
+        record.pointee.appendFinished(command)
+        record.pointee.saveStates[context, default: SaveState()].saved.insert(record.pointee.savedMarker(in: context))
+        return UndoResult(direction: plan.redone.isEmpty ? .undo : .redo, name: name, context: context,
+                          stepCount: plan.stepCount, changes: changes.takeAll())
     }
 }

@@ -7,6 +7,8 @@ public struct UndoTreeNode: Sendable, Equatable {
     /// off (0: the start of the history).
     public var parent: UInt32
     public var name: String?
+    /// The step's longer description (``UndoCommand/historyDescription``), as history lists show it.
+    public var description: String?
     public var context: UndoContext
     /// When the state was made (last changed, for a step that coalesced), in the history
     /// clock's nanoseconds.
@@ -21,8 +23,9 @@ public struct UndoTreeNode: Sendable, Equatable {
     public var wasSaved: Bool
     /// Whether its document's content now on disk is this state.
     public var isSavePoint: Bool
-    /// The step's longer text for history lists (``UndoCommand/historyDescription``), if any.
-    public var historyDescription: String? = nil
+    /// Whether this is the state ``UndoStack/redo(count:)`` goes to next (from the current
+    /// state, along the current branch).
+    public var isNextRedo: Bool = false
 }
 
 extension UndoStack {
@@ -42,11 +45,12 @@ extension UndoStack {
             record.forEachStep { step, branch, parent in
                 let command = step.command
                 nodes.append(UndoTreeNode(
-                    id: step.serial, parent: parent, name: command.name, context: command.context, time: step.time,
+                    id: step.serial, parent: parent, name: command.name, description: command.historyDescription,
+                    context: command.context, time: step.time,
                     branch: branch, isApplied: branch == 0 && index < record.position,
                     isCurrent: step.serial == current, wasSaved: saved.contains(step.serial),
                     isSavePoint: record.saveStates[command.context]?.saved.contains(step.serial) ?? false,
-                    historyDescription: command.historyDescription))
+                    isNextRedo: branch == 0 && index == record.position))
                 index += 1
             }
             return nodes
@@ -104,6 +108,12 @@ extension UndoStack {
     }
 
     private func travel(_ distance: UndoTravel, earlier: Bool) throws -> UndoResult? {
+        try travelFindingTarget(distance, earlier: earlier).result
+    }
+
+    /// Travels as ``earlier(_:)`` or ``later(_:)`` and tells which state it went to (what a
+    /// journal records: the move to that state).
+    func travelFindingTarget(_ distance: UndoTravel, earlier: Bool) throws -> (result: UndoResult?, target: UInt32?) {
         try beginAction(earlier ? "earlier" : "later")
         defer {
             endAction()
@@ -111,7 +121,10 @@ extension UndoStack {
         }
         let record = storage.record
         guard record.pointee.openGroups.isEmpty else { throw UndoError.groupOpen }
-        guard let target = record.pointee.travelTarget(distance, earlier: earlier) else { return nil }
-        return try record.pointee.goTo(target)
+        let (found, aim) = record.pointee.travelAim(distance, earlier: earlier)
+        guard let target = found else { return (nil, nil) }
+        let result = try record.pointee.goTo(target)
+        if let aim { record.pointee.timeCursor = (target, aim) }
+        return (result, target)
     }
 }

@@ -65,7 +65,7 @@ public enum SessionCommand: Equatable, Sendable {
         "undo": "undo [N] | undo to N", "redo": "redo [N] | redo to N",
         "group": "group begin [\"Name\"] [--description \"Text\"] | group end | group cancel", "break": "break", "save": "save [--forget]", "revert": "revert", "limit": "limit [N]",
         "doc": "doc [NAME]", "close": "close [NAME]", "menu": "menu", "history": "history [--values]",
-        "alert": "alert [1|2|3|u|r|c]", "show": "show [--all] [NAME]", "plugins": "plugins",
+        "alert": "alert [1|2|3|u|r|c]", "show": "show [--all] [--at N] [NAME]", "plugins": "plugins",
         "load": "load [--allow-writable-plugins] [--isolated] PATH", "expect": "expect CODE COMMAND",
         "unload": "unload PLUGIN-ID", "checkpoint": "checkpoint", "help": "help [COMMAND|ACTION]", "quit": "quit", "exit": "exit",
     ].merging(TreeCommand.usages) { first, _ in first }
@@ -185,6 +185,16 @@ extension SessionCommand {
             return .history(values: values)
         case "alert": try parser.expectAtMost(1); return .alert(choice: words.first?.text)
         case "show":
+            if let at = words.firstIndex(where: { $0.text == "--at" }) {
+                // show --at N [NAME]: a look at state N, without moving.
+                guard at + 1 < words.count, let state = UInt32(words[at + 1].text) else {
+                    throw SessionError(.syntax, "show: --at needs a state number", hint: "usage: show [--all] [--at N] [NAME]",
+                                       column: words[at].column)
+                }
+                let others = words.enumerated().filter { $0.offset != at && $0.offset != at + 1 && $0.element.text != "--all" }
+                if others.count > 1 { throw SessionError(.syntax, "show: unexpected \"\(others[1].element.text)\"", column: others[1].element.column) }
+                return .tree(.showAt(state, document: others.first?.element.text))
+            }
             let (whole, rest) = parser.taking("--all")
             try rest.expectAtMost(1)
             return .show(rest.words.first?.text, whole: whole)

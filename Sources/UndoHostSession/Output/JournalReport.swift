@@ -155,6 +155,9 @@ struct JournalReport {
             case .markSaved(let context): return "save" + inDocument(context)
             case .forgetSavePoint(let context): return "save --forget" + inDocument(context)
             case .revertToSaved(let context, let name): return "revert" + inDocument(context) + "  (" + quoted(name) + ")"
+            case .goToInDocument(let state, let context, let name): return "goto --doc \(quoted(context)) \(state)  (" + quoted(name) + ")"
+            case .earlierInDocument(let count, let context, _): return "earlier --doc \(quoted(context)) \(count)"
+            case .laterInDocument(let count, let context, _): return "later --doc \(quoted(context)) \(count)"
             case .limits(let count, let memory):
                 return "limit " + (count.map(String.init) ?? "none") + (memory.map { ", memory \($0) bytes" } ?? "")
             case .coalescingWindow(let seconds, let attoseconds):

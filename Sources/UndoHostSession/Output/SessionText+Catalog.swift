@@ -38,7 +38,7 @@ extension SessionText {
             journalUpgraded(x, to: 4, keptAt: x), journalWarning(x, x), journalGroupOpen(x, x), journalGroupOpen(x, nil),
             neverEndedFromJournal(x), neverEndedFromJournal(nil), endOrCancelGroupHint, endGroupOrCtrlDHint,
             leavingWithOpenGroup(x), leavingWithOpenGroup(nil), askQuit([x], journal: x), askQuit([x, x], journal: x),
-            historyTree, treeSummary(steps: 2, branches: 1, at: 1), treeSummary(steps: 1, branches: 2, at: 1), global, current,
+            historyTree, wasSaved, nextRedo, treeSummary(steps: 2, branches: 1, at: 1), treeSummary(steps: 1, branches: 2, at: 1), global, current,
             ago(seconds: 1), ago(seconds: 120), ago(seconds: 7200), ago(seconds: 172_800), goToState(1), alreadyAtState(1),
             travel(earlier: true, x), travel(earlier: false, x), travelled(x, state: 1, steps: 2), nothingFurther(earlier: true),
             nothingFurther(earlier: false), treeHint, noState(1), notADistance(x, x), distanceHint, notAStateNumber(x), stateNumbersHint,
@@ -46,6 +46,7 @@ extension SessionText {
         ]
         all += demoHeadings
         all += journalCatalog
+        all += timeTravelCatalog
         all += SessionCommand.names.map(commandDescription)
         return all
     }

@@ -22,7 +22,7 @@ public struct SessionText: Sendable, Equatable {
         identifier.prefix { $0 != "-" && $0 != "_" }.lowercased() == "ko" ? .korean : .english
     }
 
-    private func pick(_ english: String, _ korean: String) -> String {
+    func pick(_ english: String, _ korean: String) -> String {
         language == .english ? english : korean
     }
 
@@ -44,6 +44,10 @@ public struct SessionText: Sendable, Equatable {
     }
     var discardable: String { pick("discardable", "버릴 수 있음") }
     var saved: String { pick("saved", "저장됨") }
+    /// A tree state that was its document's saved content once and is not now.
+    var wasSaved: String { pick("was saved", "저장된 적 있음") }
+    /// The tree state `redo` goes to next.
+    var nextRedo: String { pick("redo", "다시 실행") }
     var undone: String { pick("undone", "실행 취소됨") }
     var unnamed: String { pick("(unnamed)", "(이름 없음)") }
     /// Before the arguments a plugin step's inverse takes, in `history --values`.
@@ -536,7 +540,7 @@ public struct SessionText: Sendable, Equatable {
         "menu": "Show the Edit menu: Undo and Redo as they are titled now, with their shortcuts.",
         "history": "List every step with its description: > marks where the history is, saved the save points; --values adds each step's action and arguments.",
         "alert": "Show the shake-to-undo alert; with a choice (1-3, u/r/c), pick it.",
-        "show": "Show a document; after an undo or redo the changed part is highlighted. It fits the terminal; --all shows all of it.",
+        "show": "Show a document; after an undo or redo the changed part is highlighted. It fits the terminal; --all shows all of it; --at N shows it as at state N without moving (nothing changes, nothing is journaled).",
         "plugins": "List the loaded plugins and their actions.",
         "load": "Load a plugin file, or every plugin in a folder (--allow-writable-plugins: even one others may change).",
         "expect": "Run COMMAND, which must fail with the error CODE (UNDO_ERANGE); anything else is an error.",
@@ -544,7 +548,8 @@ public struct SessionText: Sendable, Equatable {
         "earlier": "Go back N states in the order they were made, across branches (1: the one before), or by a time (10s, 5m, 1h, 2d), or to the previous save (1f).",
         "later": "Go forward N states in the order they were made, by a time, or to the next save (Nf).",
         "goto": "Go to state ID of the tree, on any branch (0: the start).",
-        "tree": "Draw every state, branches too: @ is the current one. --times adds ages, --dot gives Graphviz DOT.",
+        "tree": "Draw every state, branches too: @ is the current one, saved the saved content now, redo where redo goes. --doc only this document's states. --times adds ages, --clock times of day (UTC), --dot gives Graphviz DOT.",
+        "diff": "Compare this document at state N with state M (or now), line by line, without moving.",
         "checkpoint": "Write a checkpoint of the journal (--journal): the history and the documents as bytes; the journal then keeps only the changes after it.",
         "help": "Show this help, or the help of one command or action.",
         "quit": "Leave (Ctrl+D too).",
@@ -564,7 +569,7 @@ public struct SessionText: Sendable, Equatable {
         "menu": "편집 메뉴를 보여 줍니다. 지금 제목 그대로의 실행 취소와 실행 복귀, 그리고 단축키.",
         "history": "모든 단계를 설명과 함께 보여 줍니다. >는 기록의 현재 위치, 저장됨은 저장 지점입니다. --values는 각 단계의 동작과 인수를 덧붙입니다.",
         "alert": "흔들어서 실행 취소 알림을 보여 줍니다. 고를 항목(1-3, u/r/c)을 주면 그것을 고릅니다.",
-        "show": "문서를 보여 줍니다. 실행 취소나 복귀 뒤에는 바뀐 곳이 강조됩니다. 터미널에 맞춰 보여 주고, --all이면 전부 보여 줍니다.",
+        "show": "문서를 보여 줍니다. 실행 취소나 복귀 뒤에는 바뀐 곳이 강조됩니다. 터미널에 맞춰 보여 주고, --all이면 전부 보여 줍니다. --at N은 움직이지 않고 상태 N에서의 모습을 보여 줍니다(아무것도 바뀌지 않고 저널에도 남지 않습니다).",
         "plugins": "불러온 플러그인과 그 동작을 보여 줍니다.",
         "load": "플러그인 파일 하나나 폴더의 모든 플러그인을 불러옵니다 (--allow-writable-plugins: 남이 바꿀 수 있는 것도).",
         "expect": "COMMAND를 실행합니다. 오류 CODE(UNDO_ERANGE 등)로 실패해야 하며, 그렇지 않으면 오류입니다.",
@@ -572,7 +577,8 @@ public struct SessionText: Sendable, Equatable {
         "earlier": "만든 순서대로 N개 상태만큼 되돌아갑니다(가지를 넘나듭니다. 1: 바로 앞 상태). 시간(10s, 5m, 1h, 2d)이나 이전 저장(1f)으로도 갑니다.",
         "later": "만든 순서대로 N개 상태만큼 앞으로 갑니다. 시간이나 다음 저장(Nf)으로도 갑니다.",
         "goto": "트리의 상태 ID로 갑니다. 어느 가지에 있어도 됩니다(0: 처음).",
-        "tree": "가지를 포함한 모든 상태를 그립니다. @가 지금 상태입니다. --times는 경과 시간을, --dot은 Graphviz DOT을 보여 줍니다.",
+        "tree": "가지를 포함한 모든 상태를 그립니다. @가 지금 상태, saved는 지금 저장된 내용, redo는 실행 복귀가 갈 곳입니다. --doc은 이 문서의 상태만 그립니다. --times는 경과 시간을, --clock은 시각(UTC)을, --dot은 Graphviz DOT을 보여 줍니다.",
+        "diff": "움직이지 않고 이 문서의 상태 N과 상태 M(또는 지금)을 줄 단위로 비교합니다.",
         "checkpoint": "저널(--journal)의 체크포인트를 씁니다. 기록과 문서를 바이트로 남기고, 저널에는 그 뒤의 변경만 남깁니다.",
         "help": "이 도움말이나 명령 또는 동작 하나의 도움말을 보여 줍니다.",
         "quit": "끝냅니다 (Ctrl+D도).",

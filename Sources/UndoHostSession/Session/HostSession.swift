@@ -303,6 +303,16 @@ public final class HostSession {
         case .actionFailed(let step, let underlying):
             return SessionError(.plugin, (step.map { "\($0): " } ?? "") + String(describing: underlying), code: code,
                                 hint: words.historyUnchangedHint)
+        case .noSavePoint(let context):
+            return SessionError(.history, words.noSavePoint(context.name), code: code, hint: words.gotoSavedHint)
+        case .savePointUnreachable(let context):
+            return SessionError(.history, words.savePointDropped(context.name), code: code, hint: words.gotoSavedHint)
+        case .revertCrossesOtherDocuments(let context, let step):
+            return SessionError(.history, words.revertCrossesOtherDocuments(context.name, step: step ?? words.unnamed),
+                                code: code, hint: words.gotoSavedHint)
+        case .moveCrossesOtherDocuments(let context, let step):
+            return SessionError(.history, words.moveCrossesOtherDocuments(context.name, step: step ?? words.unnamed),
+                                code: code, hint: words.gotoEveryDocumentHint)
         default:
             return SessionError(.history, error.description, code: code)
         }

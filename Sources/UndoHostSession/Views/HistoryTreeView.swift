@@ -4,8 +4,10 @@ import UndoHostTerminal
 /// The whole history as a tree, drawn top-down the way undotree and vundo draw it: each state
 /// under the one it follows; where a state has several, the others branch off to the right
 /// (`├─`) before the line goes on with the one on the way to the current state (or the newest).
-/// The current state is `@`, the others `o`; "saved" marks a state that was saved; each state
-/// names its document when the history has several.
+/// The current state is `@`, the others `o`; each state shows its step's description (as
+/// `history` does); "saved" marks a state that is its document's saved content now, "was saved"
+/// one saved before and not now; "redo" the state `redo` goes to next; each state names its
+/// document when the history has several.
 public struct HistoryTreeView: Sendable, Equatable {
     public struct Node: Sendable, Equatable {
         public var id: Int
@@ -21,6 +23,12 @@ public struct HistoryTreeView: Sendable, Equatable {
         public var wasSaved: Bool
         /// The step's description for history lists, if it has one.
         public var description: String? = nil
+        /// Whether its document's saved content is this state now.
+        public var isSavePoint: Bool
+        /// Whether `redo` goes to this state next.
+        public var isNextRedo: Bool
+        /// The name, or the step's description when it has one (what `history` lists).
+        public var text: String
     }
 
     public var nodes: [Node]
@@ -29,6 +37,9 @@ public struct HistoryTreeView: Sendable, Equatable {
     public var now: UInt64
     /// Whether the text shows each state's age.
     public var showsTimes = false
+    /// The wall clock's seconds since 1970 at ``now``: with it, the text shows each state's time
+    /// of day (UTC) too.
+    public var wallClockNow: Int64?
 
     public init(stack: UndoStack, now: UInt64) {
         current = Int(stack.currentState)
@@ -38,7 +49,39 @@ public struct HistoryTreeView: Sendable, Equatable {
             // An unnamed state's name is empty here, and named in the reader's language when shown.
             Node(id: Int(node.id), parent: Int(node.parent), name: node.name.flatMap(formatter.displayName) ?? "",
                  document: node.context.name, time: node.time, branch: node.branch, isApplied: node.isApplied,
-                 isCurrent: node.isCurrent, wasSaved: node.wasSaved, description: node.historyDescription)
+                 isCurrent: node.isCurrent, wasSaved: node.wasSaved, description: node.description,
+                 isSavePoint: node.isSavePoint, isNextRedo: node.isNextRedo,
+                 text: formatter.historyText(name: node.name, description: node.description) ?? "")
+        }
+    }
+
+    /// Keeps the states made by steps of `document` (`tree --doc`): each hangs under the nearest
+    /// state before it that is kept (0: the start), so the drawing is that document's own tree.
+    /// The current state is then the newest kept state on the way to it. A group counts for
+    /// the document it was made in.
+    /// - Complexity: O(states), each state's nearest kept ancestor found once.
+    public mutating func keepOnly(document: String) {
+        let byID = Dictionary(nodes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var nearest: [Int: Int] = [0: 0]
+        func nearestKept(_ start: Int) -> Int {
+            var chain: [Int] = []
+            var id = start
+            while nearest[id] == nil, let node = byID[id] {
+                if node.document == document { nearest[id] = id; break }
+                chain.append(id)
+                id = node.parent
+            }
+            let found = nearest[id] ?? 0
+            for passed in chain { nearest[passed] = found }
+            return found
+        }
+        current = nearestKept(current)
+        nodes = nodes.compactMap { node in
+            guard node.document == document else { return nil }
+            var kept = node
+            kept.parent = nearestKept(node.parent)
+            kept.isCurrent = node.id == current
+            return kept
         }
     }
 
@@ -78,18 +121,27 @@ public struct HistoryTreeView: Sendable, Equatable {
     private func line(for id: Int, node: Node?, prefix: String, namesDocuments: Bool, style: TextStyle,
                       words: SessionText) -> String {
         let isCurrent = id == current
-        let name = node.map { $0.name.isEmpty ? words.unnamed : $0.name.escapedForOneLine } ?? words.start
-        var text = prefix + (isCurrent ? "@ " : "o ") + String(id) + "  " + name
+        let shown = node.map { $0.text.isEmpty ? words.unnamed : $0.text.escapedForOneLine } ?? words.start
+        var text = prefix + (isCurrent ? "@ " : "o ") + String(id) + "  " + shown
         var notes: [String] = []
         if let node {
             if namesDocuments { notes.append(node.document.isEmpty ? words.global : node.document.escapedForOneLine) }
             if showsTimes { notes.append(words.ago(seconds: (now >= node.time ? now - node.time : 0) / 1_000_000_000)) }
-            if node.wasSaved { notes.append(words.saved) }
+            if let wallClockNow { notes.append(Self.timeOfDay(wallClockNow - Int64((now >= node.time ? now - node.time : 0) / 1_000_000_000))) }
+            if node.isSavePoint { notes.append(words.saved) } else if node.wasSaved { notes.append(words.wasSaved) }
+            if node.isNextRedo { notes.append(words.nextRedo) }
         }
         if isCurrent { notes.append(words.current) }
         if !notes.isEmpty { text += "  (" + notes.joined(separator: ", ") + ")" }
         let onTheWay = id == 0 || node?.isApplied == true
         return onTheWay ? text : style.dimmed(text)
+    }
+
+    /// "14:05:09": the time of day, UTC, of `seconds` since 1970.
+    static func timeOfDay(_ seconds: Int64) -> String {
+        let day = ((seconds % 86400) + 86400) % 86400
+        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return two(day / 3600) + ":" + two(day / 60 % 60) + ":" + two(day % 60) + " UTC"
     }
 
     /// "4s ago", "3m ago", "2h ago", "1d ago" (``SessionText/ago(seconds:)``).
@@ -99,14 +151,14 @@ public struct HistoryTreeView: Sendable, Equatable {
 
     /// The tree in Graphviz's DOT language (`dot -Tsvg`): a box per state, an arrow from each to
     /// the states that follow it; the way to the current state bold, the current state filled,
-    /// saved states with a double border.
+    /// the saved states with a double border (gray when saved before and not now).
     public var dot: String {
         var lines = ["digraph history {", "    rankdir=TB;", "    node [shape=box, fontname=\"Helvetica\"];"]
         lines.append("    s0 [label=\"0 Start\"\(current == 0 ? ", style=filled, fillcolor=lightblue" : "")];")
         for node in nodes {
             var attributes = ["label=\"\(node.id) \(Self.escaped(node.name.isEmpty ? SessionText.english.unnamed : node.name))\(node.document.isEmpty ? "" : "\\n" + Self.escaped(node.document))\""]
             if node.isCurrent { attributes.append("style=filled, fillcolor=lightblue") }
-            if node.wasSaved { attributes.append("peripheries=2") }
+            if node.isSavePoint { attributes.append("peripheries=2") } else if node.wasSaved { attributes.append("peripheries=2, color=gray") }
             lines.append("    s\(node.id) [\(attributes.joined(separator: ", "))];")
             lines.append("    s\(node.parent) -> s\(node.id)\(node.isApplied ? " [style=bold]" : "");")
         }
@@ -137,7 +189,8 @@ public struct HistoryTreeView: Sendable, Equatable {
                          ("document", .string(node.document)), ("branch", .integer(node.branch)),
                          ("ageMilliseconds", .integer(Int((now >= node.time ? now - node.time : 0) / 1_000_000))),
                          ("applied", .bool(node.isApplied)), ("current", .bool(node.isCurrent)),
-                         ("saved", .bool(node.wasSaved))])
+                         ("saved", .bool(node.wasSaved)), ("savedNow", .bool(node.isSavePoint)),
+                         ("redo", .bool(node.isNextRedo)), ("text", .string(node.text))])
             })),
         ])
     }

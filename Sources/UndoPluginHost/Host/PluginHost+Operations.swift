@@ -102,6 +102,24 @@ extension PluginHost {
     /// Travels forward in the order states were made (see ``UndoCore/UndoStack/later(_:)``).
     @discardableResult
     public func later(_ distance: UndoTravel) throws(PluginHostError) -> UndoResult? { try apply(.later(distance)) }
+    /// Takes one document alone to its content at state `id`, as one new step named `name`; the
+    /// other documents stay (see ``UndoCore/UndoStack/goTo(state:in:named:)``).
+    @discardableResult
+    public func goTo(state id: UInt32, in context: UndoContext, named name: String = "Go to State") throws(PluginHostError) -> UndoResult? {
+        try apply(.goToInDocument(state: id, context: context.name, name: name))
+    }
+    /// Takes one document alone `count` of its own states back (see
+    /// ``UndoCore/UndoStack/earlier(_:in:named:)``).
+    @discardableResult
+    public func earlier(_ count: Int, in context: UndoContext, named name: String = "Go to State") throws(PluginHostError) -> UndoResult? {
+        try apply(.earlierInDocument(count: count, context: context.name, name: name))
+    }
+    /// Takes one document alone `count` of its own states forward (see
+    /// ``UndoCore/UndoStack/later(_:in:named:)``).
+    @discardableResult
+    public func later(_ count: Int, in context: UndoContext, named name: String = "Go to State") throws(PluginHostError) -> UndoResult? {
+        try apply(.laterInDocument(count: count, context: context.name, name: name))
+    }
 
     /// Opens a group (see ``UndoCore/UndoStack/beginGroup(named:description:context:)``).
     public func beginGroup(named name: String? = nil, description: String? = nil, context: UndoContext? = nil)

@@ -294,6 +294,41 @@ public final class PluginHost: @unchecked Sendable {
         }
     }
 
+    /// The views of `documents` (each a context and the id of the plugin that shows it) as they
+    /// are at state `id` of the history, in the order asked. The steps on the way run there and
+    /// back (the plugins see an ordinary move and its return); nothing is recorded (no journal
+    /// row), and the history keeps its position, branches and saves exactly. See
+    /// ``UndoCore/UndoStack/withDocuments(atState:_:)``.
+    /// - Throws: ``PluginHostError/unknownPlugin(_:)``, ``PluginHostError/cannotDescribe(plugin:)``
+    ///   before anything moves; ``UndoCore/UndoError/stateNotFound(_:)`` and
+    ///   ``UndoCore/UndoError/groupOpen`` as history errors; a plugin's failure on the way or in
+    ///   its view, with the history and the documents as they were;
+    ///   ``PluginHostError/reentrantCall(_:)`` from inside a plugin call.
+    /// - Complexity: O(steps in the history + steps moved over, twice + the views).
+    public func describe(_ documents: [(context: UndoContext, plugin: String)], atState id: UInt32)
+        throws(PluginHostError) -> [String]
+    {
+        guard CallFrame.current == nil else { throw .reentrantCall("describe") }
+        // The plugins found before the history's lock is taken (their lock is never taken
+        // inside the history's).
+        var plugins: [LoadedPlugin] = []
+        for document in documents {
+            guard let plugin = lock.withLock({ loaded.first { $0.id == document.plugin } }) else {
+                throw .unknownPlugin(document.plugin)
+            }
+            guard plugin.canDescribe else { throw .cannotDescribe(plugin: document.plugin) }
+            plugins.append(plugin)
+        }
+        return try throughHistory("describe") { stack in
+            try stack.withDocuments(atState: id) {
+                var views: [String] = []
+                views.reserveCapacity(documents.count)
+                for (index, document) in documents.enumerated() { views.append(try plugins[index].describe(document.context)) }
+                return views
+            }
+        }
+    }
+
     /// Runs a history call, turning its errors into ``PluginHostError``: a plugin's failure
     /// arrives thrown, as the underlying error of ``UndoCore/UndoError/actionFailed(step:underlying:)``,
     /// and becomes ``PluginHostError/actionFailed(_:)``. The history lock is taken once, by

@@ -32,10 +32,14 @@ extension DocExamples {
         print(note.text)
         try history.later(.states(2))                 // g+ twice, across branches
         print(note.text)
-        try history.earlier(.saves(1))                // :earlier 1f, the state last saved
+        try history.earlier(.saves(1))                // :earlier 1f, the save this state grew from
         print(note.text, "| edited:", history.isDirty())
         try history.earlier(.time(.seconds(90)))      // :earlier 90s
         print(note.text)
+        try history.later(.time(.seconds(90)))        // :later 90s: back where :earlier 90s started
+        print(note.text)
+        let look = try history.withDocuments(atState: 4) { note.text }   // a look without a move
+        print(look, "| still", note.text, "at state", history.currentState)
         for node in history.tree {
             print("\(node.id) after \(node.parent), branch \(node.branch): \(node.name ?? "")\(node.isCurrent ? " (current)" : "")")
         }

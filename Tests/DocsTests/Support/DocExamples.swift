@@ -13,6 +13,7 @@ enum DocExamples {
             case "groups-and-save-points": try groupsAndSavePoints()
             case "step-texts": try stepTexts()
             case "branches-and-time-travel": try branchesAndTimeTravel()
+            case "moves-of-one-document": try movesOfOneDocument()
             case "plugin-host": try pluginHost()
             case "trust-policy": try trustPolicy()
             case "history-journal": try historyJournal()

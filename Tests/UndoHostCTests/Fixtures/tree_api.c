@@ -26,6 +26,20 @@ static int32_t type(undo_history *h, int64_t position, const char *text) {
     return undo_history_perform(h, "text.insert", "t", args, 2);
 }
 
+static const char *text_in(undo_history *h, const char *context) {
+    static char text[256];
+    if (undo_history_describe(h, "org.undohost.text", context, text, sizeof text) < 0) return "(error)";
+    return text;
+}
+
+static int32_t type_in(undo_history *h, const char *context, int64_t position, const char *text) {
+    undo_value args[2];
+    args[0] = undo_i64(position);
+    args[1] = undo_string(text);
+    undo_history_break_coalescing(h);
+    return undo_history_perform(h, "text.insert", context, args, 2);
+}
+
 static uint32_t current(undo_history *h) {
     uint32_t state = 999;
     undo_history_current_state(h, &state);
@@ -81,6 +95,10 @@ int main(int argc, char **argv) {
     expect_code(h, undo_history_earlier(h, "10h", NULL), UNDO_OK, "earlier 10h");
     expect(current(h) == 0, "earlier 10h goes to the start", NULL);
     expect_code(h, undo_history_earlier(h, "1", NULL), UNDO_EEMPTY, "nothing is earlier than the start");
+    expect_code(h, undo_history_earlier(h, "0s", NULL), UNDO_EEMPTY, "earlier 0s stays");
+    expect(strstr(undo_history_last_error(h), "moves nowhere") != NULL, "and says so, not 'no earlier state'",
+           undo_history_last_error(h));
+    expect(current(h) == 0, "earlier 0s moved nothing", NULL);
     expect_code(h, undo_history_later(h, "3x", NULL), UNDO_EINVAL, "a distance that cannot be read");
     expect(strstr(undo_history_last_error(h), "3x") != NULL, "the message names the distance", undo_history_last_error(h));
     expect_code(h, undo_history_later(h, NULL, NULL), UNDO_EINVAL, "a NULL distance");
@@ -106,6 +124,79 @@ int main(int argc, char **argv) {
     count = undo_history_tree(h, nodes, 8, text, 10, &text_length);
     expect(count == 4 && nodes[0].name_offset == 0 && nodes[1].name_offset == UNDO_NO_NAME,
            "names that do not fit are UNDO_NO_NAME", NULL);
+
+    /* Issue 32: a revert after branching away from the save reaches it (Vim's :e!), on every
+     * face the same; can_revert says so beforehand; the tree marks the state redo goes to. */
+    {
+        undo_history_state state;
+        uint32_t before = 0, after = 0;
+        int32_t all;
+        expect_code(h, undo_history_goto(h, 0, NULL), UNDO_OK, "back to the start");
+        type(h, 0, "s");
+        expect_code(h, undo_history_mark_saved(h, "t"), UNDO_OK, "save \"s\"");
+        expect_code(h, undo_history_undo_in(h, "t", 1, NULL), UNDO_OK, "undo the saved step");
+        all = undo_history_tree(h, NULL, 0, NULL, 0, NULL);
+        type(h, 0, "x");
+        before = current(h);
+        memset(&state, 0, sizeof state);
+        state.struct_size = sizeof state;
+        expect_code(h, undo_history_get_state(h, "t", &state), UNDO_OK, "get_state");
+        expect(state.is_dirty == 1 && state.can_revert == 1, "can_revert across branches", NULL);
+        expect_code(h, undo_history_revert(h, "t", &result), UNDO_OK, "revert across branches");
+        expect_text(text_of(h), "s", "the saved text");
+        after = current(h);
+        expect(after == before + 1, "the revert is one new state on top", NULL);
+        expect(undo_history_tree(h, NULL, 0, NULL, 0, NULL) == all + 2, "no state was lost or folded", NULL);
+        expect_code(h, undo_history_undo_in(h, "t", 1, NULL), UNDO_OK, "undo the revert");
+        expect_text(text_of(h), "x", "back to before the revert");
+        count = undo_history_tree(h, nodes, 8, NULL, 0, NULL);
+        for (i = 0; i < (uint32_t)count && i < 8; i++) {
+            if (nodes[i].flags & UNDO_NODE_NEXT_REDO) break;
+        }
+        expect(i < 8 && nodes[i].id == after, "the tree marks the revert as the state redo goes to", NULL);
+        {
+            /* A look without a move: the text as at the saved state, then everything as it was. */
+            char seen[64];
+            uint32_t now = current(h);
+            int32_t states = undo_history_tree(h, NULL, 0, NULL, 0, NULL);
+            expect(undo_history_describe_at(h, after, "org.undohost.text", "t", seen, sizeof seen) == 1,
+                   "describe_at returns the length", NULL);
+            expect_text(seen, "s", "the text as at the revert's state");
+            expect(undo_history_describe_at(h, 0, "org.undohost.text", "t", seen, sizeof seen) == 0, "at the start", NULL);
+            expect_text(text_of(h), "x", "the document as it was");
+            expect(current(h) == now && undo_history_tree(h, NULL, 0, NULL, 0, NULL) == states, "the history as it was", NULL);
+            expect_code(h, undo_history_describe_at(h, 999, "org.undohost.text", "t", seen, sizeof seen), UNDO_ENOTFOUND,
+                        "a state that never was");
+        }
+        expect_code(h, undo_history_forget_saved(h, "t"), UNDO_OK, "forget the save");
+        expect_code(h, undo_history_revert(h, "t", NULL), UNDO_ESTATE, "no saved state to revert to");
+        expect(strstr(undo_history_last_error(h), "forgotten") != NULL, "the true reason",
+               undo_history_last_error(h));
+    }
+
+    /* Moves of one document alone (ABI 1.8): "m" goes back while "n" keeps its text. */
+    {
+        uint32_t first;
+        type_in(h, "m", 0, "Dear");
+        first = current(h);
+        type_in(h, "n", 0, "r");
+        type_in(h, "m", 4, " Ann");
+        type_in(h, "n", 1, "c");
+        expect_code(h, undo_history_earlier_in(h, "m", 1, NULL), UNDO_OK, "earlier_in one state of m");
+        expect_text(text_in(h, "m"), "Dear", "m goes back");
+        expect_text(text_in(h, "n"), "rc", "n stays as it is");
+        expect_code(h, undo_history_later_in(h, "m", 1, NULL), UNDO_OK, "later_in one state of m");
+        expect_text(text_in(h, "m"), "Dear Ann", "m comes forward");
+        expect_code(h, undo_history_later_in(h, "m", 1, NULL), UNDO_EEMPTY, "later_in at m's newest state");
+        expect_code(h, undo_history_earlier_in(h, "m", 0, NULL), UNDO_EINVAL, "a count of 0");
+        expect_code(h, undo_history_goto_in(h, "m", first, NULL), UNDO_OK, "goto_in m's first state");
+        expect_text(text_in(h, "m"), "Dear", "m as at that state");
+        expect_text(text_in(h, "n"), "rc", "n still as it is");
+        expect_code(h, undo_history_goto_in(h, "m", first, NULL), UNDO_EEMPTY, "goto_in where m already is");
+        expect_code(h, undo_history_goto_in(h, "m", 9999, NULL), UNDO_ENOTFOUND, "goto_in a state that never was");
+        expect_code(h, undo_history_undo(h, 1, NULL), UNDO_OK, "undo takes the move back as one step");
+        expect_text(text_in(h, "m"), "Dear Ann", "m as before the move");
+    }
 
     expect_code(h, undo_history_destroy(h), UNDO_OK, "destroy");
     printf("done %d\n", checks);

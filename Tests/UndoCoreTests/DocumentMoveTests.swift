@@ -1,0 +1,196 @@
+import Testing
+@testable import UndoCore
+
+/// Moves of one document through its own states (`goto --doc`, `earlier --doc`, `later --doc`;
+/// issue 32): the other documents stay as they are, every state keeps the documents it was made
+/// with, and a step that changed several documents is never run for one of them.
+@Suite struct DocumentMoves {
+    let letter = UndoContext("letter.txt"), sketch = UndoContext("sketch")
+
+    /// The example of the docs: the letter goes back while the sketch keeps its shapes.
+    @Test func earlierInOneDocumentLeavesTheOtherAsItIs() throws {
+        let store = TextStore()
+        let stack = UndoStack.testing()
+        try stack.perform(Append(store: store, text: "Dear", context: letter))   // 1
+        try stack.perform(Append(store: store, text: "r", context: sketch))      // 2
+        try stack.perform(Append(store: store, text: " Ann", context: letter))   // 3
+        try stack.perform(Append(store: store, text: "c", context: sketch))      // 4
+        #expect(stack.documentStates(of: letter) == [0, 1, 3] && stack.documentState(of: letter) == 3)
+        let result = try stack.earlier(1, in: letter)
+        #expect(result?.stepCount == 1 && store[letter] == "Dear" && store[sketch] == "rc")
+        #expect(stack.currentState == 5 && stack.documentState(of: letter) == 1)
+        // Counted in the letter's own states: the move's step is not one of them.
+        try stack.earlier(1, in: letter)
+        #expect(store[letter] == "" && store[sketch] == "rc" && stack.documentState(of: letter) == 0)
+        #expect(try stack.earlier(1, in: letter) == nil)
+        try stack.later(2, in: letter)
+        #expect(store[letter] == "Dear Ann" && store[sketch] == "rc" && stack.documentState(of: letter) == 3)
+        // Every state still shows what it showed when it was made; undo takes a move back as one step.
+        try stack.undo()
+        #expect(store[letter] == "" && store[sketch] == "rc")
+        try stack.goTo(state: 3)
+        #expect(store[letter] == "Dear Ann" && store[sketch] == "r")
+        stack.checkInvariants()
+    }
+
+    /// A state on another branch: the document is undone to where the branches part, then done
+    /// along the other one.
+    @Test func goToInOneDocumentReachesAnotherBranch() throws {
+        let store = TextStore()
+        let stack = UndoStack.testing()
+        try stack.perform(Append(store: store, text: "a", context: letter))   // 1
+        try stack.perform(Append(store: store, text: "b", context: letter))   // 2
+        try stack.undo()
+        try stack.perform(Append(store: store, text: "c", context: letter))   // 3
+        try stack.perform(Append(store: store, text: "x", context: sketch))   // 4
+        let result = try stack.goTo(state: 2, in: letter, named: "Back to b")
+        #expect(result?.stepCount == 2 && result?.name == "Back to b")
+        #expect(store[letter] == "ab" && store[sketch] == "x")
+        #expect(try stack.goTo(state: 2, in: letter) == nil)
+        #expect(throws: UndoError.stateNotFound(99)) { try stack.goTo(state: 99, in: letter) }
+        stack.checkInvariants()
+    }
+
+    /// A group over both documents cannot run for one: the refusal names it; nothing changes.
+    @Test func aGroupOfSeveralDocumentsOnTheWayIsRefusedByName() throws {
+        let store = TextStore()
+        let stack = UndoStack.testing()
+        try stack.perform(Append(store: store, text: "a", context: letter))   // 1
+        try stack.beginGroup(named: "Both")
+        try stack.perform(Append(store: store, text: "b", context: letter))
+        try stack.perform(Append(store: store, text: "1", context: sketch))
+        try stack.endGroup()                                                   // 2
+        try stack.perform(Append(store: store, text: "c", context: letter))   // 3
+        #expect(throws: UndoError.moveCrossesOtherDocuments(letter, step: "Both")) { try stack.goTo(state: 1, in: letter) }
+        #expect(store[letter] == "abc" && store[sketch] == "1" && stack.currentState == 3 && stack.steps.count == 3)
+        // Within the steps after the group the move runs.
+        try stack.earlier(1, in: letter)
+        #expect(store[letter] == "ab" && store[sketch] == "1")
+        stack.checkInvariants()
+    }
+
+    /// Random scripts over two documents against a model that keeps both texts at every state
+    /// and the state each document is at: after every move each document is what the model says,
+    /// and at the end every state still shows both documents as they were when it was made.
+    /// (The scripts stay at the newest state: a new step made below the redo steps of another
+    /// document leaves those on the current branch, which is the whole history's business, not
+    /// the document moves'.)
+    @Test(arguments: 0..<24) func randomScriptsMatchAPerDocumentModel(seed: UInt64) throws {
+        var random = SplitMix(seed: seed)
+        let store = TextStore()
+        let stack = UndoStack.testing()
+        let documents = [letter, sketch]
+        let withGroups = seed % 2 == 1
+        var texts: [UInt32: [String]] = [0: ["", ""]]            // both texts at each state
+        var atState: [UInt32: [UInt32]] = [0: [0, 0]]            // the state each document is at
+        var ownStates: [[UInt32]] = [[0], [0]]                   // each document's states
+        var present: UInt32 = 0
+        var letters = Array("abcdefghijklmnopqrstuvwxyz").map(String.init).makeIterator()
+        func check(_ what: String) {
+            #expect(stack.currentState == present, "\(what)")
+            #expect([store[letter], store[sketch]] == texts[present]!, "\(what) at \(present)")
+            for (index, document) in documents.enumerated() {
+                #expect(stack.documentState(of: document) == atState[present]![index], "\(what): \(document.name)")
+                #expect(stack.documentStates(of: document) == ownStates[index].sorted(), "\(what): states of \(document.name)")
+            }
+        }
+        for move in 0..<40 {
+            let which = Int.random(in: 0...1, using: &random)
+            let document = documents[which]
+            let before = present
+            switch Int.random(in: 0..<10, using: &random) {
+            case 0..<4:
+                let text = letters.next() ?? "z"
+                let both = withGroups && Int.random(in: 0..<4, using: &random) == 0
+                if both {
+                    try stack.beginGroup(named: "Both \(text)")
+                    try stack.perform(Append(store: store, text: text, context: letter))
+                    try stack.perform(Append(store: store, text: text, context: sketch))
+                    try stack.endGroup()
+                } else {
+                    try stack.perform(Append(store: store, text: text, context: document))
+                }
+                present = stack.currentState
+                var made = texts[before]!
+                var at = atState[before]!
+                for index in 0...1 where both || index == which {
+                    made[index] += text
+                    at[index] = present
+                    ownStates[index].append(present)
+                }
+                texts[present] = made
+                atState[present] = at
+            default:
+                let target: UInt32
+                let count = Int.random(in: 1...3, using: &random)
+                let kind = Int.random(in: 0..<3, using: &random)
+                let mine = ownStates[which].sorted()
+                let current = atState[before]![which]
+                if kind == 0 {
+                    target = mine[Int.random(in: 0..<mine.count, using: &random)]
+                } else if kind == 1 {
+                    let earlier = mine.filter { $0 < current }
+                    guard !earlier.isEmpty else {
+                        #expect(try stack.earlier(count, in: document) == nil)
+                        check("earlier \(count) at the first state")
+                        continue
+                    }
+                    target = earlier[max(0, earlier.count - count)]
+                } else {
+                    let later = mine.filter { $0 > current }
+                    guard !later.isEmpty else {
+                        #expect(try stack.later(count, in: document) == nil)
+                        check("later \(count) at the newest state")
+                        continue
+                    }
+                    target = later[min(later.count, count) - 1]
+                }
+                let result: UndoResult?
+                do {
+                    result = switch kind {
+                    case 0: try stack.goTo(state: target, in: document)
+                    case 1: try stack.earlier(count, in: document)
+                    default: try stack.later(count, in: document)
+                    }
+                } catch UndoError.moveCrossesOtherDocuments(let refused, let step) {
+                    #expect(withGroups && refused == document && step?.hasPrefix("Both") == true)
+                    check("refused move \(move)")
+                    continue
+                }
+                var made = texts[before]!
+                made[which] = texts[target]![which]
+                if result == nil {
+                    #expect(made == texts[before]!, "move \(move) found nothing to do")
+                } else {
+                    present = stack.currentState
+                    #expect(present > before && texts[present] == nil)
+                    var at = atState[before]!
+                    at[which] = target
+                    texts[present] = made
+                    atState[present] = at
+                }
+            }
+            check("move \(move) (seed \(seed))")
+            stack.checkInvariants()
+        }
+        // Every state still names both documents as they were when it was made.
+        for state in texts.keys.sorted() {
+            try stack.goTo(state: state)
+            #expect([store[letter], store[sketch]] == texts[state]!, "state \(state)")
+        }
+    }
+
+    /// Each move runs only the steps between the two runs, not all of the document's history:
+    /// moving back and forth between two neighbouring states of a long document runs one step
+    /// each time (the moves before do not pile up).
+    @Test func eachMoveRunsOnlyTheStepsOnItsWay() throws {
+        let store = TextStore()
+        let stack = UndoStack.testing()
+        for index in 0..<50 { try stack.perform(Append(store: store, text: "\(index % 10)", context: letter)) }
+        for _ in 0..<20 {
+            #expect(try stack.earlier(1, in: letter)?.stepCount == 1)
+            #expect(try stack.later(1, in: letter)?.stepCount == 1)
+        }
+        #expect(store[letter].count == 50)
+    }
+}

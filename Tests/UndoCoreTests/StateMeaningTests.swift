@@ -1,0 +1,195 @@
+import Testing
+@testable import UndoCore
+
+/// A state number names the documents as they were when that state was made, at any later
+/// time: a revert (in one document among several, backwards, forwards or across branches) adds
+/// one state and moves no other; time travel comes back to where it started; a distance of
+/// nothing moves nowhere (issue 32).
+@Suite struct StateMeaning {
+    let letter = UndoContext("letter.txt"), sketch = UndoContext("sketch")
+
+    /// The documents at every state, read by going there.
+    func contents(_ stack: UndoStack, _ store: TextStore, _ states: [UInt32]) throws -> [UInt32: [String]] {
+        var seen: [UInt32: [String]] = [:]
+        for state in states {
+            try stack.goTo(state: state)
+            seen[state] = [store[letter], store[sketch]]
+        }
+        return seen
+    }
+
+    /// The demo's history: a revert of the letter among the sketch's steps kept 1…5 in their
+    /// order (it listed 1 3 4 5 2 6: Bold moved above the sketch).
+    @Test func aRevertInOneDocumentKeepsEveryStateAsItWasMade() throws {
+        let store = TextStore()
+        let stack = UndoStack.testing()
+        try stack.perform(Append(store: store, text: "Dear Ann", context: letter))   // 1
+        try stack.markSaved(letter)
+        try stack.perform(Append(store: store, text: "!", context: letter))          // 2 (Bold)
+        for shape in ["r", "c", "m"] { try stack.perform(Append(store: store, text: shape, context: sketch)) }   // 3 4 5
+        let made = try contents(stack, store, [0, 1, 2, 3, 4, 5])
+        try stack.goTo(state: 5)
+        try stack.revertToSaved(letter)                                                // 6
+        #expect(store[letter] == "Dear Ann" && store[sketch] == "rcm")
+        #expect(stack.steps.map(\.serial) == [1, 2, 3, 4, 5, 6])
+        #expect(stack.tree.map(\.id) == [1, 2, 3, 4, 5, 6] && stack.tree.map(\.parent) == [0, 1, 2, 3, 4, 5])
+        // Each state shows what it showed when it was made.
+        #expect(try contents(stack, store, [0, 1, 2, 3, 4, 5]) == made)
+        try stack.goTo(state: 6)
+        // The first step back from the revert changes something: the letter gets its Bold again.
+        try stack.earlier(.states(1))
+        #expect(stack.currentState == 5 && store[letter] == "Dear Ann!")
+        // Undo the revert, then each level: the revert kept them all.
+        try stack.goTo(state: 6)
+        try stack.undo(in: letter)
+        #expect(store[letter] == "Dear Ann!")
+        try stack.undo(in: letter)
+        #expect(store[letter] == "Dear Ann" && store[sketch] == "rcm")
+        stack.checkInvariants()
+    }
+
+    /// A revert forwards keeps the steps it redoes as states of their own (they hang at the
+    /// state before the revert); so does a second revert after a first.
+    @Test func aRevertForwardsKeepsTheStatesItRedoes() throws {
+        let store = TextStore()
+        let stack = UndoStack.testing()
+        for text in ["a", "b", "c"] { try stack.perform(Append(store: store, text: text)) }   // 1 2 3
+        try stack.markSaved()
+        try stack.undo(count: 2)
+        try stack.revertToSaved()                                                        // 4
+        #expect(store[.global] == "abc" && stack.currentState == 4)
+        #expect(stack.tree.map(\.id).sorted() == [1, 2, 3, 4])
+        for (state, text) in [(3, "abc"), (2, "ab"), (1, "a"), (0, ""), (4, "abc")] as [(UInt32, String)] {
+            try stack.goTo(state: state)
+            #expect(store[.global] == text, "state \(state)")
+        }
+        try stack.perform(Append(store: store, text: "d"))                               // 5
+        try stack.revertToSaved()                                                        // 6
+        #expect(store[.global] == "abc" && !stack.isDirty())
+        try stack.goTo(state: 5)
+        #expect(store[.global] == "abcd")
+        stack.checkInvariants()
+    }
+
+    /// A group that also changed another document cannot run for one of them: the refusal
+    /// names it, and nothing moves.
+    @Test func aRevertAcrossAGroupOfSeveralDocumentsNamesIt() throws {
+        let store = TextStore()
+        let stack = UndoStack.testing()
+        try stack.perform(Append(store: store, text: "a", context: letter))
+        try stack.markSaved(letter)
+        try stack.beginGroup(named: "Both")
+        try stack.perform(Append(store: store, text: "b", context: letter))
+        try stack.perform(Append(store: store, text: "1", context: sketch))
+        try stack.endGroup()
+        #expect(!stack.canRevertToSaved(letter))
+        #expect(throws: UndoError.revertCrossesOtherDocuments(letter, step: "Both")) { try stack.revertToSaved(letter) }
+        #expect(store[letter] == "ab" && store[sketch] == "1" && stack.currentState == 2)
+    }
+
+    /// Vim: `:earlier 10s` then `:later 10s` comes back. The second move counts from the time the
+    /// first aimed at, not from when the state it reached was made.
+    @Test func earlierThenLaterByTheSameTimeComesBack() throws {
+        let store = TextStore()
+        let clock = ManualUndoClock()
+        let stack = UndoStack.testing(clock: clock)
+        for text in ["a", "b", "c", "d"] {                    // at 0, 7, 14, 21 s
+            try stack.perform(Append(store: store, text: text))
+            clock.advance(milliseconds: 7_000)
+        }
+        try stack.earlier(.time(.seconds(10)))                // by 11 s: "ab"
+        #expect(store[.global] == "ab")
+        try stack.later(.time(.seconds(10)))                  // by 21 s: back at "abcd"
+        #expect(store[.global] == "abcd" && stack.currentState == 4)
+        try stack.earlier(.time(.seconds(5)))                 // by 16 s: "abc"
+        try stack.earlier(.time(.seconds(5)))                 // by 11 s: "ab"
+        try stack.later(.time(.seconds(10)))                  // by 21 s
+        #expect(store[.global] == "abcd")
+    }
+
+    /// A distance of nothing stays (`earlier 0s` moved one state back).
+    @Test func aDistanceOfNothingMovesNowhere() throws {
+        let store = TextStore()
+        let stack = UndoStack.testing()
+        for text in ["a", "b"] { try stack.perform(Append(store: store, text: text)) }
+        try stack.markSaved()
+        try stack.undo()
+        for distance in [UndoTravel.states(0), .time(.zero), .saves(0)] {
+            #expect(distance.isZero)
+            #expect(stack.travelTarget(distance, earlier: true) == nil && stack.travelTarget(distance, earlier: false) == nil)
+            #expect(try stack.earlier(distance) == nil)
+            #expect(try stack.later(distance) == nil)
+            #expect(stack.currentState == 1)
+        }
+        #expect(!UndoTravel.states(1).isZero && !UndoTravel.time(.seconds(1)).isZero)
+    }
+
+    /// The contexts list names them in one order whatever the hash seed (the C API returns it).
+    @Test func theContextsAreListedByName() throws {
+        let store = TextStore()
+        let stack = UndoStack.testing()
+        for name in ["d", "b", "e", "a", "c"] { try stack.perform(Append(store: store, text: name, context: UndoContext(name))) }
+        #expect(stack.contexts.map(\.name) == ["a", "b", "c", "d", "e"])
+    }
+}
+
+/// A look at another state without a move (issue 32): the documents as at a state, the history
+/// exactly as it was afterwards, also when a step on the way fails.
+@Suite struct LookWithoutAMove {
+    /// Everything a person or a journal could see of the history.
+    struct Seen: Equatable {
+        var tree: [UndoTreeNode]
+        var state: UInt32
+        var position: Int
+        var titles: [String]
+        var dirty: Bool
+    }
+
+    func seen(_ stack: UndoStack) -> Seen {
+        Seen(tree: stack.tree, state: stack.currentState, position: stack.position,
+             titles: [stack.undoMenuTitle, stack.redoMenuTitle], dirty: stack.isDirty())
+    }
+
+    /// a b c, undo two, d (c hangs as a branch), saved at "ab".
+    func branched() throws -> (UndoStack, TextStore) {
+        let store = TextStore()
+        let stack = UndoStack.testing()
+        for text in ["a", "b", "c"] { try stack.perform(Append(store: store, text: text)) }
+        try stack.undo()
+        try stack.markSaved()
+        try stack.undo()
+        try stack.perform(Append(store: store, text: "d"))
+        return (stack, store)
+    }
+
+    @Test func theDocumentsAsAtAStateAndTheHistoryAsItWas() throws {
+        let (stack, store) = try branched()
+        let before = seen(stack)
+        var notified = 0
+        let observation = stack.observe { _, _ in notified += 1 }
+        defer { observation.cancel() }
+        for (state, text) in [(0, ""), (1, "a"), (2, "ab"), (3, "abc"), (4, "ad")] as [(UInt32, String)] {
+            #expect(try stack.withDocuments(atState: state) { store[.global] } == text)
+            #expect(store[.global] == "ad" && seen(stack) == before, "after a look at \(state)")
+        }
+        #expect(notified == 0)
+        // Undo and redo go on as if nothing happened: the branch redo takes is the same.
+        try stack.undo()
+        try stack.redo()
+        #expect(store[.global] == "ad")
+        stack.checkInvariants()
+    }
+
+    @Test func aStepThatFailsOnTheWayLeavesEverythingAsItWas() throws {
+        let (stack, store) = try branched()
+        let before = seen(stack)
+        store.failOnRedo = "c"
+        #expect(throws: UndoError.self) { try stack.withDocuments(atState: 3) { store[.global] } }
+        #expect(store[.global] == "ad" && seen(stack) == before)
+        store.failOnRedo = nil
+        #expect(throws: UndoError.stateNotFound(9)) { try stack.withDocuments(atState: 9) { 0 } }
+        #expect(throws: TestFailure.self) { try stack.withDocuments(atState: 1) { throw TestFailure(description: "read") } }
+        #expect(store[.global] == "ad" && seen(stack) == before)
+        stack.checkInvariants()
+    }
+}
