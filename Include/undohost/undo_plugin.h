@@ -639,6 +639,19 @@ struct undo_host {
      * UNDO_MAX_DOCUMENT_SIZE (the save then fails with it, whatever the plugin returns).
      */
     int32_t (*write_document)(undo_call *call, const uint8_t *bytes, uint64_t length);
+
+    /**
+     * From load_document_v2 only: copies the next bytes of the state being loaded into
+     * `buffer`, at most `capacity` (a piece as large as suits the plugin, 1 byte to the whole
+     * state), and returns how many it copied: fewer than `capacity` only at the end of the
+     * state, 0 once the state is all read. The state is what the reads give end to end, as
+     * save_document or save_document_v2 wrote it; the host hands it on in the pieces it keeps
+     * it in (a journal's rows, say) and never holds it in one block for the plugin.
+     * Thread: the call's. Errors (negative): UNDO_ESTATE outside load_document_v2 (or for a
+     * stale call, and when the host cannot read its own copy: the load then fails with the
+     * host's error, whatever the plugin returns); UNDO_EINVAL (buffer NULL with capacity > 0).
+     */
+    int64_t (*read_document)(undo_call *call, uint8_t *buffer, uint64_t capacity);
 };
 
 /** The size of a 1.0 undo_host. */
@@ -651,8 +664,8 @@ struct undo_host {
 #define UNDO_HOST_SIZE_V1_5 (offsetof(undo_host, register_action_name) + sizeof(void (*)(void)))
 /** The size of a 1.7 undo_host (with set_obsolete, set_description and locale). */
 #define UNDO_HOST_SIZE_V1_7 (offsetof(undo_host, locale) + sizeof(const char *))
-/** The size of a 1.8 undo_host (with write_document). */
-#define UNDO_HOST_SIZE_V1_8 (offsetof(undo_host, write_document) + sizeof(void (*)(void)))
+/** The size of a 1.8 undo_host (with write_document and read_document). */
+#define UNDO_HOST_SIZE_V1_8 (offsetof(undo_host, read_document) + sizeof(void (*)(void)))
 
 /* ---- The plugin descriptor ---------------------------------------------------------------- */
 
@@ -772,6 +785,20 @@ typedef struct undo_plugin_descriptor {
      * it back whole. call->phase is UNDO_PHASE_SAVE; same rules as save_document otherwise.
      */
     int32_t (*save_document_v2)(undo_call *call);
+
+    /**
+     * Optional (NULL if none; needs load_document set too, for 1.7 hosts): load_document
+     * without the state in one block. Reads the state of the document call->context with
+     * call->host->read_document, in pieces of any size, until it returns 0, then returns
+     * UNDO_OK, or a negative code (UNDO_EINVAL for bytes it cannot read, explained with
+     * report_error): the document must then stay empty. A plugin that returns UNDO_OK before
+     * reading the whole state fails the load with UNDO_EPLUGIN (the host never loads part of
+     * a state). The host calls it in place of load_document (which a 1.7 host goes on
+     * calling), so a large state is never held twice; the state may be up to
+     * UNDO_MAX_DOCUMENT_SIZE bytes. call->phase is UNDO_PHASE_LOAD; same rules as
+     * load_document otherwise.
+     */
+    int32_t (*load_document_v2)(undo_call *call);
 } undo_plugin_descriptor;
 
 /** The size of a 1.0 undo_plugin_descriptor: the minimum the host accepts. */
@@ -783,9 +810,9 @@ typedef struct undo_plugin_descriptor {
 /** The size of a 1.7 undo_plugin_descriptor (with save_document and load_document). */
 #define UNDO_PLUGIN_DESCRIPTOR_SIZE_V1_7 \
     (offsetof(undo_plugin_descriptor, load_document) + sizeof(void (*)(void)))
-/** The size of a 1.8 undo_plugin_descriptor (with save_document_v2). */
+/** The size of a 1.8 undo_plugin_descriptor (with save_document_v2 and load_document_v2). */
 #define UNDO_PLUGIN_DESCRIPTOR_SIZE_V1_8 \
-    (offsetof(undo_plugin_descriptor, save_document_v2) + sizeof(void (*)(void)))
+    (offsetof(undo_plugin_descriptor, load_document_v2) + sizeof(void (*)(void)))
 
 /**
  * The type of the one function a plugin exports as UNDO_PLUGIN_ENTRY_SYMBOL. It must only

@@ -9,7 +9,7 @@
  *   text.italic(position: i64, length: i64)    "Italic"  likewise
  * describe() shows a document as text with <b>...</b> and <i>...</i> markers.
  * save_document/load_document (ABI 1.7) keep a document as bytes, in this format (version 1),
- * which save_document_v2 (ABI 1.8) writes in pieces, beyond 16 MiB:
+ * which save_document_v2 and load_document_v2 (ABI 1.8) write and read in pieces, beyond 16 MiB:
  *   "UHT" and the version byte 1; the character count n (8 bytes, little-endian); n style
  *   bytes (STYLE_* bits); n Unicode scalar values (4 bytes each, little-endian).
  *
@@ -747,6 +747,97 @@ static int32_t text_load_document(undo_call *call, const uint8_t *bytes, uint64_
     return UNDO_OK;
 }
 
+/* load_document_v2 (ABI 1.8): the same bytes, read in pieces of at most 64 KiB straight
+ * into the document's arrays, so the host never hands over the state in one block. */
+
+/* Reads exactly `length` bytes; fewer only at the end of the state. How many, or a code. */
+static int64_t read_exactly(undo_call *call, uint8_t *buffer, uint64_t length) {
+    uint64_t done = 0;
+    while (done < length) {
+        int64_t got = call->host->read_document(call, buffer + done, length - done);
+        if (got < 0) return got;
+        if (got == 0) break;
+        done += (uint64_t)got;
+    }
+    return (int64_t)done;
+}
+
+static int32_t read_document_into(undo_call *call, text_doc *doc, uint64_t count) {
+    uint8_t piece[4 * TEXT_PIECE_CHARS];
+    uint64_t start, i;
+    int64_t got;
+    if (count > 0) {
+        got = read_exactly(call, doc->styles, count);
+        if (got < 0) return (int32_t)got;
+        if ((uint64_t)got != count) {
+            return fail(call, UNDO_EINVAL, "the saved text document's length does not match its character count");
+        }
+        for (i = 0; i < count; i++) {
+            if (doc->styles[i] & ~(STYLE_BOLD | STYLE_ITALIC)) {
+                return fail(call, UNDO_EINVAL, "the saved text document has an unknown style");
+            }
+        }
+    }
+    for (start = 0; start < count; start += TEXT_PIECE_CHARS) {
+        uint64_t n = count - start < TEXT_PIECE_CHARS ? count - start : TEXT_PIECE_CHARS;
+        got = read_exactly(call, piece, 4 * n);
+        if (got < 0) return (int32_t)got;
+        if ((uint64_t)got != 4 * n) {
+            return fail(call, UNDO_EINVAL, "the saved text document's length does not match its character count");
+        }
+        for (i = 0; i < n; i++) {
+            uint32_t c = (uint32_t)get_le(piece + 4 * i, 4);
+            if (c == 0 || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) {
+                return fail(call, UNDO_EINVAL, "the saved text document has a character that is not a Unicode scalar value");
+            }
+            doc->chars[start + i] = c;
+        }
+    }
+    got = read_exactly(call, piece, 1);
+    if (got < 0) return (int32_t)got;
+    if (got != 0) return fail(call, UNDO_EINVAL, "the saved text document's length does not match its character count");
+    return UNDO_OK;
+}
+
+static int32_t text_load_document_v2(undo_call *call) {
+    text_state *state = (text_state *)call->plugin_data;
+    text_doc *doc = find_doc(state, call->context);
+    uint8_t header[TEXT_HEADER_SIZE];
+    uint64_t count;
+    int64_t got;
+    int created = 0;
+    int32_t status;
+    got = read_exactly(call, header, TEXT_HEADER_SIZE);
+    if (got < 0) return (int32_t)got;
+    if (got < TEXT_HEADER_SIZE || memcmp(header, "UHT", 3) != 0) {
+        return fail(call, UNDO_EINVAL, "these bytes are not a saved text document");
+    }
+    if (header[3] != TEXT_FORMAT_VERSION) {
+        return fail(call, UNDO_EINVAL, "the saved text document has a format version this plugin does not know");
+    }
+    count = get_le(header + 4, 8);
+    if (count > (UNDO_MAX_DOCUMENT_SIZE - TEXT_HEADER_SIZE) / 5) {
+        return fail(call, UNDO_EINVAL, "the saved text document's length does not match its character count");
+    }
+    if (doc != NULL && doc->length > 0) return fail(call, UNDO_ESTATE, "the document is not empty");
+    if (doc == NULL) {
+        doc = get_doc(state, call->context);
+        created = 1;
+    }
+    if (doc == NULL || !reserve(doc, count)) {
+        if (doc != NULL && created) text_close_document(state, call->context);
+        return fail(call, UNDO_ENOMEM, "out of memory");
+    }
+    status = read_document_into(call, doc, count);
+    if (status != UNDO_OK) {
+        /* The document stays empty: nothing read is kept. */
+        if (created) text_close_document(state, call->context);
+        return status;
+    }
+    doc->length = count;
+    return UNDO_OK;
+}
+
 static const undo_plugin_descriptor text_descriptor = {
     .struct_size = (uint32_t)UNDO_PLUGIN_DESCRIPTOR_SIZE_V1_8,
     .abi_major = UNDO_ABI_VERSION_MAJOR,
@@ -760,6 +851,7 @@ static const undo_plugin_descriptor text_descriptor = {
     .save_document = text_save_document,
     .load_document = text_load_document,
     .save_document_v2 = text_save_document_v2,
+    .load_document_v2 = text_load_document_v2,
 };
 
 UNDO_PLUGIN_EXPORT const undo_plugin_descriptor *undo_plugin_entry(void) {

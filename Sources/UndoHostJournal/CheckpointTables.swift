@@ -32,12 +32,27 @@ struct Checkpoint {
         /// The bytes of the state, kept when the state itself is dropped (``dropState()``).
         private(set) var stateCount: Int
 
+        /// The ordinals in `checkpoint_pieces` of the state's further pieces, when it has some
+        /// and was read from a journal: ``state`` then holds only its first piece, and the rest
+        /// stay in the file until ``Checkpoint/source(of:in:)`` hands them to the plugin.
+        private(set) var pieces: ClosedRange<Int64>?
+
         init(document: PluginDocument, version: String, state: [UInt8]) {
             self.document = document
             self.version = version
             self.state = state
             stateCount = state.count
         }
+
+        /// A document read from a journal: its first piece, and the whole state's `count`.
+        init(document: PluginDocument, version: String, first: [UInt8], count: Int) {
+            self.document = document
+            self.version = version
+            state = first
+            stateCount = count
+        }
+
+        mutating func setPieces(_ ordinals: ClosedRange<Int64>) { pieces = ordinals }
 
         /// Frees the bytes once the plugin holds them (a restored checkpoint), keeping their count.
         mutating func dropState() {
@@ -302,22 +317,23 @@ struct Checkpoint {
                 }
                 throw damaged("a row of checkpoint_documents fails its checksum")
             }
-            guard case .blob(var state) = row[4] else { throw damaged("a document's state is missing") }
+            guard case .blob(let state) = row[4] else { throw damaged("a document's state is missing") }
             if further.pieces > 0 {
                 guard state.count == pieceSize, further.bytes > 0,
                       further.bytes <= Int64(further.pieces) * Int64(pieceSize),
                       Int64(state.count) + further.bytes <= Int64(PluginHost.maximumDocumentSize) else {
                     throw damaged("document \(ordinal)'s pieces do not fit its first")
                 }
-                state.reserveCapacity(state.count + Int(further.bytes))
             }
             let context = try contextName(row, 3, "document \(ordinal)")
+            // Only the first piece is kept: the rest are checked below and read again, one row
+            // at a time, as the plugin loads the state (``source(of:in:)``).
             documents.append(Document(document: PluginDocument(plugin: try text(row, 1), context: UndoContext(context)),
-                                      version: try text(row, 2), state: state))
+                                      version: try text(row, 2), first: state, count: state.count + Int(further.bytes)))
         }
         documentRows = []
         if format >= 5 {
-            var expected = (document: Int64(1), piece: Int64(1)), ordinal: Int64 = 0, bad: String?
+            var expected = (document: Int64(1), piece: Int64(1)), ordinal: Int64 = 0, bad: String?, first: Int64 = 0
             try connection.query("SELECT * FROM checkpoint_pieces ORDER BY ordinal;") { row in
                 guard bad == nil else { return }
                 ordinal += 1
@@ -340,7 +356,8 @@ struct Checkpoint {
                     bad = "piece \(ordinal) of checkpoint_pieces is out of order"
                     return
                 }
-                documents[Int(document) - 1].state.append(contentsOf: bytes)
+                if piece == 1 { first = ordinal }
+                if piece == pieces { documents[Int(document) - 1].setPieces(first...ordinal) }
                 expected.piece += 1
             }
             if let bad { throw damaged(bad) }
@@ -441,6 +458,33 @@ struct Checkpoint {
 
     /// The checksum of a `checkpoint_documents` row (its values without the checksum) whose
     /// state has `furtherPieces` pieces in `checkpoint_pieces`: with none, the format-4 one.
+    /// The state of `document` (read by ``read(from:format:)``) as the plugin loads it: its
+    /// first piece, then each further row of `checkpoint_pieces`, read and checked again one at
+    /// a time, so the whole state is never held in one block (only one row of 4 MiB at a time).
+    /// A row changed since the open's check fails the load (`the checkpoint is damaged`).
+    /// - Complexity: O(bytes), one indexed lookup per row.
+    static func source(of document: Document, in connection: SQLiteConnection) -> DocumentSource {
+        var first: [UInt8]? = document.state
+        var next = document.pieces?.lowerBound ?? 1
+        let last = document.pieces?.upperBound ?? 0
+        return DocumentSource(count: document.stateCount) { () throws -> [UInt8]? in
+            if let block = first {
+                first = nil
+                return block
+            }
+            guard next <= last else { return nil }
+            var found: [UInt8]?
+            try connection.query("SELECT * FROM checkpoint_pieces WHERE ordinal = ?;", [.integer(next)]) { row in
+                if unsealed(row), row.count == 6, case .blob(let bytes) = row[4] { found = bytes }
+            }
+            guard let found else {
+                throw SQLiteFailure(code: SQLITE_CORRUPT, message: "the checkpoint is damaged: piece \(next) of checkpoint_pieces changed")
+            }
+            next += 1
+            return found
+        }
+    }
+
     static func documentChecksum(_ values: [SQLiteConnection.Value], furtherPieces: Int) -> Int64 {
         furtherPieces == 0 ? checksum(values) : checksum(values + [.integer(Int64(furtherPieces))])
     }

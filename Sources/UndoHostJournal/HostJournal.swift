@@ -347,7 +347,7 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
             pluginsBefore = host.plugins
             if checkpoint != nil {
                 marker.mark("checkpoint", plugins: plugins)
-                try restore(&checkpoint!, into: host, path: path)
+                try restore(&checkpoint!, into: host, from: connection, path: path)
                 for load in checkpoint!.loads { tracked.follow(.load(path: load.path, plugin: load.plugin, pluginVersion: load.version)) }
                 for item in checkpoint!.documents { tracked.note(item.document) }
                 restoring?(checkpoint!.info)
@@ -1062,15 +1062,19 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
     /// as it was before the open.
     /// Each document's bytes are dropped once its plugin has loaded them (the checkpoint keeps
     /// their count, ``Checkpoint/Document/stateCount``), so the open never holds a document
-    /// twice over beside its plugin's copy, through the replay that follows either.
-    private static func restore(_ checkpoint: inout Checkpoint, into host: PluginHost, path: String) throws(JournalError) {
+    /// twice over beside its plugin's copy, through the replay that follows either. A state in
+    /// pieces is handed on a row at a time (``Checkpoint/source(of:in:)``): a plugin with
+    /// load_document_v2 (ABI 1.8) reads it without the rows ever being joined.
+    private static func restore(_ checkpoint: inout Checkpoint, into host: PluginHost, from connection: SQLiteConnection,
+                                path: String) throws(JournalError) {
         var loadedDocuments: [UndoContext] = []
         do throws(PluginHostError) {
             // Its plugins are loaded already (checkPlugins): a journal never loads one.
             for index in checkpoint.documents.indices where !checkpoint.documents[index].document.plugin.isEmpty {
                 let item = checkpoint.documents[index].document
                 loadedDocuments.append(item.context)
-                try host.loadDocumentState(checkpoint.documents[index].state, plugin: item.plugin, context: item.context)
+                try host.loadDocumentState(from: Checkpoint.source(of: checkpoint.documents[index], in: connection),
+                                           plugin: item.plugin, context: item.context)
                 checkpoint.documents[index].dropState()
             }
             try host.restoreHistory(checkpoint.history)

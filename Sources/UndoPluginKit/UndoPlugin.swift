@@ -56,7 +56,9 @@ public final class UndoPlugin: @unchecked Sendable {
     ///   - loadDocument: replaces the state of an empty document (never changed, or closed)
     ///     with what the bytes hold, as `saveDocument` wrote them, maybe in an earlier run or
     ///     version; throw ``UndoPluginError`` (`.invalidArgument`) for bytes you cannot read,
-    ///     leaving the document empty.
+    ///     leaving the document empty. A host of ABI 1.8 hands the bytes over in pieces
+    ///     (`load_document_v2`), which the kit reads into the one array given here, so the host
+    ///     never holds a second copy of them in one block.
     public init<State: AnyObject>(id: String, name: String, version: String, actions: [UndoPluginAction],
                                   makeState: @escaping (UndoHostCallbacks) throws -> State,
                                   describe: ((State, String) throws -> String)? = nil,
@@ -162,6 +164,7 @@ public final class UndoPlugin: @unchecked Sendable {
         descriptor.save_document = savesDocuments ? UndoPluginInstance.saveDocument : nil
         descriptor.load_document = savesDocuments ? UndoPluginInstance.loadDocument : nil
         descriptor.save_document_v2 = savesDocuments ? UndoPluginInstance.saveDocumentV2 : nil
+        descriptor.load_document_v2 = savesDocuments ? UndoPluginInstance.loadDocumentV2 : nil
         return descriptor
     }
 

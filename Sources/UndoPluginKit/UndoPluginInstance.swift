@@ -132,6 +132,36 @@ final class UndoPluginInstance {
         }
     }
 
+    /// load_document_v2 (ABI 1.8): reads the bytes with read_document, 1 MiB at a time, into
+    /// the one array the plugin's loadDocument is given (the host keeps no block of the whole
+    /// state for it; a 1.7 host calls ``loadDocument`` instead).
+    static let loadDocumentV2: @convention(c) (UnsafeMutablePointer<undo_call>?) -> Int32 = { call in
+        guard let call, let instance = from(call.pointee.plugin_data) else { return Int32(UNDO_EINVAL) }
+        guard let loadState = instance.plugin.loadState else { return Int32(UNDO_ENOTSUP) }
+        guard let host = call.pointee.host, host.pointee.struct_size >= UInt32(MemoryLayout<undo_host>.size),
+              let readDocument = host.pointee.read_document else { return Int32(UNDO_ENOTSUP) }
+        let piece = 1 << 20
+        var bytes: [UInt8] = []
+        while true {
+            let start = bytes.count
+            bytes.append(contentsOf: repeatElement(0, count: piece))
+            let read = bytes.withUnsafeMutableBufferPointer { buffer in
+                readDocument(call, buffer.baseAddress! + start, UInt64(piece))
+            }
+            guard read >= 0, read <= Int64(piece) else {
+                return read < 0 ? Int32(clamping: read) : Int32(UNDO_EPLUGIN)
+            }
+            bytes.removeSubrange((start + Int(read))...)
+            if read < Int64(piece) { break }
+        }
+        do {
+            try loadState(instance.state, String(undoArgument: call.pointee.context), bytes)
+            return Int32(UNDO_OK)
+        } catch {
+            return instance.host.report(UndoPluginError(error))
+        }
+    }
+
     /// Writes what fits of `text` (whole characters' bytes only) and a NUL; returns the full
     /// length so the host can retry with a larger buffer.
     static func write(_ text: String, to buffer: UnsafeMutablePointer<CChar>?, capacity: UInt32) -> Int32 {

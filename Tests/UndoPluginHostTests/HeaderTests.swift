@@ -110,9 +110,13 @@ import UndoPluginABI
         #expect(Int(PluginDescriptor.minimumSize) == MemoryLayout<undo_plugin_descriptor>.offset(of: \.describe_v2)!)
         // 1.7 appended save_document and load_document.
         #expect(Int(PluginDescriptor.minimumSize) + 16 == MemoryLayout<undo_plugin_descriptor>.offset(of: \.save_document)!)
-        // 1.8 appended save_document_v2: the end of today's descriptor.
+        // 1.8 appended save_document_v2 and load_document_v2: the end of today's descriptor.
         #expect(MemoryLayout<undo_plugin_descriptor>.offset(of: \.load_document)! + 8 == MemoryLayout<undo_plugin_descriptor>.offset(of: \.save_document_v2)!)
-        #expect(MemoryLayout<undo_plugin_descriptor>.offset(of: \.save_document_v2)! + 8 == MemoryLayout<undo_plugin_descriptor>.size)
+        #expect(MemoryLayout<undo_plugin_descriptor>.offset(of: \.save_document_v2)! + 8 == MemoryLayout<undo_plugin_descriptor>.offset(of: \.load_document_v2)!)
+        #expect(MemoryLayout<undo_plugin_descriptor>.offset(of: \.load_document_v2)! + 8 == MemoryLayout<undo_plugin_descriptor>.size)
+        // ... and write_document and read_document to the host's table.
+        #expect(MemoryLayout<undo_host>.offset(of: \.write_document)! + 8 == MemoryLayout<undo_host>.offset(of: \.read_document)!)
+        #expect(MemoryLayout<undo_host>.offset(of: \.read_document)! + 8 == MemoryLayout<undo_host>.size)
         #expect(MemoryLayout<undo_call>.offset(of: \.document_data)! + 8 == MemoryLayout<undo_call>.size)
         // 1.2 appended merge_mode (and a reserved word) to the action type, after the 1.0 fields.
         #expect(Int(ActionTypeReader.minimumSize) == MemoryLayout<undo_action_type>.offset(of: \.merge_mode)!)
@@ -123,11 +127,11 @@ import UndoPluginABI
         // 1.3 appended set_coalescing_key after it; 1.5 register_action_name.
         #expect(MemoryLayout<undo_host>.offset(of: \.set_coalescing_key)! == MemoryLayout<undo_host>.offset(of: \.set_close_handler)! + 8)
         #expect(MemoryLayout<undo_host>.offset(of: \.register_action_name)! == MemoryLayout<undo_host>.offset(of: \.set_coalescing_key)! + 8)
-        // 1.7 appended set_obsolete, set_description and locale; 1.8 write_document: the end of today's table.
+        // 1.7 appended set_obsolete, set_description and locale; 1.8 write_document and
+        // read_document (checked above): the end of today's table.
         #expect(MemoryLayout<undo_host>.offset(of: \.set_obsolete)! == MemoryLayout<undo_host>.offset(of: \.register_action_name)! + 8)
         #expect(MemoryLayout<undo_host>.offset(of: \.set_description)! == MemoryLayout<undo_host>.offset(of: \.set_obsolete)! + 8)
         #expect(MemoryLayout<undo_host>.offset(of: \.locale)! + 8 == MemoryLayout<undo_host>.offset(of: \.write_document)!)
-        #expect(MemoryLayout<undo_host>.offset(of: \.write_document)! + 8 == MemoryLayout<undo_host>.size)
         #expect(MemoryLayout<undo_param>.size == 16)
     }
 

@@ -57,6 +57,9 @@ final class CallFrame {
     /// Where write_document puts the pieces of a save_document_v2 call (ABI 1.8); `nil` in
     /// every other call.
     var documentPieces: DocumentPieces?
+    /// Where read_document takes the pieces of a load_document_v2 call (ABI 1.8); `nil` in
+    /// every other call.
+    var documentSource: DocumentSource?
 
     /// A frame for one call of the plugin with table `hostTable` and data `pluginData`;
     /// `documents`: the plugin's document slots, for calls about a document (nil: no slot).

@@ -93,12 +93,27 @@ extension PluginHost {
     public func loadDocumentState(_ bytes: [UInt8], plugin pluginID: String, context: UndoContext)
         throws(PluginHostError)
     {
+        try loadDocumentState(from: DocumentSource(bytes), plugin: pluginID, context: context)
+    }
+
+    /// ``loadDocumentState(_:plugin:context:)`` with the state handed on block by block (a
+    /// journal's rows, say): a plugin with load_document_v2 (ABI 1.8) reads it in pieces, so it
+    /// is never held in one block; one with only load_document is given the blocks joined.
+    /// - Throws: what ``loadDocumentState(_:plugin:context:)`` throws; ``PluginHostError/actionFailed(_:)``
+    ///   (phase `load`, `UNDO_ESTATE`) when the source cannot be read or holds another length
+    ///   than its `count`; (`UNDO_EPLUGIN`) when the plugin returned `UNDO_OK` before reading
+    ///   the whole state. The document is left empty on every failure.
+    /// - Complexity: what the plugin's load takes, plus O(bytes) copied once (twice for a
+    ///   plugin without load_document_v2).
+    public func loadDocumentState(from source: DocumentSource, plugin pluginID: String, context: UndoContext)
+        throws(PluginHostError)
+    {
         guard CallFrame.current == nil, !isRunningAction else { throw .reentrantCall("loadDocumentState") }
         try Self.checkContext(context)
         guard let plugin = loadedPlugin(withID: pluginID) else { throw .unknownPlugin(pluginID) }
         guard plugin.canSaveDocuments else { throw .cannotLoadDocuments(plugin: pluginID) }
-        guard bytes.count <= plugin.documentSizeLimit else {
-            throw .documentStateTooLarge(plugin: pluginID, bytes: bytes.count, limit: plugin.documentSizeLimit)
+        guard source.count <= plugin.documentSizeLimit else {
+            throw .documentStateTooLarge(plugin: pluginID, bytes: source.count, limit: plugin.documentSizeLimit)
         }
         // Checked and loaded under the history's lock (the plugin's call lock), so no step can
         // arrive in between.
@@ -107,7 +122,7 @@ extension PluginHost {
                 return .failure(.documentNotEmpty(plugin: pluginID, context: context))
             }
             do throws(PluginActionError) {
-                try plugin.loadDocument(bytes, into: context)
+                try plugin.loadDocument(from: source, into: context)
                 return .success(())
             } catch {
                 return .failure(.actionFailed(error))
@@ -132,6 +147,15 @@ extension PluginHost {
     public func checkDocumentState(_ bytes: [UInt8], plugin pluginID: String, avoiding used: Set<UndoContext>)
         throws(PluginHostError)
     {
+        try checkDocumentState(from: DocumentSource(bytes), plugin: pluginID, avoiding: used)
+    }
+
+    /// ``checkDocumentState(_:plugin:avoiding:)`` with the state handed on block by block (a
+    /// journal's rows, say), as ``loadDocumentState(from:plugin:context:)`` takes it.
+    /// - Complexity: what the plugin's load and close take, plus O(bytes).
+    public func checkDocumentState(from source: DocumentSource, plugin pluginID: String, avoiding used: Set<UndoContext>)
+        throws(PluginHostError)
+    {
         guard let plugin = loadedPlugin(withID: pluginID) else { throw .unknownPlugin(pluginID) }
         var attempt = 0
         while true {
@@ -139,7 +163,7 @@ extension PluginHost {
             let scratch = UndoContext("undo-host checkpoint check \(attempt)")
             if used.contains(scratch) { continue }
             do throws(PluginHostError) {
-                try loadDocumentState(bytes, plugin: pluginID, context: scratch)
+                try loadDocumentState(from: source, plugin: pluginID, context: scratch)
             } catch {
                 // A name some document holds after all (in the history or the plugin's slot):
                 // another one. A plugin's own refusal of a name it keeps elsewhere is its answer.
@@ -310,6 +334,10 @@ extension LoadedPlugin {
             try serialized { () throws(PluginActionError) in try remote.load(bytes, into: context, canSave: true) }
             return
         }
+        if descriptor.load_document_v2 != nil, canSaveDocuments {
+            try loadDocumentInPieces(DocumentSource(bytes), into: context)
+            return
+        }
         guard let load = descriptor.load_document else {
             throw PluginActionError(pluginID: id, actionID: nil, phase: .load, code: Int32(UNDO_ENOTSUP),
                                     message: "the plugin cannot load its documents")
@@ -325,6 +353,75 @@ extension LoadedPlugin {
             return (status, frame)
         }
         guard status == UNDO_OK else { throw failure(Int64(status), frame: frame, phase: .load) }
+    }
+
+    /// Loads the state from `source`: in pieces with load_document_v2 (ABI 1.8), else the
+    /// blocks joined into one, for load_document (or an isolated plugin's runner). Only with
+    /// the call lock held.
+    func loadDocument(from source: DocumentSource, into context: UndoContext) throws(PluginActionError) {
+        if loadsDocumentsInPieces {
+            try loadDocumentInPieces(source, into: context)
+            return
+        }
+        if let whole = source.whole {
+            try loadDocument(whole, into: context)
+            return
+        }
+        var bytes = [UInt8](repeating: 0, count: source.count)
+        let read = bytes.withUnsafeMutableBytes { source.read(into: $0) }
+        guard read == source.count else {
+            throw PluginActionError(pluginID: id, actionID: nil, phase: .load, code: Int32(UNDO_ESTATE),
+                                    message: source.failure ?? "the stored state ends after \(read ?? 0) of \(source.count) bytes")
+        }
+        try loadDocument(bytes, into: context)
+    }
+
+    /// Whether the plugin loads its documents' state in pieces (load_document_v2, ABI 1.8; an
+    /// isolated plugin is handed the state whole by its runner).
+    var loadsDocumentsInPieces: Bool {
+        remote == nil && canSaveDocuments && descriptor.load_document_v2 != nil
+    }
+
+    /// Calls load_document_v2 (ABI 1.8) for `context` once, handing it the state from `source`
+    /// with read_document; when it fails, or returns `UNDO_OK` without reading the whole
+    /// state (a part of a state is never loaded), the document is closed (its close handler
+    /// and close_document), so it stays empty. Only with the call lock held.
+    /// - Complexity: what the plugin's load takes, plus O(bytes): each is copied once, into the
+    ///   plugin's buffers.
+    func loadDocumentInPieces(_ source: DocumentSource, into context: UndoContext) throws(PluginActionError) {
+        guard let load = descriptor.load_document_v2 else {
+            throw PluginActionError(pluginID: id, actionID: nil, phase: .load, code: Int32(UNDO_ENOTSUP),
+                                    message: "the plugin cannot load its documents in pieces")
+        }
+        guard isLoaded else { throw unloadedError(action: nil, phase: .load) }
+        guard source.count <= PluginHost.maximumDocumentSize else {
+            throw PluginActionError(pluginID: id, actionID: nil, phase: .load, code: Int32(UNDO_ELIMIT),
+                                    message: "the document's state is \(source.count) bytes, over the limit of \(PluginHost.maximumDocumentSize)")
+        }
+        let (status, frame) = serialized {
+            let frame = CallFrame(hostTable: hostTable, pluginData: pluginData, phase: .loadDocument,
+                                  context: context, documents: documents)
+            frame.documentSource = source
+            let status = frame.run { call in load(call) }
+            frame.documentSource = nil
+            return (status, frame)
+        }
+        let error: PluginActionError?
+        if let failure = source.failure {
+            error = PluginActionError(pluginID: id, actionID: nil, phase: .load, code: Int32(UNDO_ESTATE), message: failure)
+        } else if status != UNDO_OK {
+            error = self.failure(Int64(status), frame: frame, phase: .load)
+        } else if !source.isAtEnd {
+            error = PluginActionError(pluginID: id, actionID: nil, phase: .load, code: Int32(UNDO_EPLUGIN),
+                                      message: "returned UNDO_OK after reading \(source.bytesRead) of the state's \(source.count) bytes")
+        } else {
+            error = nil
+        }
+        if let error {
+            // Whatever the plugin kept of the state goes: the document stays empty.
+            closeContext(context)
+            throw error
+        }
     }
 
     /// The error of a save or load that returned `code` (not `UNDO_OK`).

@@ -54,6 +54,7 @@ enum HostTables {
         host.locale = UnsafePointer(strdup(locale))
         host.set_obsolete = { call in HostCallbacks.setObsolete(call) }
         host.write_document = { call, bytes, length in HostCallbacks.writeDocument(call, bytes, length) }
+        host.read_document = { call, buffer, capacity in HostCallbacks.readDocument(call, buffer, capacity) }
         table.initialize(to: host)
         return table
     }
@@ -322,6 +323,28 @@ enum HostCallbacks {
             return Int32(UNDO_ELIMIT)
         }
         return ok
+    }
+
+    /// read_document (ABI 1.8), from load_document_v2: copies the next bytes of the state.
+    static func readDocument(_ call: UnsafeMutablePointer<undo_call>?, _ buffer: UnsafeMutablePointer<UInt8>?,
+                             _ capacity: UInt64) -> Int64 {
+        guard let frame = CallFrame.accepting(call) else { return Int64(UNDO_ESTATE) }
+        guard frame.phase == .loadDocument, let source = frame.documentSource else {
+            frame.setRefusal("read_document: only allowed in load_document_v2")
+            return Int64(UNDO_ESTATE)
+        }
+        guard capacity > 0 else { return 0 }
+        guard let buffer else {
+            frame.setRefusal("read_document: the buffer is NULL")
+            return Int64(UNDO_EINVAL)
+        }
+        // Never more than what is left: a capacity the plugin got wrong is not written past.
+        let length = Int(min(capacity, UInt64(source.count - source.bytesRead)))
+        guard let copied = source.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: length)) else {
+            frame.setRefusal("read_document: \(source.failure ?? "the stored state cannot be read")")
+            return Int64(UNDO_ESTATE)
+        }
+        return Int64(copied)
     }
 
     static func record(_ table: UnsafePointer<undo_host>?, _ context: UnsafePointer<CChar>?,

@@ -228,6 +228,7 @@ static const undo_plugin_descriptor descriptor = {
     load_text,
 #endif
     NULL, /* save_document_v2: saves through save_document */
+    NULL, /* load_document_v2 */
 };
 
 UNDO_PLUGIN_EXPORT const undo_plugin_descriptor *undo_plugin_entry(void) { return &descriptor; }

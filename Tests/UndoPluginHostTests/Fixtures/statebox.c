@@ -19,7 +19,11 @@
  * write_document, the text in pieces of statebox_set_piece() bytes (1 by default); in mode 3 it
  * hands write_document a length over UNDO_MAX_DOCUMENT_SIZE (which the host refuses unread),
  * and load tries write_document (outside a save: refused), keeping its answer for
- * statebox_last_write().
+ * statebox_last_write(), and save tries read_document (outside a load: refused), keeping its
+ * answer for statebox_last_read(). Its load_document_v2 reads the header, then the text in
+ * pieces of statebox_set_piece() bytes with read_document, then once more for the end (0);
+ * statebox_reads() counts the read_document calls. In mode 9 load_document_v2 reads only the
+ * header, keeps an empty document and returns UNDO_OK (a plugin that stops reading early).
  */
 #include <undohost/undo_plugin.h>
 
@@ -140,8 +144,12 @@ static int64_t box_save(undo_call *call, uint8_t *buffer, uint64_t capacity) {
 #ifdef STATEBOX_V2
 static uint64_t piece_size = 1;
 static int32_t last_write = 1;
+static int64_t last_read = 1;
+static int reads;
 UNDO_PLUGIN_EXPORT void statebox_set_piece(uint64_t size) { piece_size = size; }
 UNDO_PLUGIN_EXPORT int32_t statebox_last_write(void) { return last_write; }
+UNDO_PLUGIN_EXPORT int64_t statebox_last_read(void) { return last_read; }
+UNDO_PLUGIN_EXPORT int statebox_reads(void) { return reads; }
 
 static int32_t box_save_v2(undo_call *call) {
     box_doc *doc = document(call, 0);
@@ -152,6 +160,8 @@ static int32_t box_save_v2(undo_call *call) {
     if (mode == 1) return call->host->report_error(call->host, UNDO_ENOTSUP, "the disk is on fire");
     if (mode == 3) {
         /* A length over the limit: refused before a byte of it is read. */
+        uint8_t byte;
+        last_read = call->host->read_document(call, &byte, 1);
         last_write = call->host->write_document(call, (const uint8_t *)"x", (uint64_t)UNDO_MAX_DOCUMENT_SIZE + 1);
         return UNDO_OK; /* the host fails the save anyway */
     }
@@ -194,6 +204,60 @@ static int32_t box_load(undo_call *call, const uint8_t *bytes, uint64_t length) 
     return UNDO_OK;
 }
 
+#ifdef STATEBOX_V2
+/* Reads exactly `length` bytes unless the state ends first: how many it read, or a code. */
+static int64_t read_all(undo_call *call, uint8_t *buffer, uint64_t length) {
+    uint64_t done = 0;
+    while (done < length) {
+        uint64_t want = length - done < piece_size ? length - done : piece_size;
+        int64_t got = call->host->read_document(call, buffer + done, want);
+        reads++;
+        if (got < 0) return got;
+        if (got == 0) break;
+        done += (uint64_t)got;
+    }
+    return (int64_t)done;
+}
+
+static int32_t box_load_v2(undo_call *call) {
+    uint8_t header[12], extra;
+    uint64_t text_length = 0;
+    int64_t got;
+    box_doc *doc;
+    int i;
+    if (call->phase != UNDO_PHASE_LOAD) return call->host->report_error(call->host, UNDO_EINVAL, "wrong phase");
+    if (mode == 3) last_write = call->host->write_document(call, (const uint8_t *)"x", 1);
+    got = read_all(call, header, sizeof header);
+    if (got < 0) return (int32_t)got;
+    if (got < 12 || memcmp(header, "SBX", 3) != 0) {
+        return call->host->report_error(call->host, UNDO_EINVAL, "not a statebox document");
+    }
+    if (header[3] != 1) return call->host->report_error(call->host, UNDO_EINVAL, "unknown statebox format version");
+    for (i = 0; i < 8; i++) text_length |= (uint64_t)header[4 + i] << (8 * i);
+    if (document(call, 0) != NULL) return call->host->report_error(call->host, UNDO_ESTATE, "not empty");
+    doc = document(call, 1);
+    if (doc == NULL) return call->host->report_error(call->host, UNDO_ENOMEM, "out of memory");
+    if (mode == 9) return UNDO_OK; /* stops early: the host must not keep this */
+    doc->bytes = (char *)malloc((size_t)text_length + 1);
+    if (doc->bytes == NULL) {
+        box_close(call);
+        return call->host->report_error(call->host, UNDO_ENOMEM, "out of memory");
+    }
+    got = read_all(call, (uint8_t *)doc->bytes, text_length);
+    if (got >= 0 && (uint64_t)got == text_length) {
+        got = call->host->read_document(call, &extra, 1);
+        reads++;
+        if (got == 0) {
+            doc->length = text_length;
+            return UNDO_OK;
+        }
+    }
+    box_close(call);
+    if (got < 0) return (int32_t)got;
+    return call->host->report_error(call->host, UNDO_EINVAL, "wrong length");
+}
+#endif
+
 static const undo_param text_params[] = {{UNDO_TYPE_STRING, 0, "text"}};
 
 static int32_t box_init(const undo_host *host, void **plugin_data) {
@@ -233,8 +297,10 @@ static const undo_plugin_descriptor descriptor = {
 #endif
 #ifdef STATEBOX_V2
     box_save_v2,
+    box_load_v2,
 #else
     NULL, /* save_document_v2: a 1.7 plugin's save, held to UNDO_MAX_VALUE_SIZE */
+    NULL, /* load_document_v2 */
 #endif
 };
 

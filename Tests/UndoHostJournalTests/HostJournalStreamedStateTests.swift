@@ -1,0 +1,53 @@
+import Testing
+import UndoCore
+@testable import UndoHostJournal
+import UndoJournal
+import UndoPluginHost
+
+/// Reopening from a checkpoint hands a state in pieces to a plugin with load_document_v2
+/// (ABI 1.8) a row of `checkpoint_pieces` at a time: the open keeps only each document's first
+/// row, and the rest are read again as the plugin reads them, never joined. Counted, not timed.
+@Suite struct HostJournalStreamedStateTests {
+    let journal = HostJournalTests()
+    let big = UndoContext("big")
+
+    @Test func aStateInPiecesReachesThePluginARowAtATime() throws {
+        let path = journal.scratch("streamed-\(UInt32.random(in: 0...UInt32.max)).undojournal")
+        let characters = 2_000_000
+        let total = 12 + 5 * characters // 10,000,012 bytes: rows of 4 MiB, 4 MiB and the rest
+        let expected = HostJournalLargeDocumentTests.text(characters, from: 0)
+        do {
+            let (host, clock) = journal.makeHost()
+            let writer = try HostJournal.open(path: path, host: host, clock: clock)
+            try host.perform("text.insert", [.i64(0), .string(expected)], in: big)
+            #expect(try writer.checkpoint().documentRows == 3)
+            writer.close()
+        }
+        let connection = try SQLiteConnection(path: path, create: false)
+        defer { connection.close() }
+        let checkpoint = try #require(try Checkpoint.read(from: connection, format: 5))
+        let document = try #require(checkpoint.documents.first)
+        // Read and checked at the open, but only the first row kept.
+        #expect(document.state.count == Checkpoint.pieceSize)
+        #expect(document.stateCount == total)
+        #expect(document.pieces == 1...2)
+        let (host, _) = journal.makeHost()
+        let source = Checkpoint.source(of: document, in: connection)
+        try host.loadDocumentState(from: source, plugin: HostJournalTests.text, context: big)
+        #expect(source.blocksTaken == 3)
+        #expect(source.bytesCopied == total, "each byte copied once, into the plugin's buffers")
+        #expect(try host.describe(big, plugin: HostJournalTests.text) == expected)
+
+        // A row gone between the open's check and the load fails the load, named; nothing is kept.
+        try connection.execute("DELETE FROM checkpoint_pieces WHERE ordinal = 2;")
+        let other = UndoContext("other")
+        do {
+            try host.loadDocumentState(from: Checkpoint.source(of: document, in: connection),
+                                       plugin: HostJournalTests.text, context: other)
+            Issue.record("a state missing a row was loaded")
+        } catch {
+            #expect("\(error)".contains("the checkpoint is damaged: piece 2 of checkpoint_pieces changed"), "\(error)")
+        }
+        #expect(try host.describe(other, plugin: HostJournalTests.text) == "")
+    }
+}
