@@ -183,24 +183,16 @@ extension UndoStack {
         guard record.pointee.openGroups.isEmpty else { throw UndoError.groupOpen }
         let plan = try record.pointee.documentMovePlan(for: context, to: id).get()
         guard plan.stepCount > 0 else { return nil }
-        var command = plan.command(named: name, context: context)
-        var changes = UndoChanges()
-        let marks = changes.obsoleteMarks
-        do {
-            try command.perform(&changes)
-        } catch {
-            let failure = UndoError.wrap(error, step: name)
-            if case .rollbackFailed = failure { record.pointee.saveStates[context, default: SaveState()].saved = [] }
-            throw failure
+        var ran = try plan.run(named: name, context: context) {
+            record.pointee.saveStates[context, default: SaveState()].saved = []
         }
-        changes.obsoleteMarks = marks
         record.pointee.coalescingOpen = false
         let serial = record.pointee.nextSerial
-        record.pointee.appendFinished(command)
+        record.pointee.appendFinished(ran.command)
         if record.pointee.position > 0, record.pointee.steps[record.pointee.position - 1].serial == serial {
             record.pointee.documentMoves[serial] = id
         }
         return UndoResult(direction: plan.redone.isEmpty ? .undo : .redo, name: name, context: context,
-                          stepCount: plan.stepCount, changes: changes.takeAll())
+                          stepCount: plan.stepCount, changes: ran.changes.takeAll())
     }
 }

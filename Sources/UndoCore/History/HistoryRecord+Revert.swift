@@ -30,6 +30,27 @@ extension HistoryRecord {
             members.append(contentsOf: redone)
             return UndoGroup(name: name, context: context, members: members)
         }
+
+        /// Runs the plan's one step (a revert's or a document move's) and returns it with what
+        /// it changed. A failure whose rollback failed too leaves the document described by no
+        /// state: `rollbackFailed` is called then (the caller counts the document as edited until
+        /// its next save).
+        func run(named name: String, context: UndoContext, rollbackFailed: () -> Void) throws
+            -> (command: any UndoCommand, changes: UndoChanges)
+        {
+            var command = command(named: name, context: context)
+            var changes = UndoChanges()
+            let marks = changes.obsoleteMarks
+            do {
+                try command.perform(&changes)
+            } catch {
+                let failure = UndoError.wrap(error, step: name)
+                if case .rollbackFailed = failure { rollbackFailed() }
+                throw failure
+            }
+            changes.obsoleteMarks = marks
+            return (command, changes)
+        }
     }
 
     /// How to take `context` to its saved state, or why it cannot be: no saved state (forgotten),

@@ -91,22 +91,12 @@ extension UndoStack {
         let context = context ?? record.pointee.currentContext ?? .global
         guard record.pointee.isDirty(context) else { return nil }
         let plan = try record.pointee.revertPlan(for: context).get()
-        var command = plan.command(named: name, context: context)
-        var changes = UndoChanges()
-        let marks = changes.obsoleteMarks
-        do {
-            try command.perform(&changes)
-        } catch {
-            let failure = UndoError.wrap(error, step: name)
-            // Part of the way stayed done and could not be put back: no state describes the
-            // document now, so it counts as edited until its next save.
-            if case .rollbackFailed = failure { record.pointee.saveStates[context, default: SaveState()].saved = [] }
-            throw failure
+        var ran = try plan.run(named: name, context: context) {
+            record.pointee.saveStates[context, default: SaveState()].saved = []
         }
-        changes.obsoleteMarks = marks
-        record.pointee.appendFinished(command)
+        record.pointee.appendFinished(ran.command)
         record.pointee.saveStates[context, default: SaveState()].saved.insert(record.pointee.savedMarker(in: context))
         return UndoResult(direction: plan.redone.isEmpty ? .undo : .redo, name: name, context: context,
-                          stepCount: plan.stepCount, changes: changes.takeAll())
+                          stepCount: plan.stepCount, changes: ran.changes.takeAll())
     }
 }
