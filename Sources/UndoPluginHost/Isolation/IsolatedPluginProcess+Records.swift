@@ -73,7 +73,7 @@ extension IsolatedPluginProcess {
                 var answer = WireWriter(WireKind.recordAnswer)
                 let (code, message): (Int32, String)
                 if let process {
-                    (code, message) = process.applyRecord(&request)
+                    (code, message) = process.applyRecord(&request, from: self)
                 } else {
                     (code, message) = (Int32(UNDO_ESTATE), "the plugin is not loaded in a host")
                 }
@@ -87,7 +87,10 @@ extension IsolatedPluginProcess {
     /// Records the step a ``WireKind/recordRequest`` holds (its arguments were checked in the
     /// runner against the same action type; their count and types are checked again here).
     /// - Returns: the result code and, for a refusal, what was wrong.
-    func applyRecord(_ request: inout WireReader) -> (Int32, String) {
+    /// - Parameter link: the record socket it came on: a record from a runner that has ended
+    ///   since (a crash and a restart while the record waited) is refused, as the change it
+    ///   records ended with that runner.
+    func applyRecord(_ request: inout WireReader, from link: RecordLink) -> (Int32, String) {
         let actionID: String, contextName: String, values: [ActionValue], inverseValues: [ActionValue]
         do throws(WireReader.Malformed) {
             actionID = try request.string()
@@ -111,11 +114,20 @@ extension IsolatedPluginProcess {
                                     context: UndoContext(contextName), performed: true)
         let canSave = plugin.canSaveDocuments
         do {
-            try host.recordPluginStep(command) {
-                // Under the history's lock, as every call's entry: the log keeps the history's order.
-                self.logRecorded(.perform(action: actionID, context: contextName, redo: true, arguments: values),
-                                 canSave: canSave)
+            // Under the history's lock, which every call (and so every restart) holds: the runner
+            // cannot end between the check and the record.
+            let refusal: (Int32, String)? = try host.history.withStack { _ in
+                guard isCurrent(link) else {
+                    return (Int32(UNDO_ECRASHED), "its process ended before the step could be recorded (the change ended with it)")
+                }
+                try host.recordPluginStep(command) {
+                    // As every call's entry: the log keeps the history's order.
+                    self.logRecorded(.perform(action: actionID, context: contextName, redo: true, arguments: values),
+                                     canSave: canSave)
+                }
+                return nil
             }
+            if let refusal { return refusal }
         } catch let error as PluginHostError {
             return (error.code, error.description)
         } catch let error as UndoError {

@@ -224,6 +224,9 @@ final class IsolatedPluginProcess: @unchecked Sendable {
 
     // MARK: The log of calls
 
+    /// Whether `link` is the record socket of the running runner.
+    func isCurrent(_ link: RecordLink) -> Bool { lock.withLock { recordLink === link } }
+
     /// Logs a step the plugin recorded on its own, for restarts (called under the history's lock).
     func logRecorded(_ entry: Logged, canSave: Bool) {
         lock.withLock {
