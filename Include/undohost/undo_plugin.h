@@ -529,7 +529,9 @@ struct undo_host {
      * or the host's journal refuses changes after one could not be written), UNDO_EREENTRANT.
      * When the host keeps a journal, the step is journaled as its perform call (reopening the
      * journal performs it again, so perform must make the same change); on any error the step
-     * is not in the history, and the plugin takes back what it did.
+     * is not in the history, and the plugin takes back what it did. In an isolated plugin
+     * (UNDO_LOAD_ISOLATED) the step goes to the host's history the same way, and the calling
+     * thread waits for the host's answer; a restart after a crash performs it again.
      */
     int32_t (*record)(const undo_host *host, const char *context, const char *action_id,
                       const undo_value *args, uint32_t arg_count, const undo_value *inverse_args,

@@ -78,10 +78,60 @@ import Glibc
         try isolated.closeContext(UndoContext("copy"))
         #expect(try isolated.show("copy", Self.crasher) == "")
         #expect(try process(isolated).restarts == 0)
-        // record from the plugin's own thread is refused, not lost in the plugin's process.
-        let recorded = hostError { try isolated.perform("crasher.append", [.string("record")], in: UndoContext("a")) }
-        #expect(recorded?.code == Int32(UNDO_ENOTSUP))
-        #expect(log.messages.contains { $0.message.contains("record is not available to an isolated plugin") })
+    }
+
+    /// Collects what a host journals, for a replay into another host (what reopening a journal does).
+    final class Collected: PluginHostRecorder, @unchecked Sendable {
+        let changes = Locked<[HostChange]>([])
+        func record(_ change: HostChange) throws(PluginHostError) { changes.withLock { $0.append(change) } }
+    }
+
+    /// Waits (at most 20 s) until the history holds `count` steps: a record from the plugin's own
+    /// thread arrives when that thread gets to it.
+    func waitForSteps(_ host: PluginHost, _ count: Int) {
+        for _ in 0..<2000 where host.stepCount < count { usleep(10_000) }
+    }
+
+    /// undo_host.record from a thread of the plugin's own (crasher.c: describe of document "r")
+    /// crosses the process boundary: the step is in the history as in-process, undo and redo call
+    /// the plugin in its process, it is journaled (a replay gives the same), and a crash after it
+    /// restores it with the rest of the document.
+    @Test func aStepRecordedOnThePluginsOwnThreadCrossesTheProcessBoundary() throws {
+        let (isolated, log) = try makeCrasher(watchdog: PluginIsolation(watchdogMilliseconds: 20_000))
+        let (inProcess, _) = try makeCrasher(isolated: false)
+        let journal = Collected()
+        isolated.recorder = journal
+        let r = UndoContext("r")
+        for host in [isolated, inProcess] {
+            try host.perform("crasher.append", [.string("x")], in: r)
+            _ = try host.describe(r, plugin: Self.crasher)
+        }
+        for host in [isolated, inProcess] { waitForSteps(host, 2) }
+        #expect(isolated.stepCount == 2 && inProcess.stepCount == 2)
+        #expect(try outcome(isolated, ["r"]) == outcome(inProcess, ["r"]))
+        #expect(try outcome(isolated, ["r"]).documents == ["xr"])
+        // undo and redo call the inverse and the perform in the plugin's process.
+        for host in [isolated, inProcess] {
+            try host.undo()
+            #expect(try outcome(host, ["r"]).documents == ["x"])
+            try host.redo()
+        }
+        #expect(try outcome(isolated, ["r"]) == outcome(inProcess, ["r"]))
+        #expect(try outcome(isolated, ["r"]).documents == ["xr"])
+        // Journaled as its perform: a replay into another isolated host gives the same history.
+        let (replayed, _) = try makeCrasher(watchdog: PluginIsolation(watchdogMilliseconds: 20_000))
+        let changes = journal.changes.withLock { $0 }
+        #expect(changes.count == 4)
+        for change in changes { _ = try replayed.replay(change) }
+        #expect(try outcome(replayed, ["r"]) == outcome(isolated, ["r"]))
+        // A crash after it: the restarted process performs the recorded step again.
+        let crashed = hostError { try isolated.perform("crasher.append", [.string("!segv")], in: r) }
+        #expect(crashed?.code == Int32(UNDO_ECRASHED))
+        #expect(try process(isolated).restarts == 1)
+        #expect(try outcome(isolated, ["r"]).documents == ["xr"])
+        try isolated.undo()
+        #expect(try outcome(isolated, ["r"]).documents == ["x"])
+        #expect(log.messages.contains { $0.message == "recorded" && $0.pluginID == Self.crasher })
     }
 
     /// Each function, each way of failing: the error names the plugin, the action and the

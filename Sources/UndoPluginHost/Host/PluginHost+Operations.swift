@@ -38,11 +38,13 @@ extension PluginHost {
     /// change, to the recorder — as its perform call, which a replay performs again.
     /// - Throws: the recorder's refusal (nothing recorded), the history's error, or the
     ///   recorder's error (the step is in the history, not in the journal).
-    func recordPluginStep(_ command: PluginCommand) throws {
+    /// - Parameter recorded: called once the step is recorded, still under the history's lock.
+    func recordPluginStep(_ command: PluginCommand, then recorded: () -> Void = {}) throws {
         try history.withStack { stack in
             try checkRecorder()
             let call = recorder == nil ? nil : command.call
             try stack.record(command)
+            recorded()
             if let call { try record(.perform(call)) }
         }
     }

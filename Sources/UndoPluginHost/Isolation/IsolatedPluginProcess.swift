@@ -93,6 +93,15 @@ final class IsolatedPluginProcess: @unchecked Sendable {
     /// The runner's process id (0 when none runs), for tests that kill it.
     var processID: pid_t { lock.withLock { pid } }
     private var channel: WireChannel?
+    /// The running runner's record socket (see IsolatedPluginProcess+Records.swift).
+    private var recordLink: RecordLink?
+    private let ownerBox = Locked(WeakPlugin())
+    struct WeakPlugin { weak var plugin: LoadedPlugin? }
+    /// The host's plugin this process runs (set once it is made), which records apply to.
+    var owner: LoadedPlugin? {
+        get { ownerBox.withLock { $0.plugin } }
+        set { ownerBox.withLock { $0.plugin = newValue } }
+    }
     private(set) var consecutiveCrashes = 0
     /// How many times a runner was started again after a crash.
     private(set) var restarts = 0
@@ -215,6 +224,17 @@ final class IsolatedPluginProcess: @unchecked Sendable {
 
     // MARK: The log of calls
 
+    /// Whether `link` is the record socket of the running runner.
+    func isCurrent(_ link: RecordLink) -> Bool { lock.withLock { recordLink === link } }
+
+    /// Logs a step the plugin recorded on its own, for restarts (called under the history's lock).
+    func logRecorded(_ entry: Logged, canSave: Bool) {
+        lock.withLock {
+            guard channel != nil else { return }
+            append(entry, canSave: canSave)
+        }
+    }
+
     private func append(_ entry: Logged, canSave: Bool) {
         logged.append(entry)
         loggedSize += entry.size
@@ -322,16 +342,26 @@ final class IsolatedPluginProcess: @unchecked Sendable {
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else {
             throw Broken(reason: "socketpair: \(String(cString: strerror(errno)))")
         }
-        // Above the descriptors the runner gets (3 and 4), so the dup2s cannot overwrite each other.
+        var recordEnds: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &recordEnds) == 0 else {
+            close(ends[0])
+            close(ends[1])
+            throw Broken(reason: "socketpair: \(String(cString: strerror(errno)))")
+        }
+        // Above the descriptors the runner gets (3, 4 and 5), so the dup2s cannot overwrite each other.
         let childEnd = fcntl(ends[1], F_DUPFD_CLOEXEC, 10)
         close(ends[1])
         defer { close(childEnd) }
+        let childRecordEnd = fcntl(recordEnds[1], F_DUPFD_CLOEXEC, 10)
+        close(recordEnds[1])
+        defer { close(childRecordEnd) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, childEnd, 3)
         posix_spawn_file_actions_adddup2(&actions, file, 4)
-        let arguments = [runner, "3", "4"]
+        posix_spawn_file_actions_adddup2(&actions, childRecordEnd, 5)
+        let arguments = [runner, "3", "4", "5"]
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
         argv.append(nil)
         defer { for argument in argv { free(argument) } }
@@ -339,10 +369,14 @@ final class IsolatedPluginProcess: @unchecked Sendable {
         let result = posix_spawn(&child, runner, &actions, nil, argv, environ)
         guard result == 0 else {
             close(ends[0])
+            close(recordEnds[0])
             throw Broken(reason: "cannot start \(runner): \(String(cString: strerror(result)))")
         }
         pid = child
         channel = WireChannel(descriptor: ends[0])
+        let link = RecordLink(descriptor: recordEnds[0], process: self)
+        // Without its thread, records are refused (the runner's send fails), calls still work.
+        if link.start() { recordLink = link }
     }
 
     /// Kills and reaps the runner (when there is one) and closes the socket.
@@ -352,6 +386,8 @@ final class IsolatedPluginProcess: @unchecked Sendable {
         guard let channel else { return nil }
         close(channel.descriptor)
         self.channel = nil
+        recordLink?.close()
+        recordLink = nil
         assert(pid > 0, "a channel without a process")
         guard pid > 0 else { return nil }
         kill(pid, SIGKILL)

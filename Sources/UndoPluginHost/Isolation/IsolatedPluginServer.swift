@@ -22,8 +22,38 @@ package enum IsolatedPluginServer {
     /// Whether this process is a runner (set once, before the plugin is loaded).
     nonisolated(unsafe) static var isServing = false
 
-    package static func serve(socket: Int32, file: Int32) -> Int32 {
+    /// The socket to the host's record thread (`nil` until ``serve(socket:file:records:)``
+    /// starts); its lock makes one record at a time go and come back.
+    private static let recordChannel = Locked<WireChannel?>(nil)
+
+    /// Sends a step the plugin recorded on its own to the host and waits for its answer (the
+    /// calling thread, the plugin's, blocks until then).
+    /// - Returns: the host's result code and, for a refusal, what was wrong.
+    static func forwardRecord(action: String, context: String, arguments: [ActionValue],
+                              inverseArguments: [ActionValue]) -> (Int32, String) {
+        recordChannel.withLock { channel in
+            guard let channel else { return (Int32(UNDO_ESTATE), "the host's record socket is not open") }
+            var request = WireWriter(WireKind.recordRequest)
+            request.string(action)
+            request.string(context)
+            request.values(arguments)
+            request.values(inverseArguments)
+            do throws(WireChannel.Failure) {
+                try channel.transmit(request.framed)
+                guard var answer = try? WireReader(try channel.receive(until: nil)), answer.kind == WireKind.recordAnswer,
+                      let code = try? answer.i32(), let message = try? answer.string() else {
+                    return (Int32(UNDO_ESTATE), "the host sent an answer the runner cannot read")
+                }
+                return (code, message)
+            } catch {
+                return (Int32(UNDO_ESTATE), "the host did not answer the record")
+            }
+        }
+    }
+
+    package static func serve(socket: Int32, file: Int32, records: Int32? = nil) -> Int32 {
         isServing = true
+        if let records { recordChannel.withLock { $0 = WireChannel(descriptor: records) } }
         // A host that ends (killed while the plugin loops, say) ends this process too.
         guard undo__exit_when_closed(socket) == 0 else { return 2 }
         let session = Session(channel: WireChannel(descriptor: socket), file: file)

@@ -358,10 +358,6 @@ enum HostCallbacks {
         guard CallFrame.current == nil else {
             return refuse(Int32(UNDO_EREENTRANT), "record was called from inside a call the host made")
         }
-        guard !IsolatedPluginServer.isServing else {
-            // The runner's own history is not the host's: a step recorded there would be lost.
-            return refuse(Int32(UNDO_ENOTSUP), "record is not available to an isolated plugin (load it in-process to record steps)")
-        }
         guard plugin.isLoaded, let host = plugin.host else {
             return refuse(Int32(UNDO_ESTATE), "the plugin is not loaded in a host")
         }
@@ -404,6 +400,13 @@ enum HostCallbacks {
             }
         } catch {
             return refuse(error.code, "\(action.shortID): \(error)")
+        }
+        if IsolatedPluginServer.isServing {
+            // The runner's own history is not the host's: the step goes to the host, which
+            // records it (or refuses it) as it would in-process.
+            let (code, message) = IsolatedPluginServer.forwardRecord(action: id, context: contextName,
+                                                                     arguments: values, inverseArguments: inverseValues)
+            return code == ok ? ok : refuse(code, message)
         }
         let command = PluginCommand(action: action, arguments: values, inverseArguments: inverseValues,
                                     context: UndoContext(contextName), performed: true)

@@ -68,6 +68,7 @@ final class LoadedPlugin: @unchecked Sendable {
         raw.abi_minor = remote.opened.abiMinor
         self.init(path: path, library: nil, remote: remote, descriptor: raw, id: remote.opened.id,
                   name: remote.opened.name, version: remote.opened.version, host: host)
+        remote.owner = self
     }
 
     private init(path: String, library: DynamicLibrary?, remote: IsolatedPluginProcess?, descriptor: undo_plugin_descriptor,

@@ -13,9 +13,9 @@
  *   "!HOW" in perform's text: perform;       "?HOW": the inverse (perform works);
  *   "~HOW" as the second step's text: merge; "@HOW" in a document: describe;
  *   "$HOW" in a document: save_document;     "%HOW" in the saved bytes: load_document.
- * Any other text works, in every function. Text "record" makes perform record a step from a
- * thread of its own (which must wait for the call to end when the plugin runs in the host's
- * process: use it isolated only) and fail with what record returned when it refused.
+ * Any other text works, in every function. describe of document "r" starts a thread of the
+ * plugin's own that, after describe returned, appends "r" to that document and records it as an
+ * append step (undo_host.record), and logs "recorded" (or "record refused").
  */
 #include <undohost/undo_plugin.h>
 
@@ -56,17 +56,26 @@ static void misbehave(const char *text, uint64_t length, char marker) {
 
 typedef struct record_attempt {
     const undo_host *host;
-    int32_t result;
+    text_doc *doc;
 } record_attempt;
 
 static void *record_from_thread(void *argument) {
     record_attempt *attempt = (record_attempt *)argument;
     undo_value text;
-    memset(&text, 0, sizeof text);
-    text.type = UNDO_TYPE_STRING;
-    text.as.string.data = "r";
-    text.as.string.size = 1;
-    attempt->result = attempt->host->record(attempt->host, "a", "append", &text, 1, NULL, 0);
+    int32_t result = UNDO_ENOMEM;
+    char *grown = (char *)realloc(attempt->doc->bytes, (size_t)(attempt->doc->length + 2));
+    if (grown != NULL) {
+        grown[attempt->doc->length] = 'r';
+        attempt->doc->bytes = grown;
+        attempt->doc->length += 1;
+        memset(&text, 0, sizeof text);
+        text.type = UNDO_TYPE_STRING;
+        text.as.string.data = "r";
+        text.as.string.size = 1;
+        result = attempt->host->record(attempt->host, "r", "append", &text, 1, NULL, 0);
+    }
+    attempt->host->log(attempt->host, UNDO_LOG_INFO, result == UNDO_OK ? "recorded" : "record refused");
+    free(attempt);
     return NULL;
 }
 
@@ -83,15 +92,6 @@ static int32_t add_text(undo_call *call, const char *text) {
     char description[200];
     misbehave(text, length, '!');
     if (strcmp(text, "obsolete") == 0) return call->host->set_obsolete(call);
-    if (strcmp(text, "record") == 0) {
-        pthread_t thread;
-        record_attempt attempt;
-        attempt.host = call->host;
-        attempt.result = UNDO_OK;
-        if (pthread_create(&thread, NULL, record_from_thread, &attempt) != 0) return UNDO_ENOMEM;
-        pthread_join(thread, NULL);
-        if (attempt.result != UNDO_OK) return call->host->report_error(call->host, attempt.result, "record refused");
-    }
     if (strcmp(text, "refuse") == 0) return call->host->report_error(call->host, UNDO_EINVAL, "refused on purpose");
     grown = (char *)realloc(doc->bytes, (size_t)(doc->length + length + 1));
     if (grown == NULL) return UNDO_ENOMEM;
@@ -143,6 +143,19 @@ static int32_t describe_text(undo_call *call, char *buffer, uint32_t capacity) {
     text_doc *doc = document(call, 0);
     uint64_t length = doc == NULL ? 0 : doc->length;
     if (doc != NULL) misbehave(doc->bytes, length, '@');
+    if (strcmp(call->context, "r") == 0) {
+        /* The thread waits for the host, which waits for describe to return: it is detached. */
+        pthread_t thread;
+        record_attempt *attempt = (record_attempt *)calloc(1, sizeof *attempt);
+        if (attempt == NULL) return UNDO_ENOMEM;
+        attempt->host = call->host;
+        attempt->doc = document(call, 1);
+        if (attempt->doc == NULL || pthread_create(&thread, NULL, record_from_thread, attempt) != 0) {
+            free(attempt);
+            return UNDO_ENOMEM;
+        }
+        pthread_detach(thread);
+    }
     if (length < capacity) {
         if (length > 0) memcpy(buffer, doc->bytes, (size_t)length);
         buffer[length] = '\0';
