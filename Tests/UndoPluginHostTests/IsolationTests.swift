@@ -260,10 +260,13 @@ import Glibc
             // Never twice without a call answered in between: three crashes in a row would
             // disable the plugin (another test).
             if kills < 120, lastCallWorked, Int.random(in: 0..<3, using: &random) == 0 {
+                // 0: the runner killed last time is known dead (its record socket hung up) and
+                // is started again by the next call; there is nothing to kill until then.
                 let pid = try process(host).processID
-                try #require(pid > 0)
-                kill(pid, SIGKILL)
-                kills += 1
+                if pid > 0 {
+                    kill(pid, SIGKILL)
+                    kills += 1
+                }
             }
             let context = UndoContext(Bool.random(using: &random) ? "a" : "b")
             let choice = Int.random(in: 0..<10, using: &random)
