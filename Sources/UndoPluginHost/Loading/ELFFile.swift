@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import UndoCore
 
 /// Checks an open file before `dlopen` sees it, reading its headers with bounds checks: the
 /// loader trusts them, maps a truncated shared object and dies of SIGBUS touching the missing
@@ -35,16 +36,32 @@ enum ELFFile {
     /// The most dynamic entries and program headers read (far above any real library).
     static let maximumDynamicEntries: UInt64 = 1 << 16
 
-    /// How many files ``validate(descriptor:exporting:)`` checked in this process (tests count
-    /// them). Only touched under ``LoaderLock``.
-    nonisolated(unsafe) static var validations = 0
+    /// How many times ``validate(descriptor:exporting:)`` checked each file (by device and
+    /// inode) in this process: tests count the checks of their own file, unaffected by other
+    /// tests loading other files at the same time.
+    static let validations = Locked([FileIdentity: Int]())
+
+    /// A file as the kernel knows it, whatever path reached it.
+    struct FileIdentity: Hashable, Sendable {
+        var device: UInt64
+        var inode: UInt64
+    }
+
+    /// How many times the file at `path` was checked in this process (0 if it cannot be read).
+    static func validationCount(of path: String) -> Int {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return 0 }
+        let identity = FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+        return validations.withLock { $0[identity, default: 0] }
+    }
 
     /// Checks the file open at `descriptor` (read with `pread`; its offset is not moved).
     /// - Parameter symbol: a name the file must export as a defined function.
     static func validate(descriptor: Int32, exporting symbol: String) throws(Invalid) {
-        validations += 1
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw Invalid(message: String(cString: strerror(errno))) }
+        let identity = FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+        validations.withLock { $0[identity, default: 0] += 1 }
         guard (info.st_mode & S_IFMT) == S_IFREG else { throw Invalid(message: "not a regular file") }
         let image = Image(descriptor: descriptor, size: UInt64(info.st_size))
         try image.checkHeaders()
