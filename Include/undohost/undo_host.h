@@ -786,6 +786,9 @@ int32_t undo_history_later_in(undo_history *h, const char *context, uint32_t cou
 /** undo_tree_node.flags: the state undo_history_redo goes to next (since ABI 1.8; never set
  *  by an older library). */
 #define UNDO_NODE_NEXT_REDO 0x10u
+/** undo_tree_node.flags: description_offset is set (since ABI 1.8; an older library leaves the
+ *  field 0 and never sets this bit). */
+#define UNDO_NODE_DESCRIBED 0x20u
 
 /** One state of the tree. Fixed layout (array element). */
 typedef struct undo_tree_node {
@@ -804,14 +807,19 @@ typedef struct undo_tree_node {
     uint32_t name_offset;
     /** Offset of the step's context ("" for the global one); UNDO_NO_NAME when it did not fit. */
     uint32_t context_offset;
-    uint64_t reserved[2];
+    /** Since ABI 1.8, read only when flags has UNDO_NODE_DESCRIBED: offset of the step's
+     *  description (what a history list shows, as set by its plugin) in the text buffer;
+     *  UNDO_NO_NAME when the step has no description or it did not fit. */
+    uint32_t description_offset;
+    uint32_t reserved32;
+    uint64_t reserved;
 } undo_tree_node;
 
 /**
  * Lists every state of the history (every step of every branch): the current branch first,
  * oldest first, then each other branch from its fork on. Writes the first `capacity` nodes to
- * `nodes` and their names and contexts, NUL-terminated, one after the other to `text` (the
- * nodes give their offsets); *text_length (may be NULL) is the size all the text needs. Call
+ * `nodes` and their names, contexts and descriptions (since 1.8), NUL-terminated, one after the
+ * other to `text` (the nodes give their offsets); *text_length (may be NULL) is the size all the text needs. Call
  * with capacity 0 and NULL buffers to size them. Returns the number of nodes (>= 0) or a
  * negative error: UNDO_EINVAL (a NULL buffer with a capacity), UNDO_EHANDLE. Thread: any.
  */

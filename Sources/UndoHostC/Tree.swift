@@ -87,15 +87,18 @@ public func undo_history_tree(_ h: OpaquePointer?, _ nodes: UnsafeMutablePointer
             if node.wasSaved { flags |= UInt32(UNDO_NODE_WAS_SAVED) }
             if node.isSavePoint { flags |= UInt32(UNDO_NODE_SAVE_POINT) }
             if node.isNextRedo { flags |= UInt32(UNDO_NODE_NEXT_REDO) }
+            flags |= UInt32(UNDO_NODE_DESCRIBED)
             let nameOffset = node.name.map(place) ?? UInt32(UNDO_NO_NAME)
             let contextOffset = place(node.context.name)
+            let descriptionOffset = node.description.map(place) ?? UInt32(UNDO_NO_NAME)
             nodes[index] = undo_tree_node(id: node.id, parent: node.parent, branch: UInt32(clamping: node.branch), flags: flags,
                                           time_ns: node.time, name_offset: nameOffset, context_offset: contextOffset,
-                                          reserved: (0, 0))
+                                          description_offset: descriptionOffset, reserved32: 0, reserved: 0)
         }
         // What all the text needs, nodes past the capacity included.
         for node in tree.dropFirst(Int(capacity)) {
             used += (node.name.map { $0.utf8.count + 1 } ?? 0) + node.context.name.utf8.count + 1
+                + (node.description.map { $0.utf8.count + 1 } ?? 0)
         }
         textLength?.pointee = UInt32(clamping: used)
         return Int32(clamping: tree.count)

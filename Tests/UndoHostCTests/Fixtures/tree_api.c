@@ -108,7 +108,8 @@ int main(int argc, char **argv) {
 
     count = undo_history_tree(h, NULL, 0, NULL, 0, &text_length);
     expect(count == 4, "the tree has four states", NULL);
-    expect(text_length == 4 * (strlen("Typing") + 1 + strlen("t") + 1), "the text all names and contexts need", NULL);
+    expect(text_length == 4 * (strlen("Typing") + 1 + strlen("t") + 1 + strlen("Typing \"a\"") + 1),
+           "the text all names, contexts and descriptions need", NULL);
     expect_code(h, undo_history_tree(h, NULL, 3, NULL, 0, NULL), UNDO_EINVAL, "NULL nodes with a capacity");
     count = undo_history_tree(h, nodes, 8, text, sizeof text, &text_length);
     expect(count == 4 && nodes[0].id == 1 && nodes[1].id == 4 && nodes[2].id == 2 && nodes[3].id == 3,
@@ -120,6 +121,13 @@ int main(int argc, char **argv) {
         if (nodes[i].name_offset == UNDO_NO_NAME) break;
         expect_text(text + nodes[i].name_offset, "Typing", "a node's name");
         expect_text(text + nodes[i].context_offset, "t", "a node's context");
+    }
+    for (i = 0; i < 4; i++) {
+        char expected[32];
+        expect((nodes[i].flags & UNDO_NODE_DESCRIBED) && nodes[i].description_offset != UNDO_NO_NAME,
+               "every state has its step's description (ABI 1.8)", NULL);
+        snprintf(expected, sizeof expected, "Typing \"%c\"", "abcd"[nodes[i].id - 1]);
+        expect_text(text + nodes[i].description_offset, expected, "a node's description");
     }
     count = undo_history_tree(h, nodes, 8, text, 10, &text_length);
     expect(count == 4 && nodes[0].name_offset == 0 && nodes[1].name_offset == UNDO_NO_NAME,
