@@ -101,7 +101,8 @@ extension ClientFailure {
         case .pluginVersion: Int32(UNDO_EVERSION)
         case .replay: Int32(UNDO_EPLUGIN)
         case .cannotCheckpoint: Int32(UNDO_ENOTSUP)
-        case .pluginFailed: Int32(UNDO_EPLUGIN)
+        // A crash keeps its own code (issue 31); any other failed call is the plugin's failure.
+        case .pluginFailed: error.callCode == Int32(UNDO_ECRASHED) ? Int32(UNDO_ECRASHED) : Int32(UNDO_EPLUGIN)
         case .other: Int32(UNDO_ESTATE)
         }
         self.init(code, error.description)

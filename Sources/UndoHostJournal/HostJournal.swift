@@ -912,7 +912,9 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
                                    + "and are replayed from the start", reason: .cannotCheckpoint)
             }
             if case .actionFailed = error {
-                throw JournalError(path: path, "cannot checkpoint: \(error)", reason: .pluginFailed)
+                var failure = JournalError(path: path, "cannot checkpoint: \(error)", reason: .pluginFailed)
+                failure.callCode = ErrorReport(error).code
+                throw failure
             }
             throw JournalError(path: path, "cannot checkpoint: \(error)")
         }
@@ -930,9 +932,11 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
             } catch {
                 let reason: String
                 if case .actionFailed(let failure) = error { reason = failure.message } else { reason = "\(error)" }
-                throw JournalError(path: path, "cannot checkpoint: plugin \(item.document.plugin) cannot load the bytes it saved "
-                                   + "for document \"\(item.document.context.name)\" (\(reason)); nothing was "
-                                   + "written: every change stays in the journal", reason: .pluginFailed)
+                var failure = JournalError(path: path, "cannot checkpoint: plugin \(item.document.plugin) cannot load the bytes it saved "
+                                           + "for document \"\(item.document.context.name)\" (\(reason)); nothing was "
+                                           + "written: every change stays in the journal", reason: .pluginFailed)
+                failure.callCode = ErrorReport(error).code
+                throw failure
             }
         }
         let checkpoint = Checkpoint(sequence: captured.value.sequence, time: JournalClock.wallClockNanoseconds(), loads: captured.value.loads,

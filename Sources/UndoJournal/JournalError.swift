@@ -27,6 +27,11 @@ public struct JournalError: Error, Sendable, CustomStringConvertible {
     /// The plugin it is about (``Reason/pluginMissing``, ``Reason/pluginVersion``): its id.
     public var plugin: String?
 
+    /// For ``Reason/pluginFailed``: the failed call's error code when it has one of its own
+    /// (`UNDO_ECRASHED`, -18, when an isolated plugin crashed or hung), so that every face
+    /// reports a crash with the crash's code; `nil` otherwise.
+    public var callCode: Int32?
+
     public init(path: String, _ message: String, reason: Reason = .other, plugin: String? = nil) {
         self.path = path
         self.message = message

@@ -103,7 +103,8 @@ extension HostSession {
             return SessionError(.plugin, words.cannotSaveDocuments(plugin), code: UNDO_ENOTSUP, hint: words.changesStayHint)
         }
         if error.reason == .pluginFailed {
-            return SessionError(.plugin, "checkpoint: \(error.description)", code: UNDO_EPLUGIN, hint: words.checkpointNotWrittenHint)
+            let code = error.callCode == UNDO_ECRASHED ? UNDO_ECRASHED : UNDO_EPLUGIN
+            return SessionError(.plugin, "checkpoint: \(error.description)", code: code, hint: words.checkpointNotWrittenHint)
         }
         return SessionError(.history, "checkpoint: \(error.description)", hint: words.checkpointNotWrittenHint)
     }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fixture_expect.h"
 
@@ -63,6 +64,28 @@ int main(int argc, char **argv) {
     expect_code(all, undo_history_perform_text(all, "crasher.append", "a", "\"!abort\""), UNDO_ECRASHED, "an abort is an error");
     expect(mentions(all, "crasher.append", "SIGABRT"), "the message names the signal", undo_history_last_error(all));
     expect_text(show(all, "a"), "x", "the document is as before the call");
+    undo_history_destroy(all);
+    all = NULL;
+    expect_code(NULL, undo_history_create(&options, &all), UNDO_OK, "a history for a journal");
+    expect_code(all, undo_history_load_file(all, argv[1]), UNDO_OK, "loads isolated");
+    {
+        /* A crash in save_document during a checkpoint: the crash's code, the journal kept. */
+        char journal[64];
+        const char *suffixes[] = {"", "-wal", "-shm"};
+        int i;
+        snprintf(journal, sizeof journal, "/tmp/isolated_plugin_%ld.undojournal", (long)getpid());
+        expect_code(all, undo_history_open_journal(all, journal, UNDO_JOURNAL_FULL), UNDO_OK, "opens a journal");
+        expect_code(all, undo_history_perform_text(all, "crasher.append", "c", "\"$segv\""), UNDO_OK,
+                    "a document whose save will crash");
+        expect_code(all, undo_history_checkpoint_journal(all, NULL), UNDO_ECRASHED, "a crash in a checkpoint is UNDO_ECRASHED");
+        expect(mentions(all, "save", "SIGSEGV"), "the message names the call and the signal", undo_history_last_error(all));
+        expect_code(all, undo_history_close_journal(all), UNDO_OK, "the journal closes");
+        for (i = 0; i < 3; i++) {
+            char name[80];
+            snprintf(name, sizeof name, "%s%s", journal, suffixes[i]);
+            unlink(name);
+        }
+    }
     undo_history_destroy(all);
     printf("done %d\n", checks);
     return failures == 0 ? 0 : 1;
