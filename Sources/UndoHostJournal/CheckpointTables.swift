@@ -200,6 +200,11 @@ struct Checkpoint {
             try addMark("baseline", item.context.name, item.baseline)
             for state in item.saved { try addMark("saved", item.context.name, state) }
         }
+        // A document move: its step, then the state it took the document to.
+        for move in history.documentMoves {
+            try addMark("move", "", move.step)
+            try addMark("moved-to", "", move.state)
+        }
         let record: [SQLiteConnection.Value] = [
             .integer(sequence), .integer(Int64(bitPattern: time)), .integer(Int64(history.position)),
             .integer(Int64(history.nextSerial)), .integer(Int64(history.countLimit ?? 0)), .integer(Int64(history.memoryLimit ?? 0)),
@@ -425,6 +430,7 @@ struct Checkpoint {
                 throw damaged("branch \(branch) is out of order")
             }
         }
+        var pendingMove: UInt32?
         for row in try rows("checkpoint_marks") {
             let context = try contextName(row, 2, "a save mark")
             let state = try serial(try integer(row, 3))
@@ -436,12 +442,22 @@ struct Checkpoint {
                     throw damaged("a save mark of \"\(context)\" has no baseline before it")
                 }
                 history.saveMarks[last].saved.append(state)
+            case "move":
+                guard pendingMove == nil else { throw damaged("a document move has no state") }
+                pendingMove = state
+            case "moved-to":
+                guard let step = pendingMove else { throw damaged("a document move's state has no step before it") }
+                history.documentMoves.append(.init(step: step, state: state))
+                pendingMove = nil
             case let kind: throw damaged("a save mark is of an unknown kind \"\(kind)\"")
             }
+            if pendingMove != nil, try text(row, 1) != "move" { throw damaged("a document move has no state") }
         }
+        if pendingMove != nil { throw damaged("a document move has no state") }
         guard Int64(loads.count) == expected.plugins, Int64(documents.count) == expected.documents,
               Int64(stepRows.count) == expected.steps,
-              Int64(history.saveLog.count + history.saveMarks.reduce(0) { $0 + 1 + $1.saved.count }) == expected.marks
+              Int64(history.saveLog.count + history.saveMarks.reduce(0) { $0 + 1 + $1.saved.count }
+                    + 2 * history.documentMoves.count) == expected.marks
         else { throw damaged("rows are missing or left over") }
         // The history's own rules (serials, position, branches, save marks, limits), before
         // anything is restored.

@@ -149,7 +149,8 @@ struct Placed: UndoCommand {
 
 /// One random change of a session of `Placed` steps: a perform (kinds 0 to 2), an undo or redo
 /// in one document or all, a move to any state, earlier or later, a save, a revert; with
-/// `kinds` 12, also a group of two steps (9) and a change of the current context (10). The same
+/// `kinds` 12, also a group of two steps (9) and a change of the current context (10); with 13,
+/// also a move of one document (12). The same
 /// `random` makes the same change.
 func randomPlacedStep(_ stack: UndoStack, _ documents: PlacedDocuments, _ random: inout SplitMix, _ step: Int,
                       contexts: [UndoContext], kinds: UInt64) throws {
@@ -171,6 +172,16 @@ func randomPlacedStep(_ stack: UndoStack, _ documents: PlacedDocuments, _ random
         try stack.perform(Placed(documents, "h\(step) ", in: contexts[Int(random.next() % UInt64(contexts.count))]))
         try stack.endGroup()
     case 10 where kinds > 10: stack.currentContext = random.next() % 3 == 0 ? nil : context
+    case 12 where kinds > 12:
+        // A move of one document (refused when its way crosses a group of several: the same
+        // change refuses the same in a copy).
+        switch random.next() % 3 {
+        case 0: _ = try? stack.earlier(Int(random.next() % 2) + 1, in: context)
+        case 1: _ = try? stack.later(Int(random.next() % 2) + 1, in: context)
+        default:
+            let ids = [0] + stack.tree.map(\.id)
+            _ = try? stack.goTo(state: ids[Int(random.next() % UInt64(ids.count))], in: context)
+        }
     default:
         if stack.canRevertToSaved(context) { try stack.revertToSaved(context) }
     }

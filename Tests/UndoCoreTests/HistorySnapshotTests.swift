@@ -44,12 +44,15 @@ import Testing
         var dirty: [Bool]
         var texts: [String]
         var cost: Int
+        /// Where each document is as its own moves count (what `earlier --doc` starts from).
+        var documentStates: [UInt32]
     }
 
     func seen(_ stack: UndoStack, _ documents: PlacedDocuments) -> Seen {
         Seen(tree: stack.tree, state: stack.currentState, position: stack.position, count: stack.count,
              titles: [nil, a, b].flatMap { [stack.undoMenuTitle(in: $0), stack.redoMenuTitle(in: $0)] },
-             dirty: [a, b].map { stack.isDirty($0) }, texts: [documents[a], documents[b]], cost: stack.totalCost)
+             dirty: [a, b].map { stack.isDirty($0) }, texts: [documents[a], documents[b]], cost: stack.totalCost,
+             documentStates: [a, b].map { stack.documentState(of: $0) })
     }
 
     /// One random change (``randomPlacedStep``, groups and the current context included), a
@@ -57,7 +60,9 @@ import Testing
     func randomStep(_ stack: UndoStack, _ documents: PlacedDocuments, _ random: inout SplitMix, _ step: Int,
                     _ clock: ManualUndoClock) throws {
         clock.advance(milliseconds: 1 + random.next() % 3000)
-        try randomPlacedStep(stack, documents, &random, step, contexts: [a, b], kinds: 12)
+        // Document moves only without a count limit: with one, a per-document undo followed by a
+        // new step can still leave a state naming other documents than when it was made (issue 32).
+        try randomPlacedStep(stack, documents, &random, step, contexts: [a, b], kinds: stack.countLimit == nil ? 13 : 12)
     }
 
     /// Sessions cut at a random point: the copy and the original then take the same changes
@@ -82,7 +87,7 @@ import Testing
             #expect(seen(copy, copied) == seen(stack, documents), "seed \(seed) step \(step)")
             if seen(copy, copied) != seen(stack, documents) { return }
         }
-        #expect(documents.violations.isEmpty && copied.violations.isEmpty)
+        #expect(documents.violations.isEmpty && copied.violations.isEmpty, "\(documents.violations) \(copied.violations)")
     }
 
     /// The coalescing run goes on across a snapshot: the next change with the key joins the step.

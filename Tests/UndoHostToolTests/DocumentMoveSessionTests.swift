@@ -49,6 +49,29 @@ struct DocumentMoveSessionTests {
         for line in expected { #expect(run.standardError.contains(line), "\(run.standardError)") }
     }
 
+    /// A checkpoint keeps where each document's own moves count from: after reopening, the
+    /// next `earlier --doc` goes on from the state the last move went to, as it would have
+    /// without the checkpoint (it used to count from the move's own step).
+    @Test("A document's move survives a checkpoint and a reopen", arguments: [false, true])
+    func documentMovesSurviveACheckpoint(checkpoint: Bool) throws {
+        let folder = try TemporaryFolder()
+        let journal = folder.url.appendingPathComponent("moves.undojournal").path
+        let first = try UndoHostProcess.run(["--journal", journal], input: """
+            doc a
+            text.insert 0 "x"
+            text.insert 0 "y"
+            text.insert 0 "z"
+            earlier --doc 2
+            \(checkpoint ? "checkpoint" : "")
+
+            """)
+        #expect(first.status == 0, "\(first.standardError)")
+        let reopened = try UndoHostProcess.run(["--journal", journal], input: "earlier --doc\nshow a\nlater --doc\nshow a\n")
+        #expect(reopened.status == 0, "\(reopened.standardError)")
+        #expect(reopened.standardOutput.contains("Go to state 0 of a"), "\(reopened.standardOutput)")
+        #expect(reopened.standardOutput.contains("Go to state 1 of a\na (Text Editor)\n  [x]"), "\(reopened.standardOutput)")
+    }
+
     @Test("diff's \"not a state number\" is in the session's language")
     func diffStateNumberInKorean() throws {
         let run = try UndoHostProcess.runScript("diff x\n", extraArguments: ["--locale", "ko", "--keep-going"])

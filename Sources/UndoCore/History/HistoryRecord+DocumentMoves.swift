@@ -54,7 +54,8 @@ extension HistoryRecord {
     /// `context`'s states (see the type's comment), oldest first, 0 included.
     /// - Complexity: O(steps of every branch × log).
     func documentStates(of context: UndoContext) -> [UInt32] {
-        var states: [UInt32] = [0]
+        // The start is one of them until a limit drops the document's oldest steps.
+        var states: [UInt32] = (saveStates[context] ?? SaveState()).baseline == 0 ? [0] : []
         forEachStep { step, _, _ in
             if documentMoves[step.serial] == nil && Self.step(step, touches: context) { states.append(step.serial) }
         }
@@ -82,6 +83,8 @@ extension HistoryRecord {
     func documentMovePlan(for context: UndoContext, to target: UInt32) -> Result<RevertPlan, UndoError> {
         let aimed: [Step]
         if target == 0 {
+            // After a limit dropped the document's oldest steps, its start is out of reach.
+            guard (saveStates[context] ?? SaveState()).baseline == 0 else { return .failure(.stateNotFound(0)) }
             aimed = []
         } else if let run = contextRun(of: context, upTo: target) {
             aimed = run

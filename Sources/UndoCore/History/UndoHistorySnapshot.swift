@@ -63,6 +63,18 @@ public struct UndoHistorySnapshot<Payload> {
         }
     }
 
+    /// A step that moved one document alone (``UndoStack/goTo(state:in:named:)``) and the
+    /// state it took the document to: what that document's later moves count from.
+    public struct DocumentMove: Equatable {
+        public var step: UInt32
+        public var state: UInt32
+
+        public init(step: UInt32, state: UInt32) {
+            self.step = step
+            self.state = state
+        }
+    }
+
     /// The current branch, oldest first.
     public var steps: [Step] = []
     /// How many of ``steps`` are done.
@@ -82,6 +94,8 @@ public struct UndoHistorySnapshot<Payload> {
     /// when the last change of the run was made.
     public var coalescingOpen = false
     public var lastCoalescingTime: UInt64 = 0
+    /// The document moves among the steps, by step serial.
+    public var documentMoves: [DocumentMove] = []
 
     public init() {}
 
@@ -168,6 +182,10 @@ extension UndoStack {
         snapshot.currentContext = record.currentContext
         snapshot.coalescingOpen = record.coalescingOpen
         snapshot.lastCoalescingTime = record.lastCoalescingTime
+        // Only the moves whose steps are still in the history (a limit may have dropped some).
+        var kept = Set<UInt32>()
+        record.forEachStep { step, _, _ in if record.documentMoves[step.serial] != nil { kept.insert(step.serial) } }
+        snapshot.documentMoves = kept.sorted().map { .init(step: $0, state: record.documentMoves[$0] ?? 0) }
         return snapshot
     }
 
@@ -184,7 +202,8 @@ extension UndoStack {
     ///   over ``maximumRestoredSerial``, a position outside the branch, a branch hanging at no
     ///   state, forks in a cycle, an empty group, a negative cost or limit, a save mark of a
     ///   state never made, a context name over ``maximumNameBytes``, more steps than the count
-    ///   limit); the stack is then unchanged.
+    ///   limit, a document move of a step not in it or to a state never made); the stack is
+    ///   then unchanged.
     /// - Complexity: O(steps of every branch, group members included, + save marks).
     public func restore<Payload>(_ snapshot: UndoHistorySnapshot<Payload>,
                                  decoding: (Payload) throws -> any UndoCommand) throws(UndoSnapshotError) {
@@ -246,6 +265,7 @@ extension UndoStack {
             record.currentContext = snapshot.currentContext
             record.coalescingOpen = snapshot.coalescingOpen
             record.lastCoalescingTime = snapshot.lastCoalescingTime
+            record.documentMoves = Dictionary(snapshot.documentMoves.map { ($0.step, $0.state) }, uniquingKeysWith: { first, _ in first })
             record.titles.removeAll()
             return true
         }
@@ -305,6 +325,16 @@ extension UndoStack {
         for name in snapshot.saveMarks.map(\.context.name) + [snapshot.currentContext?.name ?? ""]
         where name.utf8.count > maximumNameBytes {
             throw UndoSnapshotError("a context name of \(name.utf8.count) bytes is over the limit of \(maximumNameBytes)")
+        }
+        var moved = Set<UInt32>()
+        for move in snapshot.documentMoves {
+            guard branchOf[move.step] != nil else {
+                throw UndoSnapshotError("a document move names step \(move.step), which is not in the history")
+            }
+            guard move.state < snapshot.nextSerial else {
+                throw UndoSnapshotError("document move \(move.step) goes to state \(move.state), which was never made")
+            }
+            guard moved.insert(move.step).inserted else { throw UndoSnapshotError("document move \(move.step) is repeated") }
         }
         for (value, what) in [(snapshot.countLimit, "count"), (snapshot.memoryLimit, "memory")] {
             if let value, value < 0 { throw UndoSnapshotError("the \(what) limit \(value) is negative") }
