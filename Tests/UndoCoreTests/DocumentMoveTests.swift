@@ -51,6 +51,23 @@ import Testing
         stack.checkInvariants()
     }
 
+    /// Once a limit dropped a document's oldest step, its start is out of reach: a move there
+    /// is refused, nothing changes, and its states begin at the oldest one left.
+    @Test func theStartIsOutOfReachOnceALimitDroppedTheOldestStep() throws {
+        let store = TextStore()
+        let stack = UndoStack(countLimit: 2, coalescingWindow: nil)
+        try stack.perform(Append(store: store, text: "a", context: letter))   // 1, dropped
+        try stack.perform(Append(store: store, text: "b", context: letter))   // 2
+        try stack.perform(Append(store: store, text: "c", context: letter))   // 3
+        #expect(stack.documentStates(of: letter) == [2, 3])
+        #expect(throws: UndoError.stateNotFound(0)) { try stack.goTo(state: 0, in: letter) }
+        #expect(store[letter] == "abc" && stack.currentState == 3)
+        try stack.earlier(5, in: letter)
+        #expect(store[letter] == "ab" && stack.documentState(of: letter) == 2)
+        #expect(try stack.earlier(1, in: letter) == nil)
+        stack.checkInvariants()
+    }
+
     /// A group over both documents cannot run for one: the refusal names it; nothing changes.
     @Test func aGroupOfSeveralDocumentsOnTheWayIsRefusedByName() throws {
         let store = TextStore()
