@@ -13,6 +13,9 @@ struct SessionCommandParsingTests {
         ("group begin \"Paste \\\"Style\\\"\"", .groupBegin(name: "Paste \"Style\"")),
         ("group begin", .groupBegin(name: nil)),
         ("group begin \"Paste\" --description \"Paste 2 lines\"", .groupBegin(name: "Paste", description: "Paste 2 lines")),
+        // The escapes of an action's string arguments (a backslash used to vanish: "A\nB" gave "AnB").
+        (#"group begin "A\nB\t\\ \u{1F600}" --description "line\none""#,
+         .groupBegin(name: "A\nB\t\\ \u{1F600}", description: "line\none")),
         ("group begin --description \"Paste 2 lines\" \"Paste\"", .groupBegin(name: "Paste", description: "Paste 2 lines")),
         ("group begin --description Longer", .groupBegin(name: nil, description: "Longer")),
         ("group end", .groupEnd),
@@ -31,6 +34,20 @@ struct SessionCommandParsingTests {
             == .perform(action: "text.insert", arguments: "0 \"a b\"", argumentColumn: 13))
         #expect(try SessionCommand.parse("  canvas.remove   7")
             == .perform(action: "canvas.remove", arguments: "7", argumentColumn: 19))
+    }
+
+    @Test("An unknown escape in a quoted name is refused, naming it", arguments: [
+        (#"group begin "a\qb""#, #"group: unknown escape \q in a quoted name"#, 15),
+        (#"doc "x\u{110000}""#, #"doc: unknown escape \u{110000 in a quoted name"#, 7),
+    ])
+    func unknownEscapes(line: String, message: String, column: Int) {
+        do {
+            _ = try SessionCommand.parse(line)
+            Issue.record("\(line) was accepted")
+        } catch {
+            #expect(error.message == message)
+            #expect(error.column == column)
+        }
     }
 
     @Test("Blank lines and comments are nothing")

@@ -24,7 +24,7 @@ extension SessionText {
             expectMissingCommand, expectSucceeded(x, x), expectSucceededHint(x), expectGot(x, x, x), noSuchPath(x),
             pluginPathHint, cannotLoad(x, x), sharedObjectHint, entryHint, rebuildHint, duplicateHint, writableHint,
             unexpectedWord(x, x), missingArgument(x), notAnErrorCode(x), codesHint(x), notAStepNumber(x, x),
-            stepNumberHint, notACount(x, x), unclosedQuote, quoteHint, neverEnded(nil), neverEnded(x), endGroupAfterHint,
+            stepNumberHint, notACount(x, x), unclosedQuote, quoteHint, unknownEscape(x), escapeHint, neverEnded(nil), neverEnded(x), endGroupAfterHint,
             checkpointWritten(after: 1, steps: 2, documents: 1, bytes: 1), checkpointWritten(after: 2, steps: 1, documents: 2, bytes: 1234),
             noJournalOpen, journalOptionHint, cannotSaveDocuments(x),
             changesStayHint, checkpointNotWrittenHint, automaticCheckpointFailed(x), notRepeatedHint, warning(x, hint: x), warning(x, hint: nil),

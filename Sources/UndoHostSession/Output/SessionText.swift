@@ -341,6 +341,13 @@ public struct SessionText: Sendable, Equatable {
     }
     var unclosedQuote: String { pick("the quoted name has no closing quote", "따옴표로 시작한 이름에 닫는 따옴표가 없습니다") }
     var quoteHint: String { pick("write names with spaces as \"My Letter\"", "빈칸이 있는 이름은 \"My Letter\"처럼 쓰세요") }
+    func unknownEscape(_ escape: String) -> String {
+        pick("unknown escape \(escape) in a quoted name", "따옴표 안의 이름에 알 수 없는 이스케이프 \(escape)이(가) 있습니다")
+    }
+    var escapeHint: String {
+        pick(#"a quoted name takes \", \\, \n, \t, \r, \0 and \u{HEX}; write a backslash as \\"#,
+             #"따옴표 안의 이름에는 \", \\, \n, \t, \r, \0, \u{HEX}를 쓸 수 있습니다. 역슬래시는 \\로 쓰세요"#)
+    }
     func neverEnded(_ name: String?) -> String {
         pick("group\(name.map { " \"\($0)\"" } ?? "") was begun here and never ended", "그룹\(name.map { " \"\($0)\"" } ?? "")이 여기서 시작되고 끝나지 않았습니다")
     }
