@@ -217,8 +217,8 @@ int32_t undo_history_destroy(undo_history *h);
 
 /**
  * The message explaining the last failed call on `h` made by this thread, or "" when that call
- * succeeded. NULL: the reason the last undo_history_create on this thread failed, or "" when it
- * succeeded or there was none (calls given a NULL handle return UNDO_EHANDLE without changing
+ * succeeded. NULL: the reason the last undo_history_create or undo_journal_inspect on this
+ * thread failed, or "" when it succeeded or there was none (calls given a NULL handle return UNDO_EHANDLE without changing
  * it). A stale or foreign handle: "stale or foreign handle".
  * Thread: any. Lifetime: owned by the library, valid until this thread's next call on `h` (or
  * until `h` is destroyed); copy it to keep it. Never returns NULL.
@@ -1319,6 +1319,54 @@ int32_t undo_history_checkpoint_journal(undo_history *h, undo_checkpoint_info *i
  * 1.4.0. Complexity: O(1).
  */
 int32_t undo_history_journal_checkpoint_info(undo_history *h, undo_checkpoint_info *info);
+
+/** Flags of undo_journal_inspect: SQLite's full integrity check instead of its quick one. */
+#define UNDO_JOURNAL_INSPECT_THOROUGH 0x1u
+
+/**
+ * What a journal file holds, as undo_journal_inspect reads it (undo-host `journal FILE`). Set
+ * struct_size to sizeof(undo_journal_summary) (at least UNDO_JOURNAL_SUMMARY_SIZE_V1) and
+ * reserved0 to 0; the library fills in the rest. Growable. Since ABI 1.8.
+ */
+typedef struct undo_journal_summary {
+    uint32_t struct_size;
+    /** Set to 0. */
+    uint32_t reserved0;
+    /** Out: the format version of the file (1 to 5; docs/reliability.md). */
+    int64_t format;
+    /** Out: the changes it keeps: those after its checkpoint, or all of them without one. */
+    uint64_t changes;
+    /** Out: the plugins its changes and its checkpoint need. */
+    uint64_t plugins;
+    /** Out: the documents its changes and its checkpoint name. */
+    uint64_t documents;
+    /** Out: 1 when it has a checkpoint, else 0. */
+    uint32_t has_checkpoint;
+    /** Out: the process that holds it open (its writer), or 0 when none does. */
+    int32_t open_by;
+    /** Out: with a checkpoint, the last change it holds; else 0. */
+    int64_t checkpoint_sequence;
+    /** Out: the size of the file and of its `-wal` beside it (0 when there is none), in bytes. */
+    uint64_t file_bytes;
+    uint64_t wal_bytes;
+} undo_journal_summary;
+
+/** The size of the first undo_journal_summary: the minimum the library accepts. */
+#define UNDO_JOURNAL_SUMMARY_SIZE_V1 (offsetof(undo_journal_summary, wal_bytes) + sizeof(uint64_t))
+
+/**
+ * Reads the journal at `path` without opening a history or loading a plugin, checking every row
+ * as undo_history_open_journal does (checksums, values, order, every checkpoint row) and
+ * SQLite's integrity (`flags` UNDO_JOURNAL_INSPECT_THOROUGH: the full check; 0: the quick one),
+ * and writes what it holds into *summary. It reads a private copy, so a journal another process
+ * has open is read as that process last committed it, and nothing is written to the file.
+ * Returns UNDO_OK; UNDO_EINVAL (path or summary NULL, summary->struct_size below
+ * UNDO_JOURNAL_SUMMARY_SIZE_V1, summary->reserved0 not 0, unknown flags, or the file cannot be
+ * read as a journal: missing, a folder, unreadable, empty, not a journal, damaged, of a newer
+ * format, or open in this process); the reason, naming the file, in undo_history_last_error(NULL).
+ * Thread: any. Since ABI 1.8. Complexity: O(size of the file and its -wal).
+ */
+int32_t undo_journal_inspect(const char *path, uint32_t flags, undo_journal_summary *summary);
 
 UNDO__EXTERN_C_END
 

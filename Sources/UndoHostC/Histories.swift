@@ -21,8 +21,9 @@ func withClient(_ handle: OpaquePointer?, changing: Bool = true,
     return history.call(changing: changing) { () throws(ClientFailure) -> Int32 in try body(history) }
 }
 
-/// Why this thread's last undo_history_create failed (undo_history_last_error(NULL)).
-private let creationMessages = ThreadMessages()
+/// Why this thread's last call without a history (undo_history_create, undo_journal_inspect)
+/// failed: undo_history_last_error(NULL).
+let creationMessages = ThreadMessages()
 
 /// The message for stale and foreign handles: static, never freed.
 nonisolated(unsafe) private let staleHandleMessage: UnsafePointer<CChar> = UnsafePointer(strdup("stale or foreign handle")!)

@@ -87,8 +87,39 @@ int main(int argc, char **argv) {
     expect_code(h, undo_history_open_journal(h, NULL, durability), UNDO_EINVAL, "a NULL path is refused");
     expect_code(h, undo_history_open_journal(h, argv[3], 7), UNDO_EINVAL, "an unknown durability is refused");
     expect_code(h, undo_history_close_journal(h), UNDO_ESTATE, "closing when none is open is refused");
+    if (!writing) {
+        /* The file read without a history (ABI 1.8): what it holds, nothing replayed. */
+        undo_journal_summary summary;
+        memset(&summary, 0, sizeof summary);
+        summary.struct_size = sizeof summary;
+        expect_code(NULL, undo_journal_inspect(argv[3], 0, &summary), UNDO_OK, "inspect the journal");
+        expect(summary.format == 5 && summary.changes >= 10 && summary.plugins == 1 && summary.documents == 2
+                   && summary.has_checkpoint == 0 && summary.open_by == 0 && summary.file_bytes > 0,
+               "the summary tells what the journal holds", NULL);
+        printf("summary format %lld changes %llu plugins %llu documents %llu\n", (long long)summary.format,
+               (unsigned long long)summary.changes, (unsigned long long)summary.plugins,
+               (unsigned long long)summary.documents);
+        expect_code(NULL, undo_journal_inspect(argv[3], UNDO_JOURNAL_INSPECT_THOROUGH, &summary), UNDO_OK,
+                    "the thorough check passes");
+        expect_code(NULL, undo_journal_inspect(argv[3], 0x80, &summary), UNDO_EINVAL, "unknown flags are refused");
+        expect_code(NULL, undo_journal_inspect(NULL, 0, &summary), UNDO_EINVAL, "a NULL path is refused");
+        expect_code(NULL, undo_journal_inspect(argv[3], 0, NULL), UNDO_EINVAL, "a NULL summary is refused");
+        summary.struct_size = 8;
+        expect_code(NULL, undo_journal_inspect(argv[3], 0, &summary), UNDO_EINVAL, "a struct_size too small is refused");
+        summary.struct_size = sizeof summary;
+        expect_code(NULL, undo_journal_inspect("/nonexistent/x.undojournal", 0, &summary), UNDO_EINVAL,
+                    "a missing file is refused");
+        expect(strstr(undo_history_last_error(NULL), "/nonexistent/x.undojournal") != NULL,
+               "the message names the file", undo_history_last_error(NULL));
+    }
     restored = undo_history_open_journal(h, argv[3], durability);
     if (!writing) {
+        undo_journal_summary summary;
+        memset(&summary, 0, sizeof summary);
+        summary.struct_size = sizeof summary;
+        expect_code(NULL, undo_journal_inspect(argv[3], 0, &summary), UNDO_EINVAL, "a journal open in this process");
+        expect(strstr(undo_history_last_error(NULL), "open in this process") != NULL, "says so",
+               undo_history_last_error(NULL));
         expect(restored > 0, "the journal restores its changes", undo_history_last_error(h));
         print_state(h);
         /* A change after reopening goes on being journaled. */
