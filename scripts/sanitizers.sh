@@ -2,11 +2,12 @@
 # The sanitizer jobs (docs/reliability.md), each in its own scratch path:
 #
 #   bash scripts/sanitizers.sh asan [swift test flags...]   the whole test suite under AddressSanitizer
-#   bash scripts/sanitizers.sh tsan [swift test flags...]   the thread stress tests under ThreadSanitizer
+#   bash scripts/sanitizers.sh tsan [swift test flags...]   the thread stress and isolation tests under ThreadSanitizer
 #
 # asan builds in .build-asan and runs every test (CI runs this after the normal test run).
-# tsan builds in .build-tsan and runs the ThreadStressTests suites (--filter replaces that
-# choice); UNDOHOST_STRESS_ROUNDS=N sets the operations per worker thread (default 2000).
+# tsan builds in .build-tsan and runs the ThreadStressTests suites and the isolated-plugin
+# tests (--filter replaces that choice); UNDOHOST_STRESS_ROUNDS=N sets the operations per
+# worker thread (default 2000).
 # Either fails when a test fails or the sanitizer reports anything.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,7 +27,9 @@ tsan)
     # --export-dynamic: the Swift plugins (libUndoPluginSwiftNotes.so) resolve the TSan
     # runtime's symbols from the test binary, which must export them.
     flags=(--sanitize=thread -Xlinker --export-dynamic --scratch-path .build-tsan)
-    [[ " $* " == *" --filter "* ]] || set -- --filter ThreadStressTests "$@"
+    # The thread stress tests, and isolated plugins (a host thread serves the runner's records
+    # while calls go on; their watchdogs grow tenfold under TSan: UndoTestSupport.Sanitizers).
+    [[ " $* " == *" --filter "* ]] || set -- --filter 'ThreadStressTests|Isolat' "$@"
     # A report fails the run even if the tests pass (TSan's own exit code covers that too).
     export TSAN_OPTIONS=exitcode=66${TSAN_OPTIONS:+:$TSAN_OPTIONS}
     ;;

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import UndoTestSupport
 
 /// Isolated plugins from C (Fixtures/isolated_plugin.c, with the crasher plugin of the plugin
 /// host's tests): libundohost.so finds undo-plugin-runner next to itself.
@@ -11,7 +12,7 @@ import Testing
                                                              CProgram.root + "/Tests/UndoPluginHostTests/Fixtures/crasher.c"])
         #expect(built.status == 0, "\(built.errors)")
         let program = try CProgram.build([CProgram.root + "/Tests/UndoHostCTests/Fixtures/isolated_plugin.c"])
-        let result = try CProgram.run(program, [plugin])
+        let result = try CProgram.run(program, [plugin, "\(Sanitizers.watchdog(500))"])
         let lines = result.output.split(separator: "\n").map(String.init)
         for failure in lines where failure.hasPrefix("not ok") {
             Issue.record(Comment(rawValue: failure))

@@ -42,7 +42,7 @@ struct IsolatedPluginSessionTests {
         let script = marked.map { $0.hasPrefix("BAD ") ? String($0.dropFirst(4)) : $0 }
         let good = marked.filter { !$0.hasPrefix("BAD ") }
         let journal = folder.url.appendingPathComponent("crashes.undojournal").path
-        let isolated = ["--isolate", "--plugin-watchdog", "400", "--plugins", plugin]
+        let isolated = ["--isolate", "--plugin-watchdog", "\(Sanitizers.watchdog(400))", "--plugins", plugin]
         let run = try UndoHostProcess.run(isolated + ["--keep-going", "--journal", journal, "--durability", "full"],
                                           input: script.joined(separator: "\n") + "\n")
         #expect(run.status == 1)

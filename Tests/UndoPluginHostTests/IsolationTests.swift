@@ -2,6 +2,7 @@ import Testing
 import UndoCore
 import UndoPluginABI
 @testable import UndoPluginHost
+import UndoTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,7 +12,7 @@ import Glibc
 /// leaves the history as before the call, and the plugin goes on with its documents restored.
 @Suite struct Isolation {
     static let crasher = "org.example.crasher"
-    static let isolation = PluginIsolation(watchdogMilliseconds: 400)
+    static let isolation = PluginIsolation(watchdogMilliseconds: Sanitizers.watchdog(400))
 
     /// - Parameter watchdog: the tests of hangs keep 400 ms; a test that kills the runner itself
     ///   gives a long one, so a restart slowed by a loaded machine is never taken for a hang.

@@ -1,7 +1,7 @@
 /*
  * Checks isolated plugins from C (undo_history_load_file_v2 with UNDO_LOAD_ISOLATED, the history
  * flag UNDO_HISTORY_ISOLATE_PLUGINS, UNDO_ECRASHED), against the real libundohost.so, which finds
- * undo-plugin-runner next to itself. Usage: isolated_plugin <crasher.so> (the fixture plugin of
+ * undo-plugin-runner next to itself. Usage: isolated_plugin <crasher.so> <watchdog ms> (the fixture plugin of
  * Tests/UndoPluginHostTests/Fixtures/crasher.c). Prints "ok - what" or "not ok - what: detail"
  * per check, then "done <count>".
  */
@@ -28,10 +28,12 @@ static int mentions(undo_history *h, const char *a, const char *b) {
 int main(int argc, char **argv) {
     undo_history_options options;
     undo_history *h = NULL, *all = NULL;
-    if (argc != 2) {
-        fprintf(stderr, "usage: isolated_plugin <crasher.so>\n");
+    uint32_t watchdog;
+    if (argc != 3) {
+        fprintf(stderr, "usage: isolated_plugin <crasher.so> <watchdog ms>\n");
         return 2;
     }
+    watchdog = (uint32_t)strtoul(argv[2], NULL, 10);
     memset(&options, 0, sizeof options);
     options.struct_size = sizeof options;
     options.coalescing_window_ms = -1;
@@ -41,7 +43,7 @@ int main(int argc, char **argv) {
     }
     expect_text(undo_error_name(UNDO_ECRASHED), "UNDO_ECRASHED", "the new code has its name");
     expect_code(h, undo_history_load_file_v2(h, argv[1], 0x80, 0), UNDO_EINVAL, "unknown load flags are refused");
-    expect_code(h, undo_history_load_file_v2(h, argv[1], UNDO_LOAD_ISOLATED, 500), UNDO_OK, "loads isolated");
+    expect_code(h, undo_history_load_file_v2(h, argv[1], UNDO_LOAD_ISOLATED, watchdog), UNDO_OK, "loads isolated");
 
     expect_code(h, undo_history_perform_text(h, "crasher.append", "a", "\"Hello\""), UNDO_OK, "performs");
     expect_text(show(h, "a"), "Hello", "describes");

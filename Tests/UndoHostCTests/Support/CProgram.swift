@@ -63,14 +63,16 @@ enum CProgram {
     /// Whether these tests run under AddressSanitizer (scripts/sanitizers.sh asan). Then
     /// libundohost.so calls the sanitizer's runtime, so a program linking it must carry that
     /// runtime too.
-    static let isAddressSanitized = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__asan_init") != nil
+    static let isAddressSanitized = Sanitizers.isAddressSanitized
 
     /// The compiler to link a program against this build's libundohost.so, and its extra
-    /// flags: under AddressSanitizer the toolchain's clang with -fsanitize=address, whose
-    /// runtime is the one the Swift code was instrumented for.
+    /// flags: under a sanitizer the toolchain's clang with -fsanitize=address (or thread),
+    /// whose runtime is the one the Swift code was instrumented for.
     static func linking(with compiler: String) -> (compiler: String, flags: [String]) {
-        guard isAddressSanitized else { return (compiler, []) }
-        return (compiler == "c++" ? "clang++" : "clang", ["-fsanitize=address"])
+        let clang = compiler == "c++" ? "clang++" : "clang"
+        if isAddressSanitized { return (clang, ["-fsanitize=address"]) }
+        if Sanitizers.isThreadSanitized { return (clang, ["-fsanitize=thread"]) }
+        return (compiler, [])
     }
 
     /// Compiles and links `sources` with `compiler` against the header and the library.
