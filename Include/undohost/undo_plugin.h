@@ -9,8 +9,10 @@
  *     static int32_t my_init(const undo_host *host, void **plugin_data) { ... }
  *     static void my_deinit(void *plugin_data) { ... }
  *     static const undo_plugin_descriptor descriptor = {
- *         UNDO_PLUGIN_DESCRIPTOR_SIZE_V1_6, UNDO_ABI_VERSION_MAJOR, UNDO_ABI_VERSION_MINOR, 0,
- *         "com.example.counter", "Counter", "1.0", my_init, my_deinit, NULL, {0}, NULL, NULL};
+ *         .struct_size = sizeof(undo_plugin_descriptor), .abi_major = UNDO_ABI_VERSION_MAJOR,
+ *         .abi_minor = UNDO_ABI_VERSION_MINOR, .id = "com.example.counter", .name = "Counter",
+ *         .version = "1.0", .init = my_init, .deinit = my_deinit};
+ *     (Named fields: those a newer ABI adds stay NULL without a change here.)
  *     UNDO_PLUGIN_EXPORT const undo_plugin_descriptor *undo_plugin_entry(void) { return &descriptor; }
  *
  * Build: cc -std=c99 -shared -fPIC -I Include -o libcounter.so counter.c

@@ -99,6 +99,19 @@ import UndoTestSupport
     /// save-load (ABI 1.7): the correct zoo with save and load passes it; a load that loses
     /// the state or takes any bytes fails it; a descriptor with only save_document fails
     /// descriptor, and gets no save-load test.
+    /// A plugin that registers no action type fails the descriptor test; the tests that
+    /// perform actions skip, saying why (they used to pick from no actions and trap).
+    @Test func aPluginWithoutActionsFailsOnceAndSkipsTheRest() throws {
+        let folder = try Self.privateFolder()
+        let plugin = try Self.build("zoo.c", defines: ["ZOO_NO_ACTIONS"], name: "empty", in: folder)
+        let outcome = try UndoHostProcess.run(["check", "--seed", "3", plugin])
+        #expect(outcome.status == 1)
+        #expect(Self.failed(outcome) == ["descriptor"], "\(outcome.standardOutput)")
+        #expect(outcome.standardOutput.contains("registers no action type"), "\(outcome.standardOutput)")
+        #expect(!outcome.standardOutput.contains("crashed"), "\(outcome.standardOutput)")
+        #expect(outcome.standardOutput.contains("there is nothing to perform"), "\(outcome.standardOutput)")
+    }
+
     @Test func saveAndLoadMistakesAreCaught() throws {
         let folder = try Self.privateFolder()
         let correct = try Self.build("zoo.c", defines: ["ZOO_SAVES"], name: "saves", in: folder)
