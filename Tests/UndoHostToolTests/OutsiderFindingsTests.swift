@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import UndoCore
+import UndoPluginHost
 @testable import UndoHostSession
 import UndoTestSupport
 
@@ -36,6 +37,27 @@ struct OutsiderFindingsTests {
         #expect(run.standardError.contains("cannot load \(notAPlugin)"), "\(run.standardError)")
         let fine = try UndoHostProcess.run(["--plugins", text, "plugins"])
         #expect(fine.status == 0)
+    }
+
+    /// The prompt's "*" inside groups: a cancelled inner group's change leaves with it, while
+    /// an ended one's stays the outer group's (it showed "*" for an unchanged document).
+    @Test("The prompt's * follows each open group's own changes")
+    func dirtyFollowsEachOpenGroup() throws {
+        let host = PluginHost()
+        _ = try host.load(file: UndoHostProcess.productsFolder.appendingPathComponent("libUndoPluginTextEditor.so").path)
+        let session = HostSession(host: host)
+        for line in ["doc a", "group begin \"Outer\"", "group begin \"Inner\"", "text.insert 0 \"x\""] {
+            #expect(session.run(line)?.error == nil, "\(line)")
+        }
+        #expect(session.state.isDirty)
+        #expect(session.run("group cancel")?.error == nil)
+        #expect(!session.state.isDirty, "the only change left with the cancelled inner group")
+        for line in ["group begin \"Inner\"", "text.insert 0 \"y\"", "group end"] {
+            #expect(session.run(line)?.error == nil, "\(line)")
+        }
+        #expect(session.state.isDirty, "the ended inner group's change is the outer group's")
+        #expect(session.run("group cancel")?.error == nil)
+        #expect(!session.state.isDirty)
     }
 
     @Test("An alert with only Cancel asks for its one choice, not a range 1-1")

@@ -18,8 +18,9 @@ public final class HostSession {
     var documents = DocumentList()
     /// The changes of the last undo, redo or revert: highlighted by `show` until the next change.
     var lastChanges: [UndoChange]?
-    /// Documents changed by an action inside the open group (cleared when no group is open).
-    var changedInOpenGroup: Set<String> = []
+    /// Documents changed by an action inside each open group, by the group's depth (1: the
+    /// outermost): a cancelled group's changes leave with it, an ended one's join its parent's.
+    var changedInOpenGroups: [Int: Set<String>] = [:]
     /// How the last move across the tree went ("undo", "redo", "across"), for its outcome.
     var travelDirection: String?
     /// Names of the groups begun and not yet ended, innermost last.
@@ -64,7 +65,7 @@ public final class HostSession {
         withStack { stack in
             SessionState(document: currentDocument, canUndo: stack.canUndo, canRedo: stack.canRedo,
                          undoTitle: stack.undoMenuTitle, redoTitle: stack.redoMenuTitle,
-                         isDirty: stack.isDirty() || (stack.groupDepth > 0 && changedInOpenGroup.contains(currentDocument)),
+                         isDirty: stack.isDirty() || changedInOpenGroups.contains { $0.key <= stack.groupDepth && $0.value.contains(currentDocument) },
                          position: stack.position, count: stack.count,
                          openGroups: stack.groupDepth)
         }
@@ -116,8 +117,9 @@ public final class HostSession {
             let (performed, outcome) = try perform(action, arguments: arguments, argumentColumn: column)
             // Inside a group the history has no step yet, so it does not call the document
             // changed: the session remembers it until the group ends (the prompt's "*").
-            if outcome == .recorded, !performed.isDiscardable, withStack({ $0.groupDepth }) > 0 {
-                changedInOpenGroup.insert(currentDocument)
+            let depth = withStack { $0.groupDepth }
+            if outcome == .recorded, !performed.isDiscardable, depth > 0 {
+                changedInOpenGroups[depth, default: []].insert(currentDocument)
             }
             guard outcome != .obsolete else { return .performedNothing(action: performed.shortID, fullID: performed.fullID) }
             return .performed(action: performed.shortID, fullID: performed.fullID)
@@ -133,9 +135,13 @@ public final class HostSession {
             guard !openGroupNames.isEmpty else {
                 throw SessionError(.history, "group end: " + words.noGroupOpen, hint: words.beginGroupHint)
             }
+            let depth = withStack { $0.groupDepth }
             try hostCall("group end") { () throws(PluginHostError) in try host.endGroup() }
             openGroupNames.removeLast()
-            if openGroupNames.isEmpty { changedInOpenGroup.removeAll() }
+            // The ended group's changes are its parent's now (or the history's own step).
+            if let changed = changedInOpenGroups.removeValue(forKey: depth), depth > 1 {
+                changedInOpenGroups[depth - 1, default: []].formUnion(changed)
+            }
             lastChanges = nil
             return .none
         case .groupCancel: return try cancelGroup()
@@ -492,7 +498,8 @@ public final class HostSession {
             throw sessionError(error, what: "group cancel")
         }
         openGroupNames.removeLast()
-        if openGroupNames.isEmpty { changedInOpenGroup.removeAll() }
+        // Taken back: this group's changes are no longer changes (its parent's stay).
+        changedInOpenGroups.removeValue(forKey: withStack { $0.groupDepth } + 1)
         guard let result else { return .message(words.cancelledGroup(name, changes: false)) }
         return try moved(words.cancelledGroup(name, changes: true), result)
     }

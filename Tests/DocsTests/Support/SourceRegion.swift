@@ -59,9 +59,14 @@ enum CommandReferences {
             }
             guard index + 1 < words.count else { continue }
             let next = words[index + 1]
-            if word == "--filter", !manager.fileExists(atPath: Repository.root + "/Tests/" + next),
-               (try? suiteExists(next)) != true {
-                problems.append("--filter \(next) matches no test target or suite")
+            // A filter is a regular expression: each of its alternatives names a test target or
+            // a suite, or begins the name of one.
+            if word == "--filter" {
+                for alternative in next.split(separator: "|").map(String.init)
+                where !manager.fileExists(atPath: Repository.root + "/Tests/" + alternative)
+                    && (try? suiteExists(alternative, prefix: next.contains("|"))) != true {
+                    problems.append("--filter \(next): \(alternative) matches no test target or suite")
+                }
             }
             if word == "--product", !manifest.contains("name: \"\(next)\"") {
                 problems.append("--product \(next) is not a product of Package.swift")
@@ -71,12 +76,13 @@ enum CommandReferences {
     }
 
     /// Whether a test file declares a type of that name.
-    private static func suiteExists(_ name: String) throws -> Bool {
+    private static func suiteExists(_ name: String, prefix: Bool = false) throws -> Bool {
         let tests = Repository.root + "/Tests"
         guard let walker = FileManager.default.enumerator(atPath: tests) else { return false }
         for case let file as String in walker where file.hasSuffix(".swift") {
             let text = try String(contentsOfFile: tests + "/" + file, encoding: .utf8)
-            if text.contains("struct \(name) ") || text.contains("struct \(name):") || text.contains("class \(name)") {
+            if text.contains("struct \(name) ") || text.contains("struct \(name):") || text.contains("class \(name)")
+                || (prefix && text.contains("struct \(name)")) {
                 return true
             }
         }

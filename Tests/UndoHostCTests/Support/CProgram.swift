@@ -71,8 +71,24 @@ enum CProgram {
     static func linking(with compiler: String) -> (compiler: String, flags: [String]) {
         let clang = compiler == "c++" ? "clang++" : "clang"
         if isAddressSanitized { return (clang, ["-fsanitize=address"]) }
-        if Sanitizers.isThreadSanitized { return (clang, ["-fsanitize=thread"]) }
+        if Sanitizers.isThreadSanitized {
+            // The toolchain's TSan runtime intercepts libdispatch, so it needs it (and Blocks)
+            // from the Swift runtime's folder beside clang.
+            let swiftLibraries = toolchainSwiftLibraries(of: clang)
+            return (clang, ["-fsanitize=thread", "-L", swiftLibraries, "-ldispatch", "-lBlocksRuntime",
+                            "-Wl,-rpath," + swiftLibraries])
+        }
         return (compiler, [])
+    }
+
+    /// The folder of the Swift runtime's libraries in the toolchain whose `clang` is on PATH
+    /// (`usr/bin/clang` → `usr/lib/swift/linux`).
+    static func toolchainSwiftLibraries(of clang: String) -> String {
+        let found = (try? run("/bin/sh", ["-c", "command -v \(clang)"]))?.output
+            .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        let resolved = URL(fileURLWithPath: found).resolvingSymlinksInPath()
+        return resolved.deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("lib/swift/linux").path
     }
 
     /// Compiles and links `sources` with `compiler` against the header and the library.
