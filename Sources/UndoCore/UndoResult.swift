@@ -3,53 +3,80 @@
 public struct UndoResult: Sendable, Equatable {
     public enum Direction: Sendable, Equatable { case undo, redo }
 
-    /// The stored fields, built by their memberwise initializer. A result is made on every undo
-    /// and redo: built field by field in an initializer of its own, the optimizer (Swift 6.3)
-    /// kept a copy of the whole result and destroyed the original, about 180 instructions per
-    /// call; the memberwise initializer of a stored struct builds it in place.
-    private struct Fields: Sendable, Equatable {
-        var direction: Direction
-        var name: String?
-        var context: UndoContext
-        var stepCount: Int
-        var changes: [UndoChange]
-        var obsoleteCount: Int
+    /// The stored fields: four words, so a result is returned in registers and a caller that
+    /// drops it destroys it in a few instructions. A larger result is returned through memory,
+    /// and a caller in another module then destroys its `UndoResult?` through the run time's
+    /// generic `Optional` witnesses (Swift 6.3: about 120 instructions per undo or redo, most of
+    /// them for a result nobody reads).
+    ///
+    /// The common result (the global context, no changes reported, counts that fit) lives in
+    /// `name` and `packed` alone; any other keeps its context, changes and exact counts in
+    /// ``Details``, allocated only then.
+    ///
+    /// Invariant (checked by ``checkInvariants()`` in debug builds): `details` is `nil` exactly
+    /// when the context is the global one, there are no changes and the counts fit in `packed`
+    /// (then `packed` holds them); with `details`, `packed` holds only the direction.
+    private var storedName: String?
+    /// Bit 0: the direction (1: redo); bits 2 to 31: `stepCount`; bits 32 to 63:
+    /// `obsoleteCount` (both 0 when `details` holds them).
+    private var packed: UInt64
+    private var details: Details?
+
+    /// What a result other than the common one carries.
+    private final class Details: Sendable {
+        let context: UndoContext
+        let stepCount: Int
+        let changes: [UndoChange]
+        let obsoleteCount: Int
+        init(context: UndoContext, stepCount: Int, changes: [UndoChange], obsoleteCount: Int) {
+            self.context = context
+            self.stepCount = stepCount
+            self.changes = changes
+            self.obsoleteCount = obsoleteCount
+        }
     }
 
-    private var fields: Fields
+    private static let stepCountLimit = 1 << 30
+
+    /// Whether a result with these parts needs no ``Details``.
+    private static func isCommon(context: UndoContext, stepCount: Int, changes: [UndoChange],
+                                 obsoleteCount: Int) -> Bool {
+        context.name.isEmpty && changes.isEmpty && stepCount >= 0 && stepCount < stepCountLimit
+            && obsoleteCount >= 0 && obsoleteCount <= Int(UInt32.max)
+    }
 
     /// Whether the steps were undone or redone.
     public var direction: Direction {
-        get { fields.direction }
-        set { fields.direction = newValue }
+        get { packed & 1 == 0 ? .undo : .redo }
+        set { packed = packed & ~1 | (newValue == .undo ? 0 : 1) }
     }
     /// The raw name of the newest step undone or redone (the first undone, or the last redone,
     /// when several were); `nil` for an unnamed step.
     public var name: String? {
-        get { fields.name }
-        set { fields.name = newValue }
+        get { storedName }
+        set { storedName = newValue }
     }
     /// The context of that step.
     public var context: UndoContext {
-        get { fields.context }
-        set { fields.context = newValue }
+        get { details?.context ?? .global }
+        set { store(context: newValue, stepCount: stepCount, changes: changes, obsoleteCount: obsoleteCount) }
     }
     /// How many steps the call moved over (more than one for a jump).
     public var stepCount: Int {
-        get { fields.stepCount }
-        set { fields.stepCount = newValue }
+        get { details?.stepCount ?? Int(truncatingIfNeeded: packed >> 2 & UInt64(Self.stepCountLimit - 1)) }
+        set { store(context: context, stepCount: newValue, changes: changes, obsoleteCount: obsoleteCount) }
     }
     /// The places the actions reported changing, in the order they ran.
     public var changes: [UndoChange] {
-        get { fields.changes }
-        set { fields.changes = newValue }
+        get { details?.changes ?? [] }
+        set { store(context: context, stepCount: stepCount, changes: newValue, obsoleteCount: obsoleteCount) }
     }
     /// How many of the steps moved over left the history because their action found that they
     /// change nothing any more (``UndoChanges/markObsolete()``); they are counted in
     /// ``stepCount`` too. 0 for jumps across branches and reverts, which keep every step.
     public var obsoleteCount: Int {
-        get { fields.obsoleteCount }
-        set { fields.obsoleteCount = newValue }
+        get { details?.obsoleteCount ?? Int(truncatingIfNeeded: packed >> 32) }
+        set { store(context: context, stepCount: stepCount, changes: changes, obsoleteCount: newValue) }
     }
 
     /// - Parameters:
@@ -61,8 +88,37 @@ public struct UndoResult: Sendable, Equatable {
     ///   - obsoleteCount: how many of the steps left the history as obsolete.
     public init(direction: Direction, name: String?, context: UndoContext, stepCount: Int = 1,
                 changes: [UndoChange] = [], obsoleteCount: Int = 0) {
-        fields = Fields(direction: direction, name: name, context: context, stepCount: stepCount,
-                        changes: changes, obsoleteCount: obsoleteCount)
+        storedName = name
+        packed = direction == .undo ? 0 : 1
+        details = nil
+        store(context: context, stepCount: stepCount, changes: changes, obsoleteCount: obsoleteCount)
+    }
+
+    /// Stores every part but the name and the direction.
+    private mutating func store(context: UndoContext, stepCount: Int, changes: [UndoChange], obsoleteCount: Int) {
+        let direction = packed & 1
+        if Self.isCommon(context: context, stepCount: stepCount, changes: changes, obsoleteCount: obsoleteCount) {
+            details = nil
+            packed = direction | UInt64(stepCount) << 2 | UInt64(obsoleteCount) << 32
+        } else {
+            details = Details(context: context, stepCount: stepCount, changes: changes, obsoleteCount: obsoleteCount)
+            packed = direction
+        }
+        checkInvariants()
+    }
+
+    /// Stops a debug build unless the invariant holds (see the stored fields).
+    private func checkInvariants() {
+        assert(details == nil || packed & ~1 == 0, "a result with details also packed its counts")
+        assert(details.map { !Self.isCommon(context: $0.context, stepCount: $0.stepCount, changes: $0.changes,
+                                            obsoleteCount: $0.obsoleteCount) } ?? true,
+               "a common result kept details")
+    }
+
+    public static func == (left: UndoResult, right: UndoResult) -> Bool {
+        left.direction == right.direction && left.name == right.name && left.context == right.context
+            && left.stepCount == right.stepCount && left.changes == right.changes
+            && left.obsoleteCount == right.obsoleteCount
     }
 }
 

@@ -260,7 +260,8 @@ package enum IsolatedPluginServer {
             let context = UndoContext(try request.string())
             let redo = try request.bool()
             let arguments = try request.values()
-            var state = PluginStep.State(arguments: ActionValueList(arguments), inverseArguments: nil, performed: redo)
+            var state = PluginStep.State(context: context, arguments: ActionValueList(arguments), inverseArguments: nil,
+                                         performed: redo)
             var changes = UndoChanges()
             try plugin.serialized { () throws(PluginActionError) in
                 try action.invokePerform(&state, context: context, changes: &changes)

@@ -219,19 +219,58 @@ struct PluginStep: @unchecked Sendable {
         case key(UndoCoalescingKey)
     }
 
-    /// The mutable fields of a step.
+    /// The fields of a step: its context (which never changes) and the mutable ones.
+    ///
+    /// Laid out to fit one 80-byte heap block with its object header (a step's one allocation):
+    /// the small fields fill the arguments' tail, and what few steps have (a coalescing key of
+    /// their own, a description) sits in ``Extras``, allocated only when set.
     struct State {
+        let context: UndoContext
         var arguments: ActionValueList
+        /// Whether perform ran (or the plugin recorded the step): the next perform is a redo.
+        var performed: Bool
+        /// Whether a change of the step is under way: set and cleared by ``StepStorage``'s
+        /// `modify` alone (outside this file, read-only).
+        fileprivate(set) var busy = false
+        /// The cost as the history measured it, or -1 before it went in (see ``measuredCost``).
+        fileprivate var storedCost: Int32 = -1
         /// The inverse's own arguments, handed back by perform; `nil` when the inverse takes
         /// perform's arguments, or before perform ran.
         var inverseArguments: [ActionValue]?
-        /// Whether perform ran (or the plugin recorded the step): the next perform is a redo.
-        var performed: Bool
-        var coalescing = Coalescing.actionType
+        /// The coalescing key and description, when the step has either (`nil`: neither).
+        fileprivate var extras: Extras?
+
+        /// What few steps have, shared by copies of a step (immutable: a change stores a new one).
+        final class Extras: Sendable {
+            let coalescing: Coalescing
+            let description: String?
+            init(coalescing: Coalescing, description: String?) {
+                self.coalescing = coalescing
+                self.description = description
+            }
+        }
+
+        var coalescing: Coalescing {
+            get { extras?.coalescing ?? .actionType }
+            set { setExtras(coalescing: newValue, description: description) }
+        }
         /// The longer description perform or merge gave (set_description, ABI 1.7); `nil`: none.
-        var description: String?
-        /// The cost as the history measured it, or -1 before it went in.
-        var measuredCost = -1
+        var description: String? {
+            get { extras?.description }
+            set { setExtras(coalescing: coalescing, description: newValue) }
+        }
+
+        private mutating func setExtras(coalescing: Coalescing, description: String?) {
+            extras = coalescing == .actionType && description == nil
+                ? nil : Extras(coalescing: coalescing, description: description)
+        }
+
+        /// The cost as the history measured it, or -1 before it went in (a cost beyond
+        /// `Int32.max`, which the history counts as that much, is kept as that much).
+        var measuredCost: Int {
+            get { Int(storedCost) }
+            set { storedCost = Int32(clamping: newValue) }
+        }
 
         /// The bytes this step keeps alive, for the memory limit.
         var currentCost: Int {
@@ -249,9 +288,8 @@ struct PluginStep: @unchecked Sendable {
     }
 
     init(context: UndoContext, values: ActionValueList, inverseArguments: [ActionValue]?, performed: Bool) {
-        storage = StepStorage.make(context: context, state: State(arguments: values,
-                                                                  inverseArguments: inverseArguments,
-                                                                  performed: performed))
+        storage = StepStorage.make(context: context, arguments: values, inverseArguments: inverseArguments,
+                                   performed: performed)
     }
 
     private init(storage: StepStorage) { self.storage = storage }
@@ -292,7 +330,7 @@ struct PluginStep: @unchecked Sendable {
 
     /// An independent copy (copy on write).
     func copy() -> PluginStep {
-        PluginStep(storage: StepStorage.make(context: context, state: read { copy $0 }))
+        PluginStep(storage: read { StepStorage.make(copying: $0) })
     }
 
     /// The bytes this step keeps alive, for the memory limit.
@@ -373,27 +411,42 @@ struct PluginStep: @unchecked Sendable {
     }
 }
 
-/// Where a ``PluginStep`` keeps its context and its mutable fields: one object (a
-/// `ManagedBuffer` whose header holds them, no elements), the only place they are reached
-/// through a pointer.
+extension PluginStep.State {
+    /// A step's fields before it ran (`inverseArguments` given for a step recorded as done).
+    // In an extension, so the memberwise initializer stays: it builds a step in place in its
+    // storage (an initializer of the type's own made the optimizer build it aside and copy it
+    // in, about 100 instructions per step).
+    init(context: UndoContext, arguments: ActionValueList, inverseArguments: [ActionValue]?, performed: Bool) {
+        self.init(context: context, arguments: arguments, performed: performed, inverseArguments: inverseArguments)
+    }
+}
+
+/// Where a ``PluginStep`` keeps its fields (``PluginStep/State``): one object (a `ManagedBuffer`
+/// whose header is the state, no elements; 72 bytes, one 80-byte heap block), the only place
+/// they are reached through a pointer.
 ///
 /// **Invariants** (checked on every access, in every build): a change is the only access under
-/// way. ``modify(_:)`` marks the step busy while it runs, and it and ``read(_:)`` stop the
-/// program when the step is busy (a read or change from inside a change of the same step), so
-/// the fields are never seen half changed. Steps are changed only when uniquely referenced
-/// (``PluginStep/modify(_:)`` copies a shared one first), so no other thread holds a step being changed, and
-/// the reads of other threads only ever see steps that nothing changes. The context never
-/// changes.
-final class StepStorage: ManagedBuffer<StepStorage.Header, Void> {
-    struct Header {
-        /// Whether an access is under way.
-        var busy: Bool
-        let context: UndoContext
-        var state: PluginStep.State
+/// way. ``modify(_:)`` marks the step busy (`State.busy`, which only this file sets) while it
+/// runs, and it and ``read(_:)`` stop the program when the step is busy (a read or change from
+/// inside a change of the same step), so the fields are never seen half changed. Steps are
+/// changed only when uniquely referenced (``PluginStep/modify(_:)`` copies a shared one first),
+/// so no other thread holds a step being changed, and the reads of other threads only ever see
+/// steps that nothing changes. The context never changes (a `let`).
+final class StepStorage: ManagedBuffer<PluginStep.State, Void> {
+    /// A step that has not changed yet.
+    static func make(context: UndoContext, arguments: ActionValueList, inverseArguments: [ActionValue]?,
+                     performed: Bool) -> StepStorage {
+        let buffer = create(minimumCapacity: 0) { _ in
+            PluginStep.State(context: context, arguments: arguments, performed: performed,
+                             inverseArguments: inverseArguments)
+        }
+        // `create` called on this class makes an instance of it.
+        return buffer as! StepStorage
     }
 
-    static func make(context: UndoContext, state: PluginStep.State) -> StepStorage {
-        let buffer = create(minimumCapacity: 0) { _ in Header(busy: false, context: context, state: state) }
+    /// A copy of a step's state (copy on write).
+    static func make(copying state: borrowing PluginStep.State) -> StepStorage {
+        let buffer = create(minimumCapacity: 0) { _ in copy state }
         // `create` called on this class makes an instance of it.
         return buffer as! StepStorage
     }
@@ -404,9 +457,9 @@ final class StepStorage: ManagedBuffer<StepStorage.Header, Void> {
     /// a read writes nothing).
     /// - Precondition: no change of this step is under way.
     func read<R>(_ body: (borrowing PluginStep.State) throws -> R) rethrows -> R {
-        try withUnsafeMutablePointerToHeader { header in
-            precondition(!header.pointee.busy, "a plugin step was read while it was being changed")
-            return try body(header.pointee.state)
+        try withUnsafeMutablePointerToHeader { state in
+            precondition(!state.pointee.busy, "a plugin step was read while it was being changed")
+            return try body(state.pointee)
         }
     }
 
@@ -414,11 +467,11 @@ final class StepStorage: ManagedBuffer<StepStorage.Header, Void> {
     /// - Precondition: no other access to this step is under way; only the one holder of the
     ///   step calls it (``PluginStep/modify(_:)`` checks that the step is uniquely referenced).
     func modify<R>(_ body: (inout PluginStep.State) throws -> R) rethrows -> R {
-        try withUnsafeMutablePointerToHeader { header in
-            precondition(!header.pointee.busy, "a plugin step was changed from inside another use of it")
-            header.pointee.busy = true
-            defer { header.pointee.busy = false }
-            return try body(&header.pointee.state)
+        try withUnsafeMutablePointerToHeader { state in
+            precondition(!state.pointee.busy, "a plugin step was changed from inside another use of it")
+            state.pointee.busy = true
+            defer { state.pointee.busy = false }
+            return try body(&state.pointee)
         }
     }
 }
