@@ -129,6 +129,7 @@ enum ActionTypeReader {
             throw RegistrationError(action: action, code: Int32(UNDO_EINVAL), message: "\(what) is NULL but its count is \(count)")
         }
         var result: [ActionParameter] = []
+        result.reserveCapacity(Int(count))
         for index in 0..<Int(count) {
             let parameter = pointer[index]
             guard let type = ActionValueType(rawValue: parameter.type) else {

@@ -203,14 +203,12 @@ extension PluginHost {
         var names: [String] = []
         while let entry = readdir(directory) {
             // Byte by byte up to the NUL: the bytes after it are not the kernel's (valgrind
-            // saw the string code's word-wide reads of them).
+            // saw the string code's word-wide reads of them). Decoded from the entry itself,
+            // not from a copy grown byte by byte.
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                var bytes: [UInt8] = []
-                for byte in raw {
-                    if byte == 0 { break }
-                    bytes.append(byte)
-                }
-                return String(decoding: bytes, as: UTF8.self)
+                var length = 0
+                while length < raw.count && raw[length] != 0 { length += 1 }
+                return String(decoding: UnsafeRawBufferPointer(rebasing: raw[..<length]), as: UTF8.self)
             }
             if name != "." && name != ".." { names.append(name) }
         }
