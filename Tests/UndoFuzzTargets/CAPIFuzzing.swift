@@ -18,11 +18,19 @@ import UndoPluginABI
 /// not written past their struct_size (buffers are allocated at their exact size, so ASan sees
 /// any overrun); a refused undo, redo or perform leaves the titles as they were. At the end,
 /// undoing everything and redoing it again brings every document back to what it showed.
-enum CAPIFuzzing {
+public enum CAPIFuzzing {
     static func run(_ data: UnsafeRawBufferPointer) throws(FuzzInvariantViolation) {
+        _ = try transcript(of: data)
+    }
+
+    /// Runs one input, as the fuzzer does, and returns what it saw. An input must see the same
+    /// whenever it runs (first in a process, or after any other inputs), or a crash the fuzzer
+    /// saves would not reproduce; FuzzRegressionTests checks it.
+    public static func transcript(of data: UnsafeRawBufferPointer) throws(FuzzInvariantViolation) -> CAPITranscript {
         var session = CAPISession(input: FuzzInput(data))
         defer { session.destroyAll() }
         try session.play()
+        return session.transcript
     }
 
     /// The most calls one input makes: enough for long sessions, bounded so a run stays fast.
@@ -47,6 +55,8 @@ struct CAPISession {
     /// Performs made so far: every other one goes through undo_history_perform_v2 (chosen
     /// without reading input, so inputs saved before make the same calls).
     var performs = 0
+    /// Every code and text the run saw.
+    let transcript = CAPITranscript()
 
     init(input: FuzzInput) { self.input = input }
 
@@ -186,6 +196,7 @@ struct CAPISession {
         options.pointee.count_limit = [0, 1, 2, 5, UInt64.max][input.choice(5)]
         options.pointee.memory_limit = [0, 0, 64, 1024, UInt64.max][input.choice(5)]
         options.pointee.coalescing_window_ms = [0, -1, 1, Int64.max][input.choice(4)]
+        if options.pointee.coalescing_window_ms == 1 { transcript.dependsOnClock = true }
         let locales: [String?] = [nil, "", "en", "ko", "ko_KR", "xx", "/nonexistent/de.locale"]
         let locale = locales[input.choice(locales.count)]
         return CStrings.with(locale) { locale in
@@ -511,6 +522,7 @@ struct CAPISession {
     private static let documentedCodes: ClosedRange<Int32> = UNDO_EEMPTY...UNDO_OK
 
     private func checkCode(_ code: Int32, _ what: String) throws(FuzzInvariantViolation) {
+        transcript.record(code)
         try require(code >= 0 || Self.documentedCodes.contains(code), "\(what) returned undocumented code \(code)")
     }
 
@@ -569,6 +581,7 @@ struct CAPISession {
         let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(buffer).assumingMemoryBound(to: UInt8.self), count: Int(length))
         try require(!bytes.contains(0), "\(what): a NUL inside the text")
         guard let text = String(validating: bytes, as: UTF8.self) else { throw FuzzInvariantViolation("\(what): the text is not UTF-8") }
+        transcript.record(bytes)
         return text
     }
 
@@ -629,6 +642,38 @@ struct CAPISession {
 }
 
 // MARK: - Helpers
+
+/// What one run of the C API target saw: every code it checked and every whole text it read, in
+/// order, folded into a number (64-bit FNV-1a, the same in every process), and how many.
+public final class CAPITranscript: Equatable, CustomStringConvertible {
+    public private(set) var digest: UInt64 = 0xCBF2_9CE4_8422_2325
+    public private(set) var entries = 0
+    /// A history was made with a 1 ms coalescing window: whether two steps join then depends on
+    /// the time between them, so the run may see other titles and step counts another time.
+    /// (The default window, 500 ms, is far longer than a whole input takes.)
+    public internal(set) var dependsOnClock = false
+
+    func record(_ code: Int32) {
+        withUnsafeBytes(of: code.littleEndian) { fold($0) }
+        entries += 1
+    }
+
+    func record(_ text: UnsafeBufferPointer<UInt8>) {
+        withUnsafeBytes(of: UInt32(text.count).littleEndian) { fold($0) }
+        fold(UnsafeRawBufferPointer(text))
+        entries += 1
+    }
+
+    private func fold(_ bytes: UnsafeRawBufferPointer) {
+        for byte in bytes { digest = (digest ^ UInt64(byte)) &* 0x100_0000_01B3 }
+    }
+
+    public static func == (lhs: CAPITranscript, rhs: CAPITranscript) -> Bool {
+        lhs.digest == rhs.digest && lhs.entries == rhs.entries
+    }
+
+    public var description: String { "\(entries) codes and texts, digest \(String(digest, radix: 16))" }
+}
 
 /// The *_SIZE_V1 macros of undo_host.h (offsetof does not reach Swift): the 1.0 struct sizes.
 enum CSizes {

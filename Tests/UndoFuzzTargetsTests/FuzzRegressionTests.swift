@@ -46,6 +46,42 @@ struct SavedFuzzInput: Sendable, CustomTestStringConvertible {
         }
     }
 
+    /// Every C API input sees the same codes and texts each time it runs in one process: at
+    /// once again, and after all the others ran in between. What a process keeps from one input
+    /// to the next (plugin images and their ELF checks, the bundled plugins' folder, handle
+    /// generations) must change no result, or a crash the fuzzer saved would not replay.
+    @Test func cAPIInputSeesTheSameEachTimeInAProcess() throws {
+        var inputs = (Self.seeds + Self.regressions).filter { $0.target == .cAPI }.map { input in
+            [UInt8](FileManager.default.contents(atPath: input.path) ?? Data())
+        }
+        var state: UInt64 = 0xC0FFEE
+        for run in 0..<40 {
+            var bytes = [UInt8](repeating: 0, count: 8 + run * 13 % 700)
+            for index in bytes.indices {
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                bytes[index] = UInt8(truncatingIfNeeded: state >> 33)
+            }
+            inputs.append(bytes)
+        }
+        var first: [CAPITranscript] = []
+        for bytes in inputs {
+            let once = try bytes.withUnsafeBytes { try CAPIFuzzing.transcript(of: $0) }
+            let again = try bytes.withUnsafeBytes { try CAPIFuzzing.transcript(of: $0) }
+            if !once.dependsOnClock { #expect(once == again, "\(bytes.count) bytes: \(once), then \(again)") }
+            first.append(once)
+        }
+        var compared = 0
+        for (bytes, once) in zip(inputs, first) {
+            let later = try bytes.withUnsafeBytes { try CAPIFuzzing.transcript(of: $0) }
+            guard !once.dependsOnClock else { continue }
+            #expect(once == later, "\(bytes.count) bytes: \(once), after the others \(later)")
+            compared += 1
+        }
+        // Most inputs make no history with a 1 ms window: the comparison is not vacuous.
+        #expect(compared >= 10, "only \(compared) of \(inputs.count) inputs were compared")
+        #expect(first.contains { $0.entries > 100 })
+    }
+
     @Test(arguments: FuzzTarget.allCases)
     func seededRandomInputsPass(_ target: FuzzTarget) throws {
         var state: UInt64 = 0x5EED

@@ -149,6 +149,26 @@ import UndoPluginABI
         }
     }
 
+    /// Hosts share the prepared libffi interfaces: one per list of parameter types, whichever
+    /// host and function it serves, so a plugin loaded into a second history prepares no call
+    /// again (a C host making many histories, the C API fuzz target, paid it each time).
+    @Test func hostsShareOnePreparedInterfacePerParameterList() throws {
+        let first = try host(.libffi)
+        let second = try host(.libffi)
+        for id in ["calls.ints", "calls.texts", "calls.doubles", "calls.mixed", "calls.wide", "calls.pair"] {
+            let mine = try first.actionType(id)
+            let theirs = try second.actionType(id)
+            #expect(mine.performFunction !== theirs.performFunction, "\(id): each host has its own functions")
+            #expect(mine.performFunction.interface != nil, "\(id)")
+            #expect(mine.performFunction.interface === theirs.performFunction.interface, "\(id)")
+            #expect(mine.inverseFunction.interface === theirs.inverseFunction.interface, "\(id)")
+        }
+        let ints = try first.actionType("calls.ints").performFunction.interface
+        let texts = try first.actionType("calls.texts").performFunction.interface
+        #expect(ints !== texts)
+        #expect(ints?.parameterTypes != texts?.parameterTypes)
+    }
+
     /// Each direct prototype against the libffi call of the same function with the same values:
     /// the plugin writes the same line for both, and the inverse removes it through either.
     @Test func everyDirectPrototypeMatchesTheLibffiCall() throws {

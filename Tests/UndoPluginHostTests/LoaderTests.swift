@@ -41,6 +41,20 @@ import UndoPluginABI
         #expect(second.plugins.map(\.path) == first.plugins.map(\.path))
     }
 
+    /// A load that succeeds does not work out the given path again for messages (a realpath()
+    /// walk of its own, more than the rest of a repeated load cost the C API fuzz target); a
+    /// load that fails does, and names the file by it.
+    @Test func aLoadWorksThePathOutOnlyForAMessage() throws {
+        let path = try Fixtures.buildPlugin("bad_plugin.c", defines: [], name: "resolved_for_messages.so")
+        let host = PluginHost(hostName: "resolving")
+        try host.load(file: path)
+        #expect(SystemFiles.resolutions.withLock { $0[path] } == nil)
+        let missing = path + ".missing"
+        let error = loadError(host, missing)
+        #expect(error?.path == missing)
+        #expect(SystemFiles.resolutions.withLock { $0[missing] } == 1)
+    }
+
     /// Finding the bundled plugins' folders reads /proc/self/maps once per process (for the
     /// host's own image), not once per call: a C host loads them for every history it makes.
     @Test func theBundledFoldersReadTheMapsOnce() {

@@ -4,6 +4,7 @@ import Glibc
 import Musl
 #endif
 import CLibFFI
+import UndoCore
 import UndoPluginABI
 
 /// How the host calls plugin functions (see ``FFIFunction``).
@@ -53,7 +54,8 @@ final class FFIFunction: @unchecked Sendable {
     /// The call of a values-convention function (`UNDO_ACTION_VALUES`, ABI 1.7): always
     /// through its one prototype, whatever the route; then there is no libffi interface.
     let values: ValuesCall?
-    private let interface: FFICallInterface?
+    /// Shared by every function with the same parameter types (``FFICallInterface/shared(for:)``).
+    let interface: FFICallInterface?
 
     /// Prepares the call interface.
     /// - Parameters:
@@ -72,7 +74,7 @@ final class FFIFunction: @unchecked Sendable {
             self.direct = nil
         } else {
             self.values = nil
-            self.interface = try FFICallInterface(parameters)
+            self.interface = try FFICallInterface.shared(for: parameters)
             self.direct = route == .direct ? DirectCall(function, parameters: parameters) : nil
         }
     }
@@ -103,7 +105,30 @@ final class FFIFunction: @unchecked Sendable {
 
 /// A prepared libffi call interface: the `ffi_cif` and the argument type array it points to,
 /// owned together (freed in deinit), never changed after init.
-final class FFICallInterface {
+///
+/// (`@unchecked Sendable`: nothing in it changes after init, and `ffi_call` only reads the
+/// `ffi_cif`, so calls on several threads may share one.)
+final class FFICallInterface: @unchecked Sendable {
+    /// The interfaces prepared so far, by parameter types: an interface depends on those alone,
+    /// so every function declared with them shares one, and a plugin loaded into a second
+    /// history (a C host making many, the C API fuzz target) prepares no call again. At most
+    /// ``maximumShared`` are kept; past that, each function gets its own.
+    private static let preparedInterfaces = Locked([[ActionValueType]: FFICallInterface]())
+    static let maximumShared = 256
+
+    /// The interface for functions declared with `parameters`: the one prepared before, or a
+    /// new one.
+    /// - Complexity: O(parameters) once one was prepared (a lookup under a lock).
+    static func shared(for parameters: [ActionValueType]) throws(FFIError) -> FFICallInterface {
+        if let prepared = preparedInterfaces.withLock({ $0[parameters] }) { return prepared }
+        let made = try FFICallInterface(parameters)
+        return preparedInterfaces.withLock { table in
+            if let prepared = table[parameters] { return prepared }  // another thread was first
+            if table.count < maximumShared { table[parameters] = made }
+            return made
+        }
+    }
+
     let parameterTypes: [ActionValueType]
     /// C arguments: the `undo_call *`, then one per value (two for bytes).
     let argumentCount: Int

@@ -77,7 +77,8 @@ public final class ActionType: @unchecked Sendable, CustomStringConvertible {
         self.coalescingKey = coalescingKey
         self.isDiscardable = isDiscardable
         self.appendsOnMerge = appendsOnMerge
-        self.cLocalID = strdup(localID)!
+        // withCString: the id's own bytes (passing the String would copy them to the heap first).
+        self.cLocalID = localID.withCString { strdup($0)! }
         self.onlyParameterType = signature.parameters.count == 1 ? signature.parameters[0].type : nil
         let parameters = signature.parameters + (inverseSignature?.parameters ?? [])
         self.fixedStepCost = parameters.contains { $0.type == .string || $0.type == .bytes }

@@ -104,9 +104,10 @@ enum ActionTypeReader {
         // ABI 1.7: both take the values calling convention (undo_values_fn).
         let takesValues = type.flags & UInt32(UNDO_ACTION_VALUES) != 0
         do {
-            performFunction = try FFIFunction(function: perform, parameters: signature.types, route: plugin.callRoute,
+            let types = signature.types
+            performFunction = try FFIFunction(function: perform, parameters: types, route: plugin.callRoute,
                                               takesValues: takesValues)
-            inverseFunction = try FFIFunction(function: inverse, parameters: (inverseSignature ?? signature).types,
+            inverseFunction = try FFIFunction(function: inverse, parameters: inverseSignature?.types ?? types,
                                               route: plugin.callRoute, takesValues: takesValues)
         } catch {
             throw refuse(Int32(UNDO_EINVAL), "libffi cannot prepare the call (status \(error.status))", id)
@@ -128,6 +129,7 @@ enum ActionTypeReader {
             throw RegistrationError(action: action, code: Int32(UNDO_EINVAL), message: "\(what) is NULL but its count is \(count)")
         }
         var result: [ActionParameter] = []
+        result.reserveCapacity(Int(count))
         for index in 0..<Int(count) {
             let parameter = pointer[index]
             guard let type = ActionValueType(rawValue: parameter.type) else {

@@ -32,8 +32,8 @@ enum HostTables {
         host.struct_size = UInt32(MemoryLayout<undo_host>.size)
         host.abi_major = UInt32(UNDO_ABI_VERSION_MAJOR)
         host.abi_minor = UInt32(UNDO_ABI_VERSION_MINOR)
-        host.host_name = UnsafePointer(strdup(hostName))
-        host.host_version = UnsafePointer(strdup(hostVersion))
+        host.host_name = UnsafePointer(hostName.withCString { strdup($0) })
+        host.host_version = UnsafePointer(hostVersion.withCString { strdup($0) })
         host.register_action = { host, type in HostCallbacks.registerAction(host, type) }
         host.log = { host, level, message in HostCallbacks.log(host, level, message) }
         host.report_error = { host, code, message in HostCallbacks.reportError(host, code, message) }
@@ -51,7 +51,7 @@ enum HostTables {
             HostCallbacks.registerActionName(host, action, locale, name)
         }
         host.set_description = { call, text in HostCallbacks.setDescription(call, text) }
-        host.locale = UnsafePointer(strdup(locale))
+        host.locale = UnsafePointer(locale.withCString { strdup($0) })
         host.set_obsolete = { call in HostCallbacks.setObsolete(call) }
         host.write_document = { call, bytes, length in HostCallbacks.writeDocument(call, bytes, length) }
         host.read_document = { call, buffer, capacity in HostCallbacks.readDocument(call, buffer, capacity) }

@@ -31,9 +31,13 @@ extension PluginHost {
     @discardableResult
     public func load(file path: String, isolation: PluginIsolation?) throws(PluginLoadError) -> PluginInfo {
         guard path.hasPrefix("/") else { throw PluginLoadError(path: path, reason: .relativePath) }
-        // For messages until the walk has found the file (links resolved where they exist).
-        var shown = Self.absolutePath(path)
-        guard CallFrame.current == nil, !isRunningAction else { throw PluginLoadError(path: shown, reason: .reentrantCall) }
+        // For messages: the path the walk found (links resolved), or, when it found none, the
+        // given one made absolute and resolved where it can be. Worked out only for a message:
+        // resolving it costs a realpath() walk of its own, more than a repeated load's work.
+        var found: String?
+        guard CallFrame.current == nil, !isRunningAction else {
+            throw PluginLoadError(path: Self.absolutePath(path), reason: .reentrantCall)
+        }
         let policy = trustPolicy
         do throws(PluginLoadError.Reason) {
             do throws(PluginHostError) {
@@ -44,7 +48,7 @@ extension PluginHost {
             // One walk opens the file and checks every folder and link on the way; from here on
             // only that descriptor is read, hashed and loaded, so what was checked is what runs.
             let file = try PluginPathWalk.walk(path, to: .file, checking: !policy.allowWritable)
-            shown = file.realPath
+            found = file.realPath
             let info = try LoaderLock.run { () throws(PluginLoadError.Reason) -> PluginInfo in
                 try loadLocked(file, policy: policy, isolation: isolation)
             }
@@ -55,7 +59,7 @@ extension PluginHost {
             }
             return info
         } catch {
-            throw PluginLoadError(path: shown, reason: error)
+            throw PluginLoadError(path: found ?? Self.absolutePath(path), reason: error)
         }
     }
 
@@ -199,14 +203,12 @@ extension PluginHost {
         var names: [String] = []
         while let entry = readdir(directory) {
             // Byte by byte up to the NUL: the bytes after it are not the kernel's (valgrind
-            // saw the string code's word-wide reads of them).
+            // saw the string code's word-wide reads of them). Decoded from the entry itself,
+            // not from a copy grown byte by byte.
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                var bytes: [UInt8] = []
-                for byte in raw {
-                    if byte == 0 { break }
-                    bytes.append(byte)
-                }
-                return String(decoding: bytes, as: UTF8.self)
+                var length = 0
+                while length < raw.count && raw[length] != 0 { length += 1 }
+                return String(decoding: UnsafeRawBufferPointer(rebasing: raw[..<length]), as: UTF8.self)
             }
             if name != "." && name != ".." { names.append(name) }
         }

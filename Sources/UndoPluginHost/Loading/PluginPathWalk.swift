@@ -47,7 +47,7 @@ struct PluginPathWalk {
     ///   file, `writableByOthers` (only when `checking`) naming the file or folder.
     static func walk(_ path: String, to target: Target, checking: Bool) throws(PluginLoadError.Reason) -> Opened {
         precondition(path.hasPrefix("/"), "the walk starts at /")
-        let root = open("/", openPath | O_DIRECTORY | O_CLOEXEC)
+        let root = "/".withCString { open($0, openPath | O_DIRECTORY | O_CLOEXEC) }
         guard root >= 0 else { throw .cannotOpen(systemMessage()) }
         var folders = [Folder(descriptor: root, path: "/", status: try status(of: root))]
         defer { for folder in folders { close(folder.descriptor) } }
@@ -61,7 +61,8 @@ struct PluginPathWalk {
                 continue
             }
             let holder = folders[folders.count - 1]
-            let child = openat(holder.descriptor, name, openPath | O_NOFOLLOW | O_CLOEXEC)
+            // withCString: the name's own bytes, where passing the String would copy it to the heap.
+            let child = name.withCString { openat(holder.descriptor, $0, openPath | O_NOFOLLOW | O_CLOEXEC) }
             guard child >= 0 else { throw .cannotOpen(systemMessage()) }
             let childStatus: FileStatus
             do throws(PluginLoadError.Reason) {
@@ -99,7 +100,7 @@ struct PluginPathWalk {
                 }
                 // Readable now that it is known to be a regular file (opening a FIFO for reading
                 // would wait for a writer); the same file, or refused.
-                let readable = openat(holder.descriptor, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY)
+                let readable = name.withCString { openat(holder.descriptor, $0, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY) }
                 guard readable >= 0 else { throw .cannotOpen(systemMessage()) }
                 guard let opened = try? FileStatus(descriptor: readable), opened.identity == childStatus.identity else {
                     close(readable)
@@ -139,28 +140,30 @@ struct PluginPathWalk {
         return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
+    // `what` is built only for a message: the walk checks every folder on the way.
+
     /// Not writable by group or others, and this user's or root's.
-    static func requireProtected(_ status: FileStatus, _ what: String) throws(PluginLoadError.Reason) {
-        try requireOwned(status, what)
+    static func requireProtected(_ status: FileStatus, _ what: @autoclosure () -> String) throws(PluginLoadError.Reason) {
+        try requireOwned(status, what())
         if let writers = status.writers {
-            throw .writableByOthers("\(what) is writable by \(writers) (mode \(status.octalMode))")
+            throw .writableByOthers("\(what()) is writable by \(writers) (mode \(status.octalMode))")
         }
     }
 
     /// A folder on the way: others may write it only when the sticky bit keeps them from
     /// renaming what is ours.
-    private static func requireProtectedAbove(_ status: FileStatus, _ what: String) throws(PluginLoadError.Reason) {
-        try requireOwned(status, what)
+    private static func requireProtectedAbove(_ status: FileStatus, _ what: @autoclosure () -> String) throws(PluginLoadError.Reason) {
+        try requireOwned(status, what())
         if let writers = status.writers, !status.isSticky {
-            throw .writableByOthers("\(what) is writable by \(writers) (mode \(status.octalMode)) without the sticky bit")
+            throw .writableByOthers("\(what()) is writable by \(writers) (mode \(status.octalMode)) without the sticky bit")
         }
     }
 
     /// Another user can make their file or folder writable whenever they like.
-    private static func requireOwned(_ status: FileStatus, _ what: String) throws(PluginLoadError.Reason) {
+    private static func requireOwned(_ status: FileStatus, _ what: @autoclosure () -> String) throws(PluginLoadError.Reason) {
         let user = FileStatus.effectiveUser
         guard status.owner == user || status.owner == 0 else {
-            throw .writableByOthers("\(what) belongs to user \(status.owner), not to this user (\(user)) or root")
+            throw .writableByOthers("\(what()) belongs to user \(status.owner), not to this user (\(user)) or root")
         }
     }
 }

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import UndoCore
 
 /// What the plugin host needs from the operating system beyond dlopen: paths, whole files, the
 /// environment, standard error. Plain system calls, so the host (and libundohost.so, built on
@@ -39,12 +40,21 @@ enum SystemFiles {
     /// `path` made absolute against the current directory and normalized; then, when it
     /// exists, with its links resolved (realpath), as the loader will see it.
     static func absolute(_ path: String) -> String {
+        #if DEBUG
+        resolutions.withLock { $0[path, default: 0] += 1 }
+        #endif
         let joined = path.hasPrefix("/") ? path : self.path(currentDirectory ?? "/", path)
         let plain = normalized(joined)
         guard let resolved = realpath(plain, nil) else { return plain }
         defer { free(resolved) }
         return String(cString: resolved)
     }
+
+    #if DEBUG
+    /// How many times ``absolute(_:)`` worked each path out in this process (debug builds:
+    /// tests count a path of their own).
+    static let resolutions = Locked([String: Int]())
+    #endif
 
     static var currentDirectory: String? {
         guard let text = getcwd(nil, 0) else { return nil }
