@@ -54,6 +54,17 @@ struct Checkpoint {
 
         mutating func setPieces(_ ordinals: ClosedRange<Int64>) { pieces = ordinals }
 
+        /// Keeps only the state's first piece, its further pieces being the rows `ordinals` of
+        /// `checkpoint_pieces` just written (``write(to:)``): the document as
+        /// ``read(from:format:)`` gives it, so ``source(of:in:)`` reads the rest from the rows.
+        /// The whole state is freed here when this was its last reference.
+        mutating func keepFirstPiece(further ordinals: ClosedRange<Int64>?) {
+            let count = stateCount
+            if state.count > Checkpoint.pieceSize { state = Array(state.prefix(Checkpoint.pieceSize)) }
+            stateCount = count
+            pieces = ordinals
+        }
+
         /// Frees the bytes once the plugin holds them (a restored checkpoint), keeping their count.
         mutating func dropState() {
             let count = stateCount
@@ -114,9 +125,13 @@ struct Checkpoint {
     // MARK: Writing
 
     /// Writes it in place of the one before (inside the caller's transaction).
+    /// - Returns: for each document, the ordinals of its further pieces in `checkpoint_pieces`
+    ///   (`nil` for a state of one piece), for ``Document/keepFirstPiece(further:)``.
     /// - Complexity: O(steps + documents' bytes + save marks); each document's bytes are
     ///   bound in pieces of ``pieceSize``.
-    func write(to connection: SQLiteConnection) throws(SQLiteFailure) {
+    @discardableResult
+    func write(to connection: SQLiteConnection) throws(SQLiteFailure) -> [ClosedRange<Int64>?] {
+        var written: [ClosedRange<Int64>?] = []
         try connection.execute(Self.clear)
         var statements: [SQLiteConnection.Statement] = []
         defer { for statement in statements { connection.finalize(statement) } }
@@ -147,6 +162,7 @@ struct Checkpoint {
                                                        .integer(Int64(further)),
                                                        .blob(Array(item.state[start..<min(start + Self.pieceSize, item.state.count)]))]))
             }
+            written.append(further == 0 ? nil : (pieceOrdinal - Int64(further) + 1)...pieceOrdinal)
         }
         let step = try prepare("INSERT INTO checkpoint_steps VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);")
         var ordinal: Int64 = 0
@@ -208,6 +224,7 @@ struct Checkpoint {
             .integer(Int64(loads.count)), .integer(Int64(documents.count)), .integer(ordinal), .integer(marks),
         ]
         try connection.query("INSERT INTO checkpoint VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);", Self.sealed(record))
+        return written
     }
 
     // MARK: Reading

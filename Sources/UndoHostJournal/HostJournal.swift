@@ -105,6 +105,8 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
     private var clock: JournalClock?
     /// Commits a group of changes after the window (normal durability only).
     private var commitThread: GroupCommitThread?
+    /// What the last checkpoint's check held and read (written under the state's lock).
+    private(set) var lastCheck: CheckpointCheck?
 
     struct WriteState {
         var nextSequence: Int64
@@ -897,8 +899,87 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
             saving.mark((["saving"] + used).joined(separator: " "), plugins: CrashMarker.plugins(of: host))
         }
         defer { saving.remove() }
-        // The last change and the documents the journal knows of are read under the history's
-        // lock, with the history and the documents' bytes: changes are recorded under it.
+        // The states are captured in a function of their own: when it returns, the checkpoint
+        // holds the only reference to each state's bytes.
+        var checkpoint = try capture(host)
+        // Each document's bytes must load back before a change is dropped: a plugin whose load
+        // refuses what its save wrote would leave a journal that can never reopen. The rows
+        // are written first, inside the transaction, every state is then dropped but its first
+        // piece, and each is loaded back from the rows (Checkpoint.source, piece by piece for
+        // a plugin with load_document_v2): the checkpoint holds at most one copy of a state.
+        // All under the history's lock, then the state's (the order a change is recorded in),
+        // so no change comes in between; a plugin's load cannot record one (a call made inside
+        // a plugin call is refused), so it never needs the journal's lock.
+        let used = Set(checkpoint.documents.map(\.document.context))
+        var refusal: JournalError?
+        do throws(SQLiteFailure) {
+            try host.withHistoryLocked { (check) throws(SQLiteFailure) in
+                try state.withLock { (state: inout WriteState) throws(SQLiteFailure) in
+                    guard !state.isClosed else { throw SQLiteFailure(code: SQLITE_MISUSE, message: "the journal is closed") }
+                    // The changes waiting (normal durability) are committed first: a checkpoint that
+                    // fails rolls back only itself, never acknowledged changes.
+                    try commitLocked(&state)
+                    try connection.execute("BEGIN;")
+                    do throws(SQLiteFailure) {
+                        let pieces = try checkpoint.write(to: connection)
+                        for index in checkpoint.documents.indices {
+                            checkpoint.documents[index].keepFirstPiece(further: pieces[index])
+                        }
+                        var checked = CheckpointCheck(bytesHeld: checkpoint.documents.reduce(0) { $0 + $1.state.count })
+                        for item in checkpoint.documents where !item.document.plugin.isEmpty {
+                            let source = Checkpoint.source(of: item, in: connection)
+                            do throws(PluginHostError) {
+                                try check(source, item.document.plugin, used)
+                            } catch {
+                                let reason: String
+                                if case .actionFailed(let failure) = error { reason = failure.message } else { reason = "\(error)" }
+                                refusal = JournalError(path: path, "cannot checkpoint: plugin \(item.document.plugin) cannot load the bytes it saved "
+                                                       + "for document \"\(item.document.context.name)\" (\(reason)); nothing was "
+                                                       + "written: every change stays in the journal", reason: .pluginFailed)
+                                try? connection.execute("ROLLBACK;")
+                                return
+                            }
+                            checked.blocksRead += source.blocksTaken
+                            checked.bytesRead += source.bytesCopied
+                        }
+                        lastCheck = checked
+                        try connection.query("DELETE FROM changes WHERE sequence <= ?;", [.integer(checkpoint.sequence)])
+                        // The pages the changes and the checkpoint before held go back to the file
+                        // system (a journal made before auto_vacuum was set is switched below).
+                        try connection.execute("PRAGMA incremental_vacuum;")
+                        try connection.execute("COMMIT;")
+                        state.inTransaction = false
+                        // Changes recorded after the capture (another thread's) stay counted.
+                        state.changesSinceCheckpoint = Int(state.nextSequence - 1 - checkpoint.sequence)
+                        state.checkpointSteps = checkpoint.history.stepCount
+                        state.bytesSinceCheckpoint = 0
+                        state.checkpointDocumentBytes = checkpoint.info.documentBytes
+                        // A journal made without auto_vacuum (before version 4's checkpoints gave
+                        // pages back) is switched once: VACUUM rewrites it, then its pages go back
+                        // at every checkpoint. It holds the checkpoint and few changes now, so this
+                        // rewrite costs about what the checkpoint wrote; if it fails, the file keeps
+                        // its size and nothing is lost.
+                        if ((try? connection.integer("PRAGMA auto_vacuum;")) ?? 2) != 2 {
+                            try? connection.execute("PRAGMA auto_vacuum=INCREMENTAL; VACUUM;")
+                        }
+                    } catch {
+                        try? connection.execute("ROLLBACK;")
+                        state.inTransaction = false
+                        throw error
+                    }
+                }
+            }
+        } catch {
+            throw JournalError(path: path, "cannot write the checkpoint: \(error.message)")
+        }
+        if let refusal { throw refusal }
+        return checkpoint.info
+    }
+
+    /// The history and every document's state, read at one moment under the history's lock,
+    /// with the last change and the documents the journal knows of (changes are recorded under
+    /// it), as a checkpoint: the only value left holding the states' bytes.
+    private func capture(_ host: PluginHost) throws(JournalError) -> Checkpoint {
         let captured: (history: UndoHistorySnapshot<PluginStepRecord>, documents: [(document: PluginDocument, state: [UInt8])],
                        value: (sequence: Int64, loads: [Checkpoint.Load], closed: Bool))
         do throws(PluginHostError) {
@@ -918,63 +999,20 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         }
         guard !captured.value.closed else { throw JournalError(path: path, "the journal is closed") }
         let versions = Dictionary(host.plugins.map { ($0.id, $0.version) }, uniquingKeysWith: { first, _ in first })
-        let documents = captured.documents.map {
-            Checkpoint.Document(document: $0.document, version: versions[$0.document.plugin] ?? "", state: $0.state)
-        }
-        // Each document's bytes must load back before a change is dropped: a plugin whose load
-        // refuses what its save wrote would leave a journal that can never reopen.
-        let used = Set(documents.map(\.document.context))
-        for item in documents where !item.document.plugin.isEmpty {
-            do throws(PluginHostError) {
-                try host.checkDocumentState(item.state, plugin: item.document.plugin, avoiding: used)
-            } catch {
-                let reason: String
-                if case .actionFailed(let failure) = error { reason = failure.message } else { reason = "\(error)" }
-                throw JournalError(path: path, "cannot checkpoint: plugin \(item.document.plugin) cannot load the bytes it saved "
-                                   + "for document \"\(item.document.context.name)\" (\(reason)); nothing was "
-                                   + "written: every change stays in the journal", reason: .pluginFailed)
-            }
-        }
-        let checkpoint = Checkpoint(sequence: captured.value.sequence, time: JournalClock.wallClockNanoseconds(), loads: captured.value.loads,
-                                    documents: documents, history: captured.history)
-        do throws(SQLiteFailure) {
-            try state.withLock { (state: inout WriteState) throws(SQLiteFailure) in
-                guard !state.isClosed else { throw SQLiteFailure(code: SQLITE_MISUSE, message: "the journal is closed") }
-                // The changes waiting (normal durability) are committed first: a checkpoint that
-                // fails rolls back only itself, never acknowledged changes.
-                try commitLocked(&state)
-                try connection.execute("BEGIN;")
-                do throws(SQLiteFailure) {
-                    try checkpoint.write(to: connection)
-                    try connection.query("DELETE FROM changes WHERE sequence <= ?;", [.integer(checkpoint.sequence)])
-                    // The pages the changes and the checkpoint before held go back to the file
-                    // system (a journal made before auto_vacuum was set is switched below).
-                    try connection.execute("PRAGMA incremental_vacuum;")
-                    try connection.execute("COMMIT;")
-                    state.inTransaction = false
-                    // Changes recorded after the capture (another thread's) stay counted.
-                    state.changesSinceCheckpoint = Int(state.nextSequence - 1 - checkpoint.sequence)
-                    state.checkpointSteps = checkpoint.history.stepCount
-                    state.bytesSinceCheckpoint = 0
-                    state.checkpointDocumentBytes = checkpoint.info.documentBytes
-                    // A journal made without auto_vacuum (before version 4's checkpoints gave
-                    // pages back) is switched once: VACUUM rewrites it, then its pages go back
-                    // at every checkpoint. It holds the checkpoint and few changes now, so this
-                    // rewrite costs about what the checkpoint wrote; if it fails, the file keeps
-                    // its size and nothing is lost.
-                    if ((try? connection.integer("PRAGMA auto_vacuum;")) ?? 2) != 2 {
-                        try? connection.execute("PRAGMA auto_vacuum=INCREMENTAL; VACUUM;")
-                    }
-                } catch {
-                    try? connection.execute("ROLLBACK;")
-                    state.inTransaction = false
-                    throw error
-                }
-            }
-        } catch {
-            throw JournalError(path: path, "cannot write the checkpoint: \(error.message)")
-        }
-        return checkpoint.info
+        return Checkpoint(sequence: captured.value.sequence, time: JournalClock.wallClockNanoseconds(), loads: captured.value.loads,
+                          documents: captured.documents.map {
+                              Checkpoint.Document(document: $0.document, version: versions[$0.document.plugin] ?? "", state: $0.state)
+                          },
+                          history: captured.history)
+    }
+
+    /// What the last checkpoint's load-back check held and read (for tests that count): the
+    /// bytes of states the checkpoint still held in memory while the plugins loaded them
+    /// back (first pieces only), and the blocks and bytes read back from its rows.
+    struct CheckpointCheck: Equatable {
+        var bytesHeld: Int
+        var blocksRead = 0
+        var bytesRead = 0
     }
 
     /// Takes a checkpoint when one is due: at least `interval` changes were written since the

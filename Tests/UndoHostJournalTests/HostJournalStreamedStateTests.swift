@@ -50,4 +50,29 @@ import UndoPluginHost
         }
         #expect(try host.describe(other, plugin: HostJournalTests.text) == "")
     }
+
+    /// A checkpoint writes its rows first and checks them by loading each state back from the
+    /// rows, piece by piece, so while the plugin loads a large state the journal holds only its
+    /// first piece (not the whole state beside the plugin's document and the scratch one).
+    /// Counted, not timed: the bytes the checkpoint still holds at the check, and the blocks
+    /// read back from the rows.
+    @Test func aCheckpointChecksItsRowsHoldingNoWholeState() throws {
+        let path = journal.scratch("checked-\(UInt32.random(in: 0...UInt32.max)).undojournal")
+        let characters = 2_000_000
+        let total = 12 + 5 * characters // 10,000,012 bytes: rows of 4 MiB, 4 MiB and the rest
+        let (host, clock) = journal.makeHost()
+        let writer = try HostJournal.open(path: path, host: host, clock: clock)
+        defer { writer.close() }
+        try host.perform("text.insert", [.i64(0), .string(HostJournalLargeDocumentTests.text(characters, from: 0))], in: big)
+        let info = try writer.checkpoint()
+        #expect(info.documentRows == 3)
+        #expect(info.documentBytes == total)
+        let check = try #require(writer.lastCheck)
+        #expect(check.bytesHeld == Checkpoint.pieceSize, "only the first piece is held while the plugin loads the state")
+        #expect(check.blocksRead == 3, "the first piece, then each row of checkpoint_pieces")
+        #expect(check.bytesRead == total, "each byte read back once")
+        writer.close()
+        #expect(try sqliteRows(path, "SELECT count(*) FROM changes;") == [["0"]], "the change is dropped: the check passed")
+    }
 }
+

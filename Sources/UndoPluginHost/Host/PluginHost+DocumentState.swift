@@ -108,9 +108,18 @@ extension PluginHost {
     public func loadDocumentState(from source: DocumentSource, plugin pluginID: String, context: UndoContext)
         throws(PluginHostError)
     {
+        guard let plugin = loadedPlugin(withID: pluginID) else { throw .unknownPlugin(pluginID) }
+        try loadDocumentState(from: source, plugin: plugin, context: context)
+    }
+
+    /// ``loadDocumentState(from:plugin:context:)`` with the plugin already looked up (so it can
+    /// run under the history's lock: the host's own lock is never taken inside it).
+    func loadDocumentState(from source: DocumentSource, plugin: LoadedPlugin, context: UndoContext)
+        throws(PluginHostError)
+    {
+        let pluginID = plugin.id
         guard CallFrame.current == nil, !isRunningAction else { throw .reentrantCall("loadDocumentState") }
         try Self.checkContext(context)
-        guard let plugin = loadedPlugin(withID: pluginID) else { throw .unknownPlugin(pluginID) }
         guard plugin.canSaveDocuments else { throw .cannotLoadDocuments(plugin: pluginID) }
         guard source.count <= plugin.documentSizeLimit else {
             throw .documentStateTooLarge(plugin: pluginID, bytes: source.count, limit: plugin.documentSizeLimit)
@@ -157,13 +166,49 @@ extension PluginHost {
         throws(PluginHostError)
     {
         guard let plugin = loadedPlugin(withID: pluginID) else { throw .unknownPlugin(pluginID) }
+        try checkDocumentState(from: source, plugin: plugin, avoiding: used)
+    }
+
+    /// Runs `body` holding the history's lock, so no change is made or recorded meanwhile (a
+    /// journal records under that lock), with `check`: what
+    /// ``checkDocumentState(from:plugin:avoiding:)`` does, under the same lock. What a journal's
+    /// checkpoint uses to load back the rows it has just written, inside its transaction,
+    /// before it commits them. The plugins are looked up before the lock is taken (the host's
+    /// own lock is never taken inside it).
+    /// - Parameter body: called once, under the lock; `check(source, pluginID, used)` throws
+    ///   what ``checkDocumentState(from:plugin:avoiding:)`` throws.
+    /// - Returns: what `body` returns.
+    /// - Throws: what `body` throws.
+    /// - Complexity: O(plugins) to look them up, plus `body`.
+    public func withHistoryLocked<R, E: Error>(
+        checking body: (_ check: (DocumentSource, String, Set<UndoContext>) throws(PluginHostError) -> Void) throws(E) -> R
+    ) throws(E) -> R {
+        let instances = Dictionary(plugins.map(\.id).compactMap { id in loadedPlugin(withID: id).map { (id, $0) } },
+                                   uniquingKeysWith: { first, _ in first })
+        func check(_ source: DocumentSource, _ pluginID: String, _ used: Set<UndoContext>) throws(PluginHostError) {
+            guard let plugin = instances[pluginID] else { throw .unknownPlugin(pluginID) }
+            try checkDocumentState(from: source, plugin: plugin, avoiding: used)
+        }
+        let result = history.withStack { _ -> Result<R, E> in
+            do throws(E) {
+                return .success(try body(check))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    func checkDocumentState(from source: DocumentSource, plugin: LoadedPlugin, avoiding used: Set<UndoContext>)
+        throws(PluginHostError)
+    {
         var attempt = 0
         while true {
             attempt += 1
             let scratch = UndoContext("undo-host checkpoint check \(attempt)")
             if used.contains(scratch) { continue }
             do throws(PluginHostError) {
-                try loadDocumentState(from: source, plugin: pluginID, context: scratch)
+                try loadDocumentState(from: source, plugin: plugin, context: scratch)
             } catch {
                 // A name some document holds after all (in the history or the plugin's slot):
                 // another one. A plugin's own refusal of a name it keeps elsewhere is its answer.
