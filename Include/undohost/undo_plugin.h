@@ -638,8 +638,12 @@ struct undo_host {
      * say); the host keeps the pieces in order and copies them before it returns, so `bytes`
      * need only live during the call (NULL when length is 0). The state is what the pieces
      * hold end to end, at most UNDO_MAX_DOCUMENT_SIZE bytes; the host never asks for it twice.
-     * Thread: the call's. Errors: UNDO_ESTATE outside save_document_v2 (or for a stale call);
-     * UNDO_EINVAL (bytes NULL with length > 0); UNDO_ELIMIT when the pieces so far would pass
+     * A journal's checkpoint writes the pieces to its file as they come (a row per 4 MiB), so
+     * the host need not hold the whole state.
+     * Thread: the call's. Errors: UNDO_ESTATE outside save_document_v2 (or for a stale call),
+     * and when the host cannot keep what was written (a journal's row that cannot be written:
+     * the save then fails with the host's error, whatever the plugin returns); UNDO_EINVAL
+     * (bytes NULL with length > 0); UNDO_ELIMIT when the pieces so far would pass
      * UNDO_MAX_DOCUMENT_SIZE (the save then fails with it, whatever the plugin returns).
      */
     int32_t (*write_document)(undo_call *call, const uint8_t *bytes, uint64_t length);

@@ -113,11 +113,11 @@ struct Checkpoint {
 
     // MARK: Writing
 
-    /// Writes it in place of the one before (inside the caller's transaction).
-    /// - Complexity: O(steps + documents' bytes + save marks); each document's bytes are
-    ///   bound in pieces of ``pieceSize``.
-    func write(to connection: SQLiteConnection) throws(SQLiteFailure) {
-        try connection.execute(Self.clear)
+    /// Writes its plugins, steps, save marks and record in place of the one before (inside the
+    /// caller's transaction), its documents' rows being written already, as each state was
+    /// saved (``StateWriter``, after ``clear``).
+    /// - Complexity: O(steps + save marks + plugins).
+    func writeHistory(to connection: SQLiteConnection) throws(SQLiteFailure) {
         var statements: [SQLiteConnection.Statement] = []
         defer { for statement in statements { connection.finalize(statement) } }
         func prepare(_ sql: String) throws(SQLiteFailure) -> SQLiteConnection.Statement {
@@ -128,25 +128,6 @@ struct Checkpoint {
         let plugin = try prepare("INSERT INTO checkpoint_plugins VALUES (?, ?, ?, ?, ?);")
         for (index, load) in loads.enumerated() {
             try connection.run(plugin, Self.sealed([.integer(Int64(index + 1)), .text(load.path), .text(load.plugin), .text(load.version)]))
-        }
-        let document = try prepare("INSERT INTO checkpoint_documents VALUES (?, ?, ?, ?, ?, ?);")
-        let piece = try prepare("INSERT INTO checkpoint_pieces VALUES (?, ?, ?, ?, ?, ?);")
-        var pieceOrdinal: Int64 = 0
-        for (index, item) in documents.enumerated() {
-            // The first piece in the document's row, sealed with the count of the others, so
-            // losing them all is damage too (a state of one piece is sealed as in format 4).
-            let further = Self.furtherPieces(item.state.count)
-            let first = Array(item.state.prefix(Self.pieceSize))
-            let values: [SQLiteConnection.Value] = [.integer(Int64(index + 1)), .text(item.document.plugin), .text(item.version),
-                                                    .text(item.document.context.name), .blob(first)]
-            try connection.run(document, values + [.integer(Self.documentChecksum(values, furtherPieces: further))])
-            for number in 0..<further {
-                let start = (number + 1) * Self.pieceSize
-                pieceOrdinal += 1
-                try connection.run(piece, Self.sealed([.integer(pieceOrdinal), .integer(Int64(index + 1)), .integer(Int64(number + 1)),
-                                                       .integer(Int64(further)),
-                                                       .blob(Array(item.state[start..<min(start + Self.pieceSize, item.state.count)]))]))
-            }
         }
         let step = try prepare("INSERT INTO checkpoint_steps VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);")
         var ordinal: Int64 = 0
@@ -213,6 +194,112 @@ struct Checkpoint {
             .integer(Int64(loads.count)), .integer(Int64(documents.count)), .integer(ordinal), .integer(marks),
         ]
         try connection.query("INSERT INTO checkpoint VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);", Self.sealed(record))
+    }
+
+    /// Writes one document's state into `checkpoint_documents` and `checkpoint_pieces` as it
+    /// comes, a block of ``Checkpoint/pieceSize`` at a time (what the plugin's save hands on,
+    /// ``UndoPluginHost/HistoryCheckpointAccess/save(_:inChunksOf:to:)``), inside the caller's
+    /// transaction: the state is never gathered, only its first piece is held (the
+    /// document's row, written once the count of further pieces is known).
+    ///
+    /// Each further piece's row is written at once, numbered and sealed with its own number as
+    /// the count of pieces; ``finish(version:)`` seals it again with the count, read back a row
+    /// at a time (of the same length, so SQLite writes again only the pages that change).
+    ///
+    /// Invariants (checked in debug builds): every block but the last is ``Checkpoint/pieceSize``
+    /// long; `count` is the bytes taken; the further rows are `firstOrdinal...lastOrdinal`.
+    final class StateWriter {
+        private let connection: SQLiteConnection
+        private let document: PluginDocument
+        private let ordinal: Int64
+        private let insert: SQLiteConnection.Statement
+        private var first: [UInt8] = []
+        private var firstOrdinal: Int64
+        private(set) var lastOrdinal: Int64
+        private(set) var count = 0
+        private var ended = false
+        /// Rows read back and sealed again with the count (what the tests count).
+        private(set) var rowsSealedAgain = 0
+        /// Why the last block could not be written: the save fails with it.
+        private(set) var failure: SQLiteFailure?
+
+        /// A writer of document number `ordinal`, whose further pieces take the rows after
+        /// `pieceOrdinal` (the last one written for the documents before it).
+        init(connection: SQLiteConnection, document: PluginDocument, ordinal: Int64, after pieceOrdinal: Int64)
+            throws(SQLiteFailure)
+        {
+            self.connection = connection
+            self.document = document
+            self.ordinal = ordinal
+            firstOrdinal = pieceOrdinal + 1
+            lastOrdinal = pieceOrdinal
+            insert = try connection.prepare("INSERT INTO checkpoint_pieces VALUES (?, ?, ?, ?, ?, ?);")
+        }
+
+        deinit { connection.finalize(insert) }
+
+        /// The bytes held: the first piece (the block being written is the caller's).
+        var bytesHeld: Int { first.count }
+
+        /// Takes the next block: the first is kept for the document's row, each other written
+        /// as a row of `checkpoint_pieces` at once.
+        /// - Returns: why it could not be written, or `nil`.
+        /// - Complexity: O(block).
+        func take(_ block: [UInt8]) -> String? {
+            assert(!ended && !block.isEmpty && block.count <= Checkpoint.pieceSize, "a block of at most a piece, before the end")
+            assert(count % Checkpoint.pieceSize == 0, "every block but the last is a whole piece")
+            guard failure == nil else { return failure!.message }
+            count += block.count
+            if count == block.count {
+                first = block
+                return nil
+            }
+            let number = lastOrdinal - firstOrdinal + 2
+            do throws(SQLiteFailure) {
+                try connection.run(insert, Checkpoint.sealed([.integer(lastOrdinal + 1), .integer(ordinal), .integer(number),
+                                                              .integer(number), .blob(block)]))
+            } catch {
+                failure = error
+                return error.message
+            }
+            lastOrdinal += 1
+            return nil
+        }
+
+        /// Writes the document's row (its first piece, sealed with the count of further
+        /// pieces) and seals each further row again with that count.
+        /// - Returns: the document as ``Checkpoint/read(from:format:)`` gives it: its first
+        ///   piece, its length and its further rows.
+        /// - Complexity: O(bytes of the further pieces), read back one row at a time.
+        func finish(version: String) throws(SQLiteFailure) -> Document {
+            if let failure { throw failure }
+            ended = true
+            let further = Int(lastOrdinal - firstOrdinal + 1)
+            assert(further == Checkpoint.furtherPieces(count), "a row per further piece")
+            let values: [SQLiteConnection.Value] = [.integer(ordinal), .text(document.plugin), .text(version),
+                                                    .text(document.context.name), .blob(first)]
+            try connection.query("INSERT INTO checkpoint_documents VALUES (?, ?, ?, ?, ?, ?);",
+                                 values + [.integer(Checkpoint.documentChecksum(values, furtherPieces: further))])
+            if further > 0 {
+                for row in firstOrdinal...lastOrdinal {
+                    var bytes: [UInt8]?
+                    try connection.query("SELECT bytes FROM checkpoint_pieces WHERE ordinal = ?;", [.integer(row)]) { found in
+                        if case .blob(let stored) = found.first { bytes = stored }
+                    }
+                    guard let bytes else {
+                        throw SQLiteFailure(code: SQLITE_CORRUPT, message: "piece \(row) of checkpoint_pieces was not written")
+                    }
+                    let checksum = Checkpoint.checksum([.integer(row), .integer(ordinal), .integer(row - firstOrdinal + 1),
+                                                        .integer(Int64(further)), .blob(bytes)])
+                    try connection.query("UPDATE checkpoint_pieces SET pieces = ?, checksum = ? WHERE ordinal = ?;",
+                                         [.integer(Int64(further)), .integer(checksum), .integer(row)])
+                    rowsSealedAgain += 1
+                }
+            }
+            var made = Document(document: document, version: version, first: first, count: count)
+            if further > 0 { made.setPieces(firstOrdinal...lastOrdinal) }
+            return made
+        }
     }
 
     // MARK: Reading

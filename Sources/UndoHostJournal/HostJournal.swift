@@ -105,6 +105,8 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
     private var clock: JournalClock?
     /// Commits a group of changes after the window (normal durability only).
     private var commitThread: GroupCommitThread?
+    /// What the last checkpoint's check held and read (written under the state's lock).
+    private(set) var lastStatistics: CheckpointStatistics?
 
     struct WriteState {
         var nextSequence: Int64
@@ -897,38 +899,114 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
             saving.mark((["saving"] + used).joined(separator: " "), plugins: CrashMarker.plugins(of: host))
         }
         defer { saving.remove() }
-        // The last change and the documents the journal knows of are read under the history's
-        // lock, with the history and the documents' bytes: changes are recorded under it.
-        let captured: (history: UndoHistorySnapshot<PluginStepRecord>, documents: [(document: PluginDocument, state: [UInt8])],
-                       value: (sequence: Int64, loads: [Checkpoint.Load], closed: Bool))
-        do throws(PluginHostError) {
-            captured = try host.captureState(documents: { state.withLock { $0.tracked.documents } }) {
-                state.withLock { ($0.nextSequence - 1, $0.tracked.loads, $0.isClosed) }
+        // Everything under the history's lock, then the state's (the order a change is
+        // recorded in), so no change comes in between; a plugin's save or load cannot record
+        // one (a call made inside a plugin call is refused), so it never needs the journal's
+        // lock. Inside one transaction: each document's state is written as rows as the
+        // plugin's save hands it on, a piece of 4 MiB at a time (StateWriter), never gathered;
+        // then each is loaded back from the rows (Checkpoint.source, piece by piece for a
+        // plugin with load_document_v2) into a scratch document, before a change is dropped:
+        // a plugin whose load refuses what its save wrote would leave a journal that can never
+        // reopen. Any failure rolls the transaction back, keeping every change.
+        let versions = Dictionary(host.plugins.map { ($0.id, $0.version) }, uniquingKeysWith: { first, _ in first })
+        let made: Result<Checkpoint, JournalError> = host.withHistoryLocked { (access) -> Result<Checkpoint, JournalError> in
+            state.withLock { (state: inout WriteState) -> Result<Checkpoint, JournalError> in
+                do throws(JournalError) {
+                    return .success(try write(access, &state, versions: versions))
+                } catch {
+                    return .failure(error)
+                }
             }
-        } catch {
+        }
+        return try made.get().info
+    }
+
+    /// The checkpoint itself (see ``checkpoint()``), under the history's lock and the state's.
+    private func write(_ access: HistoryCheckpointAccess, _ state: inout WriteState, versions: [String: String])
+        throws(JournalError) -> Checkpoint
+    {
+        func cannotWrite(_ error: SQLiteFailure) -> JournalError {
+            JournalError(path: path, "cannot write the checkpoint: \(error.message)")
+        }
+        func cannotCapture(_ error: PluginHostError) -> JournalError {
             if case .cannotLoadDocuments(let plugin) = error {
-                throw JournalError(path: path, "cannot checkpoint: plugin \(plugin) cannot save its documents as bytes "
-                                   + "(save_document and load_document, plugin ABI 1.7); its changes stay in the journal "
-                                   + "and are replayed from the start", reason: .cannotCheckpoint)
+                return JournalError(path: path, "cannot checkpoint: plugin \(plugin) cannot save its documents as bytes "
+                                    + "(save_document and load_document, plugin ABI 1.7); its changes stay in the journal "
+                                    + "and are replayed from the start", reason: .cannotCheckpoint)
             }
             if case .actionFailed = error {
                 var failure = JournalError(path: path, "cannot checkpoint: \(error)", reason: .pluginFailed)
                 failure.callCode = ErrorReport(error).code
-                throw failure
+                return failure
             }
-            throw JournalError(path: path, "cannot checkpoint: \(error)")
+            return JournalError(path: path, "cannot checkpoint: \(error)")
         }
-        guard !captured.value.closed else { throw JournalError(path: path, "the journal is closed") }
-        let versions = Dictionary(host.plugins.map { ($0.id, $0.version) }, uniquingKeysWith: { first, _ in first })
-        let documents = captured.documents.map {
-            Checkpoint.Document(document: $0.document, version: versions[$0.document.plugin] ?? "", state: $0.state)
+        guard !state.isClosed else { throw JournalError(path: path, "the journal is closed") }
+        let history: UndoHistorySnapshot<PluginStepRecord>
+        let wanted = access.documents(listed: state.tracked.documents)
+        do throws(PluginHostError) {
+            history = try access.snapshot()
+            // Refused before anything is saved or written.
+            for document in wanted where !document.plugin.isEmpty { try access.checkCanSave(plugin: document.plugin) }
+        } catch {
+            throw cannotCapture(error)
         }
-        // Each document's bytes must load back before a change is dropped: a plugin whose load
-        // refuses what its save wrote would leave a journal that can never reopen.
-        let used = Set(documents.map(\.document.context))
-        for item in documents where !item.document.plugin.isEmpty {
+        var checkpoint = Checkpoint(sequence: state.nextSequence - 1, time: JournalClock.wallClockNanoseconds(),
+                                    loads: state.tracked.loads, documents: [], history: history)
+        do throws(SQLiteFailure) {
+            // The changes waiting (normal durability) are committed first: a checkpoint that
+            // fails rolls back only itself, never acknowledged changes.
+            try commitLocked(&state)
+            try connection.execute("BEGIN;")
+        } catch {
+            throw cannotWrite(error)
+        }
+        var written = false
+        defer {
+            if !written {
+                try? connection.execute("ROLLBACK;")
+                state.inTransaction = false
+            }
+        }
+        var statistics = CheckpointStatistics()
+        var refused: PluginHostError?
+        do throws(SQLiteFailure) {
+            try connection.execute(Checkpoint.clear)
+            var pieceOrdinal: Int64 = 0
+            for (index, document) in wanted.enumerated() {
+                let version = document.plugin.isEmpty ? "" : versions[document.plugin] ?? ""
+                let writer = try Checkpoint.StateWriter(connection: connection, document: document,
+                                                        ordinal: Int64(index + 1), after: pieceOrdinal)
+                if !document.plugin.isEmpty {
+                    do throws(PluginHostError) {
+                        let saved = try access.save(document, inChunksOf: Checkpoint.pieceSize) { block in
+                            let failure = writer.take(block)
+                            statistics.mostBytesHeldSaving = max(statistics.mostBytesHeldSaving, writer.bytesHeld + block.count)
+                            return failure
+                        }
+                        statistics.mostBytesHeldSaving = max(statistics.mostBytesHeldSaving, writer.bytesHeld + saved.mostBytesHeld)
+                    } catch {
+                        // A row that could not be written is the journal's failure, not the plugin's.
+                        if let failure = writer.failure { throw failure }
+                        refused = error
+                        break
+                    }
+                }
+                checkpoint.documents.append(try writer.finish(version: version))
+                statistics.rowsSealedAgain += writer.rowsSealedAgain
+                pieceOrdinal = writer.lastOrdinal
+            }
+            if refused == nil { try checkpoint.writeHistory(to: connection) }
+        } catch {
+            throw cannotWrite(error)
+        }
+        if let refused { throw cannotCapture(refused) }
+        statistics.bytesHeld = checkpoint.documents.reduce(0) { $0 + $1.state.count }
+        let used = Set(checkpoint.documents.map(\.document.context))
+        for item in checkpoint.documents where !item.document.plugin.isEmpty {
+            let source = Checkpoint.source(of: item, in: connection)
             do throws(PluginHostError) {
-                try host.checkDocumentState(item.state, plugin: item.document.plugin, avoiding: used)
+                try access.check(source, plugin: item.document.plugin, avoiding: used)
             } catch {
                 let reason: String
                 if case .actionFailed(let failure) = error { reason = failure.message } else { reason = "\(error)" }
@@ -938,47 +1016,48 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
                 failure.callCode = ErrorReport(error).code
                 throw failure
             }
+            statistics.blocksRead += source.blocksTaken
+            statistics.bytesRead += source.bytesCopied
         }
-        let checkpoint = Checkpoint(sequence: captured.value.sequence, time: JournalClock.wallClockNanoseconds(), loads: captured.value.loads,
-                                    documents: documents, history: captured.history)
         do throws(SQLiteFailure) {
-            try state.withLock { (state: inout WriteState) throws(SQLiteFailure) in
-                guard !state.isClosed else { throw SQLiteFailure(code: SQLITE_MISUSE, message: "the journal is closed") }
-                // The changes waiting (normal durability) are committed first: a checkpoint that
-                // fails rolls back only itself, never acknowledged changes.
-                try commitLocked(&state)
-                try connection.execute("BEGIN;")
-                do throws(SQLiteFailure) {
-                    try checkpoint.write(to: connection)
-                    try connection.query("DELETE FROM changes WHERE sequence <= ?;", [.integer(checkpoint.sequence)])
-                    // The pages the changes and the checkpoint before held go back to the file
-                    // system (a journal made before auto_vacuum was set is switched below).
-                    try connection.execute("PRAGMA incremental_vacuum;")
-                    try connection.execute("COMMIT;")
-                    state.inTransaction = false
-                    // Changes recorded after the capture (another thread's) stay counted.
-                    state.changesSinceCheckpoint = Int(state.nextSequence - 1 - checkpoint.sequence)
-                    state.checkpointSteps = checkpoint.history.stepCount
-                    state.bytesSinceCheckpoint = 0
-                    state.checkpointDocumentBytes = checkpoint.info.documentBytes
-                    // A journal made without auto_vacuum (before version 4's checkpoints gave
-                    // pages back) is switched once: VACUUM rewrites it, then its pages go back
-                    // at every checkpoint. It holds the checkpoint and few changes now, so this
-                    // rewrite costs about what the checkpoint wrote; if it fails, the file keeps
-                    // its size and nothing is lost.
-                    if ((try? connection.integer("PRAGMA auto_vacuum;")) ?? 2) != 2 {
-                        try? connection.execute("PRAGMA auto_vacuum=INCREMENTAL; VACUUM;")
-                    }
-                } catch {
-                    try? connection.execute("ROLLBACK;")
-                    state.inTransaction = false
-                    throw error
-                }
-            }
+            try connection.query("DELETE FROM changes WHERE sequence <= ?;", [.integer(checkpoint.sequence)])
+            // The pages the changes and the checkpoint before held go back to the file
+            // system (a journal made before auto_vacuum was set is switched below).
+            try connection.execute("PRAGMA incremental_vacuum;")
+            try connection.execute("COMMIT;")
         } catch {
-            throw JournalError(path: path, "cannot write the checkpoint: \(error.message)")
+            throw cannotWrite(error)
         }
-        return checkpoint.info
+        written = true
+        state.inTransaction = false
+        lastStatistics = statistics
+        // Changes recorded after the capture (another thread's) stay counted.
+        state.changesSinceCheckpoint = Int(state.nextSequence - 1 - checkpoint.sequence)
+        state.checkpointSteps = checkpoint.history.stepCount
+        state.bytesSinceCheckpoint = 0
+        state.checkpointDocumentBytes = checkpoint.info.documentBytes
+        // A journal made without auto_vacuum (before version 4's checkpoints gave
+        // pages back) is switched once: VACUUM rewrites it, then its pages go back
+        // at every checkpoint. It holds the checkpoint and few changes now, so this
+        // rewrite costs about what the checkpoint wrote; if it fails, the file keeps
+        // its size and nothing is lost.
+        if ((try? connection.integer("PRAGMA auto_vacuum;")) ?? 2) != 2 {
+            try? connection.execute("PRAGMA auto_vacuum=INCREMENTAL; VACUUM;")
+        }
+        return checkpoint
+    }
+
+    /// What the last checkpoint held and read (for tests that count): the most bytes of a
+    /// state held at once while the plugins saved them (the first piece kept for the
+    /// document's row and the block being written), the bytes of states still held while the
+    /// plugins loaded them back (first pieces only), the blocks and bytes read back from its
+    /// rows, and the rows of further pieces read back to be sealed with their count.
+    struct CheckpointStatistics: Equatable {
+        var mostBytesHeldSaving = 0
+        var bytesHeld = 0
+        var blocksRead = 0
+        var bytesRead = 0
+        var rowsSealedAgain = 0
     }
 
     /// Takes a checkpoint when one is due: at least `interval` changes were written since the

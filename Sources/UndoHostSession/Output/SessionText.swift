@@ -63,6 +63,11 @@ public struct SessionText: Sendable, Equatable {
     func linesBelow(_ count: Int) -> String { pick("\(count) more line\(count == 1 ? "" : "s") below", "아래에 \(count)줄 더 있음") }
     var vanished: String { pick("changed and no longer there", "바뀐 뒤 없어짐") }
     var noPluginHasIt: String { pick("no plugin has it yet", "아직 이 문서를 가진 플러그인 없음") }
+    /// The note under a view cut at the most a view may have (a document of hundreds of megabytes).
+    func viewCut(shown: Int, of length: Int) -> String {
+        pick("… (the view is \(Self.grouped(length)) bytes: only its first \(Self.grouped(shown)) are shown)",
+             "… (보기는 \(Self.grouped(length))바이트입니다: 처음 \(Self.grouped(shown))바이트만 보여 줍니다)")
+    }
 
     // MARK: The tree and the moves across it
 

@@ -414,9 +414,12 @@ public final class HostSession {
         // recorded its own steps), those that describe it as something.
         let owners = host.plugins.filter { $0.canDescribe && known.contains($0.id) }
         for plugin in owners.isEmpty ? host.plugins.filter(\.canDescribe) : owners {
-            let text: String
+            var text: String
             do throws(PluginHostError) {
-                text = try host.describe(context, plugin: plugin.id)
+                // A view over 16 MiB (a document of hundreds of megabytes) is shown cut, saying so.
+                let view = try host.view(of: context, plugin: plugin.id)
+                text = view.text
+                if view.isCut { text += "\n" + words.viewCut(shown: view.text.utf8.count, of: view.length) }
             } catch {
                 throw sessionError(error, what: "show")
             }

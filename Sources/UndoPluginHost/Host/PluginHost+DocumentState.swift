@@ -108,9 +108,18 @@ extension PluginHost {
     public func loadDocumentState(from source: DocumentSource, plugin pluginID: String, context: UndoContext)
         throws(PluginHostError)
     {
+        guard let plugin = loadedPlugin(withID: pluginID) else { throw .unknownPlugin(pluginID) }
+        try loadDocumentState(from: source, plugin: plugin, context: context)
+    }
+
+    /// ``loadDocumentState(from:plugin:context:)`` with the plugin already looked up (so it can
+    /// run under the history's lock: the host's own lock is never taken inside it).
+    func loadDocumentState(from source: DocumentSource, plugin: LoadedPlugin, context: UndoContext)
+        throws(PluginHostError)
+    {
+        let pluginID = plugin.id
         guard CallFrame.current == nil, !isRunningAction else { throw .reentrantCall("loadDocumentState") }
         try Self.checkContext(context)
-        guard let plugin = loadedPlugin(withID: pluginID) else { throw .unknownPlugin(pluginID) }
         guard plugin.canSaveDocuments else { throw .cannotLoadDocuments(plugin: pluginID) }
         guard source.count <= plugin.documentSizeLimit else {
             throw .documentStateTooLarge(plugin: pluginID, bytes: source.count, limit: plugin.documentSizeLimit)
@@ -157,13 +166,19 @@ extension PluginHost {
         throws(PluginHostError)
     {
         guard let plugin = loadedPlugin(withID: pluginID) else { throw .unknownPlugin(pluginID) }
+        try checkDocumentState(from: source, plugin: plugin, avoiding: used)
+    }
+
+    func checkDocumentState(from source: DocumentSource, plugin: LoadedPlugin, avoiding used: Set<UndoContext>)
+        throws(PluginHostError)
+    {
         var attempt = 0
         while true {
             attempt += 1
             let scratch = UndoContext("undo-host checkpoint check \(attempt)")
             if used.contains(scratch) { continue }
             do throws(PluginHostError) {
-                try loadDocumentState(from: source, plugin: pluginID, context: scratch)
+                try loadDocumentState(from: source, plugin: plugin, context: scratch)
             } catch {
                 // A name some document holds after all (in the history or the plugin's slot):
                 // another one. A plugin's own refusal of a name it keeps elsewhere is its answer.
@@ -299,16 +314,57 @@ extension LoadedPlugin {
         }
     }
 
+    /// Saves `context`'s state and hands it to `deliver` in blocks of `chunkSize` bytes (the
+    /// last one shorter) as the plugin writes it: with save_document_v2 (ABI 1.8) each block
+    /// goes on as soon as it is full, so the state is never held whole, only one block of it;
+    /// a plugin with only save_document (1.7, at most 16 MiB) or an isolated one (whose runner
+    /// sends it whole) is saved as before and its state handed on a block at a time.
+    /// - Parameter deliver: takes each block; returns why it could not keep it, or `nil`. The
+    ///   save then fails (phase `save`, `UNDO_ESTATE`) with that reason.
+    /// - Returns: the state's length in bytes, and the most bytes held at once meanwhile.
+    /// - Complexity: what the plugin's save takes, plus O(bytes) copied once (twice for a
+    ///   plugin without save_document_v2).
+    func saveDocument(_ context: UndoContext, inChunksOf chunkSize: Int, to deliver: @escaping ([UInt8]) -> String?)
+        throws(PluginActionError) -> (count: Int, mostBytesHeld: Int)
+    {
+        if remote == nil, descriptor.save_document_v2 != nil, canSaveDocuments {
+            let pieces = DocumentPieces(limit: PluginHost.maximumDocumentSize, chunkSize: chunkSize, deliver: deliver)
+            try saveDocument(context, into: pieces)
+            guard pieces.finish() else {
+                throw PluginActionError(pluginID: id, actionID: nil, phase: .save, code: Int32(UNDO_ESTATE),
+                                        message: "the host cannot keep the state: \(pieces.failure ?? "")")
+            }
+            return (pieces.count, pieces.mostBytesHeld)
+        }
+        let whole = try saveDocument(context)
+        var start = 0
+        while start < whole.count {
+            let end = min(start + chunkSize, whole.count)
+            if let failure = deliver(Array(whole[start..<end])) {
+                throw PluginActionError(pluginID: id, actionID: nil, phase: .save, code: Int32(UNDO_ESTATE),
+                                        message: "the host cannot keep the state: \(failure)")
+            }
+            start = end
+        }
+        return (whole.count, whole.count)
+    }
+
     /// Calls save_document_v2 (ABI 1.8) for `context` once: the pieces it wrote with
     /// `write_document`, in order.
     /// - Complexity: what the plugin's save takes, plus O(bytes written).
     func saveDocumentInPieces(_ context: UndoContext) throws(PluginActionError) -> DocumentPieces {
+        let pieces = DocumentPieces(limit: PluginHost.maximumDocumentSize)
+        try saveDocument(context, into: pieces)
+        return pieces
+    }
+
+    /// Calls save_document_v2 (ABI 1.8) for `context` once, its pieces going to `pieces`.
+    private func saveDocument(_ context: UndoContext, into pieces: DocumentPieces) throws(PluginActionError) {
         guard let save = descriptor.save_document_v2 else {
             throw PluginActionError(pluginID: id, actionID: nil, phase: .save, code: Int32(UNDO_ENOTSUP),
                                     message: "the plugin cannot save its documents in pieces")
         }
         guard isLoaded else { throw unloadedError(action: nil, phase: .save) }
-        let pieces = DocumentPieces(limit: PluginHost.maximumDocumentSize)
         let (status, frame) = serialized {
             let frame = CallFrame(hostTable: hostTable, pluginData: pluginData, phase: .saveDocument,
                                   context: context, documents: documents)
@@ -321,8 +377,11 @@ extension LoadedPlugin {
             throw PluginActionError(pluginID: id, actionID: nil, phase: .save, code: Int32(UNDO_ELIMIT),
                                     message: "the document's state is over the limit of \(PluginHost.maximumDocumentSize) bytes")
         }
+        if let failure = pieces.failure {
+            throw PluginActionError(pluginID: id, actionID: nil, phase: .save, code: Int32(UNDO_ESTATE),
+                                    message: "the host cannot keep the state: \(failure)")
+        }
         guard status == UNDO_OK else { throw failure(Int64(status), frame: frame, phase: .save) }
-        return pieces
     }
 
     /// Calls load_document for `context` with `bytes`; when it fails, the slot is closed

@@ -282,7 +282,33 @@ public final class PluginHost: @unchecked Sendable {
         }
     }
 
+    /// The plugin's view of one of its documents, cut when it is longer than `limit` bytes
+    /// (a document of hundreds of megabytes, say): its beginning up to the last whole
+    /// character that fits, with the whole view's length, so a caller can say what it shows.
+    /// ``describe(_:plugin:)`` refuses a view of 16 MiB or more instead.
+    /// - Parameter limit: the most bytes of the view to return (16 MiB - 1 by default, the
+    ///   most ``describe(_:plugin:)`` returns).
+    /// - Throws: what ``describe(_:plugin:)`` throws, but never for the view's length.
+    /// - Complexity: the plugin's describe (called at most twice), plus O(min(view, limit)).
+    public func view(of context: UndoContext, plugin pluginID: String, atMost limit: Int = PluginView.defaultLimit)
+        throws(PluginHostError) -> PluginView
+    {
+        guard CallFrame.current == nil else { throw .reentrantCall("view") }
+        guard let plugin = lock.withLock({ loaded.first { $0.id == pluginID } }) else { throw .unknownPlugin(pluginID) }
+        guard plugin.canDescribe else { throw .cannotDescribe(plugin: pluginID) }
+        do throws(PluginActionError) {
+            let view = try plugin.describe(context, atMost: max(0, limit))
+            return PluginView(text: view.text, length: view.length, isCut: view.isCut)
+        } catch {
+            throw .actionFailed(error)
+        }
+    }
+
     /// The plugin's view of one of its documents ("Hello <b>world</b>").
+    /// - Throws: ``PluginHostError/actionFailed(_:)`` with `UNDO_ELIMIT` for a view of
+    ///   16 MiB or more (``view(of:plugin:atMost:)`` gives its beginning), and the plugin's
+    ///   own failures; ``PluginHostError/unknownPlugin(_:)``, ``PluginHostError/cannotDescribe(plugin:)``,
+    ///   ``PluginHostError/reentrantCall(_:)``.
     public func describe(_ context: UndoContext, plugin pluginID: String) throws(PluginHostError) -> String {
         guard CallFrame.current == nil else { throw .reentrantCall("describe") }
         guard let plugin = lock.withLock({ loaded.first { $0.id == pluginID } }) else { throw .unknownPlugin(pluginID) }

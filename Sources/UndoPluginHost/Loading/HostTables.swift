@@ -319,6 +319,11 @@ enum HostCallbacks {
         // plugin got wrong is refused unread.
         if length > UInt64(pieces.limit - pieces.count) { pieces.markOverLimit() }
         guard !pieces.isOverLimit, pieces.append(UnsafeRawBufferPointer(start: bytes, count: Int(length))) else {
+            if let failure = pieces.failure {
+                // The host could not keep what was written (a journal's row, say): not the plugin's fault.
+                frame.setRefusal("write_document: the host cannot keep the state: \(failure)")
+                return Int32(UNDO_ESTATE)
+            }
             frame.setRefusal("write_document: the document's state would be over the limit of \(pieces.limit) bytes")
             return Int32(UNDO_ELIMIT)
         }

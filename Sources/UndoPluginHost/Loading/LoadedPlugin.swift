@@ -273,7 +273,25 @@ final class LoadedPlugin: @unchecked Sendable {
 
     /// The plugin's description of a document: through describe_v2 (ABI 1.6) when the plugin
     /// has it, else describe.
+    /// - Throws: `UNDO_ELIMIT` for a view of `UNDO_MAX_VALUE_SIZE` bytes or more (see
+    ///   ``describe(_:atMost:)`` for its beginning), and the plugin's failures.
     func describe(_ context: UndoContext) throws(PluginActionError) -> String {
+        let view = try describe(context, atMost: ActionArguments.maximumValueSize - 1)
+        guard !view.isCut else {
+            throw PluginActionError(pluginID: id, actionID: nil, phase: .describe, code: Int32(UNDO_ELIMIT),
+                                    message: "the view is \(view.length) bytes, over the limit of \(ActionArguments.maximumValueSize - 1) "
+                                        + "a view may have (the document itself is unchanged)")
+        }
+        return view.text
+    }
+
+    /// The plugin's description of a document, cut at `limit` bytes when it is longer (at the
+    /// end of the last whole character that fits), with its whole length in bytes.
+    /// - Complexity: the plugin's describe, called at most twice, plus O(min(length, limit)).
+    func describe(_ context: UndoContext, atMost limit: Int) throws(PluginActionError)
+        -> (text: String, length: Int, isCut: Bool)
+    {
+        precondition(limit >= 0, "a limit of 0 bytes or more")
         let describeV2 = descriptor.describe_v2
         let describe = descriptor.describe
         guard canDescribe else {
@@ -281,8 +299,15 @@ final class LoadedPlugin: @unchecked Sendable {
                                     message: "the plugin cannot show its documents")
         }
         guard isLoaded else { throw unloadedError(action: nil, phase: .describe) }
-        if let remote { return try serialized { () throws(PluginActionError) in try remote.describe(context, canSave: canSaveDocuments) } }
-        var capacity = 4096
+        if let remote {
+            let whole = try serialized { () throws(PluginActionError) in try remote.describe(context, canSave: canSaveDocuments) }
+            let length = whole.utf8.count
+            return length <= limit ? (whole, length, false) : (Self.cut(Array(whole.utf8.prefix(limit))), length, true)
+        }
+        // The buffer never asks for more than the limit (capacity - 1 bytes are written), nor
+        // more than UInt32 can say.
+        let most = min(limit, Int(UInt32.max) - 1)
+        var capacity = min(4096, most + 1)
         var retried = false
         while true {
             var buffer = [CChar](repeating: 0, count: capacity)
@@ -308,21 +333,37 @@ final class LoadedPlugin: @unchecked Sendable {
             }
             if Int(length) < capacity {
                 let bytes = buffer.prefix(Int(length)).map { UInt8(bitPattern: $0) }
-                return String(decoding: bytes, as: UTF8.self)
+                return (String(decoding: bytes, as: UTF8.self), Int(length), false)
             }
-            guard Int(length) < ActionArguments.maximumValueSize else {
-                throw PluginActionError(pluginID: id, actionID: nil, phase: .describe, code: Int32(UNDO_ELIMIT),
-                                        message: "the description is \(length) bytes, over the limit")
+            if capacity == most + 1 {
+                // Longer than the limit: the buffer holds its first `most` bytes.
+                return (Self.cut(buffer.prefix(most).map { UInt8(bitPattern: $0) }), Int(length), true)
             }
-            // One retry with the size the plugin asked for: a plugin that then asks again
-            // would keep the history's lock through a loop with no end.
+            // One retry with the size the plugin asked for (or the limit): a plugin that then
+            // asks again would keep the history's lock through a loop with no end.
             guard !retried else {
                 throw PluginActionError(pluginID: id, actionID: nil, phase: .describe, code: Int32(UNDO_EPLUGIN),
                                         message: "asked for a \(length)-byte buffer after being given the \(capacity - 1) bytes it asked for")
             }
-            capacity = Int(length) + 1
+            capacity = min(Int(length), most) + 1
             retried = true
         }
+    }
+
+    /// `bytes` (the beginning of a UTF-8 text) up to the end of their last whole character.
+    /// - Complexity: O(bytes).
+    static func cut(_ bytes: [UInt8]) -> String {
+        var end = bytes.count
+        // Back over at most 3 continuation bytes to the start of the last character, and drop
+        // it when it needs more bytes than are left.
+        var start = end
+        while start > 0, start > end - 4, bytes[start - 1] & 0xC0 == 0x80 { start -= 1 }
+        if start > 0 {
+            let lead = bytes[start - 1]
+            let needed = lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
+            if end - (start - 1) < needed { end = start - 1 }
+        }
+        return String(decoding: bytes[..<end], as: UTF8.self)
     }
 
     func unloadedError(action: ActionType?, phase: PluginActionError.Phase) -> PluginActionError {
