@@ -200,6 +200,16 @@ struct Checkpoint {
             try addMark("baseline", item.context.name, item.baseline)
             for state in item.saved { try addMark("saved", item.context.name, state) }
         }
+        // A copy and a document move's step, each a row naming the state and one naming the
+        // state it stands for (a journal with them is refused by a library that does not know them).
+        for link in history.copies {
+            try addMark("copy", "", link.state)
+            try addMark("copy-of", "", link.target)
+        }
+        for link in history.documentMoves {
+            try addMark("moved", "", link.state)
+            try addMark("moved-to", "", link.target)
+        }
         let record: [SQLiteConnection.Value] = [
             .integer(sequence), .integer(Int64(bitPattern: time)), .integer(Int64(history.position)),
             .integer(Int64(history.nextSerial)), .integer(Int64(history.countLimit ?? 0)), .integer(Int64(history.memoryLimit ?? 0)),
@@ -425,10 +435,22 @@ struct Checkpoint {
                 throw damaged("branch \(branch) is out of order")
             }
         }
+        var linked: (kind: String, state: UInt32)?
         for row in try rows("checkpoint_marks") {
             let context = try contextName(row, 2, "a save mark")
             let state = try serial(try integer(row, 3))
-            switch try text(row, 1) {
+            let kind = try text(row, 1)
+            if let pending = linked {
+                let target = pending.kind == "copy" ? "copy-of" : "moved-to"
+                guard kind == target else { throw damaged("a \(pending.kind) mark is not followed by its \(target) mark") }
+                let link = UndoHistorySnapshot<PluginStepRecord>.StateLink(state: pending.state, target: state)
+                if pending.kind == "copy" { history.copies.append(link) } else { history.documentMoves.append(link) }
+                linked = nil
+                continue
+            }
+            switch kind {
+            case "copy", "moved": linked = (kind, state)
+            case "copy-of", "moved-to": throw damaged("a \(kind) mark has no state before it")
             case "log": history.saveLog.append(state)
             case "baseline": history.saveMarks.append(.init(context: UndoContext(context), saved: [], baseline: state))
             case "saved":
@@ -441,7 +463,9 @@ struct Checkpoint {
         }
         guard Int64(loads.count) == expected.plugins, Int64(documents.count) == expected.documents,
               Int64(stepRows.count) == expected.steps,
-              Int64(history.saveLog.count + history.saveMarks.reduce(0) { $0 + 1 + $1.saved.count }) == expected.marks
+              linked == nil,
+              Int64(history.saveLog.count + history.saveMarks.reduce(0) { $0 + 1 + $1.saved.count }
+                    + 2 * (history.copies.count + history.documentMoves.count)) == expected.marks
         else { throw damaged("rows are missing or left over") }
         // The history's own rules (serials, position, branches, save marks, limits), before
         // anything is restored.

@@ -13,6 +13,10 @@
 /// made, across every branch; the steps a document move adds are not states of their own (their
 /// content is that of the state they went to), so `earlier --doc 1` twice goes back two states.
 extension HistoryRecord {
+    /// The step `serial` is a copy of (see ``copy(of:at:)``), or `serial` itself: two steps of
+    /// one origin make the same change.
+    func origin(of serial: UInt32) -> UInt32 { copyOrigins[serial] ?? serial }
+
     /// Whether `step` changed `context` (alone or in a group).
     static func step(_ step: Step, touches context: UndoContext) -> Bool {
         step.command.belongs(to: context) || contexts(of: step.command).contains(context)
@@ -28,7 +32,7 @@ extension HistoryRecord {
             index -= 1
             guard step(at: index, touches: context) else { continue }
             let step = steps[index]
-            if let target = documentMoves[step.serial] {
+            if let target = documentMoves[origin(of: step.serial)] {
                 let before = target == 0 ? [] : (contextRun(of: context, upTo: target) ?? [])
                 return before + after.reversed()
             }
@@ -45,7 +49,7 @@ extension HistoryRecord {
         while index > 0 {
             index -= 1
             guard step(at: index, touches: context) else { continue }
-            let serial = steps[index].serial
+            let serial = origin(of: steps[index].serial)
             return documentMoves[serial] ?? serial
         }
         return 0
@@ -56,7 +60,9 @@ extension HistoryRecord {
     func documentStates(of context: UndoContext) -> [UInt32] {
         var states: [UInt32] = [0]
         forEachStep { step, _, _ in
-            if documentMoves[step.serial] == nil && Self.step(step, touches: context) { states.append(step.serial) }
+            if documentMoves[step.serial] == nil && copyOrigins[step.serial] == nil && Self.step(step, touches: context) {
+                states.append(step.serial)
+            }
         }
         return states.sorted()
     }
@@ -90,7 +96,8 @@ extension HistoryRecord {
         }
         let current = presentRun(of: context)
         var shared = 0
-        while shared < current.count && shared < aimed.count && current[shared].serial == aimed[shared].serial {
+        while shared < current.count && shared < aimed.count
+                && origin(of: current[shared].serial) == origin(of: aimed[shared].serial) {
             shared += 1
         }
         let way = Array(current[shared...]) + aimed[shared...]

@@ -63,6 +63,18 @@ public struct UndoHistorySnapshot<Payload> {
         }
     }
 
+    /// A state that stands for another: a step's copy and the step it copies, or a document
+    /// move's step and the state the document went to.
+    public struct StateLink: Equatable, Sendable {
+        public var state: UInt32
+        public var target: UInt32
+
+        public init(state: UInt32, target: UInt32) {
+            self.state = state
+            self.target = target
+        }
+    }
+
     /// The current branch, oldest first.
     public var steps: [Step] = []
     /// How many of ``steps`` are done.
@@ -82,6 +94,13 @@ public struct UndoHistorySnapshot<Payload> {
     /// when the last change of the run was made.
     public var coalescingOpen = false
     public var lastCoalescingTime: UInt64 = 0
+    /// The steps that are copies (made to keep every state's meaning when steps are reordered
+    /// or a new step goes below other documents' redo steps), each with the step it copies, by
+    /// state (empty for a journal that kept none).
+    public var copies: [StateLink] = []
+    /// The steps of document moves (``UndoStack/goTo(state:in:named:)``), each with the state
+    /// the document went to, by state.
+    public var documentMoves: [StateLink] = []
 
     public init() {}
 
@@ -168,6 +187,14 @@ extension UndoStack {
         snapshot.currentContext = record.currentContext
         snapshot.coalescingOpen = record.coalescingOpen
         snapshot.lastCoalescingTime = record.lastCoalescingTime
+        // Only those of steps still in the history, in the order of their states.
+        var present: Set<UInt32> = []
+        record.forEachStep { step, _, _ in present.insert(step.serial) }
+        func links(_ map: [UInt32: UInt32]) -> [UndoHistorySnapshot<Payload>.StateLink] {
+            map.filter { present.contains($0.key) }.map { .init(state: $0.key, target: $0.value) }.sorted { $0.state < $1.state }
+        }
+        snapshot.copies = links(record.copyOrigins)
+        snapshot.documentMoves = links(record.documentMoves)
         return snapshot
     }
 
@@ -246,6 +273,8 @@ extension UndoStack {
             record.currentContext = snapshot.currentContext
             record.coalescingOpen = snapshot.coalescingOpen
             record.lastCoalescingTime = snapshot.lastCoalescingTime
+            record.copyOrigins = Dictionary(snapshot.copies.map { ($0.state, $0.target) }) { first, _ in first }
+            record.documentMoves = Dictionary(snapshot.documentMoves.map { ($0.state, $0.target) }) { first, _ in first }
             record.titles.removeAll()
             return true
         }
@@ -301,6 +330,14 @@ extension UndoStack {
         }
         for state in snapshot.saveLog + snapshot.saveMarks.flatMap({ $0.saved + [$0.baseline] }) where state >= snapshot.nextSerial {
             throw UndoSnapshotError("a save mark names state \(state), which was never made (the next serial is \(snapshot.nextSerial))")
+        }
+        for link in snapshot.copies + snapshot.documentMoves {
+            guard branchOf[link.state] != nil else {
+                throw UndoSnapshotError("a copy or document move names state \(link.state), which is not in the history")
+            }
+            guard link.target < snapshot.nextSerial else {
+                throw UndoSnapshotError("state \(link.state) stands for state \(link.target), which was never made")
+            }
         }
         for name in snapshot.saveMarks.map(\.context.name) + [snapshot.currentContext?.name ?? ""]
         where name.utf8.count > maximumNameBytes {
