@@ -184,7 +184,8 @@ import Testing
     /// one document, against a model that keeps both texts at every state it has seen: a state
     /// seen once (made, reached, or gone to) shows the same texts ever after; a new step changes
     /// only its document(s); an undo or redo in one document leaves the other as it is; each
-    /// document's own states are those its steps made (copies and moves are none). At the end
+    /// document's own states are those its steps made (copies and moves are none); every state
+    /// hangs under one made before it. At the end
     /// every state seen is gone to again, and the history replayed from its recorded operations
     /// gives the same tree.
     @Test(arguments: 0..<40) func randomScriptsKeepEveryStateAsItWasMade(seed: UInt64) throws {
@@ -285,6 +286,8 @@ import Testing
             }
             stack.checkInvariants()
             replay.checkInvariants()
+            // The tree is chronological: every state hangs under one made before it.
+            #expect(stack.tree.allSatisfy { $0.parent < $0.id }, "\(what): a state hangs under a newer one")
             #expect(replay.tree == stack.tree && [replayStore[letter], replayStore[sketch]] == present(), "\(what): the replay differs")
             if replay.tree != stack.tree { return }
         }

@@ -93,3 +93,39 @@ struct StatesAcrossDocumentsScriptTests {
                 "\(answers)")
     }
 }
+
+/// `tree --doc` draws the states `earlier --doc` and `later --doc` go through: neither a
+/// document move's step nor a copy, and the state the document is at as the current one.
+@Suite("Scripts: a document's own tree")
+struct DocumentTreeScriptTests {
+    @Test("tree --doc agrees with earlier --doc and later --doc")
+    func treeAgreesWithTheMoves() throws {
+        let run = try UndoHostProcess.runScript("""
+            doc a
+            text.insert 0 "x"
+            doc b
+            text.insert 0 "y"
+            doc a
+            break
+            text.insert 1 "z"
+            earlier --doc
+            tree --doc
+            doc b
+            undo
+            doc a
+            tree --doc
+            later --doc
+            """)
+        #expect(run.status == 0, "\(run.standardError)")
+        // 4 (the move of a back to 1) and the copies of 3 and 4 the undo in b made are no
+        // states of a; a is at 1, and later --doc goes to 3, the next one drawn.
+        let tree = """
+            o 0  Start
+            @ 1  Typing "x"  (current)
+            o 3  Typing "z"
+
+            """
+        #expect(run.standardOutput.components(separatedBy: tree).count == 3, "\(run.standardOutput)")
+        #expect(run.standardOutput.hasSuffix("Go to state 3 of a\na (Text Editor)\n  x[z]\n"), "\(run.standardOutput)")
+    }
+}

@@ -142,27 +142,27 @@ extension HistoryRecord {
 
     /// Keeps every state naming the documents as they were when it was made, after moves in one
     /// context reordered `reordering`: the state after a step that now follows other steps than
-    /// it was made on would mean something else. From the first step that changed its place to
-    /// the last, the steps stay where they were made, in their old order, as a branch at the
-    /// state before them (with every branch that hangs at them), and come back on the current
-    /// branch, in their new order, as copies with new numbers (``copy(of:at:)``). Undo and redo
-    /// go on along the copies as along the steps.
-    /// - Complexity: O(steps in the stretch + contexts they change), plus the limits' trimming.
+    /// it was made on would mean something else. From the first step that changed its place on,
+    /// the steps stay where they were made, in their old order, as a branch at the state before
+    /// them (with every branch that hangs at them), and come back on the current branch, in their
+    /// new order, as copies with new numbers (``copy(of:at:)``). The steps after the last that
+    /// moved are copied too, though their states did not change: the current branch then stays
+    /// in the order its states were made, so no state hangs under a newer one. Undo and redo go
+    /// on along the copies as along the steps.
+    /// - Complexity: O(steps from the first that moved to the end of the current branch +
+    ///   contexts they change), plus the limits' trimming.
     mutating func finishReordering(_ reordering: Reordering) {
         assert(reordering.end - reordering.start == reordering.serials.count, "a reordered stretch lost count")
-        var first: Int?, last = 0
-        for offset in reordering.serials.indices where steps[reordering.start + offset].serial != reordering.serials[offset] {
-            if first == nil { first = offset }
-            last = offset
-        }
-        guard let first else { return }
-        let lower = reordering.start + first, upper = reordering.start + last
+        guard let first = reordering.serials.indices.first(where: { steps[reordering.start + $0].serial != reordering.serials[$0] })
+        else { return }
+        let lower = reordering.start + first
         var moved: [UInt32: Step] = [:]
-        for index in lower...upper { moved[steps[index].serial] = steps[index] }
-        let originals = reordering.serials[first...last].map { moved[$0]! }
+        for index in lower..<reordering.end { moved[steps[index].serial] = steps[index] }
+        var originals = reordering.serials[first...].map { moved[$0]! }
+        originals.append(contentsOf: steps[reordering.end..<steps.count])
         let fork: UInt32 = lower == 0 ? 0 : steps[lower - 1].serial
         let now = clock.nanoseconds()
-        for index in lower...upper {
+        for index in lower..<steps.count {
             let copy = copy(of: steps[index], at: now)
             steps.withStep(at: index) { $0 = copy }
         }
