@@ -279,6 +279,29 @@ import Testing
         stack.checkInvariants()
     }
 
+    /// What the copies cost, counted: a new step on top, an undo or redo of a document's newest
+    /// step and a move of the whole history copy nothing; a new step below k redo steps of another
+    /// document copies those k (the originals stay, with the new step's document's redo step).
+    @Test func onlyTheStepsWhoseStatesWouldChangeAreCopied() throws {
+        let store = TextStore()
+        let stack = UndoStack.testing()
+        for text in ["a", "b", "c", "d", "e"] { try stack.perform(Append(store: store, text: text, context: letter)) }   // 1-5
+        try stack.undo(in: letter)
+        try stack.redo(in: letter)
+        for text in ["r", "s", "t"] { try stack.perform(Append(store: store, text: text, context: sketch)) }   // 6-8
+        try stack.undo(count: 3, in: sketch)
+        try stack.undo(in: letter)
+        try stack.goTo(state: 8)
+        try stack.goTo(state: 4)
+        #expect(stack.treeCount == 8 && stack.steps.map(\.serial) == [1, 2, 3, 4, 5, 6, 7, 8])
+        try stack.perform(Append(store: store, text: "x", context: letter))   // 9, copies 10-12 of 6-8
+        #expect(stack.treeCount == 4 + 1 + 3 + 4 && stack.steps.map(\.serial) == [1, 2, 3, 4, 9, 10, 11, 12])
+        #expect(stack.tree.filter { $0.branch == 1 }.map(\.id) == [5, 6, 7, 8])
+        try stack.redo(count: 3, in: sketch)
+        #expect(store[letter] == "abcdx" && store[sketch] == "rst")
+        stack.checkInvariants()
+    }
+
     /// Undoing in the letter and then typing in it keeps the sketch's redo steps (as copies),
     /// and their originals still show the letter as it was.
     @Test func typingAfterAnUndoInOneDocumentKeepsTheOtherDocumentsRedoSteps() throws {
