@@ -181,10 +181,15 @@ struct Checkpoint {
             try addMark("baseline", item.context.name, item.baseline)
             for state in item.saved { try addMark("saved", item.context.name, state) }
         }
-        // A document move: its step, then the state it took the document to.
-        for move in history.documentMoves {
-            try addMark("move", "", move.step)
-            try addMark("moved-to", "", move.state)
+        // A copy and a document move's step, each a row naming the state and one naming the
+        // state it stands for (a journal with them is refused by a library that does not know them).
+        for link in history.copies {
+            try addMark("copy", "", link.state)
+            try addMark("copy-of", "", link.target)
+        }
+        for link in history.documentMoves {
+            try addMark("moved", "", link.state)
+            try addMark("moved-to", "", link.target)
         }
         let record: [SQLiteConnection.Value] = [
             .integer(sequence), .integer(Int64(bitPattern: time)), .integer(Int64(history.position)),
@@ -517,11 +522,22 @@ struct Checkpoint {
                 throw damaged("branch \(branch) is out of order")
             }
         }
-        var pendingMove: UInt32?
+        var linked: (kind: String, state: UInt32)?
         for row in try rows("checkpoint_marks") {
             let context = try contextName(row, 2, "a save mark")
             let state = try serial(try integer(row, 3))
-            switch try text(row, 1) {
+            let kind = try text(row, 1)
+            if let pending = linked {
+                let target = pending.kind == "copy" ? "copy-of" : "moved-to"
+                guard kind == target else { throw damaged("a \(pending.kind) mark is not followed by its \(target) mark") }
+                let link = UndoHistorySnapshot<PluginStepRecord>.StateLink(state: pending.state, target: state)
+                if pending.kind == "copy" { history.copies.append(link) } else { history.documentMoves.append(link) }
+                linked = nil
+                continue
+            }
+            switch kind {
+            case "copy", "moved": linked = (kind, state)
+            case "copy-of", "moved-to": throw damaged("a \(kind) mark has no state before it")
             case "log": history.saveLog.append(state)
             case "baseline": history.saveMarks.append(.init(context: UndoContext(context), saved: [], baseline: state))
             case "saved":
@@ -529,22 +545,14 @@ struct Checkpoint {
                     throw damaged("a save mark of \"\(context)\" has no baseline before it")
                 }
                 history.saveMarks[last].saved.append(state)
-            case "move":
-                guard pendingMove == nil else { throw damaged("a document move has no state") }
-                pendingMove = state
-            case "moved-to":
-                guard let step = pendingMove else { throw damaged("a document move's state has no step before it") }
-                history.documentMoves.append(.init(step: step, state: state))
-                pendingMove = nil
             case let kind: throw damaged("a save mark is of an unknown kind \"\(kind)\"")
             }
-            if pendingMove != nil, try text(row, 1) != "move" { throw damaged("a document move has no state") }
         }
-        if pendingMove != nil { throw damaged("a document move has no state") }
         guard Int64(loads.count) == expected.plugins, Int64(documents.count) == expected.documents,
               Int64(stepRows.count) == expected.steps,
+              linked == nil,
               Int64(history.saveLog.count + history.saveMarks.reduce(0) { $0 + 1 + $1.saved.count }
-                    + 2 * history.documentMoves.count) == expected.marks
+                    + 2 * (history.copies.count + history.documentMoves.count)) == expected.marks
         else { throw damaged("rows are missing or left over") }
         // The history's own rules (serials, position, branches, save marks, limits), before
         // anything is restored.

@@ -9,42 +9,48 @@ import Testing
 
     /// An undo in one document moved its step past the other document's newer step, on which
     /// a branch of that other document hung: going there redid the branch on top of that step.
-    @Test func anUndoInOneDocumentKeepsTheOtherDocumentsBranchesWhereTheyFit() throws {
+    /// Now the steps stay where they were made (with the branch) and the current branch goes on
+    /// with copies, so every state shows what it showed when it was made.
+    @Test func anUndoInOneDocumentKeepsTheOtherDocumentsBranchesWhereTheyWereMade() throws {
         let (stack, documents) = (UndoStack(coalescingWindow: nil), PlacedDocuments())
         try stack.perform(Placed(documents, "a1", in: a))   // 1
         try stack.perform(Placed(documents, "b2", in: b))   // 2
         try stack.undo(in: b)
-        try stack.perform(Placed(documents, "b3", in: b))   // 3: sets 2 aside at 1
-        try stack.undo(in: a)                                 // 1 moves past 3
-        stack.checkInvariants()
-        try stack.goTo(state: 2)
-        #expect(documents.violations.isEmpty, "\(documents.violations)")
-        #expect(documents[a] == "" && documents[b] == "b2")   // 2 hangs before 1 now (it changes only b)
-        try stack.goTo(state: 3)
+        try stack.perform(Placed(documents, "b3", in: b))   // 3: 2 stays at 1
+        try stack.undo(in: a)                                 // 1 passes 3: copies 4 (of 3) and 5 (of 1)
+        #expect(stack.steps.map(\.serial) == [4, 5] && stack.currentState == 4)
         #expect(documents[a] == "" && documents[b] == "b3")
-        try stack.goTo(state: 1)
-        #expect(documents[a] == "a1" && documents[b] == "b3")
+        stack.checkInvariants()
+        for (state, texts) in [(2, ["a1", "b2"]), (3, ["a1", "b3"]), (1, ["a1", ""]), (4, ["", "b3"]), (5, ["a1", "b3"]),
+                               (0, ["", ""]), (2, ["a1", "b2"])] as [(UInt32, [String])] {
+            try stack.goTo(state: state)
+            #expect([documents[a], documents[b]] == texts, "state \(state)")
+        }
         #expect(documents.violations.isEmpty, "\(documents.violations)")
         stack.checkInvariants()
     }
 
     /// A new step goes below the other documents' redo steps: a branch hanging at one of those
-    /// that changes the new step's document was redone on top of it.
-    @Test func aChangeSetsAsideTheRedoStepsABranchOfItsDocumentHangsAt() throws {
+    /// that changes the new step's document was redone on top of it. Now the redo steps stay
+    /// where they were made and the other document's come back above the new step as copies.
+    @Test func aChangeLeavesTheRedoStepsWhereTheyWereMade() throws {
         let (stack, documents) = (UndoStack(coalescingWindow: nil), PlacedDocuments())
         try stack.perform(Placed(documents, "b1", in: b))   // 1
         try stack.perform(Placed(documents, "a2", in: a))   // 2
         try stack.goTo(state: 1)
-        try stack.perform(Placed(documents, "b3", in: b))   // 3: list 1 3 2
-        try stack.perform(Placed(documents, "a4", in: a))   // 4: sets 2 aside at 3
-        try stack.earlier(.states(2))                         // at 2
-        try stack.earlier(.states(2))                         // at the start: 1 3 2 to redo, 4 hangs at 3
-        try stack.perform(Placed(documents, "a5", in: a))   // 5: 1 3 stay only if nothing of a hangs there
+        try stack.perform(Placed(documents, "b3", in: b))   // 3, and 4: a copy of 2
+        #expect(stack.steps.map(\.serial) == [1, 3, 4])
+        try stack.perform(Placed(documents, "a5", in: a))   // 5: the copy 4 stays at 3
+        try stack.goTo(state: 0)
+        try stack.perform(Placed(documents, "a6", in: a))   // 6, and copies of 1 and 3 (7, 8)
+        #expect(stack.steps.map(\.serial) == [6, 7, 8] && stack.canRedo(in: b))
         stack.checkInvariants()
-        try stack.goTo(state: 4)
+        for (state, texts) in [(4, ["a2", "b1b3"]), (2, ["a2", "b1"]), (5, ["a5", "b1b3"]), (3, ["", "b1b3"]),
+                               (8, ["a6", "b1b3"]), (1, ["", "b1"]), (6, ["a6", ""])] as [(UInt32, [String])] {
+            try stack.goTo(state: state)
+            #expect([documents[a], documents[b]] == texts, "state \(state)")
+        }
         #expect(documents.violations.isEmpty, "\(documents.violations)")
-        #expect(documents[a] == "a4" && documents[b] == "b1b3")
-        #expect(!stack.canRedo(in: b))
         stack.checkInvariants()
     }
 
@@ -70,24 +76,25 @@ import Testing
         stack.checkInvariants()
     }
 
-    /// An undo in one document that would leave a branch changing both documents at no state it
-    /// fits drops that branch (per-document undo stays always offered) rather than redo it on
-    /// a state it was not made on.
-    @Test func anUndoThatWouldStrandABranchDropsIt() throws {
+    /// An undo in one document that would have left a branch changing both documents at no
+    /// state it fits dropped that branch; now the branch stays at the steps it was made on.
+    @Test func anUndoDropsNoBranch() throws {
         let (stack, documents) = (UndoStack(coalescingWindow: nil), PlacedDocuments())
         try stack.perform(Placed(documents, "b1", in: b))   // 1
         try stack.perform(Placed(documents, "a2", in: a))   // 2
         try stack.goTo(state: 1)
-        try stack.perform(Placed(documents, "a3", in: a))   // 3: 2 aside at 1
+        try stack.perform(Placed(documents, "a3", in: a))   // 3: 2 stays at 1
         try stack.perform(Placed(documents, "b4", in: b))   // 4
         try stack.goTo(state: 2)                             // list 1 2, branch 3 4 at 1
         #expect(stack.treeCount == 4)
-        try stack.undo(in: b)                                // 1 past 2: 3 4 fit no state
+        try stack.undo(in: b)                                // 1 passes 2: copies 5 (of 2), 6 (of 1)
         #expect(documents[a] == "a2" && documents[b] == "")
-        #expect(stack.tree.map(\.id).sorted() == [1, 2])
-        #expect(throws: UndoError.stateNotFound(4)) { try stack.goTo(state: 4) }
+        #expect(stack.tree.map(\.id).sorted() == [1, 2, 3, 4, 5, 6])
+        try stack.goTo(state: 4)
+        #expect(documents[a] == "a3" && documents[b] == "b1b4")
         try stack.goTo(state: 0)
         try stack.goTo(state: 1)
+        #expect(documents[a] == "" && documents[b] == "b1")
         #expect(documents.violations.isEmpty, "\(documents.violations)")
         stack.checkInvariants()
     }

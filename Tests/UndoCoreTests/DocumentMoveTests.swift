@@ -89,9 +89,8 @@ import Testing
     /// Random scripts over two documents against a model that keeps both texts at every state
     /// and the state each document is at: after every move each document is what the model says,
     /// and at the end every state still shows both documents as they were when it was made.
-    /// (The scripts stay at the newest state: a new step made below the redo steps of another
-    /// document leaves those on the current branch, which is the whole history's business, not
-    /// the document moves'.)
+    /// (These scripts stay at the newest state; ``randomScriptsKeepEveryStateAsItWasMade(seed:)``
+    /// mixes in new steps at older states and undo and redo in one document.)
     @Test(arguments: 0..<24) func randomScriptsMatchAPerDocumentModel(seed: UInt64) throws {
         var random = SplitMix(seed: seed)
         let store = TextStore()
@@ -194,6 +193,125 @@ import Testing
         for state in texts.keys.sorted() {
             try stack.goTo(state: state)
             #expect([store[letter], store[sketch]] == texts[state]!, "state \(state)")
+        }
+    }
+
+    /// Random scripts over two documents that mix new steps made at older states, undo and redo
+    /// in one document or in all, `goTo`, `earlier` and `later` of the whole history and moves of
+    /// one document, against a model that keeps both texts at every state it has seen: a state
+    /// seen once (made, reached, or gone to) shows the same texts ever after; a new step changes
+    /// only its document(s); an undo or redo in one document leaves the other as it is; each
+    /// document's own states are those its steps made (copies and moves are none); every state
+    /// hangs under one made before it. At the end
+    /// every state seen is gone to again, and the history replayed from its recorded operations
+    /// gives the same tree.
+    @Test(arguments: 0..<40) func randomScriptsKeepEveryStateAsItWasMade(seed: UInt64) throws {
+        var random = SplitMix(seed: seed &+ 1000)
+        let documents = [letter, sketch]
+        let withGroups = seed % 2 == 1
+        let store = TextStore()
+        let stack = UndoStack.testing()
+        // The same script on a second history, through the recorded operations (as a journal
+        // replays it).
+        let replayStore = TextStore()
+        let replay = UndoStack.testing()
+        var texts: [UInt32: [String]] = [0: ["", ""]]
+        var ownStates: [[UInt32]] = [[0], [0]]
+        var letters = Array("abcdefghijklmnopqrstuvwxyz").map(String.init).makeIterator()
+        func present() -> [String] { [store[letter], store[sketch]] }
+        /// The present state shows `expected` (when given) and what it showed before.
+        func see(_ what: String, expected: [String]? = nil) {
+            let state = stack.currentState
+            if let expected { #expect(present() == expected, "\(what): \(present()) at \(state)") }
+            if let known = texts[state] {
+                #expect(present() == known, "\(what): state \(state) shows \(present()), made as \(known)")
+            } else {
+                texts[state] = present()
+            }
+            for (index, document) in documents.enumerated() {
+                #expect(stack.documentStates(of: document) == ownStates[index].sorted(), "\(what): states of \(document.name)")
+            }
+        }
+        func operate(_ operation: UndoOperation) throws -> UndoResult? {
+            let applied = try operation.apply(to: stack)
+            if let recorded = applied.recorded { _ = try recorded.apply(to: replay) }
+            return applied.result
+        }
+        for move in 0..<50 {
+            let which = Int.random(in: 0...1, using: &random)
+            let document = documents[which]
+            let before = present()
+            let what = "seed \(seed) move \(move)"
+            switch Int.random(in: 0..<12, using: &random) {
+            case 0..<4:
+                let text = letters.next() ?? "z"
+                let both = withGroups && Int.random(in: 0..<4, using: &random) == 0
+                for (history, target) in [(stack, store), (replay, replayStore)] {
+                    if both {
+                        try history.beginGroup(named: "Both \(text)")
+                        try history.perform(Append(store: target, text: text, context: letter))
+                        try history.perform(Append(store: target, text: text, context: sketch))
+                        try history.endGroup()
+                    } else {
+                        try history.perform(Append(store: target, text: text, context: document))
+                    }
+                }
+                var made = before
+                for index in 0...1 where both || index == which {
+                    made[index] += text
+                    ownStates[index].append(stack.currentState)
+                }
+                #expect(texts[stack.currentState] == nil, "\(what): a new step took a state number already used")
+                see("\(what): new step", expected: made)
+            case 4, 5:
+                let undo = Int.random(in: 0...1, using: &random) == 0
+                let count = Int.random(in: 1...2, using: &random)
+                let whole = Int.random(in: 0..<4, using: &random) == 0
+                let scope = UndoOperation.Scope(whole ? nil : document)
+                let result = try operate(undo ? .undo(count: count, scope: scope) : .redo(count: count, scope: scope))
+                if !whole && (!withGroups || (count == 1 && result?.name?.hasPrefix("Both") != true)) {
+                    // The other document stays as it is (unless a group over both moved).
+                    #expect(present()[1 - which] == before[1 - which], "\(what): \(undo ? "undo" : "redo") in \(document.name)")
+                }
+                see("\(what): \(undo ? "undo" : "redo")")
+            case 6, 7:
+                let states = [0] + stack.tree.map(\.id)
+                let target = states[Int.random(in: 0..<states.count, using: &random)]
+                _ = try operate(.goTo(state: target))
+                #expect(stack.currentState == target)
+                see("\(what): goto \(target)", expected: texts[target])
+            case 8:
+                let earlier = Int.random(in: 0...1, using: &random) == 0
+                let distance = UndoTravel.states(Int.random(in: 1...2, using: &random))
+                let target = stack.travelTarget(distance, earlier: earlier)
+                _ = try operate(earlier ? .earlier(distance) : .later(distance))
+                if let target { #expect(stack.currentState == target, "\(what)") }
+                see("\(what): \(earlier ? "earlier" : "later")", expected: target.flatMap { texts[$0] })
+            default:
+                let mine = ownStates[which]
+                let target = mine[Int.random(in: 0..<mine.count, using: &random)]
+                do {
+                    _ = try operate(.goToInDocument(state: target, context: document.name, name: "Go"))
+                } catch UndoError.moveCrossesOtherDocuments {
+                    #expect(withGroups, "\(what)")
+                    #expect(present() == before)
+                    continue
+                }
+                var made = before
+                made[which] = texts[target]![which]
+                see("\(what): goto \(target) in \(document.name)", expected: made)
+            }
+            stack.checkInvariants()
+            replay.checkInvariants()
+            // The tree is chronological: every state hangs under one made before it.
+            #expect(stack.tree.allSatisfy { $0.parent < $0.id }, "\(what): a state hangs under a newer one")
+            #expect(replay.tree == stack.tree && [replayStore[letter], replayStore[sketch]] == present(), "\(what): the replay differs")
+            if replay.tree != stack.tree { return }
+        }
+        // Every state seen still names both documents as they were then.
+        for state in texts.keys.sorted() {
+            try stack.goTo(state: state)
+            #expect(present() == texts[state]!, "seed \(seed): state \(state)")
         }
     }
 

@@ -44,15 +44,16 @@ import Testing
         var dirty: [Bool]
         var texts: [String]
         var cost: Int
-        /// Where each document is as its own moves count (what `earlier --doc` starts from).
-        var documentStates: [UInt32]
+        /// Each document's own states and the one it is at (copies and document moves are none).
+        var documentStates: [[UInt32]]
+        var documentState: [UInt32]
     }
 
     func seen(_ stack: UndoStack, _ documents: PlacedDocuments) -> Seen {
         Seen(tree: stack.tree, state: stack.currentState, position: stack.position, count: stack.count,
              titles: [nil, a, b].flatMap { [stack.undoMenuTitle(in: $0), stack.redoMenuTitle(in: $0)] },
              dirty: [a, b].map { stack.isDirty($0) }, texts: [documents[a], documents[b]], cost: stack.totalCost,
-             documentStates: [a, b].map { stack.documentState(of: $0) })
+             documentStates: [a, b].map { stack.documentStates(of: $0) }, documentState: [a, b].map { stack.documentState(of: $0) })
     }
 
     /// One random change (``randomPlacedStep``, groups and the current context included), a
@@ -60,9 +61,7 @@ import Testing
     func randomStep(_ stack: UndoStack, _ documents: PlacedDocuments, _ random: inout SplitMix, _ step: Int,
                     _ clock: ManualUndoClock) throws {
         clock.advance(milliseconds: 1 + random.next() % 3000)
-        // Document moves only without a count limit: with one, a per-document undo followed by a
-        // new step can still leave a state naming other documents than when it was made (issue 32).
-        try randomPlacedStep(stack, documents, &random, step, contexts: [a, b], kinds: stack.countLimit == nil ? 13 : 12)
+        try randomPlacedStep(stack, documents, &random, step, contexts: [a, b], kinds: 13)
     }
 
     /// Sessions cut at a random point: the copy and the original then take the same changes
@@ -88,6 +87,25 @@ import Testing
             if seen(copy, copied) != seen(stack, documents) { return }
         }
         #expect(documents.violations.isEmpty && copied.violations.isEmpty, "\(documents.violations) \(copied.violations)")
+    }
+
+    /// The copies an undo in one document makes and a document move's step stay what they are
+    /// in the restored history: no state of a document of their own (issue 32).
+    @Test func copiesAndDocumentMovesAreKept() throws {
+        let (stack, documents) = (UndoStack(coalescingWindow: nil), PlacedDocuments())
+        try stack.perform(Placed(documents, "a1", in: a))   // 1
+        try stack.perform(Placed(documents, "b2", in: b))   // 2
+        try stack.undo(in: a)                                 // copies 3 (of 2) and 4 (of 1)
+        try stack.goTo(state: 1, in: a)                       // 5: a document move
+        let snapshot = try stack.snapshot(encoding: Self.encode)
+        #expect(snapshot.copies == [.init(state: 3, target: 2), .init(state: 4, target: 1)])
+        #expect(snapshot.documentMoves == [.init(state: 5, target: 1)])
+        let (copy, copied) = try Self.restored(stack, documents)
+        #expect(seen(copy, copied) == seen(stack, documents))
+        #expect(copy.documentStates(of: a) == [0, 1] && copy.documentState(of: a) == 1 && copy.documentState(of: b) == 2)
+        var bad = snapshot
+        bad.copies.append(.init(state: 9, target: 1))
+        #expect(throws: UndoSnapshotError("a copy or document move names state 9, which is not in the history")) { try bad.validate() }
     }
 
     /// The coalescing run goes on across a snapshot: the next change with the key joins the step.

@@ -203,9 +203,10 @@ import Testing
         stack.checkInvariants()
     }
 
-    /// Several documents: a change sets aside only the redo steps of its own documents; the
-    /// others stay redoable on the current branch.
-    @Test func aBranchHoldsOnlyTheRedoStepsOfTheChangedDocuments() throws {
+    /// Several documents: a change keeps the other documents' redo steps redoable on the current
+    /// branch, as copies (every redo step stays where it was made, as a branch: a state keeps
+    /// the documents it was made with).
+    @Test func aBranchHoldsTheRedoStepsAndTheOtherDocumentsKeepTheirs() throws {
         let store = TextStore()
         let stack = UndoStack(coalescingWindow: nil)
         let one = UndoContext("one"), two = UndoContext("two")
@@ -213,17 +214,19 @@ import Testing
         try stack.perform(Append(store: store, text: "x", context: two))    // 2
         try stack.perform(Append(store: store, text: "b", context: one))    // 3
         try stack.undo(count: 2)
-        try stack.perform(Append(store: store, text: "c", context: one))    // 4: sets b aside, keeps x
+        try stack.perform(Append(store: store, text: "c", context: one))    // 4, and 5: a copy of x
         #expect(stack.canRedo(in: two) && !stack.canRedo(in: one))
-        #expect(stack.tree.filter { $0.branch == 1 }.map(\.id) == [3])
+        #expect(stack.tree.filter { $0.branch == 1 }.map(\.id) == [2, 3])
+        #expect(stack.steps.map(\.serial) == [1, 4, 5])
         try stack.redo(in: two)
-        #expect(store[one] == "ac" && store[two] == "x")
-        // A branch is the steps after its fork: x stayed on the current branch, so it stays
-        // with it and is undone on the way to the other one.
+        #expect(store[one] == "ac" && store[two] == "x" && stack.currentState == 5)
+        // Each state shows what it showed when it was made.
         try stack.goTo(state: 3)
-        #expect(store[one] == "ab" && store[two] == "")
+        #expect(store[one] == "ab" && store[two] == "x")
         try stack.goTo(state: 2)
-        #expect(store[one] == "ac" && store[two] == "x")
+        #expect(store[one] == "a" && store[two] == "x")
+        try stack.goTo(state: 4)
+        #expect(store[one] == "ac" && store[two] == "")
         stack.checkInvariants()
     }
 
@@ -235,10 +238,10 @@ import Testing
         try stack.perform(Append(store: store, text: "x", context: two))    // 2
         try stack.perform(Append(store: store, text: "b", context: one))    // 3
         try stack.undo(count: 2)
-        try stack.perform(Append(store: store, text: "y", context: two))    // 4: sets x b aside
+        try stack.perform(Append(store: store, text: "y", context: two))    // 4, and 5: a copy of b
         #expect(try stack.removeAll(in: two) == 2)
         stack.checkInvariants()
-        #expect(stack.tree.map(\.id) == [1, 3] && stack.tree.map(\.parent) == [0, 1])
+        #expect(stack.tree.map(\.id) == [1, 5, 3] && stack.tree.map(\.parent) == [0, 1, 1])
         try stack.goTo(state: 3)
         #expect(store[one] == "ab")
     }

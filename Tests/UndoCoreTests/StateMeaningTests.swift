@@ -193,3 +193,132 @@ import Testing
         stack.checkInvariants()
     }
 }
+
+/// A new step made at an older state, and an undo or redo in one document that passes another
+/// document's steps, keep every state as it was made: the steps whose state would change are
+/// copies with new numbers on the current branch, and the originals stay where they were made
+/// (issue 32). Per-document undo and redo work as before.
+@Suite struct StatesAcrossDocuments {
+    let letter = UndoContext("letter.txt"), sketch = UndoContext("sketch")
+
+    func documents(_ stack: UndoStack, _ store: TextStore, at state: UInt32) throws -> [String] {
+        try stack.goTo(state: state)
+        return [store[letter], store[sketch]]
+    }
+
+    /// The sketch's step stays a redo step of the sketch after the letter's new step, as a copy
+    /// (3); state 1 still has no letter.
+    @Test func aNewStepAtAnOlderStateLeavesTheOtherDocumentsStatesAsTheyWereMade() throws {
+        let store = TextStore()
+        let stack = UndoStack.testing()
+        try stack.perform(Append(store: store, text: "s", context: sketch))     // 1
+        try stack.goTo(state: 0)
+        try stack.perform(Append(store: store, text: "Dear", context: letter))  // 2, then 3: a copy of 1
+        #expect(stack.steps.map(\.serial) == [2, 3] && stack.currentState == 2)
+        #expect(stack.canRedo(in: sketch) && !stack.canRedo(in: letter))
+        try stack.redo(in: sketch)
+        #expect(store[letter] == "Dear" && store[sketch] == "s" && stack.currentState == 3)
+        #expect(try documents(stack, store, at: 1) == ["", "s"])
+        #expect(try documents(stack, store, at: 2) == ["Dear", ""])
+        #expect(try documents(stack, store, at: 3) == ["Dear", "s"])
+        #expect(try documents(stack, store, at: 0) == ["", ""])
+        #expect(try documents(stack, store, at: 1) == ["", "s"])
+        // Chronological: one state back from 3 is 2, one more is 1.
+        try stack.goTo(state: 3)
+        try stack.earlier(.states(1))
+        #expect(stack.currentState == 2 && [store[letter], store[sketch]] == ["Dear", ""])
+        try stack.earlier(.states(1))
+        #expect(stack.currentState == 1 && [store[letter], store[sketch]] == ["", "s"])
+        // The copy is not a state of the sketch of its own: it shows the sketch as at 1.
+        #expect(stack.documentStates(of: sketch) == [0, 1])
+        stack.checkInvariants()
+    }
+
+    /// An undo in the letter passes the sketch's newer step: the state it reaches is new (3),
+    /// and 1 and 2 still show what they showed.
+    @Test func anUndoInOneDocumentLeavesEveryStateAsItWasMade() throws {
+        let store = TextStore()
+        let stack = UndoStack.testing()
+        try stack.perform(Append(store: store, text: "Dear", context: letter))  // 1
+        try stack.perform(Append(store: store, text: "r", context: sketch))     // 2
+        try stack.undo(in: letter)
+        #expect(store[letter] == "" && store[sketch] == "r")
+        #expect(stack.currentState != 1 && stack.currentState != 2)
+        let reached = stack.currentState
+        #expect(try documents(stack, store, at: 1) == ["Dear", ""])
+        #expect(try documents(stack, store, at: 2) == ["Dear", "r"])
+        #expect(try documents(stack, store, at: reached) == ["", "r"])
+        // Undo and redo in one document go on as before.
+        try stack.redo(in: letter)
+        #expect(store[letter] == "Dear" && store[sketch] == "r")
+        try stack.undo(in: letter)
+        try stack.undo(in: sketch)
+        #expect(store[letter] == "" && store[sketch] == "")
+        try stack.redo(in: sketch)
+        #expect(store[letter] == "" && store[sketch] == "r")
+        #expect(try documents(stack, store, at: 1) == ["Dear", ""])
+        #expect(try documents(stack, store, at: 2) == ["Dear", "r"])
+        #expect(try documents(stack, store, at: reached) == ["", "r"])
+        stack.checkInvariants()
+    }
+
+    /// A redo in the sketch passes the letter's redo step.
+    @Test func aRedoInOneDocumentLeavesEveryStateAsItWasMade() throws {
+        let store = TextStore()
+        let stack = UndoStack.testing()
+        try stack.perform(Append(store: store, text: "Dear", context: letter))  // 1
+        try stack.perform(Append(store: store, text: "r", context: sketch))     // 2
+        try stack.goTo(state: 0)
+        try stack.redo(in: sketch)
+        #expect(store[letter] == "" && store[sketch] == "r")
+        #expect(stack.currentState > 2)
+        let reached = stack.currentState
+        #expect(try documents(stack, store, at: 2) == ["Dear", "r"])
+        #expect(try documents(stack, store, at: 1) == ["Dear", ""])
+        #expect(try documents(stack, store, at: reached) == ["", "r"])
+        stack.checkInvariants()
+    }
+
+    /// What the copies cost, counted: a new step on top, an undo or redo of a document's newest
+    /// step and a move of the whole history copy nothing; a new step below k redo steps of another
+    /// document copies those k (the originals stay, with the new step's document's redo step).
+    @Test func onlyTheStepsWhoseStatesWouldChangeAreCopied() throws {
+        let store = TextStore()
+        let stack = UndoStack.testing()
+        for text in ["a", "b", "c", "d", "e"] { try stack.perform(Append(store: store, text: text, context: letter)) }   // 1-5
+        try stack.undo(in: letter)
+        try stack.redo(in: letter)
+        for text in ["r", "s", "t"] { try stack.perform(Append(store: store, text: text, context: sketch)) }   // 6-8
+        try stack.undo(count: 3, in: sketch)
+        try stack.undo(in: letter)
+        try stack.goTo(state: 8)
+        try stack.goTo(state: 4)
+        #expect(stack.treeCount == 8 && stack.steps.map(\.serial) == [1, 2, 3, 4, 5, 6, 7, 8])
+        try stack.perform(Append(store: store, text: "x", context: letter))   // 9, copies 10-12 of 6-8
+        #expect(stack.treeCount == 4 + 1 + 3 + 4 && stack.steps.map(\.serial) == [1, 2, 3, 4, 9, 10, 11, 12])
+        #expect(stack.tree.filter { $0.branch == 1 }.map(\.id) == [5, 6, 7, 8])
+        try stack.redo(count: 3, in: sketch)
+        #expect(store[letter] == "abcdx" && store[sketch] == "rst")
+        stack.checkInvariants()
+    }
+
+    /// Undoing in the letter and then typing in it keeps the sketch's redo steps (as copies),
+    /// and their originals still show the letter as it was.
+    @Test func typingAfterAnUndoInOneDocumentKeepsTheOtherDocumentsRedoSteps() throws {
+        let store = TextStore()
+        let stack = UndoStack.testing()
+        try stack.perform(Append(store: store, text: "a", context: letter))     // 1
+        try stack.perform(Append(store: store, text: "r", context: sketch))     // 2
+        try stack.perform(Append(store: store, text: "c", context: sketch))     // 3
+        try stack.undo(count: 2, in: sketch)
+        try stack.undo(in: letter)
+        try stack.perform(Append(store: store, text: "b", context: letter))
+        #expect(store[letter] == "b" && store[sketch] == "")
+        try stack.redo(count: 2, in: sketch)
+        #expect(store[letter] == "b" && store[sketch] == "rc")
+        #expect(try documents(stack, store, at: 3) == ["a", "rc"])
+        #expect(try documents(stack, store, at: 2) == ["a", "r"])
+        #expect(try documents(stack, store, at: 1) == ["a", ""])
+        stack.checkInvariants()
+    }
+}

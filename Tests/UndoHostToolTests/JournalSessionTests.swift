@@ -131,7 +131,12 @@ struct JournalSessionTests {
         let lines = Self.formatOneEntries.map { $0.command + "\n" }.joined()
         let direct = try UndoHostProcess.run(UndoHostProcess.samplePlugins, input: lines + Self.questions)
         #expect(direct.standardOutput.hasSuffix(first.standardOutput), "\(first.standardOutput)")
-        #expect(first.standardOutput.contains("Hello world") && first.standardOutput.contains("[abcd]"))
+        // `goto 3` goes to state 3 as it was made: " world" was typed after it (at the start of
+        // the group's redo step, which stays at 2 where it was made; before issue 32 state 3
+        // took " world" in).
+        #expect(first.standardOutput.contains("untitled (Text Editor)\n  Hello[]\n") && first.standardOutput.contains("[abcd]"),
+                "\(first.standardOutput)")
+        #expect(first.standardOutput.contains("├─o 4  Typing \" world\"  (untitled)\n│ o 5  Edit  (b.txt, saved)"), "\(first.standardOutput)")
 
         let second = try UndoHostProcess.run(UndoHostProcess.samplePlugins + ["--journal", journal], input: Self.questions)
         #expect(second.standardError == "undo-host: journal \(journal): 12 changes restored\n", "\(second.standardError)")

@@ -113,6 +113,9 @@ struct ScriptOutputTests {
             """)
     }
 
+    // The undo in a.txt passes b.txt's newer step: both go on as copies (3, 4), the steps 1 and 2
+    // staying where they were made (state 2 still shows "alpha"), so closing b.txt removes its
+    // step and the copy.
     @Test("Each document has its own undo (its undone step becomes the first redo step); close removes one document's steps")
     func documentsKeepTheirOwnUndo() throws {
         let run = try UndoHostProcess.runScript("""
@@ -137,12 +140,12 @@ struct ScriptOutputTests {
             a.txt (Text Editor): empty
             History (1 of 2 done)
                  Start
-            > 2  Typing "beta"   b.txt
-              1  Typing "alpha"  a.txt  undone
-            Closed b.txt: 1 step left the history; now in a.txt
+            > 3  Typing "beta"   b.txt
+              4  Typing "alpha"  a.txt  undone
+            Closed b.txt: 2 steps left the history; now in a.txt
             History (0 of 1 done)
             >    Start
-              1  Typing "alpha"  a.txt  undone
+              4  Typing "alpha"  a.txt  undone
             Documents:
                 untitled  0 steps
               > a.txt     1 step

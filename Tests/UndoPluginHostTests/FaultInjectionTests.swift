@@ -154,7 +154,10 @@ import UndoPluginABI
         // another one finds its saved state dropped (changing nothing); the limits evict steps,
         // lowered while a group is open, and before that when the session starts with them;
         // groups and runs of several members; nothing else fails without a fault.
-        #expect(reference.calls > 100, "only \(reference.calls) plugin calls")
+        // (A floor under the 90 to 94 calls it makes, by the limits; it made over 100 before issue
+        // 32 changed what a change below other documents' redo steps and an undo in one document
+        // keep.)
+        #expect(reference.calls >= 85, "only \(reference.calls) plugin calls")
         #expect(reference.snapshots.last!.steps.count <= 9)
         #expect(reference.snapshots.contains { $0.steps.contains { $0.name == "Revert to Saved" } })
         #expect(reference.errors.values.allSatisfy { $0.contains("can no longer be reached") },

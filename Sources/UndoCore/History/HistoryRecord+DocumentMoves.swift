@@ -13,28 +13,44 @@
 /// made, across every branch; the steps a document move adds are not states of their own (their
 /// content is that of the state they went to), so `earlier --doc 1` twice goes back two states.
 extension HistoryRecord {
+    /// The step `serial` is a copy of (see ``copy(of:at:)``), or `serial` itself: two steps of
+    /// one origin make the same change.
+    func origin(of serial: UInt32) -> UInt32 { copyOrigins[serial] ?? serial }
+
     /// Whether `step` changed `context` (alone or in a group).
     static func step(_ step: Step, touches context: UndoContext) -> Bool {
         step.command.belongs(to: context) || contexts(of: step.command).contains(context)
     }
 
-    /// The run of `context`'s steps that made its present content, oldest first: the newest
-    /// document move on the way counts as the run of the state it went to.
-    /// - Complexity: O(position), plus O(steps of every branch) when a document move is on the way.
-    func presentRun(of context: UndoContext) -> [Step] {
-        var after: [Step] = []
-        var index = position
-        while index > 0 {
-            index -= 1
-            guard step(at: index, touches: context) else { continue }
-            let step = steps[index]
-            if let target = documentMoves[step.serial] {
-                let before = target == 0 ? [] : (contextRun(of: context, upTo: target) ?? [])
-                return before + after.reversed()
-            }
-            after.append(step)
+    /// The run of `context`'s steps that made its present content, oldest first, with document
+    /// moves resolved (see ``resolvingMoves(_:of:)``); `nil` when it cannot be rebuilt (a limit
+    /// dropped a state a move went to).
+    /// - Complexity: O(position), plus O(steps of every branch) per document move resolved.
+    func presentRun(of context: UndoContext) -> [Step]? {
+        var run: [Step] = []
+        for index in 0..<position where step(at: index, touches: context) { run.append(steps[index]) }
+        return resolvingMoves(run, of: context)
+    }
+
+    /// The run of `context`'s steps that made its content at state `serial`, with document moves
+    /// resolved; `nil` when no state has that serial or its run cannot be rebuilt.
+    func resolvedRun(of context: UndoContext, upTo serial: UInt32) -> [Step]? {
+        if serial == 0 {
+            // After a limit dropped the document's oldest steps, its start is out of reach.
+            return (saveStates[context] ?? SaveState()).baseline == 0 ? [] : nil
         }
-        return after.reversed()
+        guard let run = contextRun(of: context, upTo: serial) else { return nil }
+        return resolvingMoves(run, of: context)
+    }
+
+    /// `run` with its newest document move replaced by the run of the state that move went to
+    /// (recursively), so that two runs compare step by step whichever way their content was
+    /// reached: both then start from the same content (the start, or what a limit left).
+    func resolvingMoves(_ run: [Step], of context: UndoContext) -> [Step]? {
+        guard let last = run.lastIndex(where: { documentMoves[origin(of: $0.serial)] != nil }) else { return run }
+        let target = documentMoves[origin(of: run[last].serial)]!
+        guard let before = resolvedRun(of: context, upTo: target) else { return nil }
+        return before + run[(last + 1)...]
     }
 
     /// The state `context` is at: the state its last move went to, or the state after its newest
@@ -45,7 +61,7 @@ extension HistoryRecord {
         while index > 0 {
             index -= 1
             guard step(at: index, touches: context) else { continue }
-            let serial = steps[index].serial
+            let serial = origin(of: steps[index].serial)
             return documentMoves[serial] ?? serial
         }
         return 0
@@ -57,7 +73,9 @@ extension HistoryRecord {
         // The start is one of them until a limit drops the document's oldest steps.
         var states: [UInt32] = (saveStates[context] ?? SaveState()).baseline == 0 ? [0] : []
         forEachStep { step, _, _ in
-            if documentMoves[step.serial] == nil && Self.step(step, touches: context) { states.append(step.serial) }
+            if documentMoves[step.serial] == nil && copyOrigins[step.serial] == nil && Self.step(step, touches: context) {
+                states.append(step.serial)
+            }
         }
         return states.sorted()
     }
@@ -81,19 +99,12 @@ extension HistoryRecord {
     /// What takes `context` to its content at state `target`, or why it cannot be.
     /// - Complexity: O(steps of every branch).
     func documentMovePlan(for context: UndoContext, to target: UInt32) -> Result<RevertPlan, UndoError> {
-        let aimed: [Step]
-        if target == 0 {
-            // After a limit dropped the document's oldest steps, its start is out of reach.
-            guard (saveStates[context] ?? SaveState()).baseline == 0 else { return .failure(.stateNotFound(0)) }
-            aimed = []
-        } else if let run = contextRun(of: context, upTo: target) {
-            aimed = run
-        } else {
-            return .failure(.stateNotFound(target))
-        }
-        let current = presentRun(of: context)
+        guard let aimed = resolvedRun(of: context, upTo: target) else { return .failure(.stateNotFound(target)) }
+        // The present content comes from a move to a state a limit dropped: it has no run left.
+        guard let current = presentRun(of: context) else { return .failure(.stateNotFound(documentState(of: context))) }
         var shared = 0
-        while shared < current.count && shared < aimed.count && current[shared].serial == aimed[shared].serial {
+        while shared < current.count && shared < aimed.count
+                && origin(of: current[shared].serial) == origin(of: aimed[shared].serial) {
             shared += 1
         }
         let way = Array(current[shared...]) + aimed[shared...]

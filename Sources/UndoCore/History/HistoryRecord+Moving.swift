@@ -37,12 +37,17 @@ extension HistoryRecord {
         coalescingOpen = false
         guard let first = find(direction, in: scope) else { return nil }
         var changes = UndoChanges()
+        // What the call reorders, noted before each step moves: at the end, the states that
+        // reordering changed become copies (see ``finishReordering(_:)``).
+        var reordering: Reordering?
         if count == 1 {
             // One step, the common case: the result built once, in place (its parts moved in,
             // not copied).
-            let removed = try apply(direction, at: first, &changes, removingObsolete: removingObsolete)
+            noteReordering(&reordering, moving: first, direction)
+            let removed = try applyNoting(&reordering, direction, at: first, &changes, removingObsolete: removingObsolete)
             let obsolete = removed == nil ? 0 : 1
             let (name, context) = removed ?? nameAndContext(at: direction == .undo ? position : position - 1)
+            if let reordering { finishReordering(reordering) }
             return UndoResult(direction: direction, name: name, context: context, stepCount: 1,
                               changes: changes.takeAll(), obsoleteCount: obsolete)
         }
@@ -54,18 +59,20 @@ extension HistoryRecord {
         var index: Int? = first
         while moved < count, let next = index {
             do {
-                let removed = try apply(direction, at: next, &changes, removingObsolete: removingObsolete)
+                noteReordering(&reordering, moving: next, direction)
+                let removed = try applyNoting(&reordering, direction, at: next, &changes, removingObsolete: removingObsolete)
                 if removed == nil { kept += 1 }
                 if direction == .redo || moved == 0 { newestRemoved = removed }
             } catch {
                 // Put back what this call already moved over, newest first (a step that left
-                // the history changed nothing).
+                // the history changed nothing), and the steps in their order.
                 let back: UndoResult.Direction = direction == .undo ? .redo : .undo
                 var scratch = UndoChanges()
                 while kept > 0, let step = find(back, in: scope) {
                     _ = try? apply(back, at: step, &scratch)
                     kept -= 1
                 }
+                if let reordering { restoreOrder(reordering) }
                 throw error
             }
             moved += 1
@@ -74,8 +81,108 @@ extension HistoryRecord {
         // Each step moved over sits at the position's edge: the first one undone (the newest)
         // was pushed up by each later one; the last one redone is the newest done step.
         let (name, context) = newestRemoved ?? nameAndContext(at: direction == .undo ? position + kept - 1 : position - 1)
+        if let reordering { finishReordering(reordering) }
         return UndoResult(direction: direction, name: name, context: context, stepCount: moved,
                           changes: changes.takeAll(), obsoleteCount: moved - kept)
+    }
+
+    // MARK: Keeping the states' meaning
+
+    /// The stretch of the current branch that a move in one context reorders: its steps'
+    /// serials in their order before the call, from index `start` to `end` (exclusive, in the
+    /// present indices). An undo in one context moves its step up past other contexts' done
+    /// steps; a redo moves it down past their redo steps; no step outside the stretch moves.
+    struct Reordering {
+        var start: Int
+        var end: Int
+        var serials: [UInt32]
+    }
+
+    /// Widens `reordering` to the step at `index`, about to move in `direction`, and what it will
+    /// pass (nothing when it moves past no step).
+    /// - Complexity: O(steps added to the stretch).
+    mutating func noteReordering(_ reordering: inout Reordering?, moving index: Int, _ direction: UndoResult.Direction) {
+        if direction == .undo {
+            if var stretch = reordering {
+                guard index < stretch.start else { return }
+                stretch.serials.insert(contentsOf: (index..<stretch.start).map { steps[$0].serial }, at: 0)
+                stretch.start = index
+                reordering = stretch
+            } else if index != position - 1 {
+                reordering = Reordering(start: index, end: position, serials: (index..<position).map { steps[$0].serial })
+            }
+        } else {
+            if var stretch = reordering {
+                guard index >= stretch.end else { return }
+                stretch.serials.append(contentsOf: (stretch.end...index).map { steps[$0].serial })
+                stretch.end = index + 1
+                reordering = stretch
+            } else if index != position {
+                reordering = Reordering(start: position, end: index + 1, serials: (position...index).map { steps[$0].serial })
+            }
+        }
+    }
+
+    /// ``apply(_:at:_:removingObsolete:)``, taking a step that leaves the history (obsolete, or
+    /// not put back after a failure) out of `reordering` too.
+    private mutating func applyNoting(_ reordering: inout Reordering?, _ direction: UndoResult.Direction, at index: Int,
+                                      _ changes: inout UndoChanges, removingObsolete: Bool) throws
+        -> (name: String?, context: UndoContext)?
+    {
+        guard reordering != nil else { return try apply(direction, at: index, &changes, removingObsolete: removingObsolete) }
+        let serial = steps[index].serial, total = steps.count
+        defer {
+            if steps.count < total, let offset = reordering!.serials.firstIndex(of: serial) {
+                reordering!.serials.remove(at: offset)
+                reordering!.end -= 1
+            }
+        }
+        return try apply(direction, at: index, &changes, removingObsolete: removingObsolete)
+    }
+
+    /// Keeps every state naming the documents as they were when it was made, after moves in one
+    /// context reordered `reordering`: the state after a step that now follows other steps than
+    /// it was made on would mean something else. From the first step that changed its place on,
+    /// the steps stay where they were made, in their old order, as a branch at the state before
+    /// them (with every branch that hangs at them), and come back on the current branch, in their
+    /// new order, as copies with new numbers (``copy(of:at:)``). The steps after the last that
+    /// moved are copied too, though their states did not change: the current branch then stays
+    /// in the order its states were made, so no state hangs under a newer one. Undo and redo go
+    /// on along the copies as along the steps.
+    /// - Complexity: O(steps from the first that moved to the end of the current branch +
+    ///   contexts they change), plus the limits' trimming.
+    mutating func finishReordering(_ reordering: Reordering) {
+        assert(reordering.end - reordering.start == reordering.serials.count, "a reordered stretch lost count")
+        guard let first = reordering.serials.indices.first(where: { steps[reordering.start + $0].serial != reordering.serials[$0] })
+        else { return }
+        let lower = reordering.start + first
+        var moved: [UInt32: Step] = [:]
+        for index in lower..<reordering.end { moved[steps[index].serial] = steps[index] }
+        var originals = reordering.serials[first...].map { moved[$0]! }
+        originals.append(contentsOf: steps[reordering.end..<steps.count])
+        let fork: UInt32 = lower == 0 ? 0 : steps[lower - 1].serial
+        let now = clock.nanoseconds()
+        for index in lower..<steps.count {
+            let copy = copy(of: steps[index], at: now)
+            steps.withStep(at: index) { $0 = copy }
+        }
+        branches.add(fork: fork, steps: originals)
+        trimToLimits()
+    }
+
+    /// Puts the steps of `reordering` back in their order before the call (after a failed call
+    /// put the documents back); a step that left the history meanwhile stays out.
+    /// - Complexity: O(steps in the stretch).
+    mutating func restoreOrder(_ reordering: Reordering) {
+        var present: [UInt32: Step] = [:]
+        let end = min(reordering.end, steps.count)
+        for index in reordering.start..<end { present[steps[index].serial] = steps[index] }
+        var index = reordering.start
+        for serial in reordering.serials {
+            guard let step = present[serial] else { continue }
+            steps.withStep(at: index) { $0 = step }
+            index += 1
+        }
     }
 
     /// The step the next undo (or redo) of `scope` moves over.
@@ -136,11 +243,12 @@ extension HistoryRecord {
         return nil
     }
 
-    /// Moves the step at `index`, just undone (or redone), to the position's edge.
+    /// Moves the step at `index`, just undone (or redone), to the position's edge. A move past
+    /// other steps reorders them: the caller keeps the states' meaning
+    /// (``finishReordering(_:)``).
     mutating func place(_ direction: UndoResult.Direction, from index: Int) {
         var from = index
         let to = direction == .undo ? position - 1 : position
-        if from != to && !branches.isEmpty { rehang(forksAfterMoving(from, to: to)) }
         while from < to { steps.swapAt(from, from + 1); from += 1 }
         while from > to { steps.swapAt(from, from - 1); from -= 1 }
         position += direction == .undo ? -1 : 1
@@ -251,6 +359,16 @@ extension HistoryRecord {
     }
 
     func isDirty(_ context: UndoContext) -> Bool {
-        !(saveStates[context] ?? SaveState()).saved.contains(savedMarker(in: context))
+        !isSaved(savedMarker(in: context), in: context)
+    }
+
+    /// Whether `marker` (a serial standing for `context`'s content, see ``savedMarker(in:)``)
+    /// is a saved state of `context`. A copy of a saved step is marked saved when it is made, and
+    /// a save at a copy marks the step it is a copy of too (see ``copy(of:at:)``): the sets stay
+    /// plain serials, as snapshots keep them.
+    func isSaved(_ marker: UInt32, in context: UndoContext) -> Bool {
+        // A context never saved is saved at the start (``SaveState``'s default).
+        guard let saved = saveStates[context]?.saved else { return marker == 0 }
+        return saved.contains(marker)
     }
 }

@@ -75,7 +75,8 @@ extension HistoryRecord {
                 continue
             }
             var shared = 0
-            while shared < current.count && shared < target.count && current[shared].serial == target[shared].serial {
+            while shared < current.count && shared < target.count
+                    && origin(of: current[shared].serial) == origin(of: target[shared].serial) {
                 shared += 1
             }
             let way = Array(current[shared...]) + target[shared...]

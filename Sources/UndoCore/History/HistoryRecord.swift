@@ -42,6 +42,9 @@ struct HistoryRecord {
     /// The state each document move went to, by the serial of its step (see
     /// ``documentState(of:)``); looked up only, never listed.
     var documentMoves: [UInt32: UInt32] = [:]
+    /// The step each copy was made of (the first original, for a copy of a copy), by the copy's
+    /// serial (see ``copy(of:at:)``); looked up only, never listed.
+    var copyOrigins: [UInt32: UInt32] = [:]
     /// The groups being recorded, outermost first.
     @usableFromInline
     var openGroups: [UndoGroup] = []
@@ -204,29 +207,42 @@ struct HistoryRecord {
         return open(&top)
     }
 
-    /// Inserts a change as a new step at the position (or as the open group's newest member),
-    /// after setting the redo steps of its contexts aside as a branch: at the present state, or
-    /// with `asideAfterIt`, at the new step (a revert forwards, whose state those steps follow).
+    /// Inserts a change as a new step at the position (or as the open group's newest member).
+    /// The redo steps stay where they were made, as a branch at the present state; those of the
+    /// other contexts that can still be redone after the new step come back on top of it as
+    /// copies (see ``keepRedoSteps(after:among:at:)``).
     @usableFromInline
-    mutating func insert(_ command: consuming any UndoCommand, at now: UInt64, asideAfterIt: Bool = false) {
+    mutating func insert(_ command: consuming any UndoCommand, at now: UInt64) {
         if let group = openGroups.last {
             group.append(command)
             return
         }
-        // The new step takes the next serial.
-        if position < steps.count { setAsideRedoSteps(of: command, fork: asideAfterIt ? nextSerial : currentState) }
-        steps.insert(Step(command, serial: takeSerial(), time: now), at: position)
+        let redo = position < steps.count ? Array(steps[position..<steps.count]) : []
+        let fork = currentState
+        if !redo.isEmpty {
+            for step in redo { count(step.command, -1, done: false) }
+            steps.removeSuffix(from: position)
+        }
+        // The new step takes the next serial, before its copies.
+        steps.append(Step(command, serial: takeSerial(), time: now))
         count(steps[position].command, 1, done: true)
         totalCost += Int(steps[position].cost)
         position += 1
+        guard !redo.isEmpty else { return }
+        let kept = keepRedoSteps(after: steps[position - 1].command, among: redo)
+        branches.add(fork: fork, steps: redo)
+        for offset in kept {
+            let copy = copy(of: redo[offset], at: now)
+            count(copy.command, 1, done: false)
+            steps.append(copy)
+        }
     }
 
-    /// Adds a finished step (a group that closed, a revert) at the position; with
-    /// `asideAfterIt`, the redo steps it sets aside hang at it (see ``insert(_:at:asideAfterIt:)``).
+    /// Adds a finished step (a group that closed, a revert, a document move) at the position.
     @usableFromInline
-    mutating func appendFinished(_ command: consuming any UndoCommand, asideAfterIt: Bool = false) {
+    mutating func appendFinished(_ command: consuming any UndoCommand) {
         coalescingOpen = false
-        insert(command, at: clock.nanoseconds(), asideAfterIt: asideAfterIt)
+        insert(command, at: clock.nanoseconds())
         trimToLimits()
     }
 
@@ -237,53 +253,47 @@ struct HistoryRecord {
         return serial
     }
 
-    /// Doing something new ends the redo steps of the contexts it changes, and of every context
-    /// a set-aside step shared with them (those could not be redone in order any more): they
-    /// leave the current branch and hang, in their order, as a branch at `fork`, from where
-    /// ``goTo(_:)`` takes them back. The other contexts' redo steps stay.
+    /// Which of the redo steps stay redo steps after `command`, a new step (offsets into `redo`):
+    /// a person who undid in one document and then changes another keeps the first one's redo
+    /// steps. A redo step stays when nothing before it that leaves (the new step, or a redo step
+    /// set aside) changes any of its contexts: it can then still be redone in order.
     ///
-    /// Each step then stays on top of the same steps of the contexts it (and every branch that
-    /// hangs at it) changes: one that stays needs none that the new step or an earlier set-aside
-    /// step changes; one set aside needs none that an earlier step that stays changes. Steps go
-    /// aside until both hold.
-    /// - Complexity: O(redo steps × contexts they touch × passes), a pass for each time the
-    ///   second rule sets more aside (none without branches hanging at redo steps of other
-    ///   contexts); plus ``contextsOfBranches(at:)`` for each redo step with branches.
-    private mutating func setAsideRedoSteps(of command: any UndoCommand, fork: UInt32) {
-        let redo = Array(steps[position..<steps.count])
-        let touched = redo.map { Self.contexts(of: $0.command) }
-        let needs = branches.isEmpty ? touched : redo.indices.map { touched[$0].union(contextsOfBranches(at: redo[$0].serial)) }
-        var isAside = [Bool](repeating: false, count: redo.count)
-        var settled = false
-        while !settled {
-            settled = true
-            var changed = Self.contexts(of: command)
-            for offset in redo.indices {
-                if !isAside[offset] && !needs[offset].isDisjoint(with: changed) { isAside[offset] = true }
-                if isAside[offset] { changed.formUnion(touched[offset]) }
-            }
-            var needed: Set<UndoContext> = []
-            for offset in redo.indices.reversed() {
-                if !isAside[offset] && !touched[offset].isDisjoint(with: needed) {
-                    isAside[offset] = true
-                    settled = false
-                }
-                if isAside[offset] { needed.formUnion(needs[offset]) }
-            }
-        }
-        var kept: [Step] = []
-        var aside: [Step] = []
+    /// Those that stay cannot keep their numbers: the state after each would now include the
+    /// new step, which it was not made with. So every redo step stays where it was made (the
+    /// caller hangs them all, in their order, as a branch at the state before the new step,
+    /// where ``goTo(_:)`` finds them), and those that stay come back as copies with new numbers
+    /// (``copy(of:at:)``): every state keeps naming the documents as they were when it was made.
+    /// - Complexity: O(redo steps × contexts they touch).
+    private func keepRedoSteps(after command: any UndoCommand, among redo: [Step]) -> [Int] {
+        var changed = Self.contexts(of: command)
+        var kept: [Int] = []
         for offset in redo.indices {
-            if isAside[offset] {
-                count(redo[offset].command, -1, done: false)
-                aside.append(redo[offset])
+            let touched = Self.contexts(of: redo[offset].command)
+            if touched.isDisjoint(with: changed) {
+                kept.append(offset)
             } else {
-                kept.append(redo[offset])
+                changed.formUnion(touched)
             }
         }
-        steps.removeSuffix(from: position)
-        steps.append(contentsOf: kept)
-        branches.add(fork: fork, steps: aside)
+        return kept
+    }
+
+    /// A copy of `step` under a new serial, made at `now`: the same change, done on other steps
+    /// than the original (which keeps its own serial where it was made). The contexts it changes
+    /// have the content they had after the original, so it is saved where the original is, and
+    /// it is not a state of its own for moves in one document (``documentState(of:)`` names the
+    /// original).
+    /// - Complexity: O(contexts the step changes) when a context is saved, else O(1).
+    mutating func copy(of step: Step, at now: UInt64) -> Step {
+        let serial = takeSerial()
+        copyOrigins[serial] = copyOrigins[step.serial] ?? step.serial
+        if !saveStates.isEmpty {
+            for context in Self.contexts(of: step.command) where saveStates[context]?.saved.contains(step.serial) == true {
+                saveStates[context]!.saved.insert(serial)
+            }
+        }
+        totalCost += Int(step.cost)
+        return Step(copying: step, serial: serial, time: now)
     }
 
     // MARK: Limits
@@ -391,6 +401,14 @@ struct Step {
         self.serial = serial
         self.time = time
         self.command = command
+    }
+
+    /// A copy of `step` under another serial and time, at the cost measured for the original.
+    init(copying step: Step, serial: UInt32, time: UInt64) {
+        self.command = step.command
+        self.serial = serial
+        self.cost = step.cost
+        self.time = time
     }
 
     @usableFromInline

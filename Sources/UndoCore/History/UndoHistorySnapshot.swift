@@ -63,15 +63,15 @@ public struct UndoHistorySnapshot<Payload> {
         }
     }
 
-    /// A step that moved one document alone (``UndoStack/goTo(state:in:named:)``) and the
-    /// state it took the document to: what that document's later moves count from.
-    public struct DocumentMove: Equatable {
-        public var step: UInt32
+    /// A state that stands for another: a step's copy and the step it copies, or a document
+    /// move's step and the state the document went to.
+    public struct StateLink: Equatable, Sendable {
         public var state: UInt32
+        public var target: UInt32
 
-        public init(step: UInt32, state: UInt32) {
-            self.step = step
+        public init(state: UInt32, target: UInt32) {
             self.state = state
+            self.target = target
         }
     }
 
@@ -94,8 +94,13 @@ public struct UndoHistorySnapshot<Payload> {
     /// when the last change of the run was made.
     public var coalescingOpen = false
     public var lastCoalescingTime: UInt64 = 0
-    /// The document moves among the steps, by step serial.
-    public var documentMoves: [DocumentMove] = []
+    /// The steps that are copies (made to keep every state's meaning when steps are reordered
+    /// or a new step goes below other documents' redo steps), each with the step it copies, by
+    /// state (empty for a journal that kept none).
+    public var copies: [StateLink] = []
+    /// The steps of document moves (``UndoStack/goTo(state:in:named:)``), each with the state
+    /// the document went to, by state.
+    public var documentMoves: [StateLink] = []
 
     public init() {}
 
@@ -182,10 +187,17 @@ extension UndoStack {
         snapshot.currentContext = record.currentContext
         snapshot.coalescingOpen = record.coalescingOpen
         snapshot.lastCoalescingTime = record.lastCoalescingTime
-        // Only the moves whose steps are still in the history (a limit may have dropped some).
-        var kept = Set<UInt32>()
-        record.forEachStep { step, _, _ in if record.documentMoves[step.serial] != nil { kept.insert(step.serial) } }
-        snapshot.documentMoves = kept.sorted().map { .init(step: $0, state: record.documentMoves[$0] ?? 0) }
+        // Only those of steps still in the history, in the order of their states.
+        var present: Set<UInt32> = []
+        record.forEachStep { step, _, _ in present.insert(step.serial) }
+        func links(_ map: [UInt32: UInt32]) -> [UndoHistorySnapshot<Payload>.StateLink] {
+            map.filter { present.contains($0.key) }.map { .init(state: $0.key, target: $0.value) }.sorted { $0.state < $1.state }
+        }
+        snapshot.copies = links(record.copyOrigins)
+        // A move is kept while its step is, or while a copy of it is (a limit may have dropped
+        // the move's own step; its copy still takes the document to the move's state).
+        present.formUnion(snapshot.copies.map(\.target))
+        snapshot.documentMoves = links(record.documentMoves)
         return snapshot
     }
 
@@ -265,7 +277,8 @@ extension UndoStack {
             record.currentContext = snapshot.currentContext
             record.coalescingOpen = snapshot.coalescingOpen
             record.lastCoalescingTime = snapshot.lastCoalescingTime
-            record.documentMoves = Dictionary(snapshot.documentMoves.map { ($0.step, $0.state) }, uniquingKeysWith: { first, _ in first })
+            record.copyOrigins = Dictionary(snapshot.copies.map { ($0.state, $0.target) }) { first, _ in first }
+            record.documentMoves = Dictionary(snapshot.documentMoves.map { ($0.state, $0.target) }) { first, _ in first }
             record.titles.removeAll()
             return true
         }
@@ -322,19 +335,22 @@ extension UndoStack {
         for state in snapshot.saveLog + snapshot.saveMarks.flatMap({ $0.saved + [$0.baseline] }) where state >= snapshot.nextSerial {
             throw UndoSnapshotError("a save mark names state \(state), which was never made (the next serial is \(snapshot.nextSerial))")
         }
+        let copied = Set(snapshot.copies.map(\.target))
+        for link in snapshot.copies + snapshot.documentMoves {
+            guard branchOf[link.state] != nil || copied.contains(link.state) else {
+                throw UndoSnapshotError("a copy or document move names state \(link.state), which is not in the history")
+            }
+            guard link.target < snapshot.nextSerial else {
+                throw UndoSnapshotError("state \(link.state) stands for state \(link.target), which was never made")
+            }
+        }
         for name in snapshot.saveMarks.map(\.context.name) + [snapshot.currentContext?.name ?? ""]
         where name.utf8.count > maximumNameBytes {
             throw UndoSnapshotError("a context name of \(name.utf8.count) bytes is over the limit of \(maximumNameBytes)")
         }
-        var moved = Set<UInt32>()
-        for move in snapshot.documentMoves {
-            guard branchOf[move.step] != nil else {
-                throw UndoSnapshotError("a document move names step \(move.step), which is not in the history")
-            }
-            guard move.state < snapshot.nextSerial else {
-                throw UndoSnapshotError("document move \(move.step) goes to state \(move.state), which was never made")
-            }
-            guard moved.insert(move.step).inserted else { throw UndoSnapshotError("document move \(move.step) is repeated") }
+        var linked = Set<UInt32>()
+        for link in snapshot.copies + snapshot.documentMoves where !linked.insert(link.state).inserted {
+            throw UndoSnapshotError("state \(link.state) is linked twice (as a copy or a document move)")
         }
         for (value, what) in [(snapshot.countLimit, "count"), (snapshot.memoryLimit, "memory")] {
             if let value, value < 0 { throw UndoSnapshotError("the \(what) limit \(value) is negative") }

@@ -84,7 +84,7 @@ extension HistoryRecord {
         return UndoStepInfo(index: index, serial: step.serial, name: command.name,
                             historyDescription: command.historyDescription, context: context,
                             isApplied: index < position,
-                            isSavePoint: saveStates[context]?.saved.contains(step.serial) ?? false,
+                            isSavePoint: isSaved(step.serial, in: context),
                             isDiscardable: command.isDiscardable,
                             memberCount: (command as? UndoGroup)?.members.count ?? 0)
     }

@@ -11,7 +11,8 @@ extension UndoStack {
             guard record.openGroups.isEmpty else { throw UndoError.groupOpen }
             let context = context ?? record.currentContext ?? .global
             let marker = record.savedMarker(in: context)
-            record.saveStates[context, default: SaveState()].saved = [marker]
+            // The step it may be a copy of too: the content is the same at both.
+            record.saveStates[context, default: SaveState()].saved = [marker, record.origin(of: marker)]
             record.logSave()
             record.coalescingOpen = false
         }
@@ -52,7 +53,7 @@ extension UndoStack {
         return access { record in
             let context = context ?? record.currentContext ?? .global
             guard record.openGroups.isEmpty && record.isDirty(context) else { return false }
-            if case .success = record.revertPlan(for: context) { return true }
+            if case .success(let plan) = record.revertPlan(for: context) { return plan.stepCount > 0 }
             return false
         }
     }
@@ -91,11 +92,13 @@ extension UndoStack {
         let context = context ?? record.pointee.currentContext ?? .global
         guard record.pointee.isDirty(context) else { return nil }
         let plan = try record.pointee.revertPlan(for: context).get()
+        guard plan.stepCount > 0 else { return nil }
         var ran = try plan.run(named: name, context: context) {
             record.pointee.saveStates[context, default: SaveState()].saved = []
         }
         record.pointee.appendFinished(ran.command)
-        record.pointee.saveStates[context, default: SaveState()].saved.insert(record.pointee.savedMarker(in: context))
+        let marker = record.pointee.savedMarker(in: context)
+        record.pointee.saveStates[context, default: SaveState()].saved.formUnion([marker, record.pointee.origin(of: marker)])
         return UndoResult(direction: plan.redone.isEmpty ? .undo : .redo, name: name, context: context,
                           stepCount: plan.stepCount, changes: ran.changes.takeAll())
     }

@@ -49,7 +49,7 @@ extension UndoStack {
                     context: command.context, time: step.time,
                     branch: branch, isApplied: branch == 0 && index < record.position,
                     isCurrent: step.serial == current, wasSaved: saved.contains(step.serial),
-                    isSavePoint: record.saveStates[command.context]?.saved.contains(step.serial) ?? false,
+                    isSavePoint: record.isSaved(step.serial, in: command.context),
                     isNextRedo: branch == 0 && index == record.position))
                 index += 1
             }

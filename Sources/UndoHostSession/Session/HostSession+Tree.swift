@@ -13,7 +13,12 @@ extension HostSession {
         switch command {
         case .tree(let dot, let times, let clock, let document):
             var view = withStack { HistoryTreeView(stack: $0, now: $0.currentTime) }
-            if document { view.keepOnly(document: currentDocument) }
+            if document {
+                // The states `earlier --doc` and `later --doc` go through, and the one they count from.
+                let context = UndoContext(currentDocument)
+                let (states, at) = withStack { ($0.documentStates(of: context), $0.documentState(of: context)) }
+                view.keepOnly(states: Set(states.map(Int.init)), current: Int(at))
+            }
             view.showsTimes = times
             if clock { view.wallClockNow = Int64(time(nil)) }
             return .tree(view, dot: dot)

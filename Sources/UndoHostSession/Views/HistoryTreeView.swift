@@ -55,19 +55,20 @@ public struct HistoryTreeView: Sendable, Equatable {
         }
     }
 
-    /// Keeps the states made by steps of `document` (`tree --doc`): each hangs under the nearest
-    /// state before it that is kept (0: the start), so the drawing is that document's own tree.
-    /// The current state is then the newest kept state on the way to it. A group counts for
-    /// the document it was made in.
+    /// Keeps a document's own states (`tree --doc`): `states`, those
+    /// ``UndoStack/documentStates(of:)`` lists and `earlier --doc`/`later --doc` go through (its
+    /// steps and the groups that changed it; neither a document move's step nor a copy). Each
+    /// hangs under the nearest state before it that is kept (0: the start), so the drawing is that
+    /// document's own tree, and `current` (``UndoStack/documentState(of:)``) is marked current.
     /// - Complexity: O(states), each state's nearest kept ancestor found once.
-    public mutating func keepOnly(document: String) {
+    public mutating func keepOnly(states: Set<Int>, current: Int) {
         let byID = Dictionary(nodes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var nearest: [Int: Int] = [0: 0]
         func nearestKept(_ start: Int) -> Int {
             var chain: [Int] = []
             var id = start
             while nearest[id] == nil, let node = byID[id] {
-                if node.document == document { nearest[id] = id; break }
+                if states.contains(id) { nearest[id] = id; break }
                 chain.append(id)
                 id = node.parent
             }
@@ -75,9 +76,9 @@ public struct HistoryTreeView: Sendable, Equatable {
             for passed in chain { nearest[passed] = found }
             return found
         }
-        current = nearestKept(current)
+        self.current = current
         nodes = nodes.compactMap { node in
-            guard node.document == document else { return nil }
+            guard states.contains(node.id) else { return nil }
             var kept = node
             kept.parent = nearestKept(node.parent)
             kept.isCurrent = node.id == current
