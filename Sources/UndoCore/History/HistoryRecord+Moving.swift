@@ -37,12 +37,20 @@ extension HistoryRecord {
         coalescingOpen = false
         guard let first = find(direction, in: scope) else { return nil }
         var changes = UndoChanges()
+        if count == 1 && first == (direction == .undo ? position - 1 : position) {
+            // One step at the position's edge, the common case: nothing is reordered, and the
+            // result is built once, in place (its parts moved in, not copied).
+            let removed = try apply(direction, at: first, &changes, removingObsolete: removingObsolete)
+            let obsolete = removed == nil ? 0 : 1
+            let (name, context) = removed ?? nameAndContext(at: direction == .undo ? position : position - 1)
+            return UndoResult(direction: direction, name: name, context: context, stepCount: 1,
+                              changes: changes.takeAll(), obsoleteCount: obsolete)
+        }
         // What the call reorders, noted before each step moves: at the end, the states that
         // reordering changed become copies (see ``finishReordering(_:)``).
         var reordering: Reordering?
         if count == 1 {
-            // One step, the common case: the result built once, in place (its parts moved in,
-            // not copied).
+            // One step past others: the result built once, in place.
             noteReordering(&reordering, moving: first, direction)
             let removed = try applyNoting(&reordering, direction, at: first, &changes, removingObsolete: removingObsolete)
             let obsolete = removed == nil ? 0 : 1
