@@ -202,13 +202,16 @@ extension PluginHost {
         defer { closedir(directory) }
         var names: [String] = []
         while let entry = readdir(directory) {
-            // Byte by byte up to the NUL: the bytes after it are not the kernel's (valgrind
-            // saw the string code's word-wide reads of them). Decoded from the entry itself,
-            // not from a copy grown byte by byte.
+            // Byte by byte up to the NUL, into an array of its own: the bytes after the NUL
+            // are not the kernel's, and the string code reads its source a word at a time, so
+            // decoding the entry in place reads them (valgrind's memcheck in install-check).
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                var length = 0
-                while length < raw.count && raw[length] != 0 { length += 1 }
-                return String(decoding: UnsafeRawBufferPointer(rebasing: raw[..<length]), as: UTF8.self)
+                var bytes: [UInt8] = []
+                for byte in raw {
+                    if byte == 0 { break }
+                    bytes.append(byte)
+                }
+                return String(decoding: bytes, as: UTF8.self)
             }
             if name != "." && name != ".." { names.append(name) }
         }
