@@ -12,7 +12,8 @@ public enum UndoError: Error, Sendable, Equatable, CustomStringConvertible {
     case reentrantCall(String)
     /// `endGroup` with no group open.
     case noOpenGroup
-    /// undo or redo while a group is open: end the group first.
+    /// An undo, redo, save, revert or move while a group is open: its changes are made but not
+    /// yet one step, so the group must end first. The text names no operation: it serves them all.
     case groupOpen
     /// Groups nested deeper than the history allows.
     case groupTooDeep(limit: Int)
@@ -54,7 +55,7 @@ public enum UndoError: Error, Sendable, Equatable, CustomStringConvertible {
         case .reentrantCall(let what):
             return "\(what) was called from inside an action the history is running; the call was refused"
         case .noOpenGroup: return "endGroup was called with no group open"
-        case .groupOpen: return "a group is open: end it before undoing or redoing"
+        case .groupOpen: return "a group is open: end it first"
         case .groupTooDeep(let limit): return "groups are nested deeper than \(limit) levels"
         case .nameTooLong(let what, let bytes, let limit):
             return "the \(what) is \(bytes) bytes long; at most \(limit) are accepted"

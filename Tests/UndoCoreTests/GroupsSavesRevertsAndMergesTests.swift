@@ -43,6 +43,8 @@ import Testing
         try stack.beginGroup(named: "Edit")
         try stack.perform(Append(store: store, text: "b"))
         #expect(throws: UndoError.groupOpen) { try stack.markSaved() }
+        // The reason serves every refused call: it names no undo or redo for a save.
+        #expect(UndoError.groupOpen.description == "a group is open: end it first")
         try stack.endGroup()
         #expect(stack.isDirty())
         try stack.revertToSaved()

@@ -195,6 +195,41 @@ struct TreeMarksScriptTests {
             """), "\(run.standardOutput)")
     }
 
+    @Test("tree --doc counts the branches it draws: a line is one, though its states lie on two branches of the whole history")
+    func documentTreeCountsItsOwnBranches() throws {
+        // The undo in b moves its step past a's second one, which stays where it was made (a
+        // branch) and comes back as a copy: a's states 1 and 3 lie on two branches of the whole
+        // history, one line in a's own tree.
+        let run = try UndoHostProcess.runScript("""
+            doc a
+            text.insert 0 "a1"
+            doc b
+            text.insert 0 "b1"
+            doc a
+            text.insert 0 "a2"
+            doc b
+            undo
+            doc a
+            tree --doc
+            tree
+            """)
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardOutput.hasSuffix("""
+            History tree (2 steps, 1 branch, at state 3)
+            o 0  Start
+            o 1  Typing "a1"
+            @ 3  Typing "a2"  (current)
+            History tree (5 steps, 2 branches, at state 4)
+            o 0  Start
+            o 1  Typing "a1"  (a)
+            ├─o 2  Typing "b1"  (b)
+            │ o 3  Typing "a2"  (a)
+            @ 4  Typing "a2"  (a, current)
+            o 5  Typing "b1"  (b, redo)
+
+            """), "\(run.standardOutput)")
+    }
+
     @Test("tree --clock shows each state's time of day")
     func clockTimes() throws {
         let run = try UndoHostProcess.runScript("text.insert 0 \"a\"\ntree --clock\n")

@@ -99,7 +99,10 @@ public struct HistoryTreeView: Sendable, Equatable {
     public func rendered(style: TextStyle, words: SessionText = .english) -> String {
         let byID = Dictionary(nodes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let children = self.children
-        let branches = Set(nodes.map(\.branch)).count
+        // A branch is a line from the start to a state with none after it: counted in the drawing
+        // itself, as a document's own tree (``keepOnly(states:current:)``) hangs states of several
+        // branches of the whole history in one line.
+        let branches = nodes.count { children[$0.id] == nil }
         let summary = nodes.isEmpty ? words.noSteps : words.treeSummary(steps: nodes.count, branches: max(branches, 1), at: current)
         var lines = [style.bold(words.historyTree) + " (\(summary))"]
         // Work items: a state, the prefix of its own line, and that of the lines below it.
