@@ -128,4 +128,17 @@ struct DocumentTreeScriptTests {
         #expect(run.standardOutput.components(separatedBy: tree).count == 3, "\(run.standardOutput)")
         #expect(run.standardOutput.hasSuffix("Go to state 3 of a\na (Text Editor)\n  x[z]\n"), "\(run.standardOutput)")
     }
+
+    /// The known limit the guides state (docs/undo-host.md, docs/using-the-history-from-swift.md):
+    /// copies are made again at each change, so 20 redo steps kept in one document and 30
+    /// changes in another make a tree of 650 steps, each change hanging the 20 as a branch and
+    /// copying them above itself. When this figure changes, so do the guides.
+    @Test("Undoing 20 steps in one document and making 30 changes in another makes 650 steps, as the guides say")
+    func copiesGrowWithTheProduct() throws {
+        var script = "doc a\n" + String(repeating: "text.insert 0 \"a\"\nbreak\n", count: 20) + "undo 20\n"
+        script += "doc b\n" + String(repeating: "text.insert 0 \"b\"\nbreak\n", count: 30) + "tree\n"
+        let run = try UndoHostProcess.runScript(script)
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardOutput.contains("History tree (650 steps, 31 branches, at state 630)"), "\(run.standardOutput)")
+    }
 }
