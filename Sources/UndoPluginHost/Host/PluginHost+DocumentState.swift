@@ -365,14 +365,7 @@ extension LoadedPlugin {
                                     message: "the plugin cannot save its documents in pieces")
         }
         guard isLoaded else { throw unloadedError(action: nil, phase: .save) }
-        let (status, frame) = serialized {
-            let frame = CallFrame(hostTable: hostTable, pluginData: pluginData, phase: .saveDocument,
-                                  context: context, documents: documents)
-            frame.documentPieces = pieces
-            let status = frame.run { call in save(call) }
-            frame.documentPieces = nil
-            return (status, frame)
-        }
+        let (status, frame) = documentCall(.saveDocument, context, pieces: pieces) { call in save(call) }
         if pieces.isOverLimit {
             throw PluginActionError(pluginID: id, actionID: nil, phase: .save, code: Int32(UNDO_ELIMIT),
                                     message: "the document's state is over the limit of \(PluginHost.maximumDocumentSize) bytes")
@@ -457,14 +450,7 @@ extension LoadedPlugin {
             throw PluginActionError(pluginID: id, actionID: nil, phase: .load, code: Int32(UNDO_ELIMIT),
                                     message: "the document's state is \(source.count) bytes, over the limit of \(PluginHost.maximumDocumentSize)")
         }
-        let (status, frame) = serialized {
-            let frame = CallFrame(hostTable: hostTable, pluginData: pluginData, phase: .loadDocument,
-                                  context: context, documents: documents)
-            frame.documentSource = source
-            let status = frame.run { call in load(call) }
-            frame.documentSource = nil
-            return (status, frame)
-        }
+        let (status, frame) = documentCall(.loadDocument, context, source: source) { call in load(call) }
         let error: PluginActionError?
         if let failure = source.failure {
             error = PluginActionError(pluginID: id, actionID: nil, phase: .load, code: Int32(UNDO_ESTATE), message: failure)
@@ -480,6 +466,25 @@ extension LoadedPlugin {
             // Whatever the plugin kept of the state goes: the document stays empty.
             closeContext(context)
             throw error
+        }
+    }
+
+    /// Runs save_document_v2 or load_document_v2 (`call`) for `context` in a frame of `phase`,
+    /// with `pieces` (what write_document fills) or `source` (what read_document hands on)
+    /// attached for the call only.
+    /// - Returns: what the plugin returned, and the frame (for the error it reported).
+    private func documentCall(_ phase: CallFrame.Phase, _ context: UndoContext, pieces: DocumentPieces? = nil,
+                              source: DocumentSource? = nil,
+                              _ call: (UnsafeMutablePointer<undo_call>) -> Int32) -> (Int32, CallFrame) {
+        serialized {
+            let frame = CallFrame(hostTable: hostTable, pluginData: pluginData, phase: phase,
+                                  context: context, documents: documents)
+            frame.documentPieces = pieces
+            frame.documentSource = source
+            let status = frame.run(call)
+            frame.documentPieces = nil
+            frame.documentSource = nil
+            return (status, frame)
         }
     }
 
