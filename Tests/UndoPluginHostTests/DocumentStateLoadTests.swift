@@ -6,20 +6,8 @@ import UndoPluginABI
 /// load_document_v2 (ABI 1.8): a plugin reads its state in pieces with read_document, so the
 /// host hands it on in the blocks it keeps (a journal's rows) and never joins them; through
 /// statebox.c built with -DSTATEBOX_V2.
-@Suite struct DocumentStateLoadInPieces {
+@Suite struct DocumentStateLoadInPieces: StateboxInPieces {
     static let box = DocumentState.box
-
-    func makeBox() throws -> (PluginHost, String) {
-        let (host, _) = makeHost()
-        let path = try Fixtures.buildPlugin("statebox.c", defines: ["STATEBOX_V2"])
-        try host.load(file: path)
-        return (host, path)
-    }
-
-    func setPiece(_ size: UInt64, in path: String) throws {
-        typealias SetPiece = @convention(c) (UInt64) -> Void
-        try Fixtures.function("statebox_set_piece", in: path, as: SetPiece.self)(size)
-    }
 
     func reads(in path: String) throws -> Int {
         typealias Count = @convention(c) () -> Int32

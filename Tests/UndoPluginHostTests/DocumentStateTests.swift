@@ -238,20 +238,8 @@ import UndoPluginABI
 
 /// save_document_v2 (ABI 1.8): a plugin hands its state in pieces with write_document, once per
 /// save, past UNDO_MAX_VALUE_SIZE; through statebox.c built with -DSTATEBOX_V2.
-@Suite struct DocumentStateInPieces {
+@Suite struct DocumentStateInPieces: StateboxInPieces {
     static let box = DocumentState.box
-
-    func makeBox() throws -> (PluginHost, String) {
-        let (host, _) = makeHost()
-        let path = try Fixtures.buildPlugin("statebox.c", defines: ["STATEBOX_V2"])
-        try host.load(file: path)
-        return (host, path)
-    }
-
-    func setPiece(_ size: UInt64, in path: String) throws {
-        typealias SetPiece = @convention(c) (UInt64) -> Void
-        try Fixtures.function("statebox_set_piece", in: path, as: SetPiece.self)(size)
-    }
 
     func lastWrite(in path: String) throws -> Int32 {
         typealias LastWrite = @convention(c) () -> Int32
