@@ -196,6 +196,16 @@ struct ChangeRow {
             }
         }
 
+        /// The bytes of ``values``, 8 a number and a text's UTF-8, counted without building the
+        /// array: what the journal counts towards the next automatic checkpoint, and an open
+        /// batches its replay by.
+        var byteCount: Int {
+            var texts = kind.utf8.count + context.utf8.count + plugin.utf8.count + pluginVersion.utf8.count
+            texts += action.utf8.count + arguments.utf8.count + name.utf8.count + stepName.utf8.count
+            texts += description.utf8.count + coalescingKey.utf8.count + inverseArguments.utf8.count
+            return 6 * 8 + texts
+        }
+
         var values: [SQLiteConnection.Value] {
             [.integer(sequence), .integer(Int64(bitPattern: time)), .text(kind), .text(context), .text(plugin),
              .text(pluginVersion), .text(action), .text(arguments), .text(name), .integer(first), .integer(second),

@@ -520,9 +520,11 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
                 throw JournalError(path: path, wanted + "; loaded: \(have)", reason: .pluginVersion, plugin: id)
             }
         }
+        // Each (plugin, action) pair once: a journal repeats a few pairs many times.
+        var pairsChecked = Set<[String]>()
         for (sequence, _, change) in changes {
-            guard case .perform(let step) = change, let action = try? host.actionType(step.action),
-                  action.pluginID != step.plugin else { continue }
+            guard case .perform(let step) = change, pairsChecked.insert([step.plugin, step.action]).inserted,
+                  let action = try? host.actionType(step.action), action.pluginID != step.plugin else { continue }
             throw JournalError(path: path, "the file is damaged (change \(sequence) (perform): action \(step.action.prefix(200)) "
                                + "is plugin \(action.pluginID)'s, not \(step.plugin)'s)", reason: .damaged)
         }
@@ -773,7 +775,7 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
                 return
             }
             lastTime = record.row.time
-            sizes.append(byteCount(ChangeRow.Row(sequence: record.row.sequence, time: record.row.time, change: change).values))
+            sizes.append(record.row.byteCount)
             changes.append((record.row.sequence, record.row.time, whole ? change : change.outline))
         }
         if let damaged { throw SQLiteFailure(code: SQLITE_CORRUPT, message: damaged) }
@@ -808,11 +810,10 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
                 }
                 state.lastTime = max(state.lastTime, time)
                 let row = ChangeRow.Row(sequence: state.nextSequence, time: state.lastTime, change: change)
-                let values = row.values
-                try connection.run(insert, values)
+                try connection.run(insert, row.values)
                 state.nextSequence += 1
                 state.changesSinceCheckpoint += 1
-                state.bytesSinceCheckpoint += Self.byteCount(values)
+                state.bytesSinceCheckpoint += row.byteCount
                 state.tracked.follow(change)
                 if state.inTransaction && now &- state.groupStarted >= Self.windowNanoseconds {
                     try commitLocked(&state)
@@ -1128,16 +1129,6 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
     /// last one (see ``checkpointIfDue(every:)``): documents smaller than this never hold one back.
     public static let checkpointByteAllowance = 64 * 1024
 
-    /// The bytes a change's row holds (its texts and blobs, 8 per number).
-    private static func byteCount(_ values: [SQLiteConnection.Value]) -> Int {
-        values.reduce(0) { total, value in
-            switch value {
-            case .integer: total + 8
-            case .text(let text): total + text.utf8.count
-            case .blob(let bytes): total + bytes.count
-            }
-        }
-    }
 
     /// Puts a checkpoint back into `host` (its plugins already loaded, see `checkPlugins`): the
     /// documents' states, then the history.
