@@ -520,11 +520,13 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
                 throw JournalError(path: path, wanted + "; loaded: \(have)", reason: .pluginVersion, plugin: id)
             }
         }
-        // Each (plugin, action) pair once: a journal repeats a few pairs many times.
-        var pairsChecked = Set<[String]>()
+        // A run of performs of one action is checked once: a journal repeats its last pair often.
+        var checked: (plugin: String, action: String)?
         for (sequence, _, change) in changes {
-            guard case .perform(let step) = change, pairsChecked.insert([step.plugin, step.action]).inserted,
-                  let action = try? host.actionType(step.action), action.pluginID != step.plugin else { continue }
+            guard case .perform(let step) = change else { continue }
+            if let checked, checked.action == step.action, checked.plugin == step.plugin { continue }
+            checked = (step.plugin, step.action)
+            guard let action = try? host.actionType(step.action), action.pluginID != step.plugin else { continue }
             throw JournalError(path: path, "the file is damaged (change \(sequence) (perform): action \(step.action.prefix(200)) "
                                + "is plugin \(action.pluginID)'s, not \(step.plugin)'s)", reason: .damaged)
         }
