@@ -709,6 +709,34 @@ extension Checkpoint {
                        currentContext: history.currentContext?.name)
     }
 
+    /// Frees the history's steps (every branch's) once their rows are written: a checkpoint
+    /// being taken does not hold them while the plugins load its states back. ``info`` reports
+    /// no steps afterwards.
+    /// - Complexity: O(steps), to free them.
+    mutating func dropHistory() {
+        history.steps = []
+        history.branches = []
+    }
+
+    /// The bytes of text its steps hold (arguments, inverse arguments and descriptions, of
+    /// every branch and group member): what ``dropHistory()`` frees (for tests that count).
+    /// - Complexity: O(steps).
+    var recordBytes: Int {
+        var total = 0
+        func visit(_ content: UndoHistorySnapshot<PluginStepRecord>.Content) {
+            switch content {
+            case .command(let record):
+                total += record.arguments.utf8.count + (record.inverseArguments?.utf8.count ?? 0)
+                    + (record.description?.utf8.count ?? 0)
+            case .group(_, _, _, let members): members.forEach(visit)
+            case .reverted(_, _, let group): visit(group)
+            }
+        }
+        for step in history.steps { visit(step.content) }
+        for branch in history.branches { for step in branch.steps { visit(step.content) } }
+        return total
+    }
+
     /// Every plugin its steps and documents use, with the version written, in first use order.
     var pluginsUsed: [(id: String, version: String)] {
         var found: [(id: String, version: String)] = []

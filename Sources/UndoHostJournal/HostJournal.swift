@@ -912,8 +912,8 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         // a plugin whose load refuses what its save wrote would leave a journal that can never
         // reopen. Any failure rolls the transaction back, keeping every change.
         let versions = Dictionary(host.plugins.map { ($0.id, $0.version) }, uniquingKeysWith: { first, _ in first })
-        let made: Result<Checkpoint, JournalError> = host.withHistoryLocked { (access) -> Result<Checkpoint, JournalError> in
-            state.withLock { (state: inout WriteState) -> Result<Checkpoint, JournalError> in
+        let made: Result<CheckpointInfo, JournalError> = host.withHistoryLocked { (access) -> Result<CheckpointInfo, JournalError> in
+            state.withLock { (state: inout WriteState) -> Result<CheckpointInfo, JournalError> in
                 do throws(JournalError) {
                     return .success(try write(access, &state, versions: versions))
                 } catch {
@@ -921,12 +921,12 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
                 }
             }
         }
-        return try made.get().info
+        return try made.get()
     }
 
     /// The checkpoint itself (see ``checkpoint()``), under the history's lock and the state's.
     private func write(_ access: HistoryCheckpointAccess, _ state: inout WriteState, versions: [String: String])
-        throws(JournalError) -> Checkpoint
+        throws(JournalError) -> CheckpointInfo
     {
         func cannotWrite(_ error: SQLiteFailure) -> JournalError {
             JournalError(path: path, "cannot write the checkpoint: \(error.message)")
@@ -945,17 +945,17 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
             return JournalError(path: path, "cannot checkpoint: \(error)")
         }
         guard !state.isClosed else { throw JournalError(path: path, "the journal is closed") }
-        let history: UndoHistorySnapshot<PluginStepRecord>
         let wanted = access.documents(listed: state.tracked.documents)
+        var checkpoint: Checkpoint
         do throws(PluginHostError) {
-            history = try access.snapshot()
+            // The snapshot goes straight into the checkpoint, its one holder (see the check below).
+            checkpoint = Checkpoint(sequence: state.nextSequence - 1, time: JournalClock.wallClockNanoseconds(),
+                                    loads: state.tracked.loads, documents: [], history: try access.snapshot())
             // Refused before anything is saved or written.
             for document in wanted where !document.plugin.isEmpty { try access.checkCanSave(plugin: document.plugin) }
         } catch {
             throw cannotCapture(error)
         }
-        var checkpoint = Checkpoint(sequence: state.nextSequence - 1, time: JournalClock.wallClockNanoseconds(),
-                                    loads: state.tracked.loads, documents: [], history: history)
         do throws(SQLiteFailure) {
             // The changes waiting (normal durability) are committed first: a checkpoint that
             // fails rolls back only itself, never acknowledged changes.
@@ -1004,6 +1004,12 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
             throw cannotWrite(error)
         }
         if let refused { throw cannotCapture(refused) }
+        // The history's records are in their rows now: dropped before the states are loaded
+        // back, so the check holds the scratch documents beside the session, not also a copy
+        // of every step's arguments (as large as the text the history keeps).
+        let info = checkpoint.info
+        checkpoint.dropHistory()
+        statistics.historyBytesHeld = checkpoint.recordBytes
         statistics.bytesHeld = checkpoint.documents.reduce(0) { $0 + $1.state.count }
         let used = Set(checkpoint.documents.map(\.document.context))
         for item in checkpoint.documents where !item.document.plugin.isEmpty {
@@ -1036,9 +1042,9 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         lastStatistics = statistics
         // Changes recorded after the capture (another thread's) stay counted.
         state.changesSinceCheckpoint = Int(state.nextSequence - 1 - checkpoint.sequence)
-        state.checkpointSteps = checkpoint.history.stepCount
+        state.checkpointSteps = info.steps
         state.bytesSinceCheckpoint = 0
-        state.checkpointDocumentBytes = checkpoint.info.documentBytes
+        state.checkpointDocumentBytes = info.documentBytes
         // A journal made without auto_vacuum (before version 4's checkpoints gave
         // pages back) is switched once: VACUUM rewrites it, then its pages go back
         // at every checkpoint. It holds the checkpoint and few changes now, so this
@@ -1047,17 +1053,20 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         if ((try? connection.integer("PRAGMA auto_vacuum;")) ?? 2) != 2 {
             try? connection.execute("PRAGMA auto_vacuum=INCREMENTAL; VACUUM;")
         }
-        return checkpoint
+        return info
     }
 
     /// What the last checkpoint held and read (for tests that count): the most bytes of a
     /// state held at once while the plugins saved them (the first piece kept for the
     /// document's row and the block being written), the bytes of states still held while the
     /// plugins loaded them back (first pieces only), the blocks and bytes read back from its
-    /// rows, and the rows of further pieces read back to be sealed with their count.
+    /// rows, and the rows of further pieces read back to be sealed with their count; the bytes
+    /// of the history's records (arguments, inverse arguments, descriptions) still held while
+    /// the plugins loaded the states back.
     struct CheckpointStatistics: Equatable {
         var mostBytesHeldSaving = 0
         var bytesHeld = 0
+        var historyBytesHeld = 0
         var blocksRead = 0
         var bytesRead = 0
         var rowsSealedAgain = 0

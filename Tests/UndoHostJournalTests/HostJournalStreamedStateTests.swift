@@ -75,6 +75,46 @@ import UndoPluginHost
         #expect(try sqliteRows(path, "SELECT count(*) FROM changes;") == [["0"]], "the change is dropped: the check passed")
     }
 
+    /// A checkpoint writes the history's records (each step's arguments as script text: as large
+    /// as the text the history keeps) before the states are loaded back, and frees them then:
+    /// while the plugin loads the scratch document, the checkpoint holds none of them (it held
+    /// them all, beside the scratch document: 6 steps of 16 MiB of text added 0.2 times the
+    /// state to the checkpoint's peak). Counted, not timed; the rows, the step count and the
+    /// reopened history are unchanged.
+    @Test func aCheckpointHoldsNoHistoryRecordWhileTheStatesLoadBack() throws {
+        let path = journal.scratch("checked-history-\(UInt32.random(in: 0...UInt32.max)).undojournal")
+        let characters = 1_000_000
+        let first = HostJournalLargeDocumentTests.text(characters, from: 0)
+        let second = HostJournalLargeDocumentTests.text(characters, from: characters)
+        do {
+            let (host, clock) = journal.makeHost()
+            let writer = try HostJournal.open(path: path, host: host, clock: clock)
+            try host.perform("text.insert", [.i64(0), .string(first)], in: big)
+            try host.breakCoalescing()
+            try host.perform("text.insert", [.i64(Int64(characters)), .string(second)], in: big)
+            try host.undo(count: 1) // a step to redo is written too
+            let info = try writer.checkpoint()
+            #expect(info.steps == 2)
+            let statistics = try #require(writer.lastStatistics)
+            #expect(statistics.historyBytesHeld == 0, "no step's arguments held while the state loads back")
+            #expect(statistics.bytesHeld == Checkpoint.pieceSize, "the state's first piece only")
+            writer.close()
+        }
+        // Every step was written whole before its record was freed.
+        #expect(try sqliteRows(path, "SELECT count(*), sum(length(arguments)) FROM checkpoint_steps;")
+            == [["2", "\("0 \"\"".count + "\(characters) \"\"".count + 2 * characters)"]])
+        #expect(try sqliteRows(path, "SELECT count(*) FROM changes;") == [["0"]])
+        let (host, clock) = journal.makeHost()
+        let reader = try HostJournal.open(path: path, host: host, clock: clock)
+        defer { reader.close() }
+        #expect(reader.restoredCheckpoint?.steps == 2)
+        #expect(try host.describe(big, plugin: HostJournalTests.text) == first)
+        try host.redo(count: 1)
+        #expect(try host.describe(big, plugin: HostJournalTests.text) == first + second)
+        try host.undo(count: 2)
+        #expect(try host.describe(big, plugin: HostJournalTests.text) == "")
+    }
+
     /// A checkpoint writes each piece of a state as a row as the plugin's save_document_v2
     /// hands it on (ABI 1.8), instead of gathering the state first: while the plugin saves a
     /// state of 10 MB, the checkpoint holds at most its first piece (kept for the document's

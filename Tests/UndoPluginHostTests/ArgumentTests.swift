@@ -143,6 +143,32 @@ import UndoPluginABI
             == .outOfRange(expected: .u64, value: "99999999999999999999"))
     }
 
+    /// The scanner reads the text's UTF-8 bytes in place, not an array of scalars (four bytes a
+    /// character: 67 MB for an argument of 16 MiB), and a string without escapes is made from
+    /// its bytes at once. Columns still count scalars, escapes still
+    /// decode, and a non-ASCII character is named whole in an error. Counted, not timed.
+    @Test func theScannerReadsTheTextInPlaceAndCountsColumnsInScalars() throws {
+        let long = String(repeating: "a", count: 1 << 20)
+        let text = "12 \"" + long + "\""
+        let scanner = ArgumentTextScanner(text)
+        #expect(scanner.bytesHeld == 0, "the text's own bytes are read: no copy, not 4 bytes a scalar")
+        #expect(try ActionArguments.parseValues(text) == [.i64(12), .string(long)])
+        let one = ActionSignature([ActionParameter("s", .string)])
+        let two = ActionSignature([ActionParameter("a", .string), ActionParameter("b", .string)])
+        // é (2 bytes), 😀 (4 bytes): columns count them as one each.
+        #expect(parseError("\"é😀\"x", two) == ActionArgumentError(.syntax("expected a space after argument 1"), column: 5))
+        #expect(parseError("\"é😀\" \"ü", two) == ActionArgumentError(.syntax("the string has no closing quote"), column: 6))
+        #expect(parseError("\"é\\ü\"", one) == ActionArgumentError(.syntax("unknown escape \\ü in a string"), column: 3))
+        #expect(parseError("x\"0ä\"", ActionSignature([ActionParameter("b", .bytes)]))
+            == ActionArgumentError(.syntax("expected a hex digit in bytes, got \"ä\""), column: 4))
+        #expect(parseError("\"é\" 2ö", ActionSignature([ActionParameter("s", .string), ActionParameter("n", .i64)]))?.column == 5)
+        #expect(parseError("\"é\" 1 é", ActionSignature([ActionParameter("s", .string), ActionParameter("n", .i64)]))
+            == ActionArgumentError(.syntax("unexpected é: strings need double quotes (\"é\") and bytes x\"...\""), column: 7))
+        // Escapes between runs of UTF-8, and a run after the last escape.
+        #expect(try ActionArguments.parseValues("\"é\\n😀\\u{e9}\\\"ü\\\\\" \"\\t\"")
+            == [.string("é\n😀é\"ü\\"), .string("\t")])
+    }
+
     @Test func checkingErrorsOfParsedTextPointAtTheArgument() {
         let signature = ActionSignature([ActionParameter("position", .i64), ActionParameter("count", .i32)])
         #expect(parseError("1 2147483648", signature)

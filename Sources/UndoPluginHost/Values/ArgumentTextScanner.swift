@@ -1,105 +1,184 @@
 /// The tokenizer behind ``ActionArguments/parse(_:for:)``: one value per token, with the
-/// column it started at. It works on Unicode scalars, so columns count scalars.
+/// column it started at. Columns count Unicode scalars.
+///
+/// It reads the text's UTF-8 bytes in place (an array of its scalars took four bytes a
+/// character: 67 MB for an argument of 16 MiB), and copies a string's runs between escapes
+/// whole; a string without escapes is made from its bytes at once. Every byte it compares is ASCII,
+/// which never occurs inside a multi-byte character, so the tokens are those scalars gave.
+///
+/// Invariant (checked in debug builds): `index` is at the start of a character (never on a
+/// continuation byte) between calls; `scalarsCounted` is the number of scalars before
+/// `bytesCounted`.
 struct ArgumentTextScanner {
     struct Token {
         var value: ActionValue
         var column: Int
     }
 
-    private let scalars: [Unicode.Scalar]
+    /// The text's UTF-8 bytes, read in place.
+    private let bytes: UTF8Bytes
+    /// A byte offset into `bytes`.
     private var index = 0
+    /// Where the column count has reached (tokens come in order, so counting is linear).
+    private var bytesCounted = 0
+    private var scalarsCounted = 0
 
-    init(_ text: String) { scalars = Array(text.unicodeScalars) }
+    init(_ text: String) { bytes = UTF8Bytes(text) }
+
+    /// The bytes the scanner holds beside the text: none, it reads the text's own (for tests
+    /// that count; an array of the text's scalars took four bytes a character).
+    var bytesHeld: Int { 0 }
+
+    /// A string's UTF-8 bytes by offset, in place: a native string's UTF-8 view moves an index
+    /// by an offset in O(1), so no copy of the text is made (a copy of 16 MiB, freed at once
+    /// after each line, also left the allocator holding about as much again, at rest).
+    private struct UTF8Bytes {
+        let view: String.UTF8View
+        let count: Int
+        init(_ text: String) {
+            view = text.utf8
+            count = view.count
+        }
+        private func at(_ offset: Int) -> String.UTF8View.Index { view.index(view.startIndex, offsetBy: offset) }
+        subscript(offset: Int) -> UInt8 { view[at(offset)] }
+        subscript(range: Range<Int>) -> Substring.UTF8View { view[at(range.lowerBound)..<at(range.upperBound)] }
+    }
 
     /// Scans every token.
+    /// - Complexity: O(bytes of the text).
     mutating func scanAll() throws(ActionArgumentError) -> [Token] {
         var tokens: [Token] = []
         while true {
             skipSpace()
-            guard index < scalars.count else { return tokens }
+            guard index < bytes.count else { return tokens }
             let start = index
             let value = try parseToken(number: tokens.count)
-            tokens.append(Token(value: value, column: start + 1))
-            if index < scalars.count && !isSpace(scalars[index]) {
+            tokens.append(Token(value: value, column: column(of: start)))
+            if index < bytes.count && !isSpace(bytes[index]) {
                 throw error("expected a space after argument \(tokens.count)", at: index)
             }
         }
     }
 
-    private func isSpace(_ scalar: Unicode.Scalar) -> Bool {
-        scalar == " " || scalar == "\t" || scalar == "\n" || scalar == "\r"
+    private static let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
+
+    private func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
+
+    private static func isContinuation(_ byte: UInt8) -> Bool { byte & 0xC0 == 0x80 }
 
     private mutating func skipSpace() {
-        while index < scalars.count && isSpace(scalars[index]) { index += 1 }
+        while index < bytes.count && isSpace(bytes[index]) { index += 1 }
     }
 
-    private func error(_ message: String, at position: Int) -> ActionArgumentError {
-        ActionArgumentError(.syntax(message), column: position + 1)
+    /// The column (from 1, in scalars) of the character starting at byte `offset`, counted on
+    /// from the last one asked (tokens are asked in order).
+    private mutating func column(of offset: Int) -> Int {
+        assert(offset >= bytesCounted && (offset == bytes.count || !Self.isContinuation(bytes[offset])))
+        while bytesCounted < offset {
+            if !Self.isContinuation(bytes[bytesCounted]) { scalarsCounted += 1 }
+            bytesCounted += 1
+        }
+        return scalarsCounted + 1
     }
+
+    /// An error at the character starting at byte `position`.
+    private func error(_ message: String, at position: Int) -> ActionArgumentError {
+        ActionArgumentError(.syntax(message), column: errorColumn(position))
+    }
+
+    /// The column of the character starting at byte `offset`, counted from the start (for an
+    /// error: once).
+    private func errorColumn(_ offset: Int) -> Int {
+        bytes[0..<offset].reduce(1) { $0 + (Self.isContinuation($1) ? 0 : 1) }
+    }
+
+    /// The character starting at byte `offset` (the text is valid UTF-8: it came from a String).
+    private func scalar(at offset: Int) -> Unicode.Scalar {
+        var end = offset + 1
+        while end < bytes.count && Self.isContinuation(bytes[end]) { end += 1 }
+        return String(decoding: bytes[offset..<end], as: UTF8.self).unicodeScalars.first!
+    }
+
+    /// The text from byte `start` to `end`.
+    private func text(_ start: Int, _ end: Int) -> String { String(decoding: bytes[start..<end], as: UTF8.self) }
 
     private mutating func parseToken(number: Int) throws(ActionArgumentError) -> ActionValue {
-        let first = scalars[index]
-        if first == "\"" { return .string(try parseString()) }
-        if (first == "x" || first == "X") && index + 1 < scalars.count && scalars[index + 1] == "\"" {
+        let first = bytes[index]
+        if first == Self.quote { return .string(try parseString()) }
+        if (first == UInt8(ascii: "x") || first == UInt8(ascii: "X")) && index + 1 < bytes.count && bytes[index + 1] == Self.quote {
             return .bytes(try parseBytes())
         }
-        if first == "+" || first == "-" || first == "." || ("0"..."9").contains(first) {
+        if first == UInt8(ascii: "+") || first == UInt8(ascii: "-") || first == UInt8(ascii: ".")
+            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first)
+        {
             return try parseNumber()
         }
         let start = index
-        while index < scalars.count && !isSpace(scalars[index]) { index += 1 }
-        let word = String(String.UnicodeScalarView(scalars[start..<index]))
+        while index < bytes.count && !isSpace(bytes[index]) { index += 1 }
+        let word = text(start, index)
         throw error("unexpected \(word.prefix(40)): strings need double quotes (\(ActionValue.quoted(String(word.prefix(40))))) and bytes x\"...\"", at: start)
     }
 
+    /// A string: the runs between escapes copied whole; without escapes, made from its bytes.
     private mutating func parseString() throws(ActionArgumentError) -> String {
         let start = index
         index += 1 // the opening quote
-        var result = String.UnicodeScalarView()
-        while index < scalars.count {
-            let scalar = scalars[index]
-            index += 1
-            switch scalar {
-            case "\"":
-                return String(result)
-            case "\\":
-                guard index < scalars.count else { break }
-                let escape = scalars[index]
+        var run = index
+        var result: [UInt8]? = nil // only once an escape comes
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == Self.quote {
+                let end = index
                 index += 1
-                switch escape {
-                case "\"": result.append("\"")
-                case "\\": result.append("\\")
-                case "n": result.append("\n")
-                case "t": result.append("\t")
-                case "r": result.append("\r")
-                case "0": result.append("\0")
-                case "u": result.append(try parseUnicodeEscape(escapeStart: index - 2))
-                default:
-                    throw error("unknown escape \\\(escape) in a string", at: index - 2)
-                }
-            default:
-                result.append(scalar)
+                guard var built = result.take() else { return text(run, end) }
+                built.append(contentsOf: bytes[run..<end])
+                return String(decoding: built, as: UTF8.self)
             }
+            guard byte == Self.backslash else {
+                index += 1
+                continue
+            }
+            var built = result.take() ?? [] // the one reference while it grows
+            built.append(contentsOf: bytes[run..<index])
+            index += 1
+            guard index < bytes.count else { break }
+            let escape = bytes[index]
+            index += 1
+            switch escape {
+            case Self.quote: built.append(Self.quote)
+            case Self.backslash: built.append(Self.backslash)
+            case UInt8(ascii: "n"): built.append(0x0A)
+            case UInt8(ascii: "t"): built.append(0x09)
+            case UInt8(ascii: "r"): built.append(0x0D)
+            case UInt8(ascii: "0"): built.append(0)
+            case UInt8(ascii: "u"):
+                built.append(contentsOf: String(try parseUnicodeEscape(escapeStart: index - 2)).utf8)
+            default:
+                throw error("unknown escape \\\(scalar(at: index - 1)) in a string", at: index - 2)
+            }
+            result = built
+            run = index
         }
         throw error("the string has no closing quote", at: start)
     }
 
     /// Parses `{HEX}` after `\u`.
     private mutating func parseUnicodeEscape(escapeStart: Int) throws(ActionArgumentError) -> Unicode.Scalar {
-        guard index < scalars.count, scalars[index] == "{" else {
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else {
             throw error("expected \\u{HEX}", at: escapeStart)
         }
         index += 1
         var value: UInt32 = 0
         var digits = 0
-        while index < scalars.count, let digit = Self.hexDigit(scalars[index]) {
+        while index < bytes.count, let digit = Self.hexDigit(bytes[index]) {
             guard digits < 8 else { throw error("expected \\u{HEX} with at most 8 digits", at: escapeStart) }
             value = value << 4 | UInt32(digit)
             digits += 1
             index += 1
         }
-        guard digits > 0, index < scalars.count, scalars[index] == "}" else {
+        guard digits > 0, index < bytes.count, bytes[index] == UInt8(ascii: "}") else {
             throw error("expected \\u{HEX}", at: escapeStart)
         }
         index += 1
@@ -112,20 +191,21 @@ struct ArgumentTextScanner {
     private mutating func parseBytes() throws(ActionArgumentError) -> [UInt8] {
         let start = index
         index += 2 // x"
-        var bytes: [UInt8] = []
+        var values: [UInt8] = []
         var high: UInt8?
-        while index < scalars.count {
-            let scalar = scalars[index]
-            index += 1
-            if scalar == "\"" {
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == Self.quote {
+                index += 1
                 guard high == nil else { throw error("bytes need an even number of hex digits", at: start) }
-                return bytes
+                return values
             }
-            guard let digit = Self.hexDigit(scalar) else {
-                throw error("expected a hex digit in bytes, got \(ActionValue.quoted(String(scalar)))", at: index - 1)
+            guard let digit = Self.hexDigit(byte) else {
+                throw error("expected a hex digit in bytes, got \(ActionValue.quoted(String(scalar(at: index))))", at: index)
             }
+            index += 1
             if let h = high {
-                bytes.append(h << 4 | digit)
+                values.append(h << 4 | digit)
                 high = nil
             } else {
                 high = digit
@@ -137,8 +217,8 @@ struct ArgumentTextScanner {
     private mutating func parseNumber() throws(ActionArgumentError) -> ActionValue {
         if let value = parseDecimalInteger() { return value }
         let start = index
-        while index < scalars.count && !isSpace(scalars[index]) && scalars[index] != "\"" { index += 1 }
-        let text = String(String.UnicodeScalarView(scalars[start..<index]))
+        while index < bytes.count && !isSpace(bytes[index]) && bytes[index] != Self.quote { index += 1 }
+        let text = self.text(start, index)
         var body = Substring(text)
         var negative = false
         if body.first == "+" || body.first == "-" {
@@ -161,7 +241,7 @@ struct ArgumentTextScanner {
             throw error("malformed number \(text.prefix(40))", at: start)
         }
         guard value.isFinite else {
-            throw ActionArgumentError(.outOfRange(expected: .f64, value: String(text.prefix(40))), column: start + 1)
+            throw ActionArgumentError(.outOfRange(expected: .f64, value: String(text.prefix(40))), column: errorColumn(start))
         }
         return .f64(value)
     }
@@ -172,20 +252,20 @@ struct ArgumentTextScanner {
     private mutating func parseDecimalInteger() -> ActionValue? {
         var at = index
         var negative = false
-        if scalars[at] == "+" || scalars[at] == "-" {
-            negative = scalars[at] == "-"
+        if bytes[at] == UInt8(ascii: "+") || bytes[at] == UInt8(ascii: "-") {
+            negative = bytes[at] == UInt8(ascii: "-")
             at += 1
         }
         var magnitude: UInt64 = 0
         let first = at
-        while at < scalars.count, case let value = scalars[at].value, value >= 48 && value <= 57 {
+        while at < bytes.count, case let value = bytes[at], value >= 48 && value <= 57 {
             let (times, overflowTimes) = magnitude.multipliedReportingOverflow(by: 10)
             let (sum, overflowSum) = times.addingReportingOverflow(UInt64(value - 48))
             if overflowTimes || overflowSum { return nil }
             magnitude = sum
             at += 1
         }
-        guard at > first, at == scalars.count || isSpace(scalars[at]) || scalars[at] == "\"" else { return nil }
+        guard at > first, at == bytes.count || isSpace(bytes[at]) || bytes[at] == Self.quote else { return nil }
         let value: ActionValue
         if negative {
             if magnitude == UInt64(Int64.max) + 1 {
@@ -207,12 +287,12 @@ struct ArgumentTextScanner {
     {
         guard let magnitude = UInt64(digits, radix: radix) else {
             throw ActionArgumentError(.outOfRange(expected: negative ? .i64 : .u64, value: String(text.prefix(40))),
-                                      column: start + 1)
+                                      column: errorColumn(start))
         }
         if negative {
             if magnitude == UInt64(Int64.max) + 1 { return .i64(.min) }
             guard let v = Int64(exactly: magnitude) else {
-                throw ActionArgumentError(.outOfRange(expected: .i64, value: String(text.prefix(40))), column: start + 1)
+                throw ActionArgumentError(.outOfRange(expected: .i64, value: String(text.prefix(40))), column: errorColumn(start))
             }
             return .i64(-v)
         }
@@ -241,6 +321,15 @@ struct ArgumentTextScanner {
             guard digits() > 0 else { return false }
         }
         return i == s.count
+    }
+
+    private static func hexDigit(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case 48...57: byte - 48
+        case 97...102: byte - 87
+        case 65...70: byte - 55
+        default: nil
+        }
     }
 
     private static func hexDigit(_ scalar: Unicode.Scalar) -> UInt8? {
