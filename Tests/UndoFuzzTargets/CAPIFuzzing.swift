@@ -79,6 +79,11 @@ struct CAPISession {
         return String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
     }()
 
+    /// The bundled plugins' files, in the products folder.
+    static let pluginFiles: [(name: String, path: String)] = ["TextEditor", "Canvas", "SwiftNotes"].map {
+        ($0, productsFolder + "/libUndoPlugin\($0).so")
+    }
+
     // MARK: Playing
 
     mutating func play() throws(FuzzInvariantViolation) {
@@ -107,7 +112,10 @@ struct CAPISession {
     private mutating func step() throws(FuzzInvariantViolation) {
         let slot = input.choice(slots.count)
         let operation = input.choice(24)
-        if operation == 0 {
+        // A new history in a slot that has one: one time in four that operation 0 comes up
+        // (otherwise it checks the titles). Making a history with plugins costs as much as
+        // dozens of calls, and the calls on a history are what most of an input explores.
+        if operation == 0 && input.choice(4) == 0 {
             try create(in: slot)
             return
         }
@@ -162,7 +170,10 @@ struct CAPISession {
         guard let handle else { throw FuzzInvariantViolation("create succeeded without a handle") }
         try checkMessage(nil, code, "create")
         slots[slot] = .live(handle)
-        switch input.choice(4) {
+        // One byte: its low two bits choose how plugins are loaded; for files, the next three
+        // choose which (none set: all three, as inputs saved before the choice read it).
+        let plugins = input.byte()
+        switch Int(plugins) % 4 {
         case 0:
             break  // no plugins: every action is unknown
         case 1:
@@ -175,10 +186,13 @@ struct CAPISession {
             try checkMessage(handle, folderCode, "load plugins")
             try require(loaded < 99, "load plugins did not set the loaded count")
         default:
-            // File by file: cheaper than finding the bundled folder, which dominates a run.
-            for plugin in ["TextEditor", "Canvas", "SwiftNotes"] {
-                let code = (Self.productsFolder + "/libUndoPlugin\(plugin).so").withCString { undo_history_load_file(handle, $0) }
-                try checked(handle, code, "load_file \(plugin)")
+            // File by file, the plugins the input chose: a history with one or two of them is
+            // as telling as one with all three (the others' actions are unknown), and each
+            // plugin loaded is most of what making a history costs.
+            let chosen = (plugins >> 2) & 7
+            for (index, plugin) in Self.pluginFiles.enumerated() where chosen == 0 || chosen & (1 << index) != 0 {
+                let code = plugin.path.withCString { undo_history_load_file(handle, $0) }
+                try checked(handle, code, "load_file \(plugin.name)")
             }
         }
     }
@@ -223,7 +237,7 @@ struct CAPISession {
             try performText(h, slot: slot)
         case 7, 8:
             try move(h, undo: operation == 7)
-        case 9:
+        case 0, 9:
             try checkTitles(h)
             try checkStepList(h)
         case 10:
@@ -439,11 +453,7 @@ struct CAPISession {
     }
 
     private mutating func loadFile(_ h: OpaquePointer) throws(FuzzInvariantViolation) {
-        let paths: [String?] = [
-            Self.productsFolder + "/libUndoPluginTextEditor.so", Self.productsFolder + "/libUndoPluginCanvas.so",
-            Self.productsFolder + "/libUndoPluginSwiftNotes.so", Self.productsFolder, "/nonexistent.so", "/etc/hostname",
-            "", nil,
-        ]
+        let paths: [String?] = Self.pluginFiles.map(\.path) + [Self.productsFolder, "/nonexistent.so", "/etc/hostname", "", nil]
         let path = paths[input.choice(paths.count)]
         let code = CStrings.with(path) { undo_history_load_file(h, $0) }
         try checked(h, code, "load_file")
