@@ -57,7 +57,7 @@ bash scripts/deps.sh >/dev/null
 # -sanitize=fuzzer,address instruments the Swift code; --sanitize=fuzzer the C code and the
 # link. UNDO_LIBFUZZER makes fuzz-* export LLVMFuzzerTestOneInput instead of a replaying main.
 # Optimized (-c release): the same C API inputs ran about 6 times as fast as in a debug build
-# (about 260 per CPU-second now, docs/reliability.md). The checks of a debug build stay in:
+# (docs/reliability.md gives the rate). The checks of a debug build stay in:
 # -assert-config Debug keeps assert() and -DDEBUG the `#if DEBUG` invariant checks.
 flags=(-c release --scratch-path "$scratch" --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address -Xswiftc -DUNDO_LIBFUZZER
        -Xswiftc -assert-config -Xswiftc Debug -Xswiftc -DDEBUG)
@@ -93,8 +93,12 @@ echo "== fuzzing $target for ${seconds}s (log: $log)"
 # Leaks are off: the Swift runtime's caches and XCTest-style globals are reported as leaks
 # (ASan's check at exit, and libFuzzer's -detect_leaks, which runs inputs again to trace mallocs).
 # SWIFT_BACKTRACE off: libFuzzer handles crashes itself and saves the input.
+# malloc_context_size=10: ASan records 10 frames of each allocation's and free's stack, not
+# 30; unwinding and storing them was about a fifth of every input's time. A failure's input
+# is replayed below with the full 30 frames, so its report still says where a block was
+# allocated and freed.
 status=0
-ASAN_OPTIONS=detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS} SWIFT_BACKTRACE=enable=no \
+ASAN_OPTIONS=detect_leaks=0:malloc_context_size=10${ASAN_OPTIONS:+:$ASAN_OPTIONS} SWIFT_BACKTRACE=enable=no \
     "$bin/fuzz-$target" -max_total_time="$seconds" -detect_leaks=0 -print_final_stats=1 -artifact_prefix="$artifacts/" \
     "${extra[@]}" "$@" "${inputs[@]}" >"$log" 2>&1 || status=$?
 
@@ -102,6 +106,13 @@ runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
 corpus_size=$(find "$corpus" -type f | wc -l)
 if [[ $status -ne 0 ]]; then
     grep -E "Fatal error|ERROR: |SUMMARY" "$log" | head -5 || true
+    saved=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log" | tail -1)
+    if [[ -n $saved && -f $saved ]]; then
+        # The same input again, with whole allocation stacks for the report.
+        ASAN_OPTIONS=detect_leaks=0:malloc_context_size=30 SWIFT_BACKTRACE=enable=no \
+            "$bin/fuzz-$target" -detect_leaks=0 "$saved" >"$scratch/fuzz-$target-replay.log" 2>&1 || true
+        echo "its report with whole allocation stacks: $scratch/fuzz-$target-replay.log"
+    fi
     echo "fuzz-$target FAILED after ${runs:-?} runs: input saved in $artifacts/ (log: $log)"
     exit 1
 fi

@@ -64,6 +64,25 @@ import UndoPluginABI
         #expect(DynamicLibrary.imagePathLookups.withLock { $0 } == lookups)
     }
 
+    /// A folder's entries are sorted only among the names that may be plugins: a build folder
+    /// holds hundreds of other files, and comparing all their names cost more than loading
+    /// the plugins. Long and non-ASCII names come through whole.
+    @Test func aFolderSortsOnlyThePluginNames() throws {
+        let folder = Fixtures.temporaryFolder()
+        _ = try Fixtures.buildPlugin("thirdparty_counter.c", name: "counter.so", in: folder)
+        for index in 0..<40 {
+            try "not a plugin".write(toFile: folder + "/notes-\(index).txt", atomically: true, encoding: .utf8)
+        }
+        let long = String(repeating: "x", count: 200) + ".so"
+        for name in [long, "문서.so"] { try "junk".write(toFile: folder + "/" + name, atomically: true, encoding: .utf8) }
+        let (host, _) = makeHost()
+        let report = host.load(folder: folder)
+        #expect(report.loaded.map(\.id) == ["com.example.counter"])
+        #expect(report.failures.map { ($0.path as NSString).lastPathComponent } == [long, "문서.so"])
+        let resolved = try #require(report.failures.first.map { ($0.path as NSString).deletingLastPathComponent })
+        #expect(PluginHost.sortedFolderNames.withLock { $0[resolved] } == 3)
+    }
+
     /// Each broken variant of bad_plugin.c and what the host must say.
     static let variants: [(defines: [String], check: @Sendable (PluginLoadError.Reason) -> Bool)] = [
         (["BAD_NO_ENTRY"], { $0 == .missingEntry }),

@@ -52,6 +52,8 @@ import UndoPluginABI
         let current = FileManager.default.currentDirectoryPath
         #expect(PluginHost.absolutePath(fromCurrentDirectory: "x/../plugin.so") == current + "/plugin.so")
         #expect(PluginHost.absolutePath(fromCurrentDirectory: "/abs/plugin.so") == "/abs/plugin.so")
+        // ".." goes up one name, as the kernel counts names: "/" ends one even before a combining mark.
+        #expect(PluginHost.absolutePath(fromCurrentDirectory: "x/\u{301}y/../plugin.so") == current + "/x/plugin.so")
     }
 
     @Test func aFileWritableByGroupOrOthersIsRefused() throws {
@@ -90,6 +92,22 @@ import UndoPluginABI
         // With the sticky bit (like /tmp) others cannot rename our folder away.
         #expect(chmod(above, 0o1777) == 0)
         #expect(try trustingHost().load(file: file).id == Self.textID)
+    }
+
+    /// A '/' followed by a combining mark is one Character but two names to the kernel: the
+    /// walk splits a path by bytes as the kernel does, so the folder before the mark is checked
+    /// like any other (split by Characters, one openat went through it unchecked).
+    @Test func aSlashBeforeACombiningMarkStillSeparatesNames() throws {
+        #expect(PluginPathWalk.components(of: "/a/\u{301}b//c/") == ["a", "\u{301}b", "c"])
+        let base = Fixtures.temporaryFolder()
+        let (_, file) = try plugin(in: base + "/good")
+        let open = base + "/open"
+        try FileManager.default.createDirectory(atPath: open, withIntermediateDirectories: false)
+        let link = open + "/\u{301}link.so"
+        #expect(symlink(file, link) == 0)
+        #expect(chmod(open, 0o777) == 0)
+        #expect(refusal(trustingHost(), link)?.reason
+            == .writableByOthers("the folder \(open) holding the link is writable by group and others (mode 0777)"))
     }
 
     @Test func aLinkIsCheckedAtBothEnds() throws {

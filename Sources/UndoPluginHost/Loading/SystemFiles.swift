@@ -24,10 +24,11 @@ enum SystemFiles {
     }
 
     /// An absolute path without ".", ".." or doubled slashes, worked out from the text alone
-    /// (".." above "/" stays at "/").
+    /// (".." above "/" stays at "/"). Split at the '/' bytes, as the kernel splits a path (a
+    /// '/' followed by a combining mark is one Character, but still ends a name).
     static func normalized(_ path: String) -> String {
         var parts: [Substring] = []
-        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+        for part in path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true).map(Substring.init) {
             switch part {
             case ".": continue
             case "..": _ = parts.popLast()
