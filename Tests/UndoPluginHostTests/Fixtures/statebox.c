@@ -301,8 +301,8 @@ static const undo_plugin_descriptor descriptor = {
 #else
     NULL, /* save_document_v2: a 1.7 plugin's save, held to UNDO_MAX_VALUE_SIZE */
     NULL, /* load_document_v2 */
-    NULL, /* describe_range */
 #endif
+    NULL, /* describe_range */
 };
 
 UNDO_PLUGIN_EXPORT const undo_plugin_descriptor *undo_plugin_entry(void) { return &descriptor; }
