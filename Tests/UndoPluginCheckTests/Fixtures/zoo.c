@@ -211,6 +211,6 @@ static int32_t zoo_load(undo_call *call, const uint8_t *bytes, uint64_t length) 
 
 static const undo_plugin_descriptor zoo_descriptor = {
     (uint32_t)UNDO_PLUGIN_DESCRIPTOR_SIZE_V1_7, UNDO_ABI_VERSION_MAJOR, UNDO_ABI_VERSION_MINOR, 0,
-    "org.example.zoo", "Zoo", "1.0.0", zoo_init, zoo_deinit, zoo_describe, {0}, NULL, NULL, ZOO_DOCUMENT_FUNCTIONS, NULL, NULL};
+    "org.example.zoo", "Zoo", "1.0.0", zoo_init, zoo_deinit, zoo_describe, {0}, NULL, NULL, ZOO_DOCUMENT_FUNCTIONS, NULL, NULL, NULL};
 
 UNDO_PLUGIN_EXPORT const undo_plugin_descriptor *undo_plugin_entry(void) { return &zoo_descriptor; }
