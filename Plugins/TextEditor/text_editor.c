@@ -538,6 +538,7 @@ static int32_t text_describe(void *plugin_data, const char *context, char *buffe
     return finish_view(&w, buffer, capacity);
 }
 
+// docs:begin describe-range
 /* describe_range (ABI 1.8): characters [location, location + length) clamped to the document,
  * read and written in time proportional to the range (the array is indexed directly). */
 static int32_t text_describe_range(undo_call *call, int64_t location, int64_t length, char *buffer,
@@ -556,6 +557,7 @@ static int32_t text_describe_range(undo_call *call, int64_t location, int64_t le
     write_view(&w, doc, from, to);
     return finish_view(&w, buffer, capacity);
 }
+// docs:end describe-range
 
 /* ---- Registration ---------------------------------------------------------------------- */
 

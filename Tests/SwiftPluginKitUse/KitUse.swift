@@ -107,6 +107,7 @@ let plugin = UndoPlugin(
     makeState: { _ in Marks() },
     describe: view,
     // A part of the view, by characters; a part from 1000 on is refused (a plugin's failure).
+    // docs:begin describe-range
     describeRange: { marks, context, range in
         guard range.lowerBound < 1000 else { throw UndoPluginError(.invalidArgument, "no part from \(range.lowerBound)") }
         let scalars = Array(view(marks, context).unicodeScalars)
@@ -114,6 +115,7 @@ let plugin = UndoPlugin(
         let upper = Int(min(range.upperBound, Int64(scalars.count)))
         return (String(String.UnicodeScalarView(scalars[lower..<upper])), Int64(scalars.count))
     })
+    // docs:end describe-range
 
 /// The whole view of a document: "mark=5 level=2 1=name".
 func view(_ marks: Marks, _ context: String) -> String {
