@@ -40,8 +40,10 @@ extension HostSession {
             let end = start + min(max(0, length), Int64.max - start)
             lower = min(lower, start)
             upper = max(upper, end)
-            changed = changed &+ (end - start) < changed ? Int64.max : changed + (end - start)
+            let (sum, overflow) = changed.addingReportingOverflow(end - start)
+            changed = overflow ? .max : sum
         }
+        // Saturating: a change of nearly Int64.max units allows any spread.
         let allowed = changed > (Int64.max - Self.excerptSpread) / 4 ? Int64.max : Self.excerptSpread + 4 * changed
         guard upper - lower <= allowed else { return nil }
         let context = UndoContext(name)

@@ -500,6 +500,9 @@ public struct PluginInfo: Sendable, CustomStringConvertible {
     public let setsHalfOfSaveAndLoad: Bool
     /// Whether it runs in a process of its own (``PluginIsolation``).
     public let isIsolated: Bool
+    /// Whether it describes parts of its documents itself (describe_range, ABI 1.8; see
+    /// ``PluginHost/view(of:plugin:range:atMost:)``).
+    public let describesRanges: Bool
 
     init(_ plugin: LoadedPlugin) {
         id = plugin.id
@@ -514,6 +517,7 @@ public struct PluginInfo: Sendable, CustomStringConvertible {
         canSaveDocuments = plugin.canSaveDocuments
         setsHalfOfSaveAndLoad = plugin.setsHalfOfSaveAndLoad
         isIsolated = plugin.remote != nil
+        describesRanges = plugin.describesRanges
     }
 
     /// `org.undohost.text 1.0.0 "Text Editor"`
