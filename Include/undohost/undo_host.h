@@ -1158,6 +1158,30 @@ int32_t undo_history_describe_at(undo_history *h, uint32_t state, const char *pl
                                  char *buffer, uint32_t capacity);
 
 /**
+ * Writes the view of a part of a plugin's document (since ABI 1.8): `length` units from
+ * `location`, in the units of the locations the plugin reports with its changes (the text
+ * editor's: characters; undo_result's changes give them), clamped to the document, as the
+ * plugin's view would show a document holding only that part ("<b>rld</b>" for 8 and 3 of
+ * "Hello <b>world</b>"), and returns its full length in bytes, as undo_history_describe. Shows
+ * what a change did without describing the whole document: a plugin with describe_range
+ * (ABI 1.8) writes only that part; for one without, the library cuts its whole view (counting
+ * Unicode scalars, markup tags such as <b> taking no room, the sample plugins' convention).
+ * *extent (NULL: not wanted) is set to the document's length in the same units: the part
+ * shown starts at min(location, *extent) and ends at min(location + length, *extent).
+ * context: as for undo_history_perform.
+ * Errors: UNDO_EINVAL (location or length negative, location + length over INT64_MAX, or
+ * buffer NULL with capacity > 0), UNDO_ENOTFOUND (no such plugin), UNDO_ENOTSUP (the plugin
+ * cannot show documents), the plugin's code (UNDO_EPLUGIN for a describe_range that sets no
+ * extent), UNDO_ELIMIT, UNDO_EUTF8 (context), UNDO_EREENTRANT, UNDO_EHANDLE; *extent is -1
+ * after an error. Ownership: buffer and extent are the caller's. Thread: any.
+ * Complexity: the plugin's describe_range (in proportion to the part for the bundled text
+ * editor) plus O(part); without describe_range, the whole view.
+ */
+int32_t undo_history_describe_range(undo_history *h, const char *plugin_id, const char *context,
+                                    int64_t location, int64_t length, char *buffer, uint32_t capacity,
+                                    int64_t *extent);
+
+/**
  * Saves the whole state of one of a plugin's documents as bytes, in the plugin's own format
  * (its save_document, ABI 1.7), for undo_history_load_document to put back, in this run or a
  * later one: a checkpoint instead of every step since the document was opened. Writes at most

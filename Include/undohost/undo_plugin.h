@@ -104,7 +104,7 @@ typedef void (*undo_fn)(void);
 #define UNDO_PHASE_REDO 2    /**< perform again, on redo */
 #define UNDO_PHASE_INVERSE 3 /**< the inverse, on undo */
 #define UNDO_PHASE_MERGE 4   /**< the action type's merge function */
-#define UNDO_PHASE_DESCRIBE 5 /**< describe_v2 (ABI 1.6) */
+#define UNDO_PHASE_DESCRIBE 5 /**< describe_v2 (ABI 1.6), describe_range (ABI 1.8) */
 #define UNDO_PHASE_CLOSE 6    /**< close_document (ABI 1.6) */
 #define UNDO_PHASE_SAVE 7     /**< save_document (ABI 1.7) */
 #define UNDO_PHASE_LOAD 8     /**< load_document (ABI 1.7) */
@@ -807,6 +807,33 @@ typedef struct undo_plugin_descriptor {
      * load_document otherwise.
      */
     int32_t (*load_document_v2)(undo_call *call);
+
+    /**
+     * Optional (NULL if none; needs describe or describe_v2 set too, which show the whole
+     * document): describe, for a part of the document only, so a host can show
+     * what a change did in a large document in time proportional to the change, not to the
+     * document. `location` and `length` are in the units of the locations the plugin reports
+     * with report_change (the text editor's: characters), location >= 0, length >= 0, and
+     * location + length does not overflow; the range is clamped to the document (a range past
+     * its end is the empty range at the end). Writes the view of that range as describe would
+     * write it for a document holding only those units (markup open at its start opened, open
+     * at its end closed: "<b>rld</b>" for units 8 to 11 of "Hello <b>world</b>"), at most
+     * capacity - 1 bytes and a NUL into buffer (when capacity > 0), and returns the full
+     * length without the NUL, so the host can retry with a larger buffer; or a negative code
+     * (explained with report_error; UNDO_EINVAL for a negative location or length). Sets
+     * *extent (never NULL) to the document's length in the same units, so the host knows how
+     * much lies before and after the range. call->phase is UNDO_PHASE_DESCRIBE, call->context
+     * the document, call->action_id "". buffer and extent are owned by the host, valid during
+     * the call. Never called inside another call into the plugin; callbacks that change a
+     * document or the history are refused in it. Thread: see the header comment. A host
+     * calls describe_v2 or describe and cuts the view itself when the descriptor has none
+     * (which assumes the sample convention: units are the view's Unicode scalars, markup tags
+     * such as <b> and </i> taking no room); a 1.7 host ignores it.
+     * Complexity: what a plugin gives should cost time proportional to the range, not to the
+     * document (that is its purpose).
+     */
+    int32_t (*describe_range)(undo_call *call, int64_t location, int64_t length, char *buffer,
+                              uint32_t capacity, int64_t *extent);
 } undo_plugin_descriptor;
 
 /** The size of a 1.0 undo_plugin_descriptor: the minimum the host accepts. */
@@ -818,9 +845,10 @@ typedef struct undo_plugin_descriptor {
 /** The size of a 1.7 undo_plugin_descriptor (with save_document and load_document). */
 #define UNDO_PLUGIN_DESCRIPTOR_SIZE_V1_7 \
     (offsetof(undo_plugin_descriptor, load_document) + sizeof(void (*)(void)))
-/** The size of a 1.8 undo_plugin_descriptor (with save_document_v2 and load_document_v2). */
+/** The size of a 1.8 undo_plugin_descriptor (with save_document_v2, load_document_v2 and
+ * describe_range). */
 #define UNDO_PLUGIN_DESCRIPTOR_SIZE_V1_8 \
-    (offsetof(undo_plugin_descriptor, load_document_v2) + sizeof(void (*)(void)))
+    (offsetof(undo_plugin_descriptor, describe_range) + sizeof(void (*)(void)))
 
 /**
  * The type of the one function a plugin exports as UNDO_PLUGIN_ENTRY_SYMBOL. It must only

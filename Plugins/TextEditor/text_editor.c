@@ -488,45 +488,76 @@ static void put(writer *w, const char *text, size_t size) {
 
 static void put_tag(writer *w, const char *tag) { put(w, tag, strlen(tag)); }
 
-static int32_t text_describe(void *plugin_data, const char *context, char *buffer,
-                             uint32_t capacity) {
-    text_doc *doc = find_doc((text_state *)plugin_data, context);
-    writer w;
+/* Writes characters [from, to) of doc with their markers, as if the document held only them:
+ * the styles of the first character are opened before it, those of the last closed after it. */
+static void write_view(writer *w, const text_doc *doc, uint64_t from, uint64_t to) {
     unsigned open = 0;
     uint64_t i;
-    w.buffer = buffer;
-    w.capacity = capacity;
-    w.length = 0;
-    for (i = 0; doc != NULL && i <= doc->length; i++) {
-        unsigned style = i < doc->length ? doc->styles[i] : 0;
+    for (i = from; doc != NULL && i <= to; i++) {
+        unsigned style = i < to ? doc->styles[i] : 0;
         char bytes[4];
         /* Close italic before bold so the markers nest. */
         if ((open & STYLE_ITALIC) &&
             (!(style & STYLE_ITALIC) || ((open & STYLE_BOLD) && !(style & STYLE_BOLD)))) {
-            put_tag(&w, "</i>");
+            put_tag(w, "</i>");
             open &= ~STYLE_ITALIC;
         }
         if ((open & STYLE_BOLD) && !(style & STYLE_BOLD)) {
-            put_tag(&w, "</b>");
+            put_tag(w, "</b>");
             open &= ~STYLE_BOLD;
         }
         if (!(open & STYLE_BOLD) && (style & STYLE_BOLD)) {
             if (open & STYLE_ITALIC) {
-                put_tag(&w, "</i>");
+                put_tag(w, "</i>");
                 open &= ~STYLE_ITALIC;
             }
-            put_tag(&w, "<b>");
+            put_tag(w, "<b>");
             open |= STYLE_BOLD;
         }
         if (!(open & STYLE_ITALIC) && (style & STYLE_ITALIC)) {
-            put_tag(&w, "<i>");
+            put_tag(w, "<i>");
             open |= STYLE_ITALIC;
         }
-        if (i < doc->length) put(&w, bytes, encode_utf8(doc->chars[i], bytes));
+        if (i < to) put(w, bytes, encode_utf8(doc->chars[i], bytes));
     }
-    if (capacity > 0) buffer[w.length < capacity ? w.length : capacity - 1] = '\0';
-    return w.length > INT32_MAX ? UNDO_ELIMIT : (int32_t)w.length;
 }
+
+static int32_t finish_view(const writer *w, char *buffer, uint32_t capacity) {
+    if (capacity > 0) buffer[w->length < capacity ? w->length : capacity - 1] = '\0';
+    return w->length > INT32_MAX ? UNDO_ELIMIT : (int32_t)w->length;
+}
+
+static int32_t text_describe(void *plugin_data, const char *context, char *buffer,
+                             uint32_t capacity) {
+    text_doc *doc = find_doc((text_state *)plugin_data, context);
+    writer w;
+    w.buffer = buffer;
+    w.capacity = capacity;
+    w.length = 0;
+    write_view(&w, doc, 0, doc != NULL ? doc->length : 0);
+    return finish_view(&w, buffer, capacity);
+}
+
+// docs:begin describe-range
+/* describe_range (ABI 1.8): characters [location, location + length) clamped to the document,
+ * read and written in time proportional to the range (the array is indexed directly). */
+static int32_t text_describe_range(undo_call *call, int64_t location, int64_t length, char *buffer,
+                                   uint32_t capacity, int64_t *extent) {
+    text_doc *doc = find_doc((text_state *)call->plugin_data, call->context);
+    uint64_t size = doc != NULL ? doc->length : 0;
+    uint64_t from, to;
+    writer w;
+    if (location < 0 || length < 0) return fail(call, UNDO_EINVAL, "a negative location or length");
+    from = (uint64_t)location < size ? (uint64_t)location : size;
+    to = (uint64_t)length < size - from ? from + (uint64_t)length : size;
+    *extent = (int64_t)size;
+    w.buffer = buffer;
+    w.capacity = capacity;
+    w.length = 0;
+    write_view(&w, doc, from, to);
+    return finish_view(&w, buffer, capacity);
+}
+// docs:end describe-range
 
 /* ---- Registration ---------------------------------------------------------------------- */
 
@@ -852,6 +883,7 @@ static const undo_plugin_descriptor text_descriptor = {
     .load_document = text_load_document,
     .save_document_v2 = text_save_document_v2,
     .load_document_v2 = text_load_document_v2,
+    .describe_range = text_describe_range,
 };
 
 UNDO_PLUGIN_EXPORT const undo_plugin_descriptor *undo_plugin_entry(void) {

@@ -173,6 +173,34 @@ public func undo_history_describe(_ h: OpaquePointer?, _ pluginID: UnsafePointer
 }
 
 @c @implementation
+public func undo_history_describe_range(_ h: OpaquePointer?, _ pluginID: UnsafePointer<CChar>?, _ context: UnsafePointer<CChar>?,
+                                        _ location: Int64, _ length: Int64, _ buffer: UnsafeMutablePointer<CChar>?,
+                                        _ capacity: UInt32, _ extent: UnsafeMutablePointer<Int64>?) -> Int32 {
+    extent?.pointee = -1
+    return withClient(h, changing: false) { history throws(ClientFailure) in
+        let id = try CText.read(pluginID, "plugin_id")
+        let context = try CText.context(context, fallback: history.currentContext ?? .global)
+        guard location >= 0 else { throw .invalid("location is negative (\(location))") }
+        guard length >= 0 else { throw .invalid("length is negative (\(length))") }
+        guard length <= Int64.max - location else { throw .invalid("location + length is over INT64_MAX") }
+        if capacity > 0 && buffer == nil { throw .invalid("buffer is NULL but capacity is \(capacity)") }
+        let view: PluginRangeView
+        do throws(PluginHostError) {
+            view = try history.host.view(of: context, plugin: id, range: location..<(location + length))
+        } catch {
+            throw ClientFailure(error)
+        }
+        guard !view.isCut else {
+            throw ClientFailure(Int32(UNDO_ELIMIT), "the part's view is \(view.byteLength) bytes, over the limit of "
+                                + "\(PluginView.defaultLimit) a view may have")
+        }
+        let written = try CText.write(view.text, to: buffer, capacity: capacity)
+        extent?.pointee = view.extent
+        return written
+    }
+}
+
+@c @implementation
 public func undo_history_describe_at(_ h: OpaquePointer?, _ state: UInt32, _ pluginID: UnsafePointer<CChar>?,
                                      _ context: UnsafePointer<CChar>?, _ buffer: UnsafeMutablePointer<CChar>?,
                                      _ capacity: UInt32) -> Int32 {

@@ -38,6 +38,7 @@ struct CheckTest: Sendable {
         }
         tests += [badArguments, manyDocuments]
         if plugin.canSaveDocuments { tests.append(saveLoad) }
+        if plugin.describesRanges && plugin.canDescribe { tests.append(describeRange) }
         tests += [loadUnload, threads]
         // Every test but the descriptor's performs actions: without any (the descriptor test
         // fails for it) they skip, saying why, rather than pick from nothing.

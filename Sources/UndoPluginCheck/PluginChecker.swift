@@ -70,7 +70,8 @@ public struct PluginChecker {
     /// The summary of each test, for `--list`.
     public static let summaries: [(String, String)] = [
         CheckTest.descriptor, CheckTest.describe, CheckTest.roundTrip("ID"), CheckTest.merge("ID"),
-        CheckTest.badArguments, CheckTest.manyDocuments, CheckTest.saveLoad, CheckTest.loadUnload, CheckTest.threads,
+        CheckTest.badArguments, CheckTest.manyDocuments, CheckTest.saveLoad, CheckTest.describeRange, CheckTest.loadUnload,
+        CheckTest.threads,
     ].map { ($0.name, $0.summary) }
 
     /// Runs the selected tests of every plugin.

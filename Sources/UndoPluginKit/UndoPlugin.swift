@@ -29,6 +29,7 @@ public final class UndoPlugin: @unchecked Sendable {
     let closeDocument: ((AnyObject, String) -> Void)?
     let saveState: ((AnyObject, String) throws -> [UInt8])?
     let loadState: ((AnyObject, String, [UInt8]) throws -> Void)?
+    let describeRangeState: ((AnyObject, String, Range<Int64>) throws -> (text: String, extent: Int64))?
 
     // Written once here and never freed: the descriptor must stay valid for the life of the
     // process, and its action types for the plugin's.
@@ -59,12 +60,21 @@ public final class UndoPlugin: @unchecked Sendable {
     ///     leaving the document empty. A host of ABI 1.8 hands the bytes over in pieces
     ///     (`load_document_v2`), which the kit reads into the one array given here, so the host
     ///     never holds a second copy of them in one block.
+    ///   - describeRange: the view of a part of one document (context), for a host that shows
+    ///     what a change did without describing the whole document (ABI 1.8 `describe_range`):
+    ///     given a range in the units of the locations you report with
+    ///     ``UndoCall/reportChange(_:)`` (never negative), return the view of that range clamped
+    ///     to the document, as `describe` would show a document holding only that part (markup
+    ///     open at its start opened, open at its end closed), and the document's length in the
+    ///     same units. Make it cost in proportion to the range, not the document; a host cuts
+    ///     the whole view itself when it is nil. Needs `describe`.
     public init<State: AnyObject>(id: String, name: String, version: String, actions: [UndoPluginAction],
                                   makeState: @escaping (UndoHostCallbacks) throws -> State,
                                   describe: ((State, String) throws -> String)? = nil,
                                   closeDocument: ((State, String) -> Void)? = nil,
                                   saveDocument: ((State, String) throws -> [UInt8])? = nil,
-                                  loadDocument: ((State, String, [UInt8]) throws -> Void)? = nil) {
+                                  loadDocument: ((State, String, [UInt8]) throws -> Void)? = nil,
+                                  describeRange: ((State, String, Range<Int64>) throws -> (text: String, extent: Int64))? = nil) {
         self.id = id
         self.name = name
         self.version = version
@@ -84,13 +94,18 @@ public final class UndoPlugin: @unchecked Sendable {
         let coding = saveDocument.flatMap { save in loadDocument.map { load in (save, load) } }
         saveState = coding.map { save, _ in { state, context in try save(state as! State, context) } }
         loadState = coding.map { _, load in { state, context, bytes in try load(state as! State, context, bytes) } }
+        describeRangeState = describeRange.map { part in { state, context, range in try part(state as! State, context, range) } }
         var problems: [String] = []
         if (saveDocument == nil) != (loadDocument == nil) {
             problems.append("saveDocument and loadDocument go together: give both or neither")
         }
+        if describeRange != nil && describe == nil {
+            problems.append("describeRange needs describe (the whole view, which hosts still show)")
+        }
         self.problems = problems
         descriptorStorage = .allocate(capacity: 1)
-        descriptorStorage.initialize(to: makeDescriptor(hasDescribe: describe != nil, savesDocuments: coding != nil))
+        descriptorStorage.initialize(to: makeDescriptor(hasDescribe: describe != nil, savesDocuments: coding != nil,
+                                                        describesRanges: describe != nil && describeRange != nil))
         actionTypes = actions.map(makeActionType)
         Self.claimImage(for: self)
     }
@@ -150,7 +165,7 @@ public final class UndoPlugin: @unchecked Sendable {
 
     // MARK: C structures
 
-    private func makeDescriptor(hasDescribe: Bool, savesDocuments: Bool) -> undo_plugin_descriptor {
+    private func makeDescriptor(hasDescribe: Bool, savesDocuments: Bool, describesRanges: Bool) -> undo_plugin_descriptor {
         var descriptor = undo_plugin_descriptor()
         descriptor.struct_size = UInt32(MemoryLayout<undo_plugin_descriptor>.size)
         descriptor.abi_major = UInt32(UNDO_ABI_VERSION_MAJOR)
@@ -165,6 +180,7 @@ public final class UndoPlugin: @unchecked Sendable {
         descriptor.load_document = savesDocuments ? UndoPluginInstance.loadDocument : nil
         descriptor.save_document_v2 = savesDocuments ? UndoPluginInstance.saveDocumentV2 : nil
         descriptor.load_document_v2 = savesDocuments ? UndoPluginInstance.loadDocumentV2 : nil
+        descriptor.describe_range = describesRanges ? UndoPluginInstance.describeRange : nil
         return descriptor
     }
 

@@ -73,6 +73,28 @@ final class UndoPluginInstance {
         }
     }
 
+    /// describe_range (ABI 1.8): the plugin's view of a part of the call's document, written
+    /// as describe writes the whole, with the document's extent.
+    static let describeRange: @convention(c) (UnsafeMutablePointer<undo_call>?, Int64, Int64, UnsafeMutablePointer<CChar>?,
+                                              UInt32, UnsafeMutablePointer<Int64>?) -> Int32 = {
+        call, location, length, buffer, capacity, extent in
+        guard let call, let extent, let instance = from(call.pointee.plugin_data) else { return Int32(UNDO_EINVAL) }
+        guard let describeRange = instance.plugin.describeRangeState else { return Int32(UNDO_ENOTSUP) }
+        do {
+            guard location >= 0, length >= 0, length <= Int64.max - location else {
+                throw UndoPluginError(.invalidArgument, "the range \(location), \(length) is not a range of a document")
+            }
+            let part = try describeRange(instance.state, String(undoArgument: call.pointee.context), location..<(location + length))
+            guard part.extent >= 0 else {
+                throw UndoPluginError(.pluginFailed, "describeRange gave a negative extent (\(part.extent))")
+            }
+            extent.pointee = part.extent
+            return write(part.text, to: buffer, capacity: capacity)
+        } catch {
+            return instance.host.report(UndoPluginError(error))
+        }
+    }
+
     static let closeContext: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Void = {
         pluginData, context in
         guard let instance = from(pluginData) else { return }

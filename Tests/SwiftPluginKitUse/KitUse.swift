@@ -105,11 +105,24 @@ let plugin = UndoPlugin(
             .coalescing("rename", merge: mergeRenames),
     ],
     makeState: { _ in Marks() },
-    describe: { marks, context in
-        "mark=\(marks.value[context, default: 0])" + (marks.levels[context, default: 0] == 0 ? "" : " level=\(marks.levels[context, default: 0])")
-            + (marks.names[context, default: [:]].sorted { $0.key < $1.key }.filter { !$0.value.isEmpty }
-                .map { " \($0.key)=\($0.value)" }.joined())
+    describe: view,
+    // A part of the view, by characters; a part from 1000 on is refused (a plugin's failure).
+    // docs:begin describe-range
+    describeRange: { marks, context, range in
+        guard range.lowerBound < 1000 else { throw UndoPluginError(.invalidArgument, "no part from \(range.lowerBound)") }
+        let scalars = Array(view(marks, context).unicodeScalars)
+        let lower = Int(min(range.lowerBound, Int64(scalars.count)))
+        let upper = Int(min(range.upperBound, Int64(scalars.count)))
+        return (String(String.UnicodeScalarView(scalars[lower..<upper])), Int64(scalars.count))
     })
+    // docs:end describe-range
+
+/// The whole view of a document: "mark=5 level=2 1=name".
+func view(_ marks: Marks, _ context: String) -> String {
+    "mark=\(marks.value[context, default: 0])" + (marks.levels[context, default: 0] == 0 ? "" : " level=\(marks.levels[context, default: 0])")
+        + (marks.names[context, default: [:]].sorted { $0.key < $1.key }.filter { !$0.value.isEmpty }
+            .map { " \($0.key)=\($0.value)" }.joined())
+}
 
 @c(undo_plugin_entry)
 public func undoPluginEntry() -> UnsafePointer<undo_plugin_descriptor>? { plugin.descriptor }

@@ -38,7 +38,7 @@ import UndoTestSupport
         for seed in [1, 2, 3] {
             let outcome = try UndoHostProcess.run(["check", "--seed", String(seed)] + plugins)
             #expect(outcome.status == 0, "seed \(seed):\n\(outcome.standardOutput)\(outcome.standardError)")
-            #expect(outcome.lines.last?.hasPrefix("39 tests: 39 passed, 0 failed") == true, "\(outcome.lines.last ?? "")")
+            #expect(outcome.lines.last?.hasPrefix("40 tests: 40 passed, 0 failed") == true, "\(outcome.lines.last ?? "")")
         }
     }
 
@@ -132,6 +132,24 @@ import UndoTestSupport
         #expect(outcome.standardOutput.contains("sets only one of save_document and load_document"), "\(outcome.standardOutput)")
         let list = try UndoHostProcess.run(["check", "--list", half])
         #expect(!list.lines.contains("  save-load"))
+    }
+
+    /// describe-range (ABI 1.8): run only for a plugin with describe_range; the correct zoo
+    /// passes it, one whose parts lose their last character fails it with the two views.
+    @Test func describeRangeMistakesAreCaught() throws {
+        let folder = try Self.privateFolder()
+        let correct = try Self.build("zoo.c", defines: ["ZOO_RANGES"], name: "ranges", in: folder)
+        let passed = try UndoHostProcess.run(["check", "--seed", "3", "--only", "describe-range", correct])
+        #expect(passed.status == 0, "\(passed.standardOutput)")
+        #expect(passed.lines.contains("  pass  describe-range"), "\(passed.standardOutput)")
+        let short = try Self.build("zoo.c", defines: ["ZOO_RANGES", "ZOO_RANGE_SHORT"], name: "short", in: folder)
+        let outcome = try UndoHostProcess.run(["check", "--seed", "1", "--only", "describe-range", short])
+        #expect(outcome.status == 1)
+        #expect(Self.failed(outcome) == ["describe-range"], "\(outcome.standardOutput)")
+        #expect(outcome.standardOutput.contains("but describe shows"), "\(outcome.standardOutput)")
+        let without = try Self.build("zoo.c", name: "without", in: folder)
+        let list = try UndoHostProcess.run(["check", "--list", without])
+        #expect(!list.lines.contains("  describe-range"))
     }
 
     /// The sample Canvas as it was: a move's inverse subtracted the move again, so moving by

@@ -110,10 +110,11 @@ import UndoPluginABI
         #expect(Int(PluginDescriptor.minimumSize) == MemoryLayout<undo_plugin_descriptor>.offset(of: \.describe_v2)!)
         // 1.7 appended save_document and load_document.
         #expect(Int(PluginDescriptor.minimumSize) + 16 == MemoryLayout<undo_plugin_descriptor>.offset(of: \.save_document)!)
-        // 1.8 appended save_document_v2 and load_document_v2: the end of today's descriptor.
+        // 1.8 appended save_document_v2, load_document_v2 and describe_range: the end of today's descriptor.
         #expect(MemoryLayout<undo_plugin_descriptor>.offset(of: \.load_document)! + 8 == MemoryLayout<undo_plugin_descriptor>.offset(of: \.save_document_v2)!)
         #expect(MemoryLayout<undo_plugin_descriptor>.offset(of: \.save_document_v2)! + 8 == MemoryLayout<undo_plugin_descriptor>.offset(of: \.load_document_v2)!)
-        #expect(MemoryLayout<undo_plugin_descriptor>.offset(of: \.load_document_v2)! + 8 == MemoryLayout<undo_plugin_descriptor>.size)
+        #expect(MemoryLayout<undo_plugin_descriptor>.offset(of: \.load_document_v2)! + 8 == MemoryLayout<undo_plugin_descriptor>.offset(of: \.describe_range)!)
+        #expect(MemoryLayout<undo_plugin_descriptor>.offset(of: \.describe_range)! + 8 == MemoryLayout<undo_plugin_descriptor>.size)
         // ... and write_document and read_document to the host's table.
         #expect(MemoryLayout<undo_host>.offset(of: \.write_document)! + 8 == MemoryLayout<undo_host>.offset(of: \.read_document)!)
         #expect(MemoryLayout<undo_host>.offset(of: \.read_document)! + 8 == MemoryLayout<undo_host>.size)

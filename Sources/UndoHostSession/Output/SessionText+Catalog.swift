@@ -6,7 +6,7 @@ extension SessionText {
         var all = [
             steps(1), steps(2), editMenu, disabled, history, noSteps, done(1, of: 2), start, group(of: 1), group(of: 2),
             discardable, saved, undone, unnamed, inverseArguments, alert, choose(3, keys: x), choose(1, keys: x), empty, linesAbove(1), linesAbove(2),
-            linesBelow(1), linesBelow(2), vanished, noPluginHasIt, viewCut(shown: 1, of: 2), cancelled, documents, edited, noPluginsLoaded,
+            linesBelow(1), linesBelow(2), charactersAbove(1), charactersAbove(2), charactersBelow(1), charactersBelow(2), excerptHint, vanished, noPluginHasIt, viewCut(shown: 1, of: 2), cancelled, documents, edited, noPluginsLoaded,
             from(x), coalesces, saved(x), forgotSave(x), cancelledGroup(x, changes: true), cancelledGroup(nil, changes: true), cancelledGroup(x, changes: false), cancelledGroup(nil, changes: false), limit(nil, kept: 2), limit(3, kept: 2), notALimit(x), closed(x, removed: 2, now: x), movedSteps(undo: true, count: 2, newest: x),
             movedSteps(undo: false, count: 2, newest: nil), movedTo(undo: true, target: 1, count: 2, newest: x),
             movedTo(undo: false, target: 1, count: 1, newest: nil), leftHistory(obsolete: 1, moved: 1, name: x),

@@ -61,6 +61,14 @@ public struct SessionText: Sendable, Equatable {
     var empty: String { pick("empty", "비어 있음") }
     func linesAbove(_ count: Int) -> String { pick("\(count) more line\(count == 1 ? "" : "s") above", "위에 \(count)줄 더 있음") }
     func linesBelow(_ count: Int) -> String { pick("\(count) more line\(count == 1 ? "" : "s") below", "아래에 \(count)줄 더 있음") }
+    /// Around an excerpt of a large document (the part a change touched).
+    func charactersAbove(_ count: Int) -> String {
+        pick("\(Self.grouped(count)) more character\(count == 1 ? "" : "s") above", "위에 \(Self.grouped(count))자 더 있음")
+    }
+    func charactersBelow(_ count: Int) -> String {
+        pick("\(Self.grouped(count)) more character\(count == 1 ? "" : "s") below", "아래에 \(Self.grouped(count))자 더 있음")
+    }
+    var excerptHint: String { pick("(show: the whole document)", "(문서 전체: show)") }
     var vanished: String { pick("changed and no longer there", "바뀐 뒤 없어짐") }
     var noPluginHasIt: String { pick("no plugin has it yet", "아직 이 문서를 가진 플러그인 없음") }
     /// The note under a view cut at the most a view may have (a document of hundreds of megabytes).

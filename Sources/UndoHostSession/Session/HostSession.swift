@@ -404,8 +404,9 @@ public final class HostSession {
         return .message(words.closed(name, removed: removed, now: currentDocument))
     }
 
-    /// The document as each plugin that has it describes it, with `changes` highlighted.
-    func views(of name: String, changes: [UndoChange]) throws(SessionError) -> [DocumentView] {
+    /// The document as each plugin that has it describes it, with `changes` highlighted; with
+    /// `excerpts`, a large document only around the changes (``excerptView(of:plugin:source:changes:)``).
+    func views(of name: String, changes: [UndoChange], excerpts: Bool = false) throws(SessionError) -> [DocumentView] {
         let context = UndoContext(name)
         let known = documents.plugins(of: name)
         let relevant = changes.filter { $0.context == context }
@@ -414,6 +415,11 @@ public final class HostSession {
         // recorded its own steps), those that describe it as something.
         let owners = host.plugins.filter { $0.canDescribe && known.contains($0.id) }
         for plugin in owners.isEmpty ? host.plugins.filter(\.canDescribe) : owners {
+            if excerpts, !owners.isEmpty,
+               let view = try excerptView(of: name, plugin: plugin.id, source: plugin.name, changes: relevant) {
+                views.append(view)
+                continue
+            }
             var text: String
             do throws(PluginHostError) {
                 // A view over 16 MiB (a document of hundreds of megabytes) is shown cut, saying so.
@@ -531,7 +537,9 @@ public final class HostSession {
         }
         if contexts.isEmpty { contexts = [result.context] }
         var views: [DocumentView] = []
-        for context in contexts { views += try self.views(of: context.name, changes: changesByContext[context] ?? []) }
+        for context in contexts {
+            views += try self.views(of: context.name, changes: changesByContext[context] ?? [], excerpts: true)
+        }
         return .moved(title: title, result: result, views: views)
     }
 

@@ -199,7 +199,7 @@ struct PluginTemplate {
         static const undo_plugin_descriptor \(p)_descriptor = {
             (uint32_t)UNDO_PLUGIN_DESCRIPTOR_SIZE_V1_7, UNDO_ABI_VERSION_MAJOR, UNDO_ABI_VERSION_MINOR, 0,
             "\(pluginID)", "\(name)", "0.1.0", \(p)_init, \(p)_deinit, NULL, {0}, \(p)_describe,
-            \(p)_close_document, \(p)_save_document, \(p)_load_document, NULL, NULL};
+            \(p)_close_document, \(p)_save_document, \(p)_load_document, NULL, NULL, NULL};
 
         UNDO_PLUGIN_EXPORT const undo_plugin_descriptor *undo_plugin_entry(void) { return &\(p)_descriptor; }
 

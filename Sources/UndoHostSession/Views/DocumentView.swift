@@ -32,6 +32,21 @@ public struct DocumentView: Sendable, Equatable {
     /// was undone), so the view can still say what changed.
     public var vanishedObjects: [Int64]
 
+    /// Where an excerpt sits in its document: what `text` shows is `range` of a document of
+    /// `extent` units (the units of the plugin's change locations), the rest left out.
+    public struct Excerpt: Sendable, Equatable {
+        public var range: Range<Int64>
+        public var extent: Int64
+        public init(range: Range<Int64>, extent: Int64) {
+            self.range = range
+            self.extent = extent
+        }
+    }
+
+    /// Set when `text` is only the part of a large document around the last change
+    /// (`HostSession.excerptThreshold`), `nil` when it is the whole document.
+    public var excerpt: Excerpt?
+
     /// The most lines and columns shown; longer documents scroll to the first highlight.
     public var height = 12
     public var width = 78
@@ -100,9 +115,15 @@ public struct DocumentView: Sendable, Equatable {
 
     /// The heading and the document's lines (indented), scrolled and cut to the view's size.
     public func rendered(style: TextStyle, words: SessionText = .english) -> String {
-        var output = [style.bold(document) + " (\(source))" + (text.isEmpty ? ": " + words.empty : "")]
+        var output = [style.bold(document) + " (\(source))" + (text.isEmpty && excerpt == nil ? ": " + words.empty : "")]
+        let above = excerpt.map { Int($0.range.lowerBound) } ?? 0
+        let below = excerpt.map { Int($0.extent - $0.range.upperBound) } ?? 0
+        if above > 0 { output.append("  ... " + words.charactersAbove(above) + (below > 0 ? "" : " " + words.excerptHint)) }
         let scalars = Array(text.unicodeScalars)
-        guard !scalars.isEmpty else { return (output + vanishedNote(words)).joined(separator: "\n") }
+        guard !scalars.isEmpty else {
+            if below > 0 { output.append("  ... " + words.charactersBelow(below) + " " + words.excerptHint) }
+            return (output + vanishedNote(words)).joined(separator: "\n")
+        }
 
         // Lines as scalar ranges.
         var lines: [Range<Int>] = []
@@ -130,6 +151,7 @@ public struct DocumentView: Sendable, Equatable {
             let below = lines.count - last
             output.append("  ... " + words.linesBelow(below))
         }
+        if below > 0 { output.append("  ... " + words.charactersBelow(below) + " " + words.excerptHint) }
         return (output + vanishedNote(words)).joined(separator: "\n")
     }
 
@@ -233,6 +255,11 @@ public struct DocumentView: Sendable, Equatable {
                                 ("text", .string(String(String.UnicodeScalarView(scalars[start..<end]))))])
             })),
             ("vanished", .array(vanishedObjects.map { .int($0) })),
+            // Where the text sits in its document when it is only the part around the change.
+            ("excerpt", excerpt.map { excerpt in
+                .object([("start", .int(excerpt.range.lowerBound)), ("end", .int(excerpt.range.upperBound)),
+                         ("extent", .int(excerpt.extent))])
+            } ?? .null),
         ])
     }
 }

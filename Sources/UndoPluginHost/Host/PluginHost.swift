@@ -304,6 +304,41 @@ public final class PluginHost: @unchecked Sendable {
         }
     }
 
+    /// The view of a part of one of a plugin's documents: `range`, in the units of the
+    /// locations the plugin reports with its changes (the text editor's: characters), clamped
+    /// to the document, as the plugin's describe would show a document holding only that part
+    /// ("<b>rld</b>" for 8..<11 of "Hello <b>world</b>"), with the document's length in the
+    /// same units. Shows what a change did without describing the whole document: a plugin
+    /// with describe_range (ABI 1.8) writes only the part; for one without, the whole view is
+    /// cut here, counting Unicode scalars with markup tags such as `<b>` taking no room (the
+    /// convention of the sample plugins).
+    /// - Parameter limit: the most bytes of the part's view to return (its beginning, up to
+    ///   the last whole character, when it is longer).
+    /// - Throws: what ``view(of:plugin:atMost:)`` throws; a plugin's describe_range that sets
+    ///   no extent fails with `UNDO_EPLUGIN`.
+    /// - Complexity: the plugin's describe_range (called at most twice: in proportion to the
+    ///   range for the bundled text editor) plus O(min(part, limit)); without describe_range,
+    ///   the whole describe plus O(whole view).
+    public func view(of context: UndoContext, plugin pluginID: String, range: Range<Int64>,
+                     atMost limit: Int = PluginView.defaultLimit) throws(PluginHostError) -> PluginRangeView
+    {
+        guard CallFrame.current == nil else { throw .reentrantCall("view") }
+        guard let plugin = lock.withLock({ loaded.first { $0.id == pluginID } }) else { throw .unknownPlugin(pluginID) }
+        guard plugin.canDescribe else { throw .cannotDescribe(plugin: pluginID) }
+        do throws(PluginActionError) {
+            return try plugin.describeRange(context, range: range, atMost: max(0, limit))
+        } catch {
+            throw .actionFailed(error)
+        }
+    }
+
+    /// Whether the plugin describes parts of its documents itself (describe_range, ABI 1.8),
+    /// so ``view(of:plugin:range:atMost:)`` costs in proportion to the part; `nil` for a
+    /// plugin not loaded.
+    public func describesRanges(plugin pluginID: String) -> Bool? {
+        lock.withLock { loaded.first { $0.id == pluginID } }?.describesRanges
+    }
+
     /// The plugin's view of one of its documents ("Hello <b>world</b>").
     /// - Throws: ``PluginHostError/actionFailed(_:)`` with `UNDO_ELIMIT` for a view of
     ///   16 MiB or more (``view(of:plugin:atMost:)`` gives its beginning), and the plugin's
@@ -465,6 +500,9 @@ public struct PluginInfo: Sendable, CustomStringConvertible {
     public let setsHalfOfSaveAndLoad: Bool
     /// Whether it runs in a process of its own (``PluginIsolation``).
     public let isIsolated: Bool
+    /// Whether it describes parts of its documents itself (describe_range, ABI 1.8; see
+    /// ``PluginHost/view(of:plugin:range:atMost:)``).
+    public let describesRanges: Bool
 
     init(_ plugin: LoadedPlugin) {
         id = plugin.id
@@ -479,6 +517,7 @@ public struct PluginInfo: Sendable, CustomStringConvertible {
         canSaveDocuments = plugin.canSaveDocuments
         setsHalfOfSaveAndLoad = plugin.setsHalfOfSaveAndLoad
         isIsolated = plugin.remote != nil
+        describesRanges = plugin.describesRanges
     }
 
     /// `org.undohost.text 1.0.0 "Text Editor"`

@@ -304,6 +304,20 @@ final class LoadedPlugin: @unchecked Sendable {
             let length = whole.utf8.count
             return length <= limit ? (whole, length, false) : (Self.cut(Array(whole.utf8.prefix(limit))), length, true)
         }
+        return try describeView(context, atMost: limit) { call, buffer, capacity in
+            if let describeV2 { return describeV2(call, buffer, capacity) }
+            return context.name.withCString { describe!(pluginData, $0, buffer, capacity) }
+        }
+    }
+
+    /// Runs a describe function (`write`: describe, describe_v2 or describe_range, given the
+    /// call, the buffer and its capacity) in a describe frame, once, and once more with the
+    /// length it asked for, up to `limit` bytes.
+    /// - Complexity: the plugin's function, called at most twice, plus O(min(length, limit)).
+    func describeView(_ context: UndoContext, atMost limit: Int,
+                      _ write: (UnsafeMutablePointer<undo_call>, UnsafeMutablePointer<CChar>?, UInt32) -> Int32)
+        throws(PluginActionError) -> (text: String, length: Int, isCut: Bool)
+    {
         // The buffer never asks for more than the limit (capacity - 1 bytes are written), nor
         // more than UInt32 can say.
         let most = min(limit, Int(UInt32.max) - 1)
@@ -316,10 +330,7 @@ final class LoadedPlugin: @unchecked Sendable {
                 let frame = CallFrame(hostTable: hostTable, pluginData: pluginData, phase: .describe, context: context,
                                       documents: documents)
                 let length = frame.run { call in
-                    buffer.withUnsafeMutableBufferPointer { buffer in
-                        if let describeV2 { return describeV2(call, buffer.baseAddress, UInt32(capacity)) }
-                        return context.name.withCString { describe!(pluginData, $0, buffer.baseAddress, UInt32(capacity)) }
-                    }
+                    buffer.withUnsafeMutableBufferPointer { buffer in write(call, buffer.baseAddress, UInt32(capacity)) }
                 }
                 return (length, frame)
             }

@@ -237,6 +237,6 @@ static void board_deinit(void *plugin_data) {
 
 static const undo_plugin_descriptor board_descriptor = {
     (uint32_t)UNDO_PLUGIN_DESCRIPTOR_SIZE_V1_7, UNDO_ABI_VERSION_MAJOR, UNDO_ABI_VERSION_MINOR, 0,
-    "org.example.board", "Board", "1.0.0", board_init, board_deinit, board_describe, {0}, NULL, NULL, NULL, NULL, NULL, NULL};
+    "org.example.board", "Board", "1.0.0", board_init, board_deinit, board_describe, {0}, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
 
 UNDO_PLUGIN_EXPORT const undo_plugin_descriptor *undo_plugin_entry(void) { return &board_descriptor; }

@@ -14,6 +14,9 @@
  *   ZOO_LOAD_LOSES        load sets the number to 0                          save-load
  *   ZOO_LOAD_ANYTHING     load reads the number without checking the bytes   save-load
  *   ZOO_ONLY_SAVE         the descriptor sets save_document alone            descriptor
+ * Parts of a view (ABI 1.8): ZOO_RANGES adds a correct describe_range (the number's digits as
+ * characters); with it, this breaks it:
+ *   ZOO_RANGE_SHORT       describe_range drops the last character of a part  describe-range
  *
  * A document is one number: add(amount) adds to it, set(value) replaces it.
  */
@@ -119,6 +122,33 @@ static int32_t zoo_describe(void *plugin_data, const char *context, char *buffer
 #endif
 }
 
+#ifdef ZOO_RANGES
+static int32_t zoo_describe_range(undo_call *call, int64_t location, int64_t length, char *buffer, uint32_t capacity,
+                                  int64_t *extent) {
+    char whole[32];
+    int64_t size, from, to, i;
+    zoo_doc *doc = find_doc((zoo_state *)call->plugin_data, call->context, 0);
+    size = snprintf(whole, sizeof whole, "%lld", doc ? (long long)(int64_t)doc->value : 0LL);
+    if (location < 0 || length < 0) return call->host->report_error(call->host, UNDO_EINVAL, "negative");
+    from = location < size ? location : size;
+    to = length < size - from ? from + length : size;
+#ifdef ZOO_RANGE_SHORT
+    if (to > from) to--;
+#endif
+    for (i = from; i < to; i++) {
+        if (i - from < (int64_t)capacity - 1) buffer[i - from] = whole[i];
+    }
+    if (capacity > 0) buffer[to - from < (int64_t)capacity ? to - from : (int64_t)capacity - 1] = '\0';
+    *extent = size;
+    return (int32_t)(to - from);
+}
+#define ZOO_SIZE UNDO_PLUGIN_DESCRIPTOR_SIZE_V1_8
+#define ZOO_DESCRIBE_RANGE zoo_describe_range
+#else
+#define ZOO_SIZE UNDO_PLUGIN_DESCRIPTOR_SIZE_V1_7
+#define ZOO_DESCRIBE_RANGE NULL
+#endif
+
 static const undo_param amount_param[] = {{UNDO_TYPE_I64, 0, "amount"}};
 static const undo_param value_param[] = {{UNDO_TYPE_I64, 0, "value"}};
 static const undo_param old_param[] = {{UNDO_TYPE_I64, 0, "old"}};
@@ -210,7 +240,8 @@ static int32_t zoo_load(undo_call *call, const uint8_t *bytes, uint64_t length) 
 #endif
 
 static const undo_plugin_descriptor zoo_descriptor = {
-    (uint32_t)UNDO_PLUGIN_DESCRIPTOR_SIZE_V1_7, UNDO_ABI_VERSION_MAJOR, UNDO_ABI_VERSION_MINOR, 0,
-    "org.example.zoo", "Zoo", "1.0.0", zoo_init, zoo_deinit, zoo_describe, {0}, NULL, NULL, ZOO_DOCUMENT_FUNCTIONS, NULL, NULL};
+    (uint32_t)ZOO_SIZE, UNDO_ABI_VERSION_MAJOR, UNDO_ABI_VERSION_MINOR, 0,
+    "org.example.zoo", "Zoo", "1.0.0", zoo_init, zoo_deinit, zoo_describe, {0}, NULL, NULL, ZOO_DOCUMENT_FUNCTIONS, NULL, NULL,
+    ZOO_DESCRIBE_RANGE};
 
 UNDO_PLUGIN_EXPORT const undo_plugin_descriptor *undo_plugin_entry(void) { return &zoo_descriptor; }

@@ -194,7 +194,7 @@ static int32_t appender_describe(void *plugin_data, const char *context, char *b
 static const undo_plugin_descriptor appender_descriptor = {
     (uint32_t)UNDO_PLUGIN_DESCRIPTOR_SIZE_V1, UNDO_ABI_VERSION_MAJOR, UNDO_ABI_VERSION_MINOR, 0,
     "org.undohost.test.appender", "Appender", "1.0.0",
-    appender_init, appender_deinit, appender_describe, {NULL, NULL, NULL, NULL}, NULL, NULL, NULL, NULL, NULL, NULL,
+    appender_init, appender_deinit, appender_describe, {NULL, NULL, NULL, NULL}, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
 };
 
 UNDO_PLUGIN_EXPORT const undo_plugin_descriptor *undo_plugin_entry(void) { return &appender_descriptor; }

@@ -91,7 +91,7 @@ static void bad_deinit(void *plugin_data) {
 
 static const undo_plugin_descriptor descriptor = {
     (uint32_t)(DESC_SIZE), DESC_MAJOR, DESC_MINOR, 0, DESC_ID, DESC_NAME, "1.0",
-    DESC_INIT, bad_deinit, NULL, {0, 0, 0, 0}, NULL, NULL, NULL, NULL, NULL, NULL,
+    DESC_INIT, bad_deinit, NULL, {0, 0, 0, 0}, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
 };
 
 #if defined(BAD_NO_ENTRY)

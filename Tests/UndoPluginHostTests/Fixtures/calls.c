@@ -274,7 +274,7 @@ static int32_t calls_describe(void *plugin_data, const char *context, char *buff
 static const undo_plugin_descriptor descriptor = {
     (uint32_t)UNDO_PLUGIN_DESCRIPTOR_SIZE_V1, UNDO_ABI_VERSION_MAJOR, UNDO_ABI_VERSION_MINOR, 0,
     "org.undohost.test.calls", "Calls", "1.0", calls_init, calls_deinit, calls_describe, {0, 0, 0, 0},
-    NULL, NULL, NULL, NULL, NULL, NULL,
+    NULL, NULL, NULL, NULL, NULL, NULL, NULL,
 };
 
 UNDO_PLUGIN_EXPORT const undo_plugin_descriptor *undo_plugin_entry(void) { return &descriptor; }

@@ -143,6 +143,6 @@ static void checked_deinit(void *plugin_data) { (void)plugin_data; }
 static const undo_plugin_descriptor checked_descriptor = {
     (uint32_t)UNDO_PLUGIN_DESCRIPTOR_SIZE_V1_6, UNDO_ABI_VERSION_MAJOR, UNDO_ABI_VERSION_MINOR, 0,
     "org.undohost.test.checked", "Checked", "1.0", checked_init, checked_deinit, NULL, {NULL, NULL, NULL, NULL},
-    checked_describe, checked_close_document, NULL, NULL, NULL, NULL};
+    checked_describe, checked_close_document, NULL, NULL, NULL, NULL, NULL};
 
 UNDO_PLUGIN_EXPORT const undo_plugin_descriptor *undo_plugin_entry(void) { return &checked_descriptor; }

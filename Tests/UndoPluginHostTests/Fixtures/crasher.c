@@ -242,6 +242,7 @@ static const undo_plugin_descriptor descriptor = {
 #endif
     NULL, /* save_document_v2: saves through save_document */
     NULL, /* load_document_v2 */
+    NULL, /* describe_range */
 };
 
 UNDO_PLUGIN_EXPORT const undo_plugin_descriptor *undo_plugin_entry(void) { return &descriptor; }

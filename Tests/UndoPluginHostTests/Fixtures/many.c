@@ -59,7 +59,7 @@ static void many_deinit(void *plugin_data) { (void)plugin_data; }
 
 static const undo_plugin_descriptor descriptor = {
     UNDO_PLUGIN_DESCRIPTOR_SIZE_V1, UNDO_ABI_VERSION_MAJOR, UNDO_ABI_VERSION_MINOR, 0,
-    "org.undohost.test.many", "Many", "1.0", many_init, many_deinit, NULL, {0, 0, 0, 0}, NULL, NULL, NULL, NULL, NULL, NULL,
+    "org.undohost.test.many", "Many", "1.0", many_init, many_deinit, NULL, {0, 0, 0, 0}, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
 };
 
 UNDO_PLUGIN_EXPORT const undo_plugin_descriptor *undo_plugin_entry(void) { return &descriptor; }

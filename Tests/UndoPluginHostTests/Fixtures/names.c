@@ -77,6 +77,6 @@ static int32_t names_describe(void *plugin_data, const char *context, char *buff
 
 static const undo_plugin_descriptor names_descriptor = {
     UNDO_PLUGIN_DESCRIPTOR_SIZE_V1, UNDO_ABI_VERSION_MAJOR, NAMES_MINOR, 0, "org.undohost.test.names",
-    "Names", "1.0", names_init, names_deinit, names_describe, {0}, NULL, NULL, NULL, NULL, NULL, NULL};
+    "Names", "1.0", names_init, names_deinit, names_describe, {0}, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
 
 UNDO_PLUGIN_EXPORT const undo_plugin_descriptor *undo_plugin_entry(void) { return &names_descriptor; }

@@ -216,7 +216,7 @@ static void probe_deinit(void *plugin_data) {
 static const undo_plugin_descriptor descriptor = {
     (uint32_t)UNDO_PLUGIN_DESCRIPTOR_SIZE_V1, UNDO_ABI_VERSION_MAJOR, UNDO_ABI_VERSION_MINOR, 0,
     "org.undohost.test.probe", "Probe", "1.0", probe_init, probe_deinit, probe_describe, {0, 0, 0, 0},
-    NULL, NULL, NULL, NULL, NULL, NULL,
+    NULL, NULL, NULL, NULL, NULL, NULL, NULL,
 };
 
 UNDO_PLUGIN_EXPORT const undo_plugin_descriptor *undo_plugin_entry(void) { return &descriptor; }

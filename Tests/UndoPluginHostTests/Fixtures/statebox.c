@@ -302,6 +302,7 @@ static const undo_plugin_descriptor descriptor = {
     NULL, /* save_document_v2: a 1.7 plugin's save, held to UNDO_MAX_VALUE_SIZE */
     NULL, /* load_document_v2 */
 #endif
+    NULL, /* describe_range */
 };
 
 UNDO_PLUGIN_EXPORT const undo_plugin_descriptor *undo_plugin_entry(void) { return &descriptor; }

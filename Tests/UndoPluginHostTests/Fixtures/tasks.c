@@ -155,7 +155,7 @@ static int32_t tasks_describe(void *plugin_data, const char *context, char *buff
 static const undo_plugin_descriptor descriptor = {
     (uint32_t)UNDO_PLUGIN_DESCRIPTOR_SIZE_V1, UNDO_ABI_VERSION_MAJOR, UNDO_ABI_VERSION_MINOR, 0,
     "org.undohost.test.tasks", "Tasks", "1.0", tasks_init, tasks_deinit, tasks_describe, {0, 0, 0, 0},
-    NULL, NULL, NULL, NULL, NULL, NULL,
+    NULL, NULL, NULL, NULL, NULL, NULL, NULL,
 };
 
 UNDO_PLUGIN_EXPORT const undo_plugin_descriptor *undo_plugin_entry(void) { return &descriptor; }

@@ -144,7 +144,7 @@ static const undo_plugin_descriptor descriptor = {
     NULL,
     NULL,
     NULL,
-    NULL, NULL, NULL,
+    NULL, NULL, NULL, NULL,
 };
 
 UNDO_PLUGIN_EXPORT const undo_plugin_descriptor *undo_plugin_entry(void) { return &descriptor; }

@@ -188,6 +188,6 @@ static void values_deinit(void *plugin_data) { (void)plugin_data; }
 static const undo_plugin_descriptor values_descriptor = {
     (uint32_t)UNDO_PLUGIN_DESCRIPTOR_SIZE_V1_7, UNDO_ABI_VERSION_MAJOR, UNDO_ABI_VERSION_MINOR, 0,
     "org.undohost.test.values", "Values", "1.0", values_init, values_deinit, NULL, {NULL, NULL, NULL, NULL},
-    values_describe, NULL, NULL, NULL, NULL, NULL};
+    values_describe, NULL, NULL, NULL, NULL, NULL, NULL};
 
 UNDO_PLUGIN_EXPORT const undo_plugin_descriptor *undo_plugin_entry(void) { return &values_descriptor; }
