@@ -27,6 +27,23 @@ enum CProgram {
     }
 
     /// Runs a program (a path, or a name found in PATH) and waits for it.
+    /// Runs a fixture that prints "ok - what" or "not ok - what: detail" a line per check and
+    /// "done N" at its end: records each failed check as an issue, and expects the program to
+    /// have reached its end (its last line counts its checks) with status 0.
+    /// - Returns: its lines and the number of checks they hold.
+    @discardableResult
+    static func runChecks(_ program: String, _ arguments: [String]) throws -> (lines: [String], checks: Int) {
+        let result = try run(program, arguments)
+        let lines = result.output.split(separator: "\n").map(String.init)
+        for failure in lines where failure.hasPrefix("not ok") {
+            Issue.record(Comment(rawValue: failure))
+        }
+        let checks = lines.filter { $0.hasPrefix("ok") || $0.hasPrefix("not ok") }.count
+        #expect(lines.last == "done \(checks)", "\(program) stopped early: \(result.errors)")
+        #expect(result.status == 0, "\(result.errors)")
+        return (lines, checks)
+    }
+
     static func run(_ program: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Output {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
