@@ -63,7 +63,7 @@ public final class UndoPlugin: @unchecked Sendable {
     ///   - describeRange: the view of a part of one document (context), for a host that shows
     ///     what a change did without describing the whole document (ABI 1.8 `describe_range`):
     ///     given a range in the units of the locations you report with
-    ///     ``UndoCall/reportChange(_:)`` (never negative), return the view of that range clamped
+    ///     ``UndoCall/reportChange(location:length:in:)`` (never negative), return the view of that range clamped
     ///     to the document, as `describe` would show a document holding only that part (markup
     ///     open at its start opened, open at its end closed), and the document's length in the
     ///     same units. Make it cost in proportion to the range, not the document; a host cuts

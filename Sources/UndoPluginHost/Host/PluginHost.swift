@@ -84,7 +84,7 @@ public final class PluginHost: @unchecked Sendable {
     /// Unloads every plugin: their steps leave the history and deinit is called.
     deinit {
         for plugin in lock.withLock({ loaded }).reversed() {
-            try? unload(plugin)
+            _ = try? unload(plugin)
         }
     }
 
