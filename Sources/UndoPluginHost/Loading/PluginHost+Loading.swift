@@ -215,17 +215,16 @@ extension PluginHost {
         defer { closedir(directory) }
         var names: [String] = []
         while let entry = readdir(directory) {
-            // Byte by byte up to the NUL, into an array of its own: the bytes after the NUL
-            // are not the kernel's, and the string code reads its source a word at a time, so
-            // decoding the entry in place reads them (valgrind's memcheck in install-check).
-            // Its length is found first, so the copy is made in one piece (grown byte by byte,
-            // it cost a reallocation every few bytes, the largest part of listing a folder).
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                let length = raw.firstIndex(of: 0) ?? raw.count
-                let bytes = [UInt8](unsafeUninitializedCapacity: length) { copy, count in
-                    for index in 0..<length { copy[index] = raw[index] }
-                    count = length
-                }
+            // The bytes after the name's NUL are not the kernel's: nothing may read them. Its
+            // length comes from the C library's strlen, which stops at the NUL (a search in
+            // Swift is vectorized and reads on past it, as the string code does when it decodes
+            // in place: valgrind's memcheck in install-check caught both); then the name is
+            // copied in one piece into an array of its own and decoded from there (grown byte
+            // by byte, it cost a reallocation every few bytes, the largest part of listing).
+            let name = withUnsafeBytes(of: &entry.pointee.d_name) { raw in
+                let start = raw.baseAddress!.assumingMemoryBound(to: CChar.self)
+                let length = min(strlen(start), raw.count)
+                let bytes = [UInt8](UnsafeRawBufferPointer(start: raw.baseAddress, count: length))
                 return String(decoding: bytes, as: UTF8.self)
             }
             if name != "." && name != ".." { names.append(name) }
