@@ -93,16 +93,24 @@ static int reserve(text_doc *doc, uint64_t extra) {
 
 /* Decodes UTF-8 (the host guarantees it is valid) into out; returns the number of scalars.
  * With out == NULL only counts. */
+/* The scalar UTF-8 text holds at *p (not at its NUL), moving *p past it. */
+static uint32_t next_scalar(const unsigned char **p) {
+    const unsigned char *q = *p;
+    uint32_t c = *q;
+    int extra = c >= 0xF0 ? 3 : c >= 0xE0 ? 2 : c >= 0xC0 ? 1 : 0;
+    int i;
+    if (extra) c &= 0x3Fu >> extra;
+    q++;
+    for (i = 0; i < extra && (*q & 0xC0) == 0x80; i++, q++) c = (c << 6) | (*q & 0x3Fu);
+    *p = q;
+    return c;
+}
+
 static uint64_t decode_utf8(const char *text, uint32_t *out) {
     const unsigned char *p = (const unsigned char *)text;
     uint64_t count = 0;
     while (*p) {
-        uint32_t c = *p;
-        int extra = c >= 0xF0 ? 3 : c >= 0xE0 ? 2 : c >= 0xC0 ? 1 : 0;
-        int i;
-        if (extra) c &= 0x3Fu >> extra;
-        p++;
-        for (i = 0; i < extra && (*p & 0xC0) == 0x80; i++, p++) c = (c << 6) | (*p & 0x3Fu);
+        uint32_t c = next_scalar(&p);
         if (out) out[count] = c;
         count++;
     }
@@ -146,14 +154,16 @@ static int32_t check_range(undo_call *call, const text_doc *doc, int64_t positio
     return UNDO_OK;
 }
 
-/* Inserts scalars with styles at position (already range-checked). */
-static int32_t insert_chars(undo_call *call, text_doc *doc, uint64_t position,
-                            const uint32_t *chars, const uint8_t *styles, uint64_t count) {
+/* Inserts the count scalars of UTF-8 text, with styles, at position (already range-checked).
+ * They are decoded straight into the document: a large insertion needs no array of its own
+ * beside it (4 bytes a character). */
+static int32_t insert_decoded(undo_call *call, text_doc *doc, uint64_t position, const char *text,
+                              const uint8_t *styles, uint64_t count) {
     if (!reserve(doc, count)) return fail(call, UNDO_ENOMEM, "out of memory");
     memmove(doc->chars + position + count, doc->chars + position,
             (doc->length - position) * sizeof *doc->chars);
     memmove(doc->styles + position + count, doc->styles + position, doc->length - position);
-    memcpy(doc->chars + position, chars, count * sizeof *chars);
+    decode_utf8(text, doc->chars + position);
     if (styles) {
         memcpy(doc->styles + position, styles, count);
     } else {
@@ -177,18 +187,13 @@ static int32_t insert_text(undo_call *call, int64_t position, const char *text,
     text_state *state = (text_state *)call->plugin_data;
     text_doc *doc = get_doc(state, call->context);
     uint64_t count = decode_utf8(text, NULL);
-    uint32_t *chars;
     int32_t rc;
     if (doc == NULL) return fail(call, UNDO_ENOMEM, "out of memory");
     if ((rc = check_range(call, doc, position, 0)) != UNDO_OK) return rc;
     if (styles != NULL && style_count != count) {
         return fail(call, UNDO_EINVAL, "styles must have one byte per character");
     }
-    chars = (uint32_t *)malloc((count ? count : 1) * sizeof *chars);
-    if (chars == NULL) return fail(call, UNDO_ENOMEM, "out of memory");
-    decode_utf8(text, chars);
-    rc = insert_chars(call, doc, (uint64_t)position, chars, styles, count);
-    free(chars);
+    rc = insert_decoded(call, doc, (uint64_t)position, text, styles, count);
     if (rc != UNDO_OK) return rc;
     call->host->report_change(call, NULL, position, (int64_t)count);
     return UNDO_OK;
@@ -256,17 +261,17 @@ static int32_t text_insert(undo_call *call, int64_t position, const char *text) 
 /* The inverse of insert: removes the inserted text, after checking it is still there. */
 static int32_t text_insert_inverse(undo_call *call, int64_t position, const char *text) {
     text_doc *doc = find_doc((text_state *)call->plugin_data, call->context);
-    uint64_t count = decode_utf8(text, NULL);
-    uint32_t *chars;
+    uint64_t count = decode_utf8(text, NULL), i;
+    const unsigned char *p = (const unsigned char *)text;
     int32_t rc;
     if ((rc = check_range(call, doc, position, (int64_t)count)) != UNDO_OK) return rc;
     if (count == 0) return UNDO_OK;
-    chars = (uint32_t *)malloc(count * sizeof *chars);
-    if (chars == NULL) return fail(call, UNDO_ENOMEM, "out of memory");
-    decode_utf8(text, chars);
-    rc = memcmp(doc->chars + position, chars, count * sizeof *chars) == 0;
-    free(chars);
-    if (!rc) return fail(call, UNDO_ESTATE, "the document no longer has the inserted text");
+    /* Compared scalar by scalar as it is decoded: no array of the text beside the document. */
+    for (i = 0; i < count; i++) {
+        if (doc->chars[(uint64_t)position + i] != next_scalar(&p)) {
+            return fail(call, UNDO_ESTATE, "the document no longer has the inserted text");
+        }
+    }
     remove_chars(doc, (uint64_t)position, count);
     call->host->report_change(call, NULL, position, 0);
     return UNDO_OK;

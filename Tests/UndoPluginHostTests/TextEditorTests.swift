@@ -176,6 +176,35 @@ import UndoPluginABI
         #expect(host.undoTitle == "Undo Typing")
     }
 
+    /// Undoing an insertion checks, character by character as it decodes the inserted text,
+    /// that the document still holds it there (it keeps no array of the text beside the
+    /// document): with the text changed behind the history's back, the undo is refused and
+    /// changes nothing; once it is back, the undo goes through.
+    @Test func undoingAnInsertionTheDocumentNoLongerHoldsIsRefused() throws {
+        try host.perform("text.insert", [.i64(0), .string("héllo wörld")], in: doc)
+        func behindTheHistory(_ action: String, _ arguments: [ActionValue]) throws {
+            host.history.withStack { $0.pauseRecording() }
+            defer { host.history.withStack { $0.resumeRecording() } }
+            try host.perform(action, arguments, in: doc)
+        }
+        try behindTheHistory("text.delete", [.i64(7), .i64(1)])  // "ö"
+        try behindTheHistory("text.insert", [.i64(7), .string("o")])
+        #expect(try text() == "héllo world")
+        let error = hostError { try host.undo() }
+        guard case .actionFailed(let failure)? = error else {
+            Issue.record("expected a plugin failure, got \(String(describing: error))")
+            return
+        }
+        #expect(failure.code == UNDO_ESTATE)
+        #expect(failure.message == "the document no longer has the inserted text")
+        #expect(try text() == "héllo world")
+        #expect(host.undoTitle == "Undo Typing")
+        try behindTheHistory("text.delete", [.i64(7), .i64(1)])
+        try behindTheHistory("text.insert", [.i64(7), .string("ö")])
+        try host.undo()
+        #expect(try text() == "")
+    }
+
     @Test func describingAnUnknownPluginFails() {
         #expect(throws: PluginHostError.unknownPlugin("org.nowhere.x")) {
             try host.describe(doc, plugin: "org.nowhere.x")
