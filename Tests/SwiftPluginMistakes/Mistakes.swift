@@ -10,7 +10,8 @@ let mistaken = UndoPlugin(
     id: "org.undohost.test.mistakes", name: "Mistakes", version: "1.0",
     actions: [],
     makeState: { _ in Nothing() },
-    saveDocument: { _, _ in [] })  // without loadDocument
+    saveDocument: { _, _ in [] },  // without loadDocument
+    describeRange: { _, _, _ in ("", 0) })  // without describe
 
 /// A second plugin in the same shared object.
 let second = UndoPlugin(id: "org.undohost.test.second", name: "Second", version: "1.0", actions: [],

@@ -23,6 +23,7 @@ import UndoPluginHost
         #expect(code == Int32(UNDO_EINVAL))
         #expect(message.hasPrefix("org.undohost.test.mistakes cannot be used: "))
         #expect(message.contains("saveDocument and loadDocument go together: give both or neither"))
+        #expect(message.contains("describeRange needs describe (the whole view, which hosts still show)"))
         #expect(message.contains("only one UndoPlugin per shared object, but org.undohost.test.mistakes and org.undohost.test.second were made"))
         #expect(host.plugins.isEmpty)
 
