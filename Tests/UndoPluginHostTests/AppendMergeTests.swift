@@ -196,6 +196,44 @@ import UndoPluginABI
         #expect(try host.actionType("calls.texts").fixedStepCost == nil)
     }
 
+    /// A run's text and bytes grow in their own buffers: each keystroke is appended in place,
+    /// not the whole run copied (a copy per keystroke made a run of n keystrokes cost O(n²)).
+    @Test func aRunGrowsInPlace() {
+        var text = String(repeating: "x", count: 32)
+        text.reserveCapacity(1024)
+        var inverseText = String(repeating: "x", count: 32)
+        inverseText.reserveCapacity(1024)
+        var bytes: [UInt8] = Array(repeating: 1, count: 32)
+        bytes.reserveCapacity(1024)
+        var state = PluginStep.State(context: .global, arguments: ActionValueList([.string(text), .bytes(bytes)]),
+                                     inverseArguments: [.i32(7), .string(inverseText)], performed: true)
+        text = ""
+        inverseText = ""
+        bytes = []
+        let before = (Self.address(of: state.arguments[0]), Self.address(of: state.arguments[1]),
+                      Self.address(of: state.inverseArguments![1]))
+        for _ in 0..<100 {
+            let next = (ActionValueList([.string(String(repeating: "x", count: 32)), .bytes([2])]),
+                        [ActionValue.i32(7), .string("a")])
+            #expect(PluginStep.append(next, to: &state) == 2)
+        }
+        #expect(state.arguments[1] == .bytes(Array(repeating: 1, count: 32) + Array(repeating: 2, count: 100)))
+        #expect(state.inverseArguments?[1] == .string(String(repeating: "x", count: 32) + String(repeating: "a", count: 100)))
+        let after = (Self.address(of: state.arguments[0]), Self.address(of: state.arguments[1]),
+                     Self.address(of: state.inverseArguments![1]))
+        #expect(after.1 == before.1 && after.2 == before.2)
+        #expect(after.0 == before.0)  // the equal first argument is not copied either
+    }
+
+    /// Where a string or bytes value keeps its contents.
+    private static func address(of value: ActionValue) -> UInt? {
+        switch value {
+        case .string(var text): text.withUTF8 { UInt(bitPattern: $0.baseAddress) }
+        case .bytes(let bytes): bytes.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+        default: nil
+        }
+    }
+
     @Test func aRunIsNotJoinedPastTheValueLimit() throws {
         let host = try loaded()
         let command = try host.makeCommand("appender.write", arguments: [.bytes([1])])

@@ -30,35 +30,45 @@ extension ActionType {
             }
             return
         }
-        let outputs = try plugin.withFrame(redo ? .redo : .perform, action: self, context: context) {
-            (frame) throws(PluginActionError) -> CallOutputs? in
-            frame.expectOutputs(inverse: inverseSignature?.parameters.count)
+        let inverseCount = inverseSignature?.parameters.count
+        let finished = try plugin.withFrame(redo ? .redo : .perform, action: self, context: context) {
+            (frame) throws(PluginActionError) -> Bool in
+            frame.expectOutputs(inverse: inverseCount)
             let status = frame.call(performFunction!, step.arguments)
-            let outputs = frame.takeOutputs()
-            guard status == UNDO_OK else { throw failure(status, outputs, errorPhase) }
-            if outputs?.changesOverLimit == true { throw tooManyChanges(errorPhase) }
-            // An obsolete step leaves (or never enters) the history: it needs no inverse.
-            if outputs?.isObsolete != true, let missing = outputs?.inverse?.firstIndex(where: { $0 == nil }) {
-                throw missingInverse(missing, errorPhase)
-            }
-            return outputs
+            // The common case: success with nothing handed back (no inverse arguments, key,
+            // description or changes), so no outputs are taken or copied.
+            if status == UNDO_OK && !frame.hasOutputs { return true }
+            return try takePerformOutputs(frame.takeOutputs(), status: status, errorPhase: errorPhase, redo: redo,
+                                          into: &step, changes: &changes)
         }
-        if let outputs {
-            if outputs.isObsolete {
-                // Nothing of the step changes: the history drops it (UndoChanges.markObsolete).
-                changes.append(contentsOf: outputs.changes)
-                changes.markObsolete()
-                return
-            }
-            if let inverse = outputs.inverse { step.inverseArguments = inverse.map { $0! } }
-            if !redo, let key = outputs.coalescingKey {
-                step.coalescing = key.map { .key(UndoCoalescingKey(pluginID + "/" + $0)) } ?? .never
-            }
-            // A redo's description is accepted and ignored: the step keeps its first one.
-            if !redo, let description = outputs.description { step.description = description }
-            if !outputs.changes.isEmpty { changes.append(contentsOf: outputs.changes) }
+        if finished { step.performed = true }
+    }
+
+    /// Checks what perform handed back and stores it in the step and `changes`.
+    /// - Returns: `false` when the step is obsolete (it is then left as it was).
+    private func takePerformOutputs(_ outputs: consuming CallOutputs?, status: Int32, errorPhase: PluginActionError.Phase,
+                                    redo: Bool, into step: inout PluginStep.State,
+                                    changes: inout UndoChanges) throws(PluginActionError) -> Bool
+    {
+        guard status == UNDO_OK else { throw failure(status, outputs, errorPhase) }
+        guard let outputs else { return true }
+        if outputs.changesOverLimit { throw tooManyChanges(errorPhase) }
+        if outputs.isObsolete {
+            // Nothing of the step changes: the history drops it (UndoChanges.markObsolete). An
+            // obsolete step leaves (or never enters) the history: it needs no inverse.
+            changes.append(contentsOf: outputs.changes)
+            changes.markObsolete()
+            return false
         }
-        step.performed = true
+        if let missing = outputs.inverse?.firstIndex(where: { $0 == nil }) { throw missingInverse(missing, errorPhase) }
+        if let inverse = outputs.inverse { step.inverseArguments = inverse.map { $0! } }
+        if !redo, let key = outputs.coalescingKey {
+            step.coalescing = key.map { .key(UndoCoalescingKey(pluginID + "/" + $0)) } ?? .never
+        }
+        // A redo's description is accepted and ignored: the step keeps its first one.
+        if !redo, let description = outputs.description { step.description = description }
+        if !outputs.changes.isEmpty { changes.append(contentsOf: outputs.changes) }
+        return true
     }
 
     /// Runs the inverse with a step's inverse arguments (`nil`: the step was never performed).
@@ -78,17 +88,16 @@ extension ActionType {
             }
             return
         }
-        let reported = try plugin.withFrame(.inverse, action: self, context: context) {
-            (frame) throws(PluginActionError) -> CallOutputs? in
+        try plugin.withFrame(.inverse, action: self, context: context) { (frame) throws(PluginActionError) in
             let status = frame.call(inverseFunction!, arguments)
+            // The common case: success with nothing handed back.
+            if status == UNDO_OK && !frame.hasOutputs { return }
             let outputs = frame.takeOutputs()
             guard status == UNDO_OK else { throw failure(status, outputs, .undo) }
-            if outputs?.changesOverLimit == true { throw tooManyChanges(.undo) }
-            return outputs
-        }
-        if let reported {
-            if !reported.changes.isEmpty { changes.append(contentsOf: reported.changes) }
-            if reported.isObsolete { changes.markObsolete() }
+            guard let outputs else { return }
+            if outputs.changesOverLimit { throw tooManyChanges(.undo) }
+            if !outputs.changes.isEmpty { changes.append(contentsOf: outputs.changes) }
+            if outputs.isObsolete { changes.markObsolete() }
         }
     }
 

@@ -193,6 +193,9 @@ final class CallFrame {
         }
     }
 
+    /// Whether the call under way or just ended handed anything back (see ``takeOutputs()``).
+    var hasOutputs: Bool { storage.access { $0.hasOutputs } }
+
     /// Takes what the call handed back (inverse and merged arguments, key, changes, errors):
     /// `nil` when it handed back nothing (the common case, which copies nothing).
     func takeOutputs() -> CallOutputs? {

@@ -132,6 +132,11 @@ final class FFICallInterface: @unchecked Sendable {
     let parameterTypes: [ActionValueType]
     /// C arguments: the `undo_call *`, then one per value (two for bytes).
     let argumentCount: Int
+    /// Whether a value is passed as a copy (a string or bytes parameter): without one, a
+    /// call's scratch has the same size every time (``fixedScratchSize``).
+    private let copiesValues: Bool
+    /// The scratch of a call without copies.
+    private let fixedScratchSize: Int
     private let cif: UnsafeMutablePointer<ffi_cif>
     private let argumentTypes: UnsafeMutablePointer<UnsafeMutablePointer<ffi_type>?>
 
@@ -152,6 +157,8 @@ final class FFICallInterface: @unchecked Sendable {
             }
         }
         argumentCount = types.count
+        copiesValues = parameters.contains { $0 == .string || $0 == .bytes }
+        fixedScratchSize = FFIScratch.byteCount(arguments: types.count, copies: 0)
         argumentTypes = .allocate(capacity: types.count)
         argumentTypes.initialize(from: types, count: types.count)
         cif = .allocate(capacity: 1)
@@ -179,15 +186,16 @@ final class FFICallInterface: @unchecked Sendable {
         where Values.Element == ActionValue, Values.Index == Int
     {
         precondition(values.count == parameterTypes.count, "arguments were not checked")
-        var copyBytes = 0
-        for value in values {
-            switch value {
-            case .string(let s): copyBytes += s.utf8.count + 1
-            case .bytes(let b): copyBytes += b.count + 1
-            default: break
+        var size = fixedScratchSize
+        if copiesValues {
+            for value in values {
+                switch value {
+                case .string(let s): size += s.utf8.count + 1
+                case .bytes(let b): size += b.count + 1
+                default: break
+                }
             }
         }
-        let size = FFIScratch.byteCount(arguments: argumentCount, copies: copyBytes)
         return withUnsafeTemporaryAllocation(byteCount: size, alignment: FFIScratch.alignment) { buffer in
             var scratch = FFIScratch(buffer, arguments: argumentCount)
             scratch.append(UnsafeMutableRawPointer(call))
@@ -227,7 +235,7 @@ struct FFIScratch {
     static let alignment = 16
     private static let slotSize = 8
     /// libffi widens integer results to a full ffi_arg: a 4-byte slot would be overrun.
-    private static var resultSize: Int { max(8, Int(undo__ffi_return_slot_size())) }
+    private static let resultSize = max(8, Int(undo__ffi_return_slot_size()))
 
     private let base: UnsafeMutableRawPointer
     private let size: Int

@@ -16,10 +16,26 @@ extension PluginHost {
     @discardableResult
     public func apply(_ operation: UndoOperation) throws(PluginHostError) -> UndoResult? {
         try throughHistory(operation.kind) { stack in
+            // No journal open (the common case): the change needs no recorded form.
+            guard isRecording else { return try Self.applyUnrecorded(operation, to: stack) }
             try checkRecorder()
             var applied = try operation.apply(to: stack)
             if isRecording, let recorded = applied.recorded { try record(.history(recorded)) }
             // Moved out, not copied (the rest of `applied` is then destroyed alone).
+            return applied.result.take()
+        }
+    }
+
+    /// Makes `operation` on `stack` as ``UndoCore/UndoOperation/apply(to:)`` does, without
+    /// building its recorded form: an undo or redo of the current context calls the history
+    /// directly (what `apply(to:)` calls for them), every other operation goes through
+    /// `apply(to:)`.
+    private static func applyUnrecorded(_ operation: UndoOperation, to stack: UndoStack) throws -> UndoResult? {
+        switch operation {
+        case .undo(let count, .current): return try stack.undo(count: count)
+        case .redo(let count, .current): return try stack.redo(count: count)
+        default:
+            var applied = try operation.apply(to: stack)
             return applied.result.take()
         }
     }

@@ -395,8 +395,8 @@ public final class PluginHost: @unchecked Sendable {
     /// and becomes ``PluginHostError/actionFailed(_:)``. The history lock is taken once, by
     /// `withStack`; the plugin calls the history makes inside do not take it again.
     /// - Throws: ``PluginHostError/reentrantCall(_:)`` from inside a plugin call on this thread.
-    func throughHistory<R>(_ what: String, _ body: (UndoStack) throws -> R) throws(PluginHostError) -> R {
-        guard CallFrame.current == nil else { throw .reentrantCall(what) }
+    func throughHistory<R>(_ what: @autoclosure () -> String, _ body: (UndoStack) throws -> R) throws(PluginHostError) -> R {
+        guard CallFrame.current == nil else { throw .reentrantCall(what()) }
         do {
             return try history.withStack(body)
         } catch {

@@ -351,21 +351,29 @@ struct PluginStep: @unchecked Sendable {
             return nil
         }
         for index in 0..<count - 1 where state.arguments[index] != next.arguments[index] { return nil }
-        guard let argumentBytes = appendableSize(next.arguments[count - 1], to: state.arguments[count - 1]) else {
-            return nil
-        }
-        var appended = argumentBytes
+        // The values that grow are checked where they are changed, through the one access that
+        // changes them: a copy read for the check beforehand (of the list or of the value) kept
+        // a second reference to the text until after the append in optimized builds, so every
+        // append copied the whole text.
+        var inverseBytes = 0
         if let nextInverse = next.inverseArguments {
-            // Checked without keeping a second reference to the inverse arguments, so they grow
-            // in place below.
-            let index = nextInverse.count - 1
-            guard let inverseBytes = inverseAppendableSize(nextInverse, to: state.inverseArguments!) else { return nil }
-            appended += inverseBytes
-            append(nextInverse[index], to: &state.inverseArguments![index])
+            guard let size = state.inverseArguments.map({ inverseAppendableSize(nextInverse, to: $0) }) ?? nil else {
+                return nil
+            }
+            inverseBytes = size
         }
         let tail = next.arguments[count - 1]
-        state.arguments.update(at: count - 1) { append(tail, to: &$0) }
-        return appended
+        var argumentBytes: Int?
+        state.arguments.update(at: count - 1) { last in
+            argumentBytes = appendableSize(tail, to: last)
+            if argumentBytes != nil { append(tail, to: &last) }
+        }
+        guard let argumentBytes else { return nil }
+        if let nextInverse = next.inverseArguments {
+            let index = nextInverse.count - 1
+            append(nextInverse[index], to: &state.inverseArguments![index])
+        }
+        return argumentBytes + inverseBytes
     }
 
     /// The size of `next`'s last value when it can be appended to `inverse`'s last value, the
@@ -396,18 +404,31 @@ struct PluginStep: @unchecked Sendable {
     /// text or bytes are taken out of `target` while they grow, so their buffer is uniquely
     /// referenced and grows in amortized O(1).
     static func append(_ value: ActionValue, to target: inout ActionValue) {
-        switch (target, value) {
-        case (.string(var text), .string(let tail)):
-            target = .i64(0)  // drops the value's reference: `text` grows in place
-            text.append(tail)
-            target = .string(text)
-        case (.bytes(var bytes), .bytes(let tail)):
-            target = .i64(0)
-            bytes.append(contentsOf: tail)
-            target = .bytes(bytes)
-        default:
-            preconditionFailure("appendableSize was not checked")
+        switch value {
+        case .string(let tail): target.appendText(tail)
+        case .bytes(let tail): target.appendBytes(tail)
+        default: preconditionFailure("appendableSize was not checked")
         }
+    }
+}
+
+extension ActionValue {
+    /// Appends `tail` to this string value in place (see ``PluginStep/append(_:to:)``): the
+    /// value is set to a number while the text grows, which drops its reference to the text,
+    /// so the text is uniquely referenced and grows in its own buffer.
+    mutating func appendText(_ tail: String) {
+        guard case .string(var text) = self else { preconditionFailure("appendableSize was not checked") }
+        self = .i64(0)
+        text.append(tail)
+        self = .string(text)
+    }
+
+    /// Appends `tail` to this bytes value in place, as ``appendText(_:)``.
+    mutating func appendBytes(_ tail: [UInt8]) {
+        guard case .bytes(var bytes) = self else { preconditionFailure("appendableSize was not checked") }
+        self = .i64(0)
+        bytes.append(contentsOf: tail)
+        self = .bytes(bytes)
     }
 }
 
