@@ -46,7 +46,7 @@ extension HistoryRecord {
     /// The Undo (or Redo) title in `scope`.
     mutating func menuTitle(in scope: UndoContext?, undo: Bool) -> String {
         let index = undo ? newestDone(in: scope) : oldestRedoable(in: scope)
-        let name = index.flatMap { nameAndContext(at: $0).name }
+        let name = index.flatMap { self.name(at: $0) }
         return titles.title(of: name, undo: undo, formatter)
     }
 }
