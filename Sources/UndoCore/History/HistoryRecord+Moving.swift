@@ -275,19 +275,7 @@ extension HistoryRecord {
                 }
             }
         } catch {
-            let failure = UndoError.wrap(error, step: nameAndContext(at: index).name)
-            if case .rollbackFailed = failure {
-                // The documents hold part of the step's change, which no state of the history
-                // describes any more: none of their states is the saved one until the next save,
-                // so they report themselves edited and a close warns instead of losing work.
-                for context in Self.contexts(of: steps[index].command) {
-                    saveStates[context, default: SaveState()].saved = []
-                }
-                count(steps[index].command, -1, done: index < position)
-                removeFromList(at: index)
-                if index < position { position -= 1 }
-            }
-            throw failure
+            throw failed(at: index, error)
         }
         if changes.obsoleteMarks != marks {
             changes.obsoleteMarks = marks
@@ -297,18 +285,42 @@ extension HistoryRecord {
         return nil
     }
 
+    /// The error of the step at `index`, whose action just failed with `error`, named after the
+    /// step; when the step could not even be put back, it leaves the history (see
+    /// ``apply(_:at:_:removingObsolete:)``). Apart, so the common path does not carry its frame.
+    private mutating func failed(at index: Int, _ error: any Error) -> UndoError {
+        let failure = UndoError.wrap(error, step: nameAndContext(at: index).name)
+        if case .rollbackFailed = failure {
+            // The documents hold part of the step's change, which no state of the history
+            // describes any more: none of their states is the saved one until the next save,
+            // so they report themselves edited and a close warns instead of losing work.
+            for context in Self.contexts(of: steps[index].command) {
+                saveStates[context, default: SaveState()].saved = []
+            }
+            count(steps[index].command, -1, done: index < position)
+            removeFromList(at: index)
+            if index < position { position -= 1 }
+        }
+        return failure
+    }
+
     /// Moves the step at `index`, just undone (or redone), to the position's edge. A move past
     /// other steps reorders them: the caller keeps the states' meaning
     /// (``finishReordering(_:)``).
     mutating func place(_ direction: UndoResult.Direction, from index: Int) {
-        var from = index
         let to = direction == .undo ? position - 1 : position
-        while from < to { steps.swapAt(from, from + 1); from += 1 }
-        while from > to { steps.swapAt(from, from - 1); from -= 1 }
+        if index != to { moveStep(from: index, to: to) }
         // 0 <= position <= steps.count, and an undo moves a done step (position >= 1), a redo a
         // redo step (position < steps.count): no overflow.
         position = direction == .undo ? position &- 1 : position &+ 1
-        countMove(at: from, toDone: direction == .redo)
+        countMove(at: to, toDone: direction == .redo)
+    }
+
+    /// Moves the step at `from` to `to`, the steps between one place toward `from`.
+    private mutating func moveStep(from: Int, to: Int) {
+        var from = from
+        while from < to { steps.swapAt(from, from + 1); from += 1 }
+        while from > to { steps.swapAt(from, from - 1); from -= 1 }
     }
 
     /// Counts the step at `index` over from redo to done (`toDone`) or from done to redo.
