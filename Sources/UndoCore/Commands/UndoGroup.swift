@@ -8,13 +8,30 @@ public final class UndoGroup: UndoCommand {
     /// The members, the group's context and what is known of the members' contexts, in one
     /// stored property: adding a member is one access to it (each stored property of a class
     /// is checked for exclusive access on its own).
-    private var parts: Parts
+    @usableFromInline
+    var parts: Parts
 
-    private struct Parts {
-        var members: [any UndoCommand]
-        var context: UndoContext
+    @usableFromInline
+    struct Parts {
+        @usableFromInline var members: [any UndoCommand]
+        @usableFromInline var context: UndoContext
         /// Every context the members change, worked out on first use after they changed.
-        var memberContexts: Set<UndoContext>?
+        @usableFromInline var memberContexts: Set<UndoContext>?
+
+        init(members: [any UndoCommand], context: UndoContext) {
+            self.members = members
+            self.context = context
+            self.memberContexts = nil
+        }
+
+        /// Adds a member of a known type: made an existential once, in place in the list (an
+        /// existential handed from call to call is copied at each).
+        @inlinable
+        mutating func append<C: UndoCommand>(typed member: consuming C) {
+            if members.isEmpty && context == .global { context = member.context }
+            members.append(member)
+            if memberContexts != nil { memberContexts = nil }
+        }
 
         mutating func append(_ member: consuming any UndoCommand) {
             if members.isEmpty && context == .global { context = member.context }
@@ -95,8 +112,11 @@ public final class UndoGroup: UndoCommand {
 
     /// Adds a member; the first one gives a group opened without a context its own.
     /// - Complexity: O(1) amortized.
-    @usableFromInline
     func append(_ member: consuming any UndoCommand) { parts.append(consume member) }
+
+    /// Adds a member of a known type (see ``append(_:)``).
+    @inlinable
+    func append<C: UndoCommand>(typed member: consuming C) { parts.append(typed: member) }
 
     /// Forgets what was worked out from the members, after they changed in place.
     func membersChanged() { parts.memberContexts = nil }

@@ -189,7 +189,7 @@ struct HistoryRecord {
             position += 1
         } else if let group = openGroups.last {
             // A member of an open group: made an existential once, in the group's list.
-            group.append(consume command)
+            group.append(typed: command)
         } else {
             insert(command, at: now)
         }
