@@ -35,8 +35,7 @@ public final class UndoGroup: UndoCommand {
 
         mutating func append(_ member: consuming any UndoCommand) {
             if members.isEmpty && context == .global { context = member.context }
-            // Moved, not copied: the member is made an existential once, where it is added.
-            members.append(consume member)
+            members.append(member)
             if memberContexts != nil { memberContexts = nil }
         }
 
@@ -112,7 +111,7 @@ public final class UndoGroup: UndoCommand {
 
     /// Adds a member; the first one gives a group opened without a context its own.
     /// - Complexity: O(1) amortized.
-    func append(_ member: consuming any UndoCommand) { parts.append(consume member) }
+    func append(_ member: consuming any UndoCommand) { parts.append(member) }
 
     /// Adds a member of a known type (see ``append(_:)``).
     @inlinable

@@ -308,6 +308,7 @@ extension HistoryRecord {
     /// other steps reorders them: the caller keeps the states' meaning
     /// (``finishReordering(_:)``).
     mutating func place(_ direction: UndoResult.Direction, from index: Int) {
+        assert(direction == .undo ? position > 0 : position < steps.count, "a move past the history's ends")
         let to = direction == .undo ? position - 1 : position
         if index != to { moveStep(from: index, to: to) }
         // 0 <= position <= steps.count, and an undo moves a done step (position >= 1), a redo a

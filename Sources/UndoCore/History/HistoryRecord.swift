@@ -218,7 +218,7 @@ struct HistoryRecord {
     @usableFromInline
     mutating func insert(_ command: consuming any UndoCommand, at now: UInt64) {
         if let group = openGroups.last {
-            group.append(consume command)
+            group.append(command)
             return
         }
         let redo = position < steps.count ? Array(steps[position..<steps.count]) : []
