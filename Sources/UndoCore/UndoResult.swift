@@ -94,6 +94,15 @@ public struct UndoResult: Sendable, Equatable {
         store(context: context, stepCount: stepCount, changes: changes, obsoleteCount: obsoleteCount)
     }
 
+    /// The common result of one step in the global context that reported no changes and
+    /// stayed in the history: the name and the direction, nothing else to check or store.
+    init(direction: Direction, oneGlobalStepNamed name: String?) {
+        storedName = name
+        packed = (direction == .undo ? 0 : 1) | 1 << 2
+        details = nil
+        checkInvariants()
+    }
+
     /// Stores every part but the name and the direction.
     private mutating func store(context: UndoContext, stepCount: Int, changes: [UndoChange], obsoleteCount: Int) {
         let direction = packed & 1

@@ -139,29 +139,43 @@ public struct UndoChange: Hashable, Sendable {
 
 /// Collects the places an action changed while it runs.
 public struct UndoChanges: Sendable {
+    /// The places reported, in order; `nil` until the first one. Most actions report none, so
+    /// an empty collector holds no array: making and dropping one (on every perform, undo and
+    /// redo) costs no call into the run time.
+    @usableFromInline
+    var reported: [UndoChange]?
     /// Every place reported, in order.
-    public private(set) var all: [UndoChange] = []
-    public init() {}
+    public var all: [UndoChange] { reported ?? [] }
+    @inlinable
+    public init() { reported = nil; obsoleteMarks = 0 }
     /// Whether nothing was reported.
-    public var isEmpty: Bool { all.isEmpty }
+    public var isEmpty: Bool { reported?.isEmpty ?? true }
     /// Reports one changed place.
-    public mutating func report(_ change: UndoChange) { all.append(change) }
+    public mutating func report(_ change: UndoChange) {
+        if reported == nil { reported = [change] } else { reported!.append(change) }
+    }
     /// Reports a changed range in a context.
     public mutating func report(context: UndoContext, location: Int64? = nil, length: Int64? = nil) {
         report(UndoChange(context: context, location: location, length: length))
     }
     /// Reports every place `other` holds, after these.
-    public mutating func report(contentsOf other: UndoChanges) { all.append(contentsOf: other.all) }
+    public mutating func report(contentsOf other: UndoChanges) {
+        guard let more = other.reported, !more.isEmpty else { return }
+        if reported == nil { reported = more } else { reported!.append(contentsOf: more) }
+    }
     /// Every place reported, moved out (none are left): for a result built once, without a copy.
     mutating func takeAll() -> [UndoChange] {
-        var taken: [UndoChange] = []
-        swap(&taken, &all)
-        return taken
+        guard reported != nil else { return [] }
+        var taken: [UndoChange]? = nil
+        swap(&taken, &reported)
+        return taken!
     }
 
     /// How often ``markObsolete()`` was called through this value.
-    var obsoleteMarks = 0
+    @usableFromInline
+    var obsoleteMarks: Int
     /// Whether the running action found that its step changes nothing any more.
+    @inlinable
     public var isObsolete: Bool { obsoleteMarks > 0 }
     /// Says that the step being performed, undone or redone changes nothing any more (Qt's
     /// `QUndoCommand::setObsolete`): the history then lets it go. Marked on perform, the

@@ -8,18 +8,76 @@ public final class UndoGroup: UndoCommand {
     /// The members, the group's context and what is known of the members' contexts, in one
     /// stored property: adding a member is one access to it (each stored property of a class
     /// is checked for exclusive access on its own).
-    private var parts: Parts
+    @usableFromInline
+    var parts: Parts
 
-    private struct Parts {
-        var members: [any UndoCommand]
-        var context: UndoContext
+    @usableFromInline
+    struct Parts {
+        @usableFromInline var members: [any UndoCommand]
+        @usableFromInline var context: UndoContext
         /// Every context the members change, worked out on first use after they changed.
-        var memberContexts: Set<UndoContext>?
+        @usableFromInline var memberContexts: Set<UndoContext>?
+
+        init(members: [any UndoCommand], context: UndoContext) {
+            self.members = members
+            self.context = context
+            self.memberContexts = nil
+        }
+
+        /// Adds a member of a known type: made an existential once, in place in the list (an
+        /// existential handed from call to call is copied at each).
+        @inlinable
+        mutating func append<C: UndoCommand>(typed member: consuming C) {
+            if members.isEmpty && context == .global { context = member.context }
+            members.append(member)
+            if memberContexts != nil { memberContexts = nil }
+        }
 
         mutating func append(_ member: consuming any UndoCommand) {
             if members.isEmpty && context == .global { context = member.context }
             members.append(member)
-            memberContexts = nil
+            if memberContexts != nil { memberContexts = nil }
+        }
+
+        // The members are read in place (an inout access to each element): reading them through
+        // a copy of the array or of a member would copy each member's existential.
+
+        /// See ``UndoGroup/onlyContext``.
+        mutating func onlyContext() -> UndoContext? {
+            var only: UndoContext?
+            for index in members.indices {
+                let (context, group) = Self.contextAndGroup(&members[index])
+                if let group {
+                    guard let inner = group.onlyContext, inner == context else { return nil }
+                }
+                if let only {
+                    guard only == context else { return nil }
+                } else {
+                    only = context
+                }
+            }
+            return only
+        }
+
+        /// The members' costs, plus 8 bytes a member.
+        mutating func cost() -> Int {
+            var total = 0
+            for index in members.indices { total += Self.cost(&members[index]) + 8 }
+            return total
+        }
+
+        private static func cost<T: UndoCommand>(_ member: inout T) -> Int { member.cost }
+
+        /// A member's context, and the group it is or runs (see ``HistoryRecord/group(in:)``).
+        private static func contextAndGroup<T: UndoCommand>(_ member: inout T) -> (UndoContext, UndoGroup?) {
+            let group: UndoGroup? = if T.self == UndoGroup.self {
+                member as? UndoGroup
+            } else if T.self == InvertedCommand.self {
+                (member as? InvertedCommand)?.inner
+            } else {
+                nil
+            }
+            return (member.context, group)
         }
     }
 
@@ -55,6 +113,10 @@ public final class UndoGroup: UndoCommand {
     /// - Complexity: O(1) amortized.
     func append(_ member: consuming any UndoCommand) { parts.append(member) }
 
+    /// Adds a member of a known type (see ``append(_:)``).
+    @inlinable
+    func append<C: UndoCommand>(typed member: consuming C) { parts.append(typed: member) }
+
     /// Forgets what was worked out from the members, after they changed in place.
     func membersChanged() { parts.memberContexts = nil }
 
@@ -78,8 +140,18 @@ public final class UndoGroup: UndoCommand {
         return contexts
     }
 
+    /// The one context that every member changes, when they all change the same one (most
+    /// groups), else `nil` (also for a group with no members). Found by comparing contexts, without
+    /// building the set of ``allContexts``: counting a group in when it goes into the history
+    /// then costs O(members) comparisons and no hashing.
+    /// - Complexity: O(members, nested ones included).
+    var onlyContext: UndoContext? {
+        if let known = parts.memberContexts { return known.count == 1 ? known.first : nil }
+        return parts.onlyContext()
+    }
+
     /// The members' costs, plus the group's own object and 8 bytes a member.
-    public var cost: Int { members.reduce(MemoryLayout<UndoGroup>.size + 16) { $0 + $1.cost + 8 } }
+    public var cost: Int { MemoryLayout<UndoGroup>.size + 16 + parts.cost() }
 
     /// Discardable only if every member is.
     public var isDiscardable: Bool { members.allSatisfy(\.isDiscardable) }

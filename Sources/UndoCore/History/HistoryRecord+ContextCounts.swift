@@ -9,15 +9,16 @@
 struct ContextCounts: Equatable {
     @usableFromInline
     struct Count: Equatable {
-        var done = 0
-        var redo = 0
-        var isEmpty: Bool { done == 0 && redo == 0 }
+        @usableFromInline var done = 0
+        @usableFromInline var redo = 0
+        @usableFromInline init() {}
+        @inlinable var isEmpty: Bool { done == 0 && redo == 0 }
     }
 
     /// The global context's count, kept apart: a history used without documents pays no
     /// dictionary lookup.
-    private var global = Count()
-    private var others: [UndoContext: Count] = [:]
+    @usableFromInline var global = Count()
+    @usableFromInline var others: [UndoContext: Count] = [:]
 
     @usableFromInline
     subscript(context: UndoContext) -> Count {
@@ -43,21 +44,35 @@ struct ContextCounts: Equatable {
     /// ``onlyGlobal``.
     mutating func moveGlobal(toDone: Bool) {
         assert(others.isEmpty, "a step of another context counted as the global context's")
-        Self.change(&global, -1, done: !toDone)
-        Self.change(&global, 1, done: toDone)
+        // The step was counted, so the side it leaves is above zero: no overflow either way.
+        if toDone {
+            global.redo &-= 1
+            global.done &+= 1
+        } else {
+            global.done &-= 1
+            global.redo &+= 1
+        }
+        assert(global.done >= 0 && global.redo >= 0, "a context's step count went below zero")
     }
 
-    @usableFromInline
+    // Inlinable: a push in the global context, the common one, adds to `global` in place.
+    @inlinable
     mutating func add(_ delta: Int, done: Bool, to context: UndoContext) {
         if context.name.isEmpty {
             Self.change(&global, delta, done: done)
         } else {
-            Self.change(&others[context, default: Count()], delta, done: done)
-            if others[context]?.isEmpty == true { others[context] = nil }
+            addToOther(delta, done: done, to: context)
         }
     }
 
-    private static func change(_ count: inout Count, _ delta: Int, done: Bool) {
+    @usableFromInline
+    mutating func addToOther(_ delta: Int, done: Bool, to context: UndoContext) {
+        Self.change(&others[context, default: Count()], delta, done: done)
+        if others[context]?.isEmpty == true { others[context] = nil }
+    }
+
+    @inlinable
+    static func change(_ count: inout Count, _ delta: Int, done: Bool) {
         if done { count.done += delta } else { count.redo += delta }
         assert(count.done >= 0 && count.redo >= 0, "a context's step count went below zero")
     }
@@ -65,11 +80,18 @@ struct ContextCounts: Equatable {
 
 extension HistoryRecord {
     /// Counts `command` (a step) in, or out with `delta` -1, as done or redo.
-    /// - Complexity: O(contexts it touches); O(1) for a step that is not a group.
+    /// - Complexity: O(contexts it touches); O(1) for a step that is not a group; O(members)
+    ///   comparisons for a group whose members all change its own context.
     @usableFromInline
     mutating func count(_ command: borrowing any UndoCommand, _ delta: Int, done: Bool) {
-        if Self.group(in: command) == nil {
+        guard let group = Self.group(in: command) else {
             contextCounts.add(delta, done: done, to: command.context)
+            return
+        }
+        // Most groups change their own context alone: counted without building a set.
+        let context = command.context
+        if let only = group.onlyContext, only == context {
+            contextCounts.add(delta, done: done, to: context)
         } else {
             for context in Self.contexts(of: command) { contextCounts.add(delta, done: done, to: context) }
         }

@@ -18,6 +18,9 @@ extension HistoryRecord {
                        removingObsolete: Bool = true) throws -> UndoResult? {
         // A refused or failed move changes nothing, not even the coalescing run: a journal,
         // which keeps only the calls that succeeded, then replays to the same history.
+        if count == 1 && removingObsolete && openGroups.isEmpty && contextCounts.onlyGlobal && isWholeHistory(scope) {
+            return try moveOneGlobal(direction)
+        }
         let wasOpen = coalescingOpen
         do {
             return try moveSteps(count: count, direction, in: scope, removingObsolete: removingObsolete)
@@ -25,6 +28,44 @@ extension HistoryRecord {
             coalescingOpen = wasOpen
             throw error
         }
+    }
+
+    /// Whether `scope` is the whole history (no context given, none current).
+    private func isWholeHistory(_ scope: Scope) -> Bool {
+        switch scope {
+        case .current: currentContext == nil
+        case .given(let context): context == nil
+        }
+    }
+
+    /// An undo or redo of one step of the whole history while every step is in the global
+    /// context, the common call: the step is at the position's edge (nothing to reorder), its
+    /// context is the global one (no need to ask the command), and a result that reports no
+    /// changes is built from the name alone. The same move as ``moveSteps(count:_:in:removingObsolete:)``
+    /// makes, through ``apply(_:at:_:removingObsolete:)``.
+    /// - Complexity: O(1).
+    private mutating func moveOneGlobal(_ direction: UndoResult.Direction) throws -> UndoResult? {
+        let index = direction == .undo ? position - 1 : position
+        let wasOpen = coalescingOpen
+        coalescingOpen = false
+        guard index >= 0 && index < steps.count else { return nil }
+        var changes = UndoChanges()
+        let removed: (name: String?, context: UndoContext)?
+        do {
+            removed = try apply(direction, at: index, &changes, removingObsolete: true)
+        } catch {
+            coalescingOpen = wasOpen
+            throw error
+        }
+        if let removed {
+            return UndoResult(direction: direction, name: removed.name, context: removed.context, stepCount: 1,
+                              changes: changes.takeAll(), obsoleteCount: 1)
+        }
+        let name = name(at: direction == .undo ? position : position - 1)
+        guard changes.isEmpty else {
+            return UndoResult(direction: direction, name: name, context: .global, stepCount: 1, changes: changes.takeAll())
+        }
+        return UndoResult(direction: direction, oneGlobalStepNamed: name)
     }
 
     private mutating func moveSteps(count: Int, _ direction: UndoResult.Direction, in scope: Scope,
@@ -198,6 +239,11 @@ extension HistoryRecord {
         direction == .undo ? newestDone(in: scope) : oldestRedoable(in: scope)
     }
 
+    /// The name of the step at `index`, read in place (no copy of the command).
+    mutating func name(at index: Int) -> String? {
+        steps.withStep(at: index) { $0.name() }
+    }
+
     /// The name and context of the step at `index`, read in place (no copy of the command).
     mutating func nameAndContext(at index: Int) -> (name: String?, context: UndoContext) {
         steps.withStep(at: index) { $0.nameAndContext() }
@@ -229,19 +275,7 @@ extension HistoryRecord {
                 }
             }
         } catch {
-            let failure = UndoError.wrap(error, step: nameAndContext(at: index).name)
-            if case .rollbackFailed = failure {
-                // The documents hold part of the step's change, which no state of the history
-                // describes any more: none of their states is the saved one until the next save,
-                // so they report themselves edited and a close warns instead of losing work.
-                for context in Self.contexts(of: steps[index].command) {
-                    saveStates[context, default: SaveState()].saved = []
-                }
-                count(steps[index].command, -1, done: index < position)
-                removeFromList(at: index)
-                if index < position { position -= 1 }
-            }
-            throw failure
+            throw failed(at: index, error)
         }
         if changes.obsoleteMarks != marks {
             changes.obsoleteMarks = marks
@@ -251,16 +285,43 @@ extension HistoryRecord {
         return nil
     }
 
+    /// The error of the step at `index`, whose action just failed with `error`, named after the
+    /// step; when the step could not even be put back, it leaves the history (see
+    /// ``apply(_:at:_:removingObsolete:)``). Apart, so the common path does not carry its frame.
+    private mutating func failed(at index: Int, _ error: any Error) -> UndoError {
+        let failure = UndoError.wrap(error, step: nameAndContext(at: index).name)
+        if case .rollbackFailed = failure {
+            // The documents hold part of the step's change, which no state of the history
+            // describes any more: none of their states is the saved one until the next save,
+            // so they report themselves edited and a close warns instead of losing work.
+            for context in Self.contexts(of: steps[index].command) {
+                saveStates[context, default: SaveState()].saved = []
+            }
+            count(steps[index].command, -1, done: index < position)
+            removeFromList(at: index)
+            if index < position { position -= 1 }
+        }
+        return failure
+    }
+
     /// Moves the step at `index`, just undone (or redone), to the position's edge. A move past
     /// other steps reorders them: the caller keeps the states' meaning
     /// (``finishReordering(_:)``).
     mutating func place(_ direction: UndoResult.Direction, from index: Int) {
-        var from = index
+        assert(direction == .undo ? position > 0 : position < steps.count, "a move past the history's ends")
         let to = direction == .undo ? position - 1 : position
+        if index != to { moveStep(from: index, to: to) }
+        // 0 <= position <= steps.count, and an undo moves a done step (position >= 1), a redo a
+        // redo step (position < steps.count): no overflow.
+        position = direction == .undo ? position &- 1 : position &+ 1
+        countMove(at: to, toDone: direction == .redo)
+    }
+
+    /// Moves the step at `from` to `to`, the steps between one place toward `from`.
+    private mutating func moveStep(from: Int, to: Int) {
+        var from = from
         while from < to { steps.swapAt(from, from + 1); from += 1 }
         while from > to { steps.swapAt(from, from - 1); from -= 1 }
-        position += direction == .undo ? -1 : 1
-        countMove(at: from, toDone: direction == .redo)
     }
 
     /// Counts the step at `index` over from redo to done (`toDone`) or from done to redo.

@@ -187,6 +187,9 @@ struct HistoryRecord {
             steps.append(Step(typed: command, serial: takeSerial(), time: now))
             totalCost += Int(steps[position].cost)
             position += 1
+        } else if let group = openGroups.last {
+            // A member of an open group: made an existential once, in the group's list.
+            group.append(typed: command)
         } else {
             insert(command, at: now)
         }
@@ -194,7 +197,8 @@ struct HistoryRecord {
 
     /// Merges `next` into `top` when `top` is a command of the same type, key and context.
     /// - Returns: the merge's outcome, or `nil` when they are not of one kind.
-    @usableFromInline
+    // Inlinable: specialized for `C` with the rest of the merge path, one call fewer per keystroke.
+    @inlinable
     static func merge<C: UndoCommand>(_ next: borrowing C, key: UndoCoalescingKey, into top: inout any UndoCommand) -> UndoMerge? {
         func open<T: UndoCommand>(_ top: inout T) -> UndoMerge? {
             // The types compared first: the cast is made only where it cannot fail (a forced
@@ -424,6 +428,12 @@ struct Step {
         let measured = Step.measure(command)
         defer { cost = measured }
         return (outcome, Int(measured) - Int(cost))
+    }
+
+    /// The command's name, read in place (the existential opened, not copied).
+    mutating func name() -> String? {
+        func read<T: UndoCommand>(_ command: inout T) -> String? { command.name }
+        return read(&command)
     }
 
     /// The command's name and context, read in place (the existential opened, not copied).

@@ -46,7 +46,9 @@ extension HistoryRecord {
     /// The Undo (or Redo) title in `scope`.
     mutating func menuTitle(in scope: UndoContext?, undo: Bool) -> String {
         let index = undo ? newestDone(in: scope) : oldestRedoable(in: scope)
-        let name = index.flatMap { nameAndContext(at: $0).name }
+        let name = index.flatMap { self.name(at: $0) }
+        // The formatter is handed over only when the name is not remembered.
+        if let title = titles.remembered(name, undo: undo) { return title }
         return titles.title(of: name, undo: undo, formatter)
     }
 }
@@ -76,14 +78,8 @@ struct TitleCache {
     /// - Complexity: O(``capacity``) integer comparisons, and string comparisons only of the
     ///   remembered names as long as `name`.
     mutating func title(of name: String?, undo: Bool, _ formatter: UndoTitleFormatter) -> String {
+        if let title = remembered(name, undo: undo) { return title }
         let length = name?.utf8.count ?? -1
-        var index = 0
-        while index < entries.count {
-            if entries[index].length == length && entries[index].name == name {
-                return undo ? entries[index].undo : entries[index].redo
-            }
-            index += 1
-        }
         let entry = Entry(length: length, name: name, undo: formatter.undoTitle(for: name),
                           redo: formatter.redoTitle(for: name))
         formatted += 1
@@ -94,6 +90,20 @@ struct TitleCache {
             next = (next + 1) % Self.capacity
         }
         return undo ? entry.undo : entry.redo
+    }
+
+    /// The Undo (or Redo) title of `name` if it is remembered.
+    /// - Complexity: as ``title(of:undo:_:)``.
+    func remembered(_ name: String?, undo: Bool) -> String? {
+        let length = name?.utf8.count ?? -1
+        var index = 0
+        while index < entries.count {
+            if entries[index].length == length && entries[index].name == name {
+                return undo ? entries[index].undo : entries[index].redo
+            }
+            index += 1
+        }
+        return nil
     }
 
     /// Forgets every title (the formatter changed); ``formatted`` counts on.
