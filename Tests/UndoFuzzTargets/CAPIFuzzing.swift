@@ -57,6 +57,11 @@ struct CAPISession {
     var performs = 0
     /// Every code and text the run saw.
     let transcript = CAPITranscript()
+    /// The titles a refused perform, undo or redo left, taken after it to compare: when the
+    /// next step is another of these on the same history, with only reads between, they are
+    /// what it must leave unchanged, and reading them again would only repeat the same calls.
+    /// Any other step drops them.
+    var carriedTitles: (handle: OpaquePointer, titles: Titles)?
 
     init(input: FuzzInput) { self.input = input }
 
@@ -110,6 +115,8 @@ struct CAPISession {
     }
 
     private mutating func step() throws(FuzzInvariantViolation) {
+        let carried = carriedTitles
+        carriedTitles = nil
         let slot = input.choice(slots.count)
         let operationByte = input.byte()
         let operation = Int(operationByte) % 24
@@ -135,6 +142,9 @@ struct CAPISession {
                 try checkRefused(foreign, operation: operation)
                 return
             }
+            // Only a perform, undo or redo takes the titles before it; their calls before
+            // that (action_count, action_info, action_text) only read.
+            if (2...8).contains(operation), let carried, carried.handle == handle { carriedTitles = carried }
             try call(operation, on: handle, slot: slot)
         }
     }
@@ -322,7 +332,7 @@ struct CAPISession {
 
     private mutating func perform(_ h: OpaquePointer, id: String?, arguments: inout CArguments, slot: Int) throws(FuzzInvariantViolation) {
         let context = randomContext()
-        let before = try fingerprint(h)
+        let before = try titlesBefore(h)
         let values = arguments.values
         performs += 1
         var result = undo_perform_result()
@@ -338,12 +348,12 @@ struct CAPISession {
         }
         try checked(h, code, "perform \(id ?? "NULL")")
         if code == UNDO_OK, let context { contexts[slot].insert(context) }
-        if code < 0 { try require(try fingerprint(h) == before, "a refused perform (\(code)) changed the titles") }
+        if code < 0 { try requireUnchanged(h, before, "a refused perform (\(code)) changed the titles") }
         if v2 {
             let expected: Set<UInt32> = code == UNDO_OK ? [UInt32(UNDO_PERFORM_RECORDED), UInt32(UNDO_PERFORM_OBSOLETE)] : [0]
             try require(expected.contains(result.outcome), "perform_v2 gave \(code) with outcome \(result.outcome)")
             if result.outcome == UInt32(UNDO_PERFORM_OBSOLETE) {
-                try require(try fingerprint(h) == before, "an obsolete perform changed the titles")
+                try requireUnchanged(h, before, "an obsolete perform changed the titles")
             }
         }
     }
@@ -352,18 +362,18 @@ struct CAPISession {
         let id = Self.actionIDs[input.choice(Self.actionIDs.count)]
         let context = randomContext()
         let text = input.bool() ? randomName() : nil
-        let before = try fingerprint(h)
+        let before = try titlesBefore(h)
         let code = CStrings.with(id) { id in
             CStrings.with(context) { context in CStrings.with(text) { undo_history_perform_text(h, id, context, $0) } }
         }
         try checked(h, code, "perform_text")
         if code == UNDO_OK, let context { contexts[slot].insert(context) }
-        if code < 0 { try require(try fingerprint(h) == before, "a refused perform_text (\(code)) changed the titles") }
+        if code < 0 { try requireUnchanged(h, before, "a refused perform_text (\(code)) changed the titles") }
     }
 
     private mutating func move(_ h: OpaquePointer, undo: Bool) throws(FuzzInvariantViolation) {
         let count = UInt32([0, 1, 1, 1, 2, 3, 100, UInt32.max][input.choice(8)])
-        let before = try fingerprint(h)
+        let before = try titlesBefore(h)
         var request = ResultRequest(&input)
         defer { request.release() }
         let code = undo ? undo_history_undo(h, count, request.pointer) : undo_history_redo(h, count, request.pointer)
@@ -371,7 +381,7 @@ struct CAPISession {
         try checked(h, code, what)
         try request.check(code: code, what)
         if code < 0 && code != UNDO_EEMPTY || count == 0 {
-            try require(try fingerprint(h) == before, "a refused \(what) (\(code)) changed the titles")
+            try requireUnchanged(h, before, "a refused \(what) (\(code)) changed the titles")
         }
         if code == UNDO_OK {
             try require(request.pointer == nil || request.stepCount > 0, "\(what) succeeded with step_count 0")
@@ -576,10 +586,34 @@ struct CAPISession {
     }
 
     /// What a refused call must not change: the titles and the alert.
-    private func fingerprint(_ h: OpaquePointer) throws(FuzzInvariantViolation) -> [String] {
+    struct Titles: Equatable {
+        var undo: String
+        var redo: String
+        var alertChoices: Int32
+    }
+
+    private func fingerprint(_ h: OpaquePointer) throws(FuzzInvariantViolation) -> Titles {
         let undo = try readText("undo_title") { undo_history_undo_title(h, $0, $1) } ?? ""
         let redo = try readText("redo_title") { undo_history_redo_title(h, $0, $1) } ?? ""
-        return [undo, redo, String(undo_history_alert_choice_count(h))]
+        return Titles(undo: undo, redo: redo, alertChoices: undo_history_alert_choice_count(h))
+    }
+
+    /// The titles before a perform, undo or redo: those the refused call just before it left
+    /// (``carriedTitles``), or read now.
+    private mutating func titlesBefore(_ h: OpaquePointer) throws(FuzzInvariantViolation) -> Titles {
+        if let carried = carriedTitles, carried.handle == h {
+            carriedTitles = nil
+            return carried.titles
+        }
+        carriedTitles = nil
+        return try fingerprint(h)
+    }
+
+    /// The titles are still `before`; they are carried to the next step.
+    private mutating func requireUnchanged(_ h: OpaquePointer, _ before: Titles, _ what: @autoclosure () -> String) throws(FuzzInvariantViolation) {
+        let after = try fingerprint(h)
+        try require(after == before, what())
+        carriedTitles = (h, after)
     }
 
     /// A text the library writes: its length, then the whole text in a buffer of exactly that

@@ -96,4 +96,13 @@ import UndoPluginABI
         }
         #expect(host.plugins.isEmpty)
     }
+
+    /// Locales are compared lower case with '_' as '-'; an ASCII one is mapped byte by byte,
+    /// any other through the Unicode case mapping, with the same result as before.
+    @Test func localesAreNormalizedAsCharactersAre() {
+        for locale in ["ko_KR", "pt-BR", "EN", "zh_Hant_TW", "a-_Z09", "", "ÀB_c", "TR_İ", "ß_X", "文書_A"] {
+            #expect(LocalizedActionNames.normalized(locale) == String(locale.lowercased().map { $0 == "_" ? "-" : $0 }), "\(locale)")
+        }
+        #expect(LocalizedActionNames.normalized("Ko_kR") == "ko-kr")
+    }
 }

@@ -53,6 +53,8 @@ final class CallFrame {
     var registeredIDs: [String: Int] = [:]
     /// Lookups and inserts in `registeredIDs` so far: tests check they stay a few per action.
     var registrationLookups = 0
+    /// Registrations that shared an action type checked before (``CheckedActionType``).
+    var reusedRegistrations = 0
     var registrationFailure: PluginLoadError.Reason?
     /// Where write_document puts the pieces of a save_document_v2 call (ABI 1.8); `nil` in
     /// every other call.

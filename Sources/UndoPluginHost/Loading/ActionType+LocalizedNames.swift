@@ -30,8 +30,19 @@ struct LocalizedActionNames: Sendable {
     }
 
     /// Lower case, with '_' as '-': "ko_KR" and "ko-kr" are the same locale.
+    /// - Complexity: O(*n*) in the bytes of `locale`; an ASCII one (every locale a plugin may
+    ///   register) is mapped byte by byte, without the Unicode case mapping of characters.
     static func normalized(_ locale: String) -> String {
-        String(locale.lowercased().map { $0 == "_" ? "-" : $0 })
+        let utf8 = locale.utf8
+        guard utf8.allSatisfy({ $0 < 0x80 }) else { return String(locale.lowercased().map { $0 == "_" ? "-" : $0 }) }
+        return String(unsafeUninitializedCapacity: utf8.count) { buffer in
+            var count = 0
+            for byte in utf8 {
+                buffer[count] = byte == 0x5F ? 0x2D : (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
+                count += 1
+            }
+            return count
+        }
     }
 
     static func language(of normalized: String) -> Substring {

@@ -80,9 +80,11 @@ public final class ActionType: @unchecked Sendable, CustomStringConvertible {
         // withCString: the id's own bytes (passing the String would copy them to the heap first).
         self.cLocalID = localID.withCString { strdup($0)! }
         self.onlyParameterType = signature.parameters.count == 1 ? signature.parameters[0].type : nil
-        let parameters = signature.parameters + (inverseSignature?.parameters ?? [])
-        self.fixedStepCost = parameters.contains { $0.type == .string || $0.type == .bytes }
-            ? nil : 96 + 16 * parameters.count
+        // Both lists read in place (joining them cost an array per registration).
+        let inverseParameters = inverseSignature?.parameters ?? []
+        let varies = { (parameter: ActionParameter) in parameter.type == .string || parameter.type == .bytes }
+        self.fixedStepCost = signature.parameters.contains(where: varies) || inverseParameters.contains(where: varies)
+            ? nil : 96 + 16 * (signature.parameters.count + inverseParameters.count)
         self.performFunction = performFunction
         self.inverseFunction = inverseFunction
         self.mergeFunction = mergeFunction

@@ -17,8 +17,10 @@ enum ActionTypeReader {
     static let sizeWithMergeMode = UInt32(MemoryLayout<undo_action_type>.offset(of: \.merge_mode)!
         + MemoryLayout<UInt32>.size)
 
+    /// - Parameter reused: set when the action type reads exactly as one read and checked
+    ///   before in this process (``CheckedActionType``), whose checked result it then shares.
     static func read(_ pointer: UnsafePointer<undo_action_type>?, plugin: LoadedPlugin,
-                     existing: [String: Int]) throws(RegistrationError) -> ActionType {
+                     existing: [String: Int], reused: inout Bool) throws(RegistrationError) -> ActionType {
         func refuse(_ code: Int32, _ message: String, _ action: String? = nil) -> RegistrationError {
             RegistrationError(action: action, code: code, message: message)
         }
@@ -35,6 +37,18 @@ enum ActionTypeReader {
             target.copyMemory(from: UnsafeRawBufferPointer(start: pointer, count: min(Int(size), target.count)))
         }
         if size < sizeWithMergeMode { type.merge_mode = UInt32(UNDO_MERGE_BY_FUNCTION) }  // a 1.0 / 1.1 descriptor
+        let route = plugin.callRoute
+        // An action type that reads exactly as one checked before in this process (another
+        // host loading the same plugin) passed every check but the duplicate one, which
+        // depends on this host's registrations (CheckedActionType).
+        let key = CheckedActionTypes.key(type.id, limit: Int(UNDO_MAX_ID_LENGTH))
+        if let key, let checked = CheckedActionTypes.find(type, structSize: size, route: route, key: key) {
+            guard existing[checked.id] == nil else {
+                throw refuse(Int32(UNDO_EEXIST), "action id \(checked.id) is already registered", checked.id)
+            }
+            reused = true
+            return makeActionType(checked, plugin: plugin)
+        }
 
         func string(_ pointer: UnsafePointer<CChar>?, _ what: String, limit: Int, action: String?) throws(RegistrationError) -> String {
             do throws(CStrings.Failure) {
@@ -105,17 +119,26 @@ enum ActionTypeReader {
         let takesValues = type.flags & UInt32(UNDO_ACTION_VALUES) != 0
         do {
             let types = signature.types
-            performFunction = try FFIFunction(function: perform, parameters: types, route: plugin.callRoute,
+            performFunction = try FFIFunction(function: perform, parameters: types, route: route,
                                               takesValues: takesValues)
             inverseFunction = try FFIFunction(function: inverse, parameters: inverseSignature?.types ?? types,
-                                              route: plugin.callRoute, takesValues: takesValues)
+                                              route: route, takesValues: takesValues)
         } catch {
             throw refuse(Int32(UNDO_EINVAL), "libffi cannot prepare the call (status \(error.status))", id)
         }
-        return ActionType(plugin: plugin, localID: id, name: name, signature: signature,
-                          inverseSignature: inverseSignature, coalescingKey: coalescingKey,
-                          isDiscardable: type.flags & UInt32(UNDO_ACTION_DISCARDABLE) != 0, appendsOnMerge: appends,
-                          performFunction: performFunction, inverseFunction: inverseFunction, mergeFunction: merge)
+        let checked = CheckedActionType(type: type, structSize: size, route: route, id: id, name: name, signature: signature,
+                                        inverseSignature: inverseSignature, coalescingKey: coalescingKey, appendsOnMerge: appends,
+                                        performFunction: performFunction, inverseFunction: inverseFunction, mergeFunction: merge)
+        if let key { CheckedActionTypes.keep(checked, key: key) }
+        return makeActionType(checked, plugin: plugin)
+    }
+
+    private static func makeActionType(_ checked: CheckedActionType, plugin: LoadedPlugin) -> ActionType {
+        ActionType(plugin: plugin, localID: checked.id, name: checked.name, signature: checked.signature,
+                   inverseSignature: checked.inverseSignature, coalescingKey: checked.coalescingKey,
+                   isDiscardable: checked.flags & UInt32(UNDO_ACTION_DISCARDABLE) != 0, appendsOnMerge: checked.appendsOnMerge,
+                   performFunction: checked.performFunction, inverseFunction: checked.inverseFunction,
+                   mergeFunction: checked.mergeFunction)
     }
 
     private static func parameters(_ pointer: UnsafePointer<undo_param>?, count: UInt32, what: String,

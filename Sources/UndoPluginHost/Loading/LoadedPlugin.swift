@@ -52,6 +52,10 @@ final class LoadedPlugin: @unchecked Sendable {
     /// The id lookups registration took (for tests: a few per action type, not one per earlier type).
     private var _registrationLookups = 0
     var registrationLookups: Int { lock.withLock { _registrationLookups } }
+    /// The registrations that shared the checked result of an action type read before in this
+    /// process (``CheckedActionType``), for tests.
+    private var _reusedRegistrations = 0
+    var reusedRegistrations: Int { lock.withLock { _reusedRegistrations } }
     /// The plugin's slot per document (`undo_call.document_data`), used with the call lock held.
     let documents: DocumentSlots
 
@@ -182,6 +186,7 @@ final class LoadedPlugin: @unchecked Sendable {
             _actions = frame.registrations
             _actionPositions = frame.registeredIDs
             _registrationLookups = frame.registrationLookups
+            _reusedRegistrations = frame.reusedRegistrations
             _state = .loaded
         }
     }
@@ -254,7 +259,9 @@ final class LoadedPlugin: @unchecked Sendable {
                 throw RegistrationError(action: nil, code: Int32(UNDO_ELIMIT),
                                         message: "a plugin may register at most \(Self.maximumActionTypes) action types")
             }
-            let action = try ActionTypeReader.read(type, plugin: self, existing: frame.registeredIDs)
+            var reused = false
+            let action = try ActionTypeReader.read(type, plugin: self, existing: frame.registeredIDs, reused: &reused)
+            if reused { frame.reusedRegistrations += 1 }
             frame.registeredIDs[action.localID] = frame.registrations.count
             frame.registrationLookups += 2
             frame.registrations.append(action)
