@@ -190,17 +190,18 @@ public final class HostSession {
         let action = try resolve(actionID)
         let context = UndoContext(currentDocument)
         let outcome: UndoPerformOutcome
-        // The document as its plugin shows it, to tell after a failed perform whether the plugin
-        // changed it before failing: the history is then unchanged, but the document is not.
-        let canDescribe = host.plugins.first { $0.id == action.pluginID }?.canDescribe ?? false
-        let before = canDescribe ? try? host.describe(context, plugin: action.pluginID) : nil
+        // Enough of the document to tell after a failed perform whether the plugin changed it
+        // before failing: the history is then unchanged, but the document is not. O(1) for a
+        // long document of a plugin that describes ranges (HostSession+FailedPerform.swift).
+        let before = documentBeforePerform(context, plugin: action.pluginID)
         do throws(PluginHostError) {
             outcome = try host.perform(action, argumentText: arguments, in: context)
         } catch {
             var sessionError = describe(error, action: action, arguments: arguments, argumentColumn: argumentColumn)
-            if case .actionFailed = error, let before, let after = try? host.describe(context, plugin: action.pluginID),
-               after != before {
-                sessionError.hint = words.changedDespiteFailure(currentDocument)
+            if case .actionFailed(let failure) = error,
+               let changed = documentChanged(by: failure, before: before, in: context, plugin: action.pluginID)
+            {
+                sessionError.hint = words.changedDespiteFailure(changed)
             }
             throw sessionError
         }

@@ -52,7 +52,7 @@ extension ActionType {
     {
         guard status == UNDO_OK else { throw failure(status, outputs, errorPhase) }
         guard let outputs else { return true }
-        if outputs.changesOverLimit { throw tooManyChanges(errorPhase) }
+        if outputs.changesOverLimit { throw tooManyChanges(errorPhase, reported: outputs.changes) }
         if outputs.isObsolete {
             // Nothing of the step changes: the history drops it (UndoChanges.markObsolete). An
             // obsolete step leaves (or never enters) the history: it needs no inverse.
@@ -60,7 +60,9 @@ extension ActionType {
             changes.markObsolete()
             return false
         }
-        if let missing = outputs.inverse?.firstIndex(where: { $0 == nil }) { throw missingInverse(missing, errorPhase) }
+        if let missing = outputs.inverse?.firstIndex(where: { $0 == nil }) {
+            throw missingInverse(missing, errorPhase, reported: outputs.changes)
+        }
         if let inverse = outputs.inverse { step.inverseArguments = inverse.map { $0! } }
         if !redo, let key = outputs.coalescingKey {
             step.coalescing = key.map { .key(UndoCoalescingKey(pluginID + "/" + $0)) } ?? .never
@@ -95,7 +97,7 @@ extension ActionType {
             let outputs = frame.takeOutputs()
             guard status == UNDO_OK else { throw failure(status, outputs, .undo) }
             guard let outputs else { return }
-            if outputs.changesOverLimit { throw tooManyChanges(.undo) }
+            if outputs.changesOverLimit { throw tooManyChanges(.undo, reported: outputs.changes) }
             if !outputs.changes.isEmpty { changes.append(contentsOf: outputs.changes) }
             if outputs.isObsolete { changes.markObsolete() }
         }
@@ -157,19 +159,21 @@ extension ActionType {
     /// The error for perform succeeding without setting inverse argument `index`.
     /// A call that reported more changes than the limit fails even when the plugin ignored
     /// report_change's UNDO_ELIMIT: its changes were not all recorded.
-    private func tooManyChanges(_ phase: PluginActionError.Phase) -> PluginActionError {
-        let error = PluginActionError(
+    private func tooManyChanges(_ phase: PluginActionError.Phase, reported: UndoChanges) -> PluginActionError {
+        var error = PluginActionError(
             pluginID: pluginID, actionID: shortID, phase: phase, code: Int32(UNDO_ELIMIT),
             message: "reported more than \(CallFrame.maximumChangesPerCall) changes in one call")
+        error.reportedChanges = reported.all
         // Not logged as well: the caller reports the error it gets (once).
         return error
     }
 
-    private func missingInverse(_ index: Int, _ phase: PluginActionError.Phase) -> PluginActionError {
+    private func missingInverse(_ index: Int, _ phase: PluginActionError.Phase, reported: UndoChanges) -> PluginActionError {
         let parameter = inverseSignature!.parameters[index]
-        let error = PluginActionError(
+        var error = PluginActionError(
             pluginID: pluginID, actionID: shortID, phase: phase, code: Int32(UNDO_EPLUGIN),
             message: "perform succeeded without setting inverse argument \(index + 1) (\(parameter)); the step cannot be undone")
+        error.reportedChanges = reported.all
         // Not logged as well: the caller reports the error it gets (once).
         return error
     }
@@ -185,7 +189,10 @@ extension ActionType {
             message = "returned \(status), which is not an error code" + (message.isEmpty ? "" : ": \(message)")
             code = Int32(UNDO_EPLUGIN)
         }
-        return PluginActionError(pluginID: pluginID, actionID: shortID, phase: phase, code: code, message: message)
+        var error = PluginActionError(pluginID: pluginID, actionID: shortID, phase: phase, code: code, message: message)
+        // What it changed before failing: the history stays unchanged, the document may not.
+        error.reportedChanges = outputs?.changes.all ?? []
+        return error
     }
 }
 

@@ -1,3 +1,4 @@
+import UndoCore
 import UndoPluginABI
 
 /// A plugin's perform, inverse, merge, describe, save or load failed, or broke the ABI contract.
@@ -20,6 +21,14 @@ public struct PluginActionError: Error, Sendable, Equatable, CustomStringConvert
     public var code: Int32
     /// The plugin's message (from report_error), or the host's explanation.
     public var message: String
+    /// The changes the plugin reported (report_change) during the failing call, in the order
+    /// it reported them: a perform, redo or undo that reports a change and then fails changed
+    /// its document although the history is unchanged. Empty when it reported none, for the
+    /// phases that report no changes (describe, save, load, merge, close), and for a plugin run
+    /// in its own process (``PluginIsolation``), whose changes do not cross back with its error.
+    /// A plugin can change its document without reporting it; an empty list does not prove the
+    /// document unchanged. At most 65,536 changes (the most one call may report).
+    public var reportedChanges: [UndoChange] = []
 
     public init(pluginID: String, actionID: String?, phase: Phase, code: Int32, message: String) {
         self.pluginID = pluginID
