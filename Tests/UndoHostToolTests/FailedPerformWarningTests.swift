@@ -50,15 +50,15 @@ struct FailedPerformWarningTests {
         #expect(session.run("text.insert 0 \"\(text)\"")?.error == nil)
         #expect(session.run("break")?.error == nil)
         let middle = lines / 2 * DocumentExcerptTests.lineLength
-        let edit = try work { #expect(session.run("text.insert \(middle) \"HELLO\"")?.error == nil) }
+        let edit = work { #expect(session.run("text.insert \(middle) \"HELLO\"")?.error == nil) }
         // The document is 1,056,000 characters; the session read all of them before each edit.
         #expect(edit < 20_000, "an edit read \(edit) units of a \(lines * DocumentExcerptTests.lineLength)-character document")
         var failure: SessionError?
-        let failed = try work { failure = session.run("text.delete \(middle) 99999999")?.error }
+        let failed = work { failure = session.run("text.delete \(middle) 99999999")?.error }
         #expect(failure != nil)
         #expect(failure?.hint?.contains("before it failed") != true, "\(String(describing: failure))")
         #expect(failed < 20_000, "a failed edit read \(failed) units")
-        let undone = try work { #expect(session.run("undo")?.error == nil) }
+        let undone = work { #expect(session.run("undo")?.error == nil) }
         #expect(undone < 20_000, "undo read \(undone) units")
     }
 
@@ -69,7 +69,7 @@ struct FailedPerformWarningTests {
     func aLongDocumentChangedByAFailedPerform(count: Int, report: Int) throws {
         let session = try spoiler(length: 1_000_000)
         var failure: SessionError?
-        let units = try work { failure = session.run("spoiler.spoil \(count) \(report)")?.error }
+        let units = work { failure = session.run("spoiler.spoil \(count) \(report)")?.error }
         #expect(failure?.message.contains("spoiled the document and failed") == true, "\(String(describing: failure))")
         #expect(failure?.hint?.hasPrefix(Self.warning) == true, "\(String(describing: failure))")
         #expect(units < 20_000, "the failed perform read \(units) units")
