@@ -23,14 +23,7 @@ struct FailedPerformWarningTests {
     /// A session on document d of the spoiler fixture (describe_range; actions that fail after
     /// changing the document), `length` characters long.
     private func spoiler(length: Int) throws -> HostSession {
-        let output = TemporaryFolder.kept("spoiler") + "/libspoiler.so"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["cc", "-std=c99", "-shared", "-fPIC", "-I", SourceTree.include, "-o", output,
-                             SourceTree.path("Tests/UndoPluginHostTests/Fixtures/spoiler.c")]
-        try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "cc failed")
+        let output = try FixturePluginBuild.build("spoiler")
         let host = PluginHost()
         _ = try host.load(file: output)
         let session = HostSession(host: host)

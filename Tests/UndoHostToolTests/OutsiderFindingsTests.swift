@@ -290,12 +290,19 @@ struct OutsiderFindingsTests {
 /// The host tests' probe plugin (Tests/UndoPluginHostTests/Fixtures/probe.c), built as an outside
 /// author would.
 enum ProbeBuild {
-    static func build() throws -> String {
-        let output = TemporaryFolder.kept("probe") + "/libprobe.so"
+    static func build() throws -> String { try FixturePluginBuild.build("probe") }
+}
+
+/// A C plugin of the host tests' fixtures (Tests/UndoPluginHostTests/Fixtures/NAME.c), built as an
+/// outside author would, into a kept temporary folder.
+enum FixturePluginBuild {
+    /// - Returns: the path of the built `libNAME.so`.
+    static func build(_ name: String) throws -> String {
+        let output = TemporaryFolder.kept(name) + "/lib\(name).so"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["cc", "-std=c99", "-shared", "-fPIC", "-I", SourceTree.include, "-o", output,
-                             SourceTree.path("Tests/UndoPluginHostTests/Fixtures/probe.c")]
+                             SourceTree.path("Tests/UndoPluginHostTests/Fixtures/\(name).c")]
         try process.run()
         process.waitUntilExit()
         try #require(process.terminationStatus == 0, "cc failed")
