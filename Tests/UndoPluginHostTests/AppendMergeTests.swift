@@ -225,6 +225,42 @@ import UndoPluginABI
         #expect(after.0 == before.0)  // the equal first argument is not copied either
     }
 
+    /// A keystroke joins a one-string run as bytes appended to the run's byte buffer, which
+    /// grows geometrically in place (a handful of moves in 2,000 keystrokes, where a copy per
+    /// keystroke moves it every time), and the run reads back as the text typed, multi-byte
+    /// characters included.
+    @Test func aOneStringRunGrowsAsBytesInPlace() {
+        var state = PluginStep.State(context: .global, arguments: ActionValueList(one: .string("é")),
+                                     inverseArguments: nil, performed: true)
+        #expect(state.arguments.textBufferAddress == nil)  // a step of its own is a String
+        let keys = ["a", "한", "b", "🙂", "c"]
+        var typed = "é"
+        var moves = 0
+        var address: UInt?
+        for index in 0..<2000 {
+            let key = keys[index % keys.count]
+            let next = (arguments: ActionValueList(one: .string(key)), inverseArguments: [ActionValue]?.none)
+            #expect(PluginStep.append(next, to: &state) == key.utf8.count)
+            typed += key
+            let now = state.arguments.textBufferAddress
+            #expect(now != nil)
+            if now != address { moves += 1 }
+            address = now
+        }
+        #expect(moves <= 12)
+        #expect(state.arguments[0] == .string(typed))
+        #expect(state.arguments.array == [.string(typed)])
+        #expect(state.arguments == ActionValueList(one: .string(typed)))
+        #expect(state.arguments.storageSize == 16 + typed.utf8.count)
+        // Past the value limit nothing is appended, and the run is unchanged.
+        let huge = String(repeating: "x", count: ActionArguments.maximumValueSize)
+        #expect(PluginStep.append((ActionValueList(one: .string(huge)), nil), to: &state) == nil)
+        #expect(state.arguments[0] == .string(typed))
+        // A value of another type is not appended to the text.
+        #expect(PluginStep.append((ActionValueList(one: .i64(1)), nil), to: &state) == nil)
+        #expect(state.arguments[0] == .string(typed))
+    }
+
     /// Where a string or bytes value keeps its contents.
     private static func address(of value: ActionValue) -> UInt? {
         switch value {

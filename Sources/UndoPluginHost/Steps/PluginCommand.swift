@@ -350,6 +350,11 @@ struct PluginStep: @unchecked Sendable {
               (state.inverseArguments == nil) == (next.inverseArguments == nil) else {
             return nil
         }
+        // A keystroke (one string argument, the inverse taking perform's): its bytes join the
+        // run's byte buffer, no String made (ActionValueList/appendToOnlyString).
+        if count == 1, next.inverseArguments == nil, case .string(let tail) = next.arguments[0] {
+            return state.arguments.appendToOnlyString(tail, limit: ActionArguments.maximumValueSize)
+        }
         for index in 0..<count - 1 where state.arguments[index] != next.arguments[index] { return nil }
         // The values that grow are checked where they are changed, through the one access that
         // changes them: a copy read for the check beforehand (of the list or of the value) kept
