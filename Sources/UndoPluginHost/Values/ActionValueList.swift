@@ -1,7 +1,7 @@
 /// The perform arguments of a plugin step: one value held inline, so a step of an action type
 /// with one parameter (a number, a keystroke) allocates no array for it, or an array.
 ///
-/// A one-string step that grows by appends (a typing run, ``appendToOnlyString(_:)``) keeps
+/// A one-string step that grows by appends (a typing run, ``appendToOnlyString(_:limit:)``) keeps
 /// its text as UTF-8 bytes, which grow by a byte copy per keystroke; the `String` is made only
 /// when the value is read (an undo, a listing), not for every keystroke.
 ///
