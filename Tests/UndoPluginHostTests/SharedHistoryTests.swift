@@ -187,6 +187,27 @@ import UndoPluginABI
         #expect(try host.show("t", "org.undohost.test.probe").hasPrefix("value=0 performs=0"))
     }
 
+    /// The question an unload asks of every step (PluginCommandView, read in place, no cast):
+    /// a step of the plugin, a step of another plugin, and a command that is no plugin step.
+    @Test func anUnloadTellsItsPluginsStepsApart() throws {
+        let (host, _) = try loadAll()
+        try host.perform("text.insert", [.i64(0), .string("one")], in: UndoContext("t"))
+        let step = try #require(host.newestPluginCommand)
+        let text = step.action.plugin
+        let canvas = try host.actionType("canvas.add").plugin
+        #expect(text !== canvas)
+        #expect(PluginCommandView.belongs(step, to: text) == true)
+        #expect(PluginCommandView.belongs(step, to: canvas) == false)
+        #expect(PluginCommand.isStep(step, of: text) && !PluginCommand.isStep(step, of: canvas))
+        #expect(PluginCommandView.belongs(NoPluginStep(), to: text) == nil)
+        #expect(!PluginCommand.isStep(NoPluginStep(), of: text))
+    }
+
+    private struct NoPluginStep: UndoCommand {
+        mutating func perform(_ changes: inout UndoChanges) throws {}
+        mutating func undo(_ changes: inout UndoChanges) throws {}
+    }
+
     @Test func aHostGoingAwayUnloadsItsPlugins() throws {
         let probe = try Fixtures.buildPlugin("probe.c")
         let history = SharedUndoHistory(UndoStack())

@@ -44,11 +44,11 @@ public struct PluginCommand: UndoCommand, Sendable, CustomStringConvertible {
     public func belongs(to context: UndoContext) -> Bool { step.context == context }
 
     /// Whether `command` is a plugin step of `plugin`: its type compared first, so the other
-    /// steps of a history cost no cast.
+    /// steps of a history cost nothing more, and a plugin step is read in place
+    /// (``PluginCommandView``), not cast and copied (an unload asks this of every step).
     static func isStep(_ command: any UndoCommand, of plugin: LoadedPlugin) -> Bool {
-        func check<C: UndoCommand>(_ command: C) -> Bool {
-            guard C.self == PluginCommand.self, let pluginCommand = command as? PluginCommand else { return false }
-            return pluginCommand.actionType.plugin === plugin
+        func check<C: UndoCommand>(_ command: borrowing C) -> Bool {
+            PluginCommandView.belongs(command, to: plugin) ?? false
         }
         return check(command)
     }
