@@ -88,7 +88,9 @@ public struct PluginCommand: UndoCommand, Sendable, CustomStringConvertible {
     public var isDiscardable: Bool { actionType.isDiscardable }
     /// The cost as measured when the step went in (or merged): a redo may hand back inverse
     /// arguments of another size (the document changed outside the history), but the history
-    /// does not measure a step again after a redo, so its running total would drift.
+    /// does not measure a step again after a redo, so its running total would drift. A step
+    /// whose inverse takes its own arguments cannot change size that way: it is measured when
+    /// read, the same each time, until a merge measures it.
     public var cost: Int {
         if let fixed = actionType.fixedStepCost { return fixed }
         return step.measuredCost >= 0 ? step.measuredCost : step.currentCost
@@ -105,7 +107,13 @@ public struct PluginCommand: UndoCommand, Sendable, CustomStringConvertible {
         try step.modify { (state: inout PluginStep.State) in
             let wasPerformed = state.performed
             try action.invokePerform(&state, context: context, changes: &changes)
-            if !wasPerformed && action.fixedStepCost == nil { state.measuredCost = state.currentCost }
+            // Measured once, when it first ran, only where a redo could change the size (new
+            // inverse arguments): a step whose inverse takes its own arguments keeps its size
+            // until a merge (which measures it), so the history reading its cost measures it
+            // the same each time (a keystroke joining a run is never measured).
+            if !wasPerformed && action.fixedStepCost == nil && action.inverseSignature != nil {
+                state.measuredCost = state.currentCost
+            }
         }
         // The host is recording this perform (a journal): it keeps the step as it came out.
         // No capture anywhere (no journal open), the common case: no task-local read.
