@@ -353,15 +353,16 @@ struct PluginStep: @unchecked Sendable {
     /// Appends `next`'s values to `state`'s in place (the values grow in their own buffers).
     static func append(_ next: (arguments: ActionValueList, inverseArguments: [ActionValue]?),
                        to state: inout State) -> Int? {
+        // A keystroke (one string argument, the inverse taking perform's): its bytes join the
+        // run's byte buffer, no String made (ActionValueList/appendToOnlyString), which refuses
+        // a run of another kind.
+        if next.inverseArguments == nil, state.inverseArguments == nil, let tail = next.arguments.onlyString {
+            return state.arguments.appendToOnlyString(tail, limit: ActionArguments.maximumValueSize)
+        }
         let count = state.arguments.count
         guard count > 0, next.arguments.count == count,
               (state.inverseArguments == nil) == (next.inverseArguments == nil) else {
             return nil
-        }
-        // A keystroke (one string argument, the inverse taking perform's): its bytes join the
-        // run's byte buffer, no String made (ActionValueList/appendToOnlyString).
-        if count == 1, next.inverseArguments == nil, case .string(let tail) = next.arguments[0] {
-            return state.arguments.appendToOnlyString(tail, limit: ActionArguments.maximumValueSize)
         }
         for index in 0..<count - 1 where state.arguments[index] != next.arguments[index] { return nil }
         // The values that grow are checked where they are changed, through the one access that
