@@ -2,7 +2,7 @@ extension HistoryRecord {
     /// The state the documents are in: the serial of the newest done step of the current
     /// branch, 0 when none is done (the start of the history).
     @usableFromInline
-    var currentState: UInt32 { position == 0 ? 0 : steps[position - 1].serial }
+    var currentState: UInt32 { position == 0 ? 0 : steps.serial(at: position - 1) }
 
     /// Removes the step at `index` of the current branch: its cost leaves the total, and the
     /// branches that hung at it hang at the state before it. The caller moves the position and

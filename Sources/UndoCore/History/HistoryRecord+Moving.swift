@@ -213,7 +213,7 @@ extension HistoryRecord {
         let now = clock.nanoseconds()
         for index in lower..<steps.count {
             let copy = copy(of: steps[index], at: now)
-            steps.withStep(at: index) { $0 = copy }
+            steps.replace(at: index, with: copy)
         }
         branches.add(fork: fork, steps: originals)
         trimToLimits()
@@ -229,7 +229,7 @@ extension HistoryRecord {
         var index = reordering.start
         for serial in reordering.serials {
             guard let step = present[serial] else { continue }
-            steps.withStep(at: index) { $0 = step }
+            steps.replace(at: index, with: step)
             index += 1
         }
     }
@@ -241,12 +241,12 @@ extension HistoryRecord {
 
     /// The name of the step at `index`, read in place (no copy of the command).
     mutating func name(at index: Int) -> String? {
-        steps.withStep(at: index) { $0.name() }
+        steps.withCommand(at: index) { Step.name(of: &$0) }
     }
 
     /// The name and context of the step at `index`, read in place (no copy of the command).
     mutating func nameAndContext(at index: Int) -> (name: String?, context: UndoContext) {
-        steps.withStep(at: index) { $0.nameAndContext() }
+        steps.withCommand(at: index) { Step.nameAndContext(of: &$0) }
     }
 
     // MARK: The one place the position moves
@@ -268,10 +268,10 @@ extension HistoryRecord {
                         removingObsolete: Bool = false) throws -> (name: String?, context: UndoContext)? {
         let marks = changes.obsoleteMarks
         do {
-            try steps.withStep(at: index) { step in
+            try steps.withCommand(at: index) { command in
                 switch direction {
-                case .undo: try step.command.undo(&changes)
-                case .redo: try step.command.perform(&changes)
+                case .undo: try command.undo(&changes)
+                case .redo: try command.perform(&changes)
                 }
             }
         } catch {
@@ -319,9 +319,7 @@ extension HistoryRecord {
 
     /// Moves the step at `from` to `to`, the steps between one place toward `from`.
     private mutating func moveStep(from: Int, to: Int) {
-        var from = from
-        while from < to { steps.swapAt(from, from + 1); from += 1 }
-        while from > to { steps.swapAt(from, from - 1); from -= 1 }
+        steps.move(from: from, to: to)
     }
 
     /// Counts the step at `index` over from redo to done (`toDone`) or from done to redo.

@@ -1,0 +1,264 @@
+/// A field of the steps kept in runs (see ``StepRuns``): the value at `offset` places after a
+/// run's first step follows from the run's first value.
+@usableFromInline
+protocol StepRunValue: Equatable {
+    /// The value `offset` steps after a step with this value, in the same run.
+    func advanced(by offset: Int) -> Self
+}
+
+/// A step's serial: consecutive steps with consecutive serials share a run (a history that is
+/// only pushed to is one run).
+@usableFromInline
+struct StepSerial: StepRunValue {
+    @usableFromInline var value: UInt32
+    @inlinable init(_ value: UInt32) { self.value = value }
+    @inlinable func advanced(by offset: Int) -> StepSerial { StepSerial(value &+ UInt32(truncatingIfNeeded: offset)) }
+}
+
+/// A step's cost or time: consecutive steps with equal values share a run (commands of one type
+/// cost the same; steps made within one tick of the clock have one time).
+@usableFromInline
+struct StepConstant<Value: Equatable>: StepRunValue {
+    @usableFromInline var value: Value
+    @inlinable init(_ value: Value) { self.value = value }
+    @inlinable func advanced(by offset: Int) -> StepConstant { self }
+}
+
+/// One field of a ``StepList``'s steps, oldest first, kept in runs instead of one value per
+/// step: where steps follow one another as a program pushes them (consecutive serials, one
+/// command type's cost, one tick of the clock), a run of any length costs one entry, so the
+/// list's own array holds only the commands.
+///
+/// Positions are absolute: index 0 is at `origin`, and run `r` covers the positions from
+/// `starts[r]` up to the next run's start (`end` for the newest), its value at position `p`
+/// being `values[r].advanced(by: p - starts[r])`. Dropping the oldest value moves `origin` (and
+/// `head` past a run it leaves behind); runs left behind are removed in one move once they are
+/// half of the arrays, so dropping costs O(1) amortized, as ``StepList`` does with its slots.
+///
+/// Invariants (checked by ``checkInvariants()``): `starts` and `values` have one entry per run;
+/// with no values held, no run is kept and `head == 0`; otherwise `head < starts.count`,
+/// `starts[head] <= origin < end`, and the starts from `head` on rise strictly, those after
+/// the head's above `origin`, the newest below `end`.
+@usableFromInline
+struct StepRuns<Value: StepRunValue> {
+    @usableFromInline var starts: [Int] = []
+    @usableFromInline var values: [Value] = []
+    @usableFromInline var head = 0
+    @usableFromInline var origin = 0
+    @usableFromInline var end = 0
+
+    @usableFromInline init() {}
+
+    /// How many values are held.
+    @inlinable var count: Int { end &- origin }
+
+    /// How many runs are live (from `head`).
+    var runCount: Int { starts.count - head }
+
+    /// The run that holds absolute position `position` (which must be held).
+    /// - Complexity: O(1) for the newest run, O(log runs) otherwise.
+    @inlinable
+    func run(at position: Int) -> Int {
+        let last = starts.count &- 1
+        if starts[last] <= position { return last }
+        var low = head, high = last
+        // The run is the last whose start is at or before `position`: in head..<last.
+        while high - low > 1 {
+            let middle = low &+ (high &- low) / 2
+            if starts[middle] <= position { low = middle } else { high = middle }
+        }
+        return low
+    }
+
+    /// The value of the step at `index`.
+    /// - Complexity: O(1) in the newest run, O(log runs) otherwise.
+    @inlinable
+    subscript(index: Int) -> Value {
+        precondition(index >= 0 && index < count, "step \(index) outside 0..<\(count)")
+        let position = origin &+ index
+        let run = run(at: position)
+        return values[run].advanced(by: position &- starts[run])
+    }
+
+    /// The newest value (there must be one).
+    @inlinable
+    var last: Value {
+        let run = starts.count &- 1
+        return values[run].advanced(by: end &- 1 &- starts[run])
+    }
+
+    /// Adds a value after the newest.
+    /// - Complexity: O(1) amortized; no entry when it continues the newest run.
+    @inlinable
+    mutating func append(_ value: Value) {
+        if end != origin {
+            let run = starts.count &- 1
+            if values[run].advanced(by: end &- starts[run]) == value {
+                end &+= 1
+                return
+            }
+        }
+        starts.append(end)
+        values.append(value)
+        end &+= 1
+    }
+
+    /// Sets the value of the step at `index`.
+    /// - Complexity: O(1) for the newest step, O(runs after it) otherwise.
+    @inlinable
+    mutating func set(_ value: Value, at index: Int) {
+        precondition(index >= 0 && index < count, "step \(index) outside 0..<\(count)")
+        let position = origin &+ index
+        let newest = starts.count &- 1
+        if position == end &- 1 && starts[newest] == position {
+            // The newest step alone in its run (a merge into it, again): in place.
+            values[newest] = value
+            return
+        }
+        setApart(value, at: position)
+    }
+
+    @usableFromInline
+    mutating func setApart(_ value: Value, at position: Int) {
+        if self[position - origin] == value { return }
+        let run = split(at: position)
+        if position &+ 1 < end { _ = split(at: position &+ 1) }
+        values[run] = value
+    }
+
+    /// Makes a run start at `position` (held): splits the run holding it.
+    /// - Returns: the index of the run that starts at `position`.
+    /// - Complexity: O(runs after it).
+    @usableFromInline
+    mutating func split(at position: Int) -> Int {
+        let run = run(at: position)
+        if starts[run] == position { return run }
+        if run == head && position == origin {
+            // The head run's dropped part goes: the run starts where the values do.
+            values[run] = values[run].advanced(by: position - starts[run])
+            starts[run] = position
+            return run
+        }
+        starts.insert(position, at: run + 1)
+        values.insert(values[run].advanced(by: position - starts[run]), at: run + 1)
+        return run + 1
+    }
+
+    /// Inserts a value at `index` (`0...count`).
+    /// - Complexity: O(runs after it).
+    mutating func insert(_ value: Value, at index: Int) {
+        precondition(index >= 0 && index <= count, "insert at \(index) outside 0...\(count)")
+        if index == count { return append(value) }
+        let run = split(at: origin + index)
+        for later in run..<starts.count { starts[later] += 1 }
+        starts.insert(origin + index, at: run)
+        values.insert(value, at: run)
+        end += 1
+    }
+
+    /// Removes the value at `index`.
+    /// - Complexity: O(1) amortized for the oldest, O(runs after it) otherwise.
+    mutating func remove(at index: Int) {
+        precondition(index >= 0 && index < count, "remove at \(index) outside 0..<\(count)")
+        if index == 0 { return removeFirst() }
+        let position = origin + index
+        let run = split(at: position)
+        if position + 1 < end { _ = split(at: position + 1) }
+        starts.remove(at: run)
+        values.remove(at: run)
+        for later in run..<starts.count { starts[later] -= 1 }
+        end -= 1
+    }
+
+    /// Drops the oldest value.
+    /// - Complexity: O(1) amortized.
+    @usableFromInline
+    mutating func removeFirst() {
+        precondition(end != origin, "removeFirst on no values")
+        origin += 1
+        if origin == end { return removeAll() }
+        if head + 1 < starts.count && starts[head + 1] <= origin { head += 1 }
+        if head >= 16 && 2 * head >= starts.count {
+            starts.removeFirst(head)
+            values.removeFirst(head)
+            head = 0
+        }
+    }
+
+    /// Removes the newest value.
+    /// - Complexity: O(1).
+    mutating func removeLast() {
+        precondition(end != origin, "removeLast on no values")
+        end -= 1
+        if end == origin { return removeAll() }
+        if starts[starts.count - 1] == end {
+            starts.removeLast()
+            values.removeLast()
+        }
+    }
+
+    /// Removes the values from `index` to the end.
+    /// - Complexity: O(runs removed).
+    mutating func removeSuffix(from index: Int) {
+        precondition(index >= 0 && index <= count, "removeSuffix from \(index) outside 0...\(count)")
+        if index == count { return }
+        if index == 0 { return removeAll() }
+        let run = split(at: origin + index)
+        starts.removeSubrange(run...)
+        values.removeSubrange(run...)
+        end = origin + index
+    }
+
+    /// Moves the value at `from` to `to`, those between one place toward `from`.
+    /// - Complexity: O(runs after the lower of the two).
+    mutating func move(from: Int, to: Int) {
+        guard from != to else { return }
+        let value = self[from]
+        remove(at: from)
+        insert(value, at: to)
+    }
+
+    mutating func removeAll() {
+        starts.removeAll(keepingCapacity: true)
+        values.removeAll(keepingCapacity: true)
+        head = 0
+        origin = 0
+        end = 0
+    }
+
+    /// Walks the values oldest first, run by run (no search per value).
+    @usableFromInline
+    struct Cursor {
+        @usableFromInline var run: Int
+        @usableFromInline var position: Int
+
+        @inlinable
+        init(_ runs: StepRuns) {
+            run = runs.head
+            position = runs.origin
+        }
+
+        /// The value at the cursor's position; then moves on by one.
+        @inlinable
+        mutating func next(in runs: StepRuns) -> Value {
+            while run &+ 1 < runs.starts.count && runs.starts[run &+ 1] <= position { run &+= 1 }
+            defer { position &+= 1 }
+            return runs.values[run].advanced(by: position &- runs.starts[run])
+        }
+    }
+
+    /// Traps unless the invariants hold (see the type's documentation).
+    func checkInvariants() {
+        precondition(starts.count == values.count, "\(starts.count) run starts for \(values.count) values")
+        precondition(origin <= end, "origin \(origin) after end \(end)")
+        guard end != origin else {
+            precondition(starts.isEmpty && head == 0, "runs kept with no values")
+            return
+        }
+        precondition(head < starts.count && starts[head] <= origin, "the head run starts after the values")
+        for run in (head + 1)..<max(head + 1, starts.count) {
+            precondition(starts[run] > starts[run - 1] && starts[run] > origin, "run \(run) does not start after the one before it")
+        }
+        precondition(starts[starts.count - 1] < end, "the newest run is empty")
+    }
+}
