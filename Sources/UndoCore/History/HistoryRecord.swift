@@ -210,6 +210,22 @@ struct HistoryRecord {
         return open(&top)
     }
 
+    /// Merges `next` into `top` as ``merge(_:key:into:)`` does, and measures `top` after a
+    /// merge, in place (no copy of the existential to measure it).
+    /// - Returns: the merge's outcome (`nil` when they are not of one kind), and the cost of
+    ///   `top` after it merged (0 otherwise).
+    @inlinable
+    static func mergeMeasuring<C: UndoCommand>(_ next: borrowing C, key: UndoCoalescingKey, into top: inout any UndoCommand) -> (UndoMerge?, Int32) {
+        func open<T: UndoCommand>(_ top: inout T) -> (UndoMerge?, Int32) {
+            guard T.self == C.self else { return (nil, 0) }
+            let next = copy next as! T
+            guard top.coalescingKey == key, top.belongs(to: next.context) else { return (nil, 0) }
+            let outcome = top.merge(with: next)
+            return (outcome, outcome == .merged ? Int32(clamping: max(0, top.cost)) : 0)
+        }
+        return open(&top)
+    }
+
     /// Inserts a change as a new step at the position (or as the open group's newest member).
     /// The redo steps stay where they were made, as a branch at the present state; those of the
     /// other contexts that can still be redone after the new step come back on top of it as

@@ -97,9 +97,8 @@ struct StepList: RandomAccessCollection {
     /// - Returns: the outcome, and by how much the cost grew.
     @inlinable
     mutating func merge<C: UndoCommand>(_ next: borrowing C, key: UndoCoalescingKey, intoStepAt index: Int) -> (UndoMerge?, Int) {
-        let outcome = HistoryRecord.merge(next, key: key, into: &commands[start + index])
+        let (outcome, measured) = HistoryRecord.mergeMeasuring(next, key: key, into: &commands[start + index])
         guard outcome == .merged else { return (outcome, 0) }
-        let measured = Step.measure(commands[start + index])
         let old = costs[index].value
         if measured != old { costs.set(StepConstant(measured), at: index) }
         return (outcome, Int(measured) - Int(old))

@@ -46,8 +46,25 @@ struct StepRuns<Value: StepRunValue> {
     @usableFromInline var head = 0
     @usableFromInline var origin = 0
     @usableFromInline var end = 0
+    /// The newest run's start and value, as in `starts` and `values` (while a value is held):
+    /// an append that continues the newest run reads these, not the arrays.
+    @usableFromInline var newestStart = 0
+    @usableFromInline var newestValue: Value?
 
     @usableFromInline init() {}
+
+    /// Copies the newest run's start and value out of the arrays: every change but an
+    /// append that continues the newest run ends with it.
+    @usableFromInline
+    mutating func noteNewest() {
+        if let last = starts.last {
+            newestStart = last
+            newestValue = values[values.count - 1]
+        } else {
+            newestStart = 0
+            newestValue = nil
+        }
+    }
 
     /// How many values are held.
     @inlinable var count: Int { end &- origin }
@@ -61,10 +78,16 @@ struct StepRuns<Value: StepRunValue> {
     func run(at position: Int) -> Int {
         let last = starts.count &- 1
         if starts[last] <= position { return last }
+        return search(position, below: last)
+    }
+
+    /// The run that holds `position`, one of the runs before `last`.
+    @usableFromInline
+    func search(_ position: Int, below last: Int) -> Int {
         var low = head, high = last
         // The run is the last whose start is at or before `position`: in head..<last.
         while high - low > 1 {
-            let middle = low &+ (high &- low) / 2
+            let middle = low + (high - low) / 2
             if starts[middle] <= position { low = middle } else { high = middle }
         }
         return low
@@ -76,31 +99,39 @@ struct StepRuns<Value: StepRunValue> {
     subscript(index: Int) -> Value {
         precondition(index >= 0 && index < count, "step \(index) outside 0..<\(count)")
         let position = origin &+ index
-        let run = run(at: position)
-        return values[run].advanced(by: position &- starts[run])
+        if position >= newestStart, let newest = newestValue { return newest.advanced(by: position &- newestStart) }
+        return value(before: position)
+    }
+
+    /// The value at `position`, in a run before the newest.
+    @usableFromInline
+    func value(before position: Int) -> Value {
+        let run = search(position, below: starts.count - 1)
+        return values[run].advanced(by: position - starts[run])
     }
 
     /// The newest value (there must be one).
     @inlinable
-    var last: Value {
-        let run = starts.count &- 1
-        return values[run].advanced(by: end &- 1 &- starts[run])
-    }
+    var last: Value { newestValue!.advanced(by: end &- 1 &- newestStart) }
 
     /// Adds a value after the newest.
     /// - Complexity: O(1) amortized; no entry when it continues the newest run.
-    @inlinable
+    @inlinable @inline(__always)
     mutating func append(_ value: Value) {
-        if end != origin {
-            let run = starts.count &- 1
-            if values[run].advanced(by: end &- starts[run]) == value {
-                end &+= 1
-                return
-            }
+        if let newest = newestValue, newest.advanced(by: end &- newestStart) == value {
+            end &+= 1
+            return
         }
+        appendRun(value)
+    }
+
+    /// Adds a value as a run of its own (apart: the common append continues the newest run).
+    @usableFromInline @inline(never)
+    mutating func appendRun(_ value: Value) {
         starts.append(end)
         values.append(value)
-        end &+= 1
+        end += 1
+        noteNewest()
     }
 
     /// Sets the value of the step at `index`.
@@ -113,6 +144,7 @@ struct StepRuns<Value: StepRunValue> {
         if position == end &- 1 && starts[newest] == position {
             // The newest step alone in its run (a merge into it, again): in place.
             values[newest] = value
+            newestValue = value
             return
         }
         setApart(value, at: position)
@@ -124,6 +156,7 @@ struct StepRuns<Value: StepRunValue> {
         let run = split(at: position)
         if position &+ 1 < end { _ = split(at: position &+ 1) }
         values[run] = value
+        noteNewest()
     }
 
     /// Makes a run start at `position` (held): splits the run holding it.
@@ -154,6 +187,7 @@ struct StepRuns<Value: StepRunValue> {
         starts.insert(origin + index, at: run)
         values.insert(value, at: run)
         end += 1
+        noteNewest()
     }
 
     /// Removes the value at `index`.
@@ -168,6 +202,7 @@ struct StepRuns<Value: StepRunValue> {
         values.remove(at: run)
         for later in run..<starts.count { starts[later] -= 1 }
         end -= 1
+        noteNewest()
     }
 
     /// Drops the oldest value.
@@ -194,6 +229,7 @@ struct StepRuns<Value: StepRunValue> {
         if starts[starts.count - 1] == end {
             starts.removeLast()
             values.removeLast()
+            noteNewest()
         }
     }
 
@@ -207,6 +243,7 @@ struct StepRuns<Value: StepRunValue> {
         starts.removeSubrange(run...)
         values.removeSubrange(run...)
         end = origin + index
+        noteNewest()
     }
 
     /// Moves the value at `from` to `to`, those between one place toward `from`.
@@ -224,6 +261,7 @@ struct StepRuns<Value: StepRunValue> {
         head = 0
         origin = 0
         end = 0
+        noteNewest()
     }
 
     /// Walks the values oldest first, run by run (no search per value).
@@ -252,7 +290,7 @@ struct StepRuns<Value: StepRunValue> {
         precondition(starts.count == values.count, "\(starts.count) run starts for \(values.count) values")
         precondition(origin <= end, "origin \(origin) after end \(end)")
         guard end != origin else {
-            precondition(starts.isEmpty && head == 0, "runs kept with no values")
+            precondition(starts.isEmpty && head == 0 && newestValue == nil, "runs kept with no values")
             return
         }
         precondition(head < starts.count && starts[head] <= origin, "the head run starts after the values")
@@ -260,5 +298,7 @@ struct StepRuns<Value: StepRunValue> {
             precondition(starts[run] > starts[run - 1] && starts[run] > origin, "run \(run) does not start after the one before it")
         }
         precondition(starts[starts.count - 1] < end, "the newest run is empty")
+        precondition(newestStart == starts[starts.count - 1] && newestValue == values[values.count - 1],
+                     "the newest run's start and value are not those in the arrays")
     }
 }
