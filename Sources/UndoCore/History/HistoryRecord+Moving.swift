@@ -307,6 +307,9 @@ extension HistoryRecord {
     /// Moves the step at `index`, just undone (or redone), to the position's edge. A move past
     /// other steps reorders them: the caller keeps the states' meaning
     /// (``finishReordering(_:)``).
+    // Always inlined into its one caller, with the global context's count: an undo or redo
+    // pays no calls for its bookkeeping.
+    @inline(__always)
     mutating func place(_ direction: UndoResult.Direction, from index: Int) {
         assert(direction == .undo ? position > 0 : position < steps.count, "a move past the history's ends")
         let to = direction == .undo ? position - 1 : position
@@ -325,6 +328,7 @@ extension HistoryRecord {
     /// Counts the step at `index` over from redo to done (`toDone`) or from done to redo.
     /// - Complexity: O(1) while every step is in the global context (no copy of the step, no
     ///   look at its contexts); O(contexts it touches) otherwise.
+    @inline(__always)
     mutating func countMove(at index: Int, toDone: Bool) {
         // No count outside the global context means no step touches another context (a step
         // counts for each context it touches), so this one counts for the global context alone.
@@ -332,7 +336,14 @@ extension HistoryRecord {
             contextCounts.moveGlobal(toDone: toDone)
             return
         }
-        let moved = steps[index].command
+        countMoveAcrossContexts(at: index, toDone: toDone)
+    }
+
+    /// Counts the step at `index` over, in every context it touches (apart from the common
+    /// path of ``countMove(at:toDone:)``).
+    @inline(never)
+    mutating func countMoveAcrossContexts(at index: Int, toDone: Bool) {
+        let moved = steps.command(at: index)
         count(moved, -1, done: !toDone)
         count(moved, 1, done: toDone)
     }
