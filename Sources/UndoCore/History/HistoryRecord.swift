@@ -149,11 +149,10 @@ struct HistoryRecord {
         if let group = openGroups.last { return Self.merge(command, key: key, intoNewestOf: group) }
         guard position > 0 else { return .refused }
         let index = position - 1
-        let (outcome, grown) = steps.merge(command, key: key, intoStepAt: index)
+        let (outcome, grown) = steps.merge(command, key: key, intoStepAt: index, at: now)
         switch outcome {
         case .merged?:
             totalCost += grown
-            steps.setTime(now, at: index)
             return .merged
         case .annulled?:
             // Both vanish; the redo steps survive, as after any change that changes nothing.

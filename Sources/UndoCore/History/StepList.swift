@@ -19,8 +19,8 @@ struct StepList: RandomAccessCollection {
     @usableFromInline var commands: [any UndoCommand] = []
     @usableFromInline var start = 0
     @usableFromInline var serials = StepRuns<StepSerial>()
-    @usableFromInline var costs = StepRuns<StepConstant<Int32>>()
-    @usableFromInline var times = StepRuns<StepConstant<UInt64>>()
+    @usableFromInline var costs = StepRuns<StepCost>()
+    @usableFromInline var times = StepRuns<StepTime>()
 
     @usableFromInline init() {}
 
@@ -45,8 +45,8 @@ struct StepList: RandomAccessCollection {
         @usableFromInline let list: StepList
         @usableFromInline var index: Int
         @usableFromInline var serial: StepRuns<StepSerial>.Cursor
-        @usableFromInline var cost: StepRuns<StepConstant<Int32>>.Cursor
-        @usableFromInline var time: StepRuns<StepConstant<UInt64>>.Cursor
+        @usableFromInline var cost: StepRuns<StepCost>.Cursor
+        @usableFromInline var time: StepRuns<StepTime>.Cursor
 
         @inlinable
         init(_ list: StepList) {
@@ -81,26 +81,28 @@ struct StepList: RandomAccessCollection {
     mutating func setTime(_ time: UInt64, at index: Int) {
         // A merge into the newest step within the clock's tick changes nothing.
         if index == endIndex &- 1 && times.last.value == time { return }
-        times.set(StepConstant(time), at: index)
+        times.set(StepTime(time), at: index)
     }
 
     /// Replaces the step at `index`.
     mutating func replace(at index: Int, with step: Step) {
         commands[start + index] = step.command
         serials.set(StepSerial(step.serial), at: index)
-        costs.set(StepConstant(step.cost), at: index)
-        times.set(StepConstant(step.time), at: index)
+        costs.set(StepCost(step.cost), at: index)
+        times.set(StepTime(step.time), at: index)
     }
 
-    /// Offers `next` to the step at `index`, in place (see ``HistoryRecord/merge(_:key:into:)``),
-    /// and measures it again after a merge.
+    /// Offers `next` to the step at `index`, in place (see ``HistoryRecord/merge(_:key:into:)``);
+    /// after a merge, measures it again and sets its time to `now`.
     /// - Returns: the outcome, and by how much the cost grew.
     @inlinable
-    mutating func merge<C: UndoCommand>(_ next: borrowing C, key: UndoCoalescingKey, intoStepAt index: Int) -> (UndoMerge?, Int) {
+    mutating func merge<C: UndoCommand>(_ next: borrowing C, key: UndoCoalescingKey, intoStepAt index: Int,
+                                        at now: UInt64) -> (UndoMerge?, Int) {
         let (outcome, measured) = HistoryRecord.mergeMeasuring(next, key: key, into: &commands[start + index])
         guard outcome == .merged else { return (outcome, 0) }
         let old = costs[index].value
-        if measured != old { costs.set(StepConstant(measured), at: index) }
+        if measured != old { costs.set(StepCost(measured), at: index) }
+        setTime(now, at: index)
         return (outcome, Int(measured) - Int(old))
     }
 
@@ -123,15 +125,15 @@ struct StepList: RandomAccessCollection {
     @inlinable
     mutating func appendFields(serial: UInt32, cost: Int32, time: UInt64) {
         serials.append(StepSerial(serial))
-        costs.append(StepConstant(cost))
-        times.append(StepConstant(time))
+        costs.append(StepCost(cost))
+        times.append(StepTime(time))
     }
 
     mutating func insert(_ step: consuming Step, at index: Int) {
         commands.insert(step.command, at: start + index)
         serials.insert(StepSerial(step.serial), at: index)
-        costs.insert(StepConstant(step.cost), at: index)
-        times.insert(StepConstant(step.time), at: index)
+        costs.insert(StepCost(step.cost), at: index)
+        times.insert(StepTime(step.time), at: index)
     }
 
     @usableFromInline

@@ -4,6 +4,8 @@
 protocol StepRunValue: Equatable {
     /// The value `offset` steps after a step with this value, in the same run.
     func advanced(by offset: Int) -> Self
+    /// What ``StepRuns`` keeps as its newest value while it holds none (never read).
+    static var none: Self { get }
 }
 
 /// A step's serial: consecutive steps with consecutive serials share a run (a history that is
@@ -13,15 +15,26 @@ struct StepSerial: StepRunValue {
     @usableFromInline var value: UInt32
     @inlinable init(_ value: UInt32) { self.value = value }
     @inlinable func advanced(by offset: Int) -> StepSerial { StepSerial(value &+ UInt32(truncatingIfNeeded: offset)) }
+    @inlinable static var none: StepSerial { StepSerial(0) }
 }
 
-/// A step's cost or time: consecutive steps with equal values share a run (commands of one type
-/// cost the same; steps made within one tick of the clock have one time).
+/// A step's cost: consecutive steps of equal costs share a run (commands of one type cost the
+/// same).
 @usableFromInline
-struct StepConstant<Value: Equatable>: StepRunValue {
-    @usableFromInline var value: Value
-    @inlinable init(_ value: Value) { self.value = value }
-    @inlinable func advanced(by offset: Int) -> StepConstant { self }
+struct StepCost: StepRunValue {
+    @usableFromInline var value: Int32
+    @inlinable init(_ value: Int32) { self.value = value }
+    @inlinable func advanced(by offset: Int) -> StepCost { self }
+    @inlinable static var none: StepCost { StepCost(0) }
+}
+
+/// A step's time: steps made within one tick of the clock share a run.
+@usableFromInline
+struct StepTime: StepRunValue {
+    @usableFromInline var value: UInt64
+    @inlinable init(_ value: UInt64) { self.value = value }
+    @inlinable func advanced(by offset: Int) -> StepTime { self }
+    @inlinable static var none: StepTime { StepTime(0) }
 }
 
 /// One field of a ``StepList``'s steps, oldest first, kept in runs instead of one value per
@@ -49,7 +62,7 @@ struct StepRuns<Value: StepRunValue> {
     /// The newest run's start and value, as in `starts` and `values` (while a value is held):
     /// an append that continues the newest run reads these, not the arrays.
     @usableFromInline var newestStart = 0
-    @usableFromInline var newestValue: Value?
+    @usableFromInline var newestValue = Value.none
 
     @usableFromInline init() {}
 
@@ -62,7 +75,7 @@ struct StepRuns<Value: StepRunValue> {
             newestValue = values[values.count - 1]
         } else {
             newestStart = 0
-            newestValue = nil
+            newestValue = .none
         }
     }
 
@@ -99,7 +112,7 @@ struct StepRuns<Value: StepRunValue> {
     subscript(index: Int) -> Value {
         precondition(index >= 0 && index < count, "step \(index) outside 0..<\(count)")
         let position = origin &+ index
-        if position >= newestStart, let newest = newestValue { return newest.advanced(by: position &- newestStart) }
+        if position >= newestStart { return newestValue.advanced(by: position &- newestStart) }
         return value(before: position)
     }
 
@@ -112,13 +125,13 @@ struct StepRuns<Value: StepRunValue> {
 
     /// The newest value (there must be one).
     @inlinable
-    var last: Value { newestValue!.advanced(by: end &- 1 &- newestStart) }
+    var last: Value { newestValue.advanced(by: end &- 1 &- newestStart) }
 
     /// Adds a value after the newest.
     /// - Complexity: O(1) amortized; no entry when it continues the newest run.
     @inlinable @inline(__always)
     mutating func append(_ value: Value) {
-        if let newest = newestValue, newest.advanced(by: end &- newestStart) == value {
+        if end != origin && newestValue.advanced(by: end &- newestStart) == value {
             end &+= 1
             return
         }
@@ -140,10 +153,9 @@ struct StepRuns<Value: StepRunValue> {
     mutating func set(_ value: Value, at index: Int) {
         precondition(index >= 0 && index < count, "step \(index) outside 0..<\(count)")
         let position = origin &+ index
-        let newest = starts.count &- 1
-        if position == end &- 1 && starts[newest] == position {
+        if position == end &- 1 && newestStart == position {
             // The newest step alone in its run (a merge into it, again): in place.
-            values[newest] = value
+            values[values.count &- 1] = value
             newestValue = value
             return
         }
@@ -290,7 +302,7 @@ struct StepRuns<Value: StepRunValue> {
         precondition(starts.count == values.count, "\(starts.count) run starts for \(values.count) values")
         precondition(origin <= end, "origin \(origin) after end \(end)")
         guard end != origin else {
-            precondition(starts.isEmpty && head == 0 && newestValue == nil, "runs kept with no values")
+            precondition(starts.isEmpty && head == 0 && newestValue == .none, "runs kept with no values")
             return
         }
         precondition(head < starts.count && starts[head] <= origin, "the head run starts after the values")
