@@ -276,24 +276,41 @@ struct StepRuns<Value: StepRunValue> {
         noteNewest()
     }
 
-    /// Walks the values oldest first, run by run (no search per value).
+    /// Walks the values oldest first, run by run (no search per value): the run's first value
+    /// and start, and where the next run starts, are kept, so a step inside a run reads no array.
     @usableFromInline
     struct Cursor {
         @usableFromInline var run: Int
         @usableFromInline var position: Int
+        @usableFromInline var runStart: Int
+        @usableFromInline var runValue: Value
+        /// Where the run after `run` starts (`Int.max` after the newest).
+        @usableFromInline var boundary: Int
 
         @inlinable
         init(_ runs: StepRuns) {
             run = runs.head
             position = runs.origin
+            runStart = 0
+            runValue = .none
+            boundary = Int.max
+            if runs.end != runs.origin { enter(runs.head, of: runs) }
+        }
+
+        @usableFromInline
+        mutating func enter(_ run: Int, of runs: StepRuns) {
+            self.run = run
+            runStart = runs.starts[run]
+            runValue = runs.values[run]
+            boundary = run + 1 < runs.starts.count ? runs.starts[run + 1] : Int.max
         }
 
         /// The value at the cursor's position; then moves on by one.
         @inlinable
         mutating func next(in runs: StepRuns) -> Value {
-            while run &+ 1 < runs.starts.count && runs.starts[run &+ 1] <= position { run &+= 1 }
+            if position == boundary { enter(run &+ 1, of: runs) }
             defer { position &+= 1 }
-            return runs.values[run].advanced(by: position &- runs.starts[run])
+            return runValue.advanced(by: position &- runStart)
         }
     }
 
