@@ -112,6 +112,16 @@ struct StepList: RandomAccessCollection {
         appendFields(serial: step.serial, cost: step.cost, time: step.time)
     }
 
+    /// Appends a step while a list is rebuilt step by step (``HistoryRecord/removeAll(where:)``):
+    /// inlined there, so a step that continues every run costs a few compares.
+    @inline(__always)
+    mutating func appendKept(_ step: consuming Step) {
+        commands.append(step.command)
+        serials.append(StepSerial(step.serial))
+        costs.append(StepCost(step.cost))
+        times.append(StepTime(step.time))
+    }
+
     /// Adds a command of a known type as a new step: measured, then made an existential in place.
     /// - Returns: its cost.
     // Always inlined into the push, as the step was before its fields moved into runs (a call

@@ -151,14 +151,15 @@ struct StepRuns<Value: StepRunValue> {
     /// - Complexity: O(1) for the newest step, O(runs after it) otherwise.
     @inlinable
     mutating func set(_ value: Value, at index: Int) {
-        precondition(index >= 0 && index < count, "step \(index) outside 0..<\(count)")
         let position = origin &+ index
+        // The newest step alone in its run (a merge into it, again): in place. Only a held
+        // position is the newest run's start and `end - 1` at once.
         if position == end &- 1 && newestStart == position {
-            // The newest step alone in its run (a merge into it, again): in place.
             values[values.count &- 1] = value
             newestValue = value
             return
         }
+        precondition(index >= 0 && index < count, "step \(index) outside 0..<\(count)")
         setApart(value, at: position)
     }
 
