@@ -75,6 +75,15 @@ import Testing
                     && list.time(at: index) == model[index].time, "step \(index)")
         }
         #expect(list.map(\.serial) == model.map(\.serial))
+        // Ranges read run by run, and serials found run by run.
+        for _ in 0..<50 where !model.isEmpty {
+            let lower = Int.random(in: 0...model.count, using: &random), upper = Int.random(in: lower...model.count, using: &random)
+            let read = list.steps(in: lower..<upper)
+            #expect(read.map(\.serial) == model[lower..<upper].map(\.serial) && read.map(\.time) == model[lower..<upper].map(\.time)
+                    && read.map(\.cost) == model[lower..<upper].map(\.cost), "steps \(lower)..<\(upper)")
+            let serial = UInt32.random(in: 0...nextSerial + 2, using: &random)
+            #expect(list.firstIndex(ofSerial: serial) == model.firstIndex { $0.serial == serial }, "serial \(serial)")
+        }
         #expect(list.map(\.cost) == model.map(\.cost))
         #expect(list.map(\.time) == model.map(\.time))
     }

@@ -48,7 +48,7 @@ extension HistoryRecord {
     /// - Complexity: O(redo steps + the branch's steps).
     mutating func switchToBranch(_ index: Int) {
         assert(branches.branches[index].fork == currentState, "a branch switched in away from its fork")
-        let tail = Array(steps[position..<steps.count])
+        let tail = steps.steps(in: position..<steps.count)
         for step in tail { count(step.command, -1, done: false) }
         steps.removeSuffix(from: position)
         let incoming = Array(branches.steps(of: index))
@@ -73,9 +73,9 @@ extension HistoryRecord {
     }
 
     /// The index of `serial` in the current branch.
-    /// - Complexity: O(steps of the current branch).
+    /// - Complexity: O(runs of consecutive serials in the current branch).
     func listIndex(of serial: UInt32) -> Int? {
-        steps.firstIndex { $0.serial == serial }
+        steps.firstIndex(ofSerial: serial)
     }
 
     /// Moves the documents to the state after step `target` (0: the start): back along the

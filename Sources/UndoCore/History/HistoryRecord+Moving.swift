@@ -208,7 +208,7 @@ extension HistoryRecord {
         var moved: [UInt32: Step] = [:]
         for index in lower..<reordering.end { moved[steps[index].serial] = steps[index] }
         var originals = reordering.serials[first...].map { moved[$0]! }
-        originals.append(contentsOf: steps[reordering.end..<steps.count])
+        originals.append(contentsOf: steps.steps(in: reordering.end..<steps.count))
         let fork: UInt32 = lower == 0 ? 0 : steps[lower - 1].serial
         let now = clock.nanoseconds()
         for index in lower..<steps.count {

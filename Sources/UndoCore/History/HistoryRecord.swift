@@ -235,7 +235,7 @@ struct HistoryRecord {
             group.append(command)
             return
         }
-        let redo = position < steps.count ? Array(steps[position..<steps.count]) : []
+        let redo = position < steps.count ? steps.steps(in: position..<steps.count) : []
         let fork = currentState
         if !redo.isEmpty {
             for step in redo { count(step.command, -1, done: false) }

@@ -69,6 +69,27 @@ struct StepList: RandomAccessCollection {
     @inlinable
     func makeIterator() -> Iterator { Iterator(self) }
 
+    /// The steps in `range`, oldest first (copies), read run by run.
+    /// - Complexity: O(log runs + the steps in `range`).
+    func steps(in range: Range<Int>) -> [Step] {
+        precondition(range.lowerBound >= 0 && range.upperBound <= count, "steps \(range) outside 0..<\(count)")
+        guard !range.isEmpty else { return [] }
+        var serial = StepRuns<StepSerial>.Cursor(serials, at: range.lowerBound)
+        var cost = StepRuns<StepCost>.Cursor(costs, at: range.lowerBound)
+        var time = StepRuns<StepTime>.Cursor(times, at: range.lowerBound)
+        var result: [Step] = []
+        result.reserveCapacity(range.count)
+        for index in range {
+            result.append(Step(command: commands[start + index], serial: serial.next(in: serials).value,
+                               cost: cost.next(in: costs).value, time: time.next(in: times).value))
+        }
+        return result
+    }
+
+    /// The index of the step whose serial is `serial`.
+    /// - Complexity: O(runs of serials).
+    func firstIndex(ofSerial serial: UInt32) -> Int? { serials.firstIndex(of: serial) }
+
     /// Runs `body` on the command of the step at `index`, in place.
     @inlinable
     mutating func withCommand<R>(at index: Int, _ body: (inout any UndoCommand) throws -> R) rethrows -> R {

@@ -298,6 +298,18 @@ struct StepRuns<Value: StepRunValue> {
             if runs.end != runs.origin { enter(runs.head, of: runs) }
         }
 
+        /// A cursor at the value of index `index` (held, or the count).
+        /// - Complexity: O(log runs).
+        init(_ runs: StepRuns, at index: Int) {
+            self.init(runs)
+            guard index > 0 && index < runs.count else {
+                position = runs.origin + index
+                return
+            }
+            position = runs.origin + index
+            enter(runs.run(at: position), of: runs)
+        }
+
         @usableFromInline
         mutating func enter(_ run: Int, of runs: StepRuns) {
             self.run = run
@@ -330,5 +342,22 @@ struct StepRuns<Value: StepRunValue> {
         precondition(starts[starts.count - 1] < end, "the newest run is empty")
         precondition(newestStart == starts[starts.count - 1] && newestValue == values[values.count - 1],
                      "the newest run's start and value are not those in the arrays")
+    }
+}
+
+extension StepRuns where Value == StepSerial {
+    /// The index of the first step whose serial is `serial`, run by run.
+    /// - Complexity: O(runs).
+    func firstIndex(of serial: UInt32) -> Int? {
+        guard end != origin else { return nil }
+        for run in head..<starts.count {
+            let lower = Swift.max(starts[run], origin)
+            let upper = run + 1 < starts.count ? starts[run + 1] : end
+            // The serials of a run rise by one from its start (wrapping): the offset of `serial`
+            // from the run's first, if it lies in the run's held part.
+            let offset = Int(serial &- values[run].value)
+            if offset >= lower - starts[run] && offset < upper - starts[run] { return starts[run] + offset - origin }
+        }
+        return nil
     }
 }
