@@ -52,9 +52,9 @@ struct StepList: RandomAccessCollection {
         init(_ list: StepList) {
             self.list = list
             index = list.start
-            serial = .init(list.serials)
-            cost = .init(list.costs)
-            time = .init(list.times)
+            serial = .first(of: list.serials)
+            cost = .first(of: list.costs)
+            time = .first(of: list.times)
         }
 
         @inlinable
@@ -74,9 +74,9 @@ struct StepList: RandomAccessCollection {
     func steps(in range: Range<Int>) -> [Step] {
         precondition(range.lowerBound >= 0 && range.upperBound <= count, "steps \(range) outside 0..<\(count)")
         guard !range.isEmpty else { return [] }
-        var serial = StepRuns<StepSerial>.Cursor(serials, at: range.lowerBound)
-        var cost = StepRuns<StepCost>.Cursor(costs, at: range.lowerBound)
-        var time = StepRuns<StepTime>.Cursor(times, at: range.lowerBound)
+        var serial = StepRuns<StepSerial>.Cursor.at(range.lowerBound, of: serials)
+        var cost = StepRuns<StepCost>.Cursor.at(range.lowerBound, of: costs)
+        var time = StepRuns<StepTime>.Cursor.at(range.lowerBound, of: times)
         var result: [Step] = []
         result.reserveCapacity(range.count)
         for index in range {

@@ -252,6 +252,11 @@ struct StepRuns<Value: StepRunValue> {
         precondition(index >= 0 && index <= count, "removeSuffix from \(index) outside 0...\(count)")
         if index == count { return }
         if index == 0 { return removeAll() }
+        if origin + index > newestStart {
+            // Inside the newest run, which keeps its first value: no entry changes.
+            end = origin + index
+            return
+        }
         let run = split(at: origin + index)
         starts.removeSubrange(run...)
         values.removeSubrange(run...)
@@ -289,25 +294,34 @@ struct StepRuns<Value: StepRunValue> {
         @usableFromInline var boundary: Int
 
         @inlinable
-        init(_ runs: StepRuns) {
-            run = runs.head
-            position = runs.origin
+        init(run: Int, position: Int) {
+            self.run = run
+            self.position = position
             runStart = 0
             runValue = .none
             boundary = Int.max
-            if runs.end != runs.origin { enter(runs.head, of: runs) }
+        }
+
+        /// A cursor at the first value. (A function, not an initializer: an initializer would
+        /// take the runs as its own, a copy of their arrays' references.)
+        @inlinable
+        static func first(of runs: StepRuns) -> Cursor {
+            var cursor = Cursor(run: runs.head, position: runs.origin)
+            if runs.end != runs.origin { cursor.enter(runs.head, of: runs) }
+            return cursor
         }
 
         /// A cursor at the value of index `index` (held, or the count).
         /// - Complexity: O(log runs).
-        init(_ runs: StepRuns, at index: Int) {
-            self.init(runs)
+        static func at(_ index: Int, of runs: StepRuns) -> Cursor {
             guard index > 0 && index < runs.count else {
-                position = runs.origin + index
-                return
+                var cursor = first(of: runs)
+                cursor.position = runs.origin + index
+                return cursor
             }
-            position = runs.origin + index
-            enter(runs.run(at: position), of: runs)
+            var cursor = Cursor(run: runs.head, position: runs.origin + index)
+            cursor.enter(runs.run(at: runs.origin + index), of: runs)
+            return cursor
         }
 
         @usableFromInline
