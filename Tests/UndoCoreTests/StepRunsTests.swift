@@ -52,9 +52,10 @@ import Testing
                 list.move(from: from, to: to)
                 model.insert(model.remove(at: from), at: to)
             case 9 where !model.isEmpty:
-                let index = Int.random(in: 0..<model.count, using: &random), step = made()
-                list.replace(at: index, with: Step(command: Vacancy(), serial: step.serial, cost: step.cost, time: step.time))
-                model[index] = step
+                let index = Int.random(in: 0..<model.count, using: &random)
+                let made = (index..<Int.random(in: index...model.count, using: &random)).map { _ in made() }
+                list.replace(from: index, with: made.map { Step(command: Vacancy(), serial: $0.serial, cost: $0.cost, time: $0.time) })
+                model.replaceSubrange(index..<(index + made.count), with: made)
                 if Bool.random(using: &random) {
                     list.setTime(7, at: model.count - 1)
                     model[model.count - 1].time = 7
@@ -123,5 +124,21 @@ import Testing
         let times = stack.access { record in record.steps.indices.map { record.steps.time(at: $0) } }
         #expect(times == (4_951...5_000).map { UInt64($0) * 1_000_000 })
         stack.checkInvariants()
+    }
+
+    /// A move past other steps where every step has a time of its own (a person's edits) moves
+    /// the time entries in place: as many runs after it as before, the other steps untouched.
+    @Test func aMoveAmongStepsOfTheirOwnTimesKeepsTheRunCount() {
+        var list = StepList()
+        for serial in 1...1_000 {
+            list.append(Step(command: Vacancy(), serial: UInt32(serial), cost: Int32(serial % 3), time: UInt64(serial) * 1_000_000))
+        }
+        let before = list.times.runCount
+        list.move(from: 500, to: 510)
+        list.move(from: 900, to: 899)
+        #expect(before == 1_000 && list.times.runCount == 1_000)
+        #expect(list.time(at: 510) == 501_000_000 && list.time(at: 500) == 502_000_000 && list.time(at: 899) == 901_000_000)
+        #expect(list.serial(at: 510) == 501 && list.serial(at: 0) == 1 && list.serial(at: 999) == 1_000)
+        list.checkInvariants()
     }
 }

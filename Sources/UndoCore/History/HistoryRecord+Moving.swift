@@ -211,10 +211,9 @@ extension HistoryRecord {
         originals.append(contentsOf: steps.steps(in: reordering.end..<steps.count))
         let fork: UInt32 = lower == 0 ? 0 : steps[lower - 1].serial
         let now = clock.nanoseconds()
-        for index in lower..<steps.count {
-            let copy = copy(of: steps[index], at: now)
-            steps.replace(at: index, with: copy)
-        }
+        var copies: [Step] = []
+        for step in steps.steps(in: lower..<steps.count) { copies.append(copy(of: step, at: now)) }
+        steps.replace(from: lower, with: copies)
         branches.add(fork: fork, steps: originals)
         trimToLimits()
     }
@@ -226,12 +225,7 @@ extension HistoryRecord {
         var present: [UInt32: Step] = [:]
         let end = min(reordering.end, steps.count)
         for index in reordering.start..<end { present[steps[index].serial] = steps[index] }
-        var index = reordering.start
-        for serial in reordering.serials {
-            guard let step = present[serial] else { continue }
-            steps.replace(at: index, with: step)
-            index += 1
-        }
+        steps.replace(from: reordering.start, with: reordering.serials.compactMap { present[$0] })
     }
 
     /// The step the next undo (or redo) of `scope` moves over.

@@ -105,12 +105,14 @@ struct StepList: RandomAccessCollection {
         times.set(StepTime(time), at: index)
     }
 
-    /// Replaces the step at `index`.
-    mutating func replace(at index: Int, with step: Step) {
-        commands[start + index] = step.command
-        serials.set(StepSerial(step.serial), at: index)
-        costs.set(StepCost(step.cost), at: index)
-        times.set(StepTime(step.time), at: index)
+    /// Replaces the steps from `index` on with `steps`, as many.
+    /// - Complexity: O(`steps.count`), plus the runs after them when their number changes.
+    mutating func replace(from index: Int, with steps: [Step]) {
+        for (offset, step) in steps.enumerated() { commands[start + index + offset] = step.command }
+        let range = index..<(index + steps.count)
+        serials.replace(range, with: steps.map { StepSerial($0.serial) })
+        costs.replace(range, with: steps.map { StepCost($0.cost) })
+        times.replace(range, with: steps.map { StepTime($0.time) })
     }
 
     /// Offers `next` to the step at `index`, in place (see ``HistoryRecord/merge(_:key:into:)``);

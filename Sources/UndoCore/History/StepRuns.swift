@@ -264,13 +264,49 @@ struct StepRuns<Value: StepRunValue> {
         noteNewest()
     }
 
+    /// Replaces the values in `range` with as many `newValues`.
+    /// - Complexity: O(`range.count`), plus the runs after `range` when the runs replaced and
+    ///   those made differ in number (their entries move).
+    mutating func replace(_ range: Range<Int>, with newValues: [Value]) {
+        precondition(range.lowerBound >= 0 && range.upperBound <= count && newValues.count == range.count,
+                     "replace \(range) of 0..<\(count) with \(newValues.count) values")
+        guard !range.isEmpty else { return }
+        let lower = origin + range.lowerBound, upper = origin + range.upperBound
+        let first = split(at: lower)
+        let last = upper < end ? split(at: upper) : starts.count
+        var newStarts: [Int] = [], newRuns: [Value] = []
+        for (offset, value) in newValues.enumerated() {
+            let position = lower + offset
+            if let run = newRuns.last, run.advanced(by: position - newStarts[newStarts.count - 1]) == value { continue }
+            newStarts.append(position)
+            newRuns.append(value)
+        }
+        starts.replaceSubrange(first..<last, with: newStarts)
+        values.replaceSubrange(first..<last, with: newRuns)
+        noteNewest()
+    }
+
+    /// The values in `range`, read run by run.
+    /// - Complexity: O(log runs + `range.count`).
+    func values(in range: Range<Int>) -> [Value] {
+        guard !range.isEmpty else { return [] }
+        var cursor = Cursor.at(range.lowerBound, of: self)
+        return range.map { _ in cursor.next(in: self) }
+    }
+
     /// Moves the value at `from` to `to`, those between one place toward `from`.
-    /// - Complexity: O(runs after the lower of the two).
+    /// - Complexity: O(|from - to|), plus the runs after the two when the move changes how many
+    ///   runs they take.
     mutating func move(from: Int, to: Int) {
         guard from != to else { return }
-        let value = self[from]
-        remove(at: from)
-        insert(value, at: to)
+        let window = Swift.min(from, to)..<(Swift.max(from, to) + 1)
+        var moved = values(in: window)
+        if from < to {
+            moved.append(moved.removeFirst())
+        } else {
+            moved.insert(moved.removeLast(), at: 0)
+        }
+        replace(window, with: moved)
     }
 
     mutating func removeAll() {
