@@ -51,7 +51,8 @@ struct StepTime: StepRunValue {
 /// Invariants (checked by ``checkInvariants()``): `starts` and `values` have one entry per run;
 /// with no values held, no run is kept and `head == 0`; otherwise `head < starts.count`,
 /// `starts[head] <= origin < end`, and the starts from `head` on rise strictly, those after
-/// the head's above `origin`, the newest below `end`.
+/// the head's above `origin`, the newest below `end`; `newestStart` and `newestValue` are the
+/// newest run's start and value.
 @usableFromInline
 struct StepRuns<Value: StepRunValue> {
     @usableFromInline var starts: [Int] = []
