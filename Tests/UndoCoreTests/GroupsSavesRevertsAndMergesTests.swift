@@ -209,7 +209,7 @@ struct Counted: UndoCommand {
         for _ in 0..<20_000 {
             try stack.perform(Add(counter: counter, amount: 1))
             stack.breakCoalescing()
-            largest = max(largest, stack.access { $0.steps.elements.count })
+            largest = max(largest, stack.access { $0.steps.commands.count })
         }
         #expect(stack.count == 100 && counter.value == 20_000)
         #expect(largest <= 2 * 100 + 16)
@@ -224,7 +224,7 @@ struct Counted: UndoCommand {
         for _ in 0..<25 { _ = list.removeFirst() }
         #expect(list.map(\.serial) == Array(26...40).map(UInt32.init))
         _ = list.remove(at: 3)
-        list.swapAt(0, 1)
+        list.move(from: 0, to: 1)
         #expect(list.map(\.serial).prefix(4) == [27, 26, 28, 30])
         _ = list.removeLast()
         #expect(list.count == 13 && list.last?.serial == 39)

@@ -2,7 +2,7 @@ extension HistoryRecord {
     /// The state the documents are in: the serial of the newest done step of the current
     /// branch, 0 when none is done (the start of the history).
     @usableFromInline
-    var currentState: UInt32 { position == 0 ? 0 : steps[position - 1].serial }
+    var currentState: UInt32 { position == 0 ? 0 : steps.serial(at: position - 1) }
 
     /// Removes the step at `index` of the current branch: its cost leaves the total, and the
     /// branches that hung at it hang at the state before it. The caller moves the position and
@@ -48,7 +48,7 @@ extension HistoryRecord {
     /// - Complexity: O(redo steps + the branch's steps).
     mutating func switchToBranch(_ index: Int) {
         assert(branches.branches[index].fork == currentState, "a branch switched in away from its fork")
-        let tail = Array(steps[position..<steps.count])
+        let tail = steps.steps(in: position..<steps.count)
         for step in tail { count(step.command, -1, done: false) }
         steps.removeSuffix(from: position)
         let incoming = Array(branches.steps(of: index))
@@ -73,9 +73,9 @@ extension HistoryRecord {
     }
 
     /// The index of `serial` in the current branch.
-    /// - Complexity: O(steps of the current branch).
+    /// - Complexity: O(runs of consecutive serials in the current branch).
     func listIndex(of serial: UInt32) -> Int? {
-        steps.firstIndex { $0.serial == serial }
+        steps.firstIndex(ofSerial: serial)
     }
 
     /// Moves the documents to the state after step `target` (0: the start): back along the

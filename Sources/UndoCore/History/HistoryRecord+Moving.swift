@@ -208,13 +208,12 @@ extension HistoryRecord {
         var moved: [UInt32: Step] = [:]
         for index in lower..<reordering.end { moved[steps[index].serial] = steps[index] }
         var originals = reordering.serials[first...].map { moved[$0]! }
-        originals.append(contentsOf: steps[reordering.end..<steps.count])
+        originals.append(contentsOf: steps.steps(in: reordering.end..<steps.count))
         let fork: UInt32 = lower == 0 ? 0 : steps[lower - 1].serial
         let now = clock.nanoseconds()
-        for index in lower..<steps.count {
-            let copy = copy(of: steps[index], at: now)
-            steps.withStep(at: index) { $0 = copy }
-        }
+        var copies: [Step] = []
+        for step in steps.steps(in: lower..<steps.count) { copies.append(copy(of: step, at: now)) }
+        steps.replace(from: lower, with: copies)
         branches.add(fork: fork, steps: originals)
         trimToLimits()
     }
@@ -226,12 +225,7 @@ extension HistoryRecord {
         var present: [UInt32: Step] = [:]
         let end = min(reordering.end, steps.count)
         for index in reordering.start..<end { present[steps[index].serial] = steps[index] }
-        var index = reordering.start
-        for serial in reordering.serials {
-            guard let step = present[serial] else { continue }
-            steps.withStep(at: index) { $0 = step }
-            index += 1
-        }
+        steps.replace(from: reordering.start, with: reordering.serials.compactMap { present[$0] })
     }
 
     /// The step the next undo (or redo) of `scope` moves over.
@@ -241,12 +235,12 @@ extension HistoryRecord {
 
     /// The name of the step at `index`, read in place (no copy of the command).
     mutating func name(at index: Int) -> String? {
-        steps.withStep(at: index) { $0.name() }
+        steps.withCommand(at: index) { Step.name(of: &$0) }
     }
 
     /// The name and context of the step at `index`, read in place (no copy of the command).
     mutating func nameAndContext(at index: Int) -> (name: String?, context: UndoContext) {
-        steps.withStep(at: index) { $0.nameAndContext() }
+        steps.withCommand(at: index) { Step.nameAndContext(of: &$0) }
     }
 
     // MARK: The one place the position moves
@@ -268,10 +262,10 @@ extension HistoryRecord {
                         removingObsolete: Bool = false) throws -> (name: String?, context: UndoContext)? {
         let marks = changes.obsoleteMarks
         do {
-            try steps.withStep(at: index) { step in
+            try steps.withCommand(at: index) { command in
                 switch direction {
-                case .undo: try step.command.undo(&changes)
-                case .redo: try step.command.perform(&changes)
+                case .undo: try command.undo(&changes)
+                case .redo: try command.perform(&changes)
                 }
             }
         } catch {
@@ -307,6 +301,9 @@ extension HistoryRecord {
     /// Moves the step at `index`, just undone (or redone), to the position's edge. A move past
     /// other steps reorders them: the caller keeps the states' meaning
     /// (``finishReordering(_:)``).
+    // Always inlined into its one caller, with the global context's count: an undo or redo
+    // pays no calls for its bookkeeping.
+    @inline(__always)
     mutating func place(_ direction: UndoResult.Direction, from index: Int) {
         assert(direction == .undo ? position > 0 : position < steps.count, "a move past the history's ends")
         let to = direction == .undo ? position - 1 : position
@@ -319,14 +316,13 @@ extension HistoryRecord {
 
     /// Moves the step at `from` to `to`, the steps between one place toward `from`.
     private mutating func moveStep(from: Int, to: Int) {
-        var from = from
-        while from < to { steps.swapAt(from, from + 1); from += 1 }
-        while from > to { steps.swapAt(from, from - 1); from -= 1 }
+        steps.move(from: from, to: to)
     }
 
     /// Counts the step at `index` over from redo to done (`toDone`) or from done to redo.
     /// - Complexity: O(1) while every step is in the global context (no copy of the step, no
     ///   look at its contexts); O(contexts it touches) otherwise.
+    @inline(__always)
     mutating func countMove(at index: Int, toDone: Bool) {
         // No count outside the global context means no step touches another context (a step
         // counts for each context it touches), so this one counts for the global context alone.
@@ -334,7 +330,14 @@ extension HistoryRecord {
             contextCounts.moveGlobal(toDone: toDone)
             return
         }
-        let moved = steps[index].command
+        countMoveAcrossContexts(at: index, toDone: toDone)
+    }
+
+    /// Counts the step at `index` over, in every context it touches (apart from the common
+    /// path of ``countMove(at:toDone:)``).
+    @inline(never)
+    mutating func countMoveAcrossContexts(at index: Int, toDone: Bool) {
+        let moved = steps.command(at: index)
         count(moved, -1, done: !toDone)
         count(moved, 1, done: toDone)
     }

@@ -105,7 +105,7 @@ extension HistoryRecord {
         var next = serial
         while next != 0 {
             if let index = listIndex(of: next) {
-                take(steps[0...index])
+                take(steps.steps(in: 0..<index + 1))
                 break
             }
             if locations == nil { locations = branches.locations() }

@@ -149,15 +149,14 @@ struct HistoryRecord {
         if let group = openGroups.last { return Self.merge(command, key: key, intoNewestOf: group) }
         guard position > 0 else { return .refused }
         let index = position - 1
-        let (outcome, grown) = steps.merge(command, key: key, intoStepAt: index)
+        let (outcome, grown) = steps.merge(command, key: key, intoStepAt: index, at: now)
         switch outcome {
         case .merged?:
             totalCost += grown
-            steps.withStep(at: index) { $0.time = now }
             return .merged
         case .annulled?:
             // Both vanish; the redo steps survive, as after any change that changes nothing.
-            count(steps[index].command, -1, done: true)
+            count(steps.command(at: index), -1, done: true)
             removeFromList(at: index)
             position -= 1
             return .annulled
@@ -184,8 +183,7 @@ struct HistoryRecord {
             // The common case: a new step on top, made an existential in place. A command added
             // by a program is never a group (groups are made here and come in through insert).
             contextCounts.add(1, done: true, to: command.context)
-            steps.append(Step(typed: command, serial: takeSerial(), time: now))
-            totalCost += Int(steps[position].cost)
+            totalCost += Int(steps.append(typed: command, serial: takeSerial(), time: now))
             position += 1
         } else if let group = openGroups.last {
             // A member of an open group: made an existential once, in the group's list.
@@ -211,6 +209,22 @@ struct HistoryRecord {
         return open(&top)
     }
 
+    /// Merges `next` into `top` as ``merge(_:key:into:)`` does, and measures `top` after a
+    /// merge, in place (no copy of the existential to measure it).
+    /// - Returns: the merge's outcome (`nil` when they are not of one kind), and the cost of
+    ///   `top` after it merged (0 otherwise).
+    @inlinable
+    static func mergeMeasuring<C: UndoCommand>(_ next: borrowing C, key: UndoCoalescingKey, into top: inout any UndoCommand) -> (UndoMerge?, Int32) {
+        func open<T: UndoCommand>(_ top: inout T) -> (UndoMerge?, Int32) {
+            guard T.self == C.self else { return (nil, 0) }
+            let next = copy next as! T
+            guard top.coalescingKey == key, top.belongs(to: next.context) else { return (nil, 0) }
+            let outcome = top.merge(with: next)
+            return (outcome, outcome == .merged ? Int32(clamping: max(0, top.cost)) : 0)
+        }
+        return open(&top)
+    }
+
     /// Inserts a change as a new step at the position (or as the open group's newest member).
     /// The redo steps stay where they were made, as a branch at the present state; those of the
     /// other contexts that can still be redone after the new step come back on top of it as
@@ -221,7 +235,7 @@ struct HistoryRecord {
             group.append(command)
             return
         }
-        let redo = position < steps.count ? Array(steps[position..<steps.count]) : []
+        let redo = position < steps.count ? steps.steps(in: position..<steps.count) : []
         let fork = currentState
         if !redo.isEmpty {
             for step in redo { count(step.command, -1, done: false) }
@@ -229,11 +243,11 @@ struct HistoryRecord {
         }
         // The new step takes the next serial, before its copies.
         steps.append(Step(command, serial: takeSerial(), time: now))
-        count(steps[position].command, 1, done: true)
-        totalCost += Int(steps[position].cost)
+        count(steps.command(at: position), 1, done: true)
+        totalCost += Int(steps.cost(at: position))
         position += 1
         guard !redo.isEmpty else { return }
-        let kept = keepRedoSteps(after: steps[position - 1].command, among: redo)
+        let kept = keepRedoSteps(after: steps.command(at: position - 1), among: redo)
         branches.add(fork: fork, steps: redo)
         for offset in kept {
             let copy = copy(of: redo[offset], at: now)
@@ -316,7 +330,7 @@ struct HistoryRecord {
         guard countLimit != nil || memoryLimit != nil else { return }
         while steps.count + branches.stepCount > 1 && overLimits {
             let oldestLeaf = branches.isEmpty ? nil : oldestBranchLeaf()
-            if position >= 2 && (oldestLeaf == nil || steps[0].serial < oldestLeaf!.serial) {
+            if position >= 2 && (oldestLeaf == nil || steps.serial(at: 0) < oldestLeaf!.serial) {
                 let removed = steps.removeFirst()
                 count(removed.command, -1, done: true)
                 position -= 1
@@ -334,7 +348,7 @@ struct HistoryRecord {
                 }
             } else if let leaf = oldestLeaf {
                 totalCost -= Int(branches.removeLastStep(ofBranchAt: leaf.branch).cost)
-            } else if steps.count > position && !branches.hasBranches(at: steps[steps.count - 1].serial) {
+            } else if steps.count > position && !branches.hasBranches(at: steps.serial(at: steps.count - 1)) {
                 let removed = steps.removeLast()
                 count(removed.command, -1, done: false)
                 totalCost -= Int(removed.cost)
@@ -390,6 +404,14 @@ struct Step {
     @usableFromInline
     var time: UInt64
 
+    @inlinable
+    init(command: any UndoCommand, serial: UInt32, cost: Int32, time: UInt64) {
+        self.command = command
+        self.serial = serial
+        self.cost = cost
+        self.time = time
+    }
+
     @usableFromInline
     init(_ command: any UndoCommand, serial: UInt32, time: UInt64) {
         self.command = command
@@ -418,26 +440,14 @@ struct Step {
     @usableFromInline
     static func measure(_ command: any UndoCommand) -> Int32 { Int32(clamping: max(0, command.cost)) }
 
-    /// Offers `next` to this step's command (see ``HistoryRecord/merge(_:key:into:)``) and
-    /// measures it again after a merge.
-    /// - Returns: the outcome, and by how much the cost grew.
-    @inlinable
-    mutating func merge<C: UndoCommand>(_ next: borrowing C, key: UndoCoalescingKey) -> (UndoMerge?, Int) {
-        let outcome = HistoryRecord.merge(next, key: key, into: &command)
-        guard outcome == .merged else { return (outcome, 0) }
-        let measured = Step.measure(command)
-        defer { cost = measured }
-        return (outcome, Int(measured) - Int(cost))
-    }
-
-    /// The command's name, read in place (the existential opened, not copied).
-    mutating func name() -> String? {
+    /// The name of `command`, read in place (the existential opened, not copied).
+    static func name(of command: inout any UndoCommand) -> String? {
         func read<T: UndoCommand>(_ command: inout T) -> String? { command.name }
         return read(&command)
     }
 
-    /// The command's name and context, read in place (the existential opened, not copied).
-    mutating func nameAndContext() -> (name: String?, context: UndoContext) {
+    /// The name and context of `command`, read in place (the existential opened, not copied).
+    static func nameAndContext(of command: inout any UndoCommand) -> (name: String?, context: UndoContext) {
         func read<T: UndoCommand>(_ command: inout T) -> (String?, UndoContext) { (command.name, command.context) }
         return read(&command)
     }

@@ -1,96 +1,271 @@
-/// The steps of a record, oldest first: an `Array` whose first `start` elements are steps a
-/// limit dropped, not yet compacted away.
+/// The steps of a record, oldest first: the commands in an `Array` whose first `start`
+/// elements are steps a limit dropped, not yet compacted away, and each step's serial, cost
+/// and time beside it in runs (``StepRuns``).
+///
+/// A slot of the array is the existential `any UndoCommand` alone (40 bytes): the serial, cost
+/// and time of steps pushed one after another by a program (consecutive serials, commands of
+/// one type, within one tick of the clock) cost nothing per step. A step read from the list is
+/// a ``Step``, built from its four parts; ``withCommand(at:_:)`` changes a command in place.
 ///
 /// A limit drops the oldest step on every change once the history is full; an array would move
 /// every other step to drop it. Here the dropped step's slot is emptied (a ``Vacancy``, which
 /// holds nothing) and `start` moves past it; the empty slots are removed in one move once they
 /// are half of the array, so dropping costs O(1) amortized and the slack stays below one half.
-/// A step is changed in place through ``withStep(at:_:)`` (an array element's own access, with
-/// no copy of the command).
 ///
-/// Invariant (checked by ``checkInvariants()``): `0 <= start <= elements.count`, and every slot
-/// below `start` is a vacancy.
+/// Invariant (checked by ``checkInvariants()``): `0 <= start <= commands.count`, every slot
+/// below `start` is a vacancy, and the runs hold one serial, cost and time for each step.
 @usableFromInline
 struct StepList: RandomAccessCollection {
-    @usableFromInline var elements: [Step] = []
+    @usableFromInline var commands: [any UndoCommand] = []
     @usableFromInline var start = 0
+    @usableFromInline var serials = StepRuns<StepSerial>()
+    @usableFromInline var costs = StepRuns<StepCost>()
+    @usableFromInline var times = StepRuns<StepTime>()
 
     @usableFromInline init() {}
 
     @inlinable var startIndex: Int { 0 }
-    @inlinable var endIndex: Int { elements.count - start }
+    @inlinable var endIndex: Int { commands.count &- start }
 
-    /// The step at `index` (a copy: change one with ``withStep(at:_:)``).
-    @inlinable subscript(index: Int) -> Step { elements[start + index] }
-
-    /// Runs `body` on the step at `index`, in place.
-    @inlinable
-    mutating func withStep<R>(at index: Int, _ body: (inout Step) throws -> R) rethrows -> R {
-        try body(&elements[start + index])
+    /// The step at `index` (a copy: change one with ``withCommand(at:_:)``).
+    /// - Complexity: O(1) for the newest steps; O(log runs) otherwise.
+    @inlinable subscript(index: Int) -> Step {
+        Step(command: commands[start + index], serial: serials[index].value, cost: costs[index].value,
+             time: times[index].value)
     }
 
-    /// Offers `next` to the step at `index`, in place (see ``Step/merge(_:key:)``).
-    @inlinable
-    mutating func merge<C: UndoCommand>(_ next: borrowing C, key: UndoCoalescingKey, intoStepAt index: Int) -> (UndoMerge?, Int) {
-        elements[start + index].merge(next, key: key)
+    @inlinable func command(at index: Int) -> any UndoCommand { commands[start + index] }
+    @inlinable func serial(at index: Int) -> UInt32 { serials[index].value }
+    @inlinable func cost(at index: Int) -> Int32 { costs[index].value }
+    @inlinable func time(at index: Int) -> UInt64 { times[index].value }
+
+    /// Walks the steps oldest first, run by run (no search per step).
+    @usableFromInline
+    struct Iterator: IteratorProtocol {
+        @usableFromInline let list: StepList
+        @usableFromInline var index: Int
+        @usableFromInline var serial: StepRuns<StepSerial>.Cursor
+        @usableFromInline var cost: StepRuns<StepCost>.Cursor
+        @usableFromInline var time: StepRuns<StepTime>.Cursor
+
+        @inlinable
+        init(_ list: StepList) {
+            self.list = list
+            index = list.start
+            serial = .first(of: list.serials)
+            cost = .first(of: list.costs)
+            time = .first(of: list.times)
+        }
+
+        @inlinable
+        mutating func next() -> Step? {
+            guard index < list.commands.count else { return nil }
+            defer { index &+= 1 }
+            return Step(command: list.commands[index], serial: serial.next(in: list.serials).value,
+                        cost: cost.next(in: list.costs).value, time: time.next(in: list.times).value)
+        }
     }
 
     @inlinable
-    mutating func append(_ step: consuming Step) { elements.append(step) }
+    func makeIterator() -> Iterator { Iterator(self) }
 
-    mutating func insert(_ step: consuming Step, at index: Int) { elements.insert(step, at: start + index) }
+    /// The steps in `range`, oldest first (copies), read run by run.
+    /// - Complexity: O(log runs + the steps in `range`).
+    func steps(in range: Range<Int>) -> [Step] {
+        precondition(range.lowerBound >= 0 && range.upperBound <= count, "steps \(range) outside 0..<\(count)")
+        guard !range.isEmpty else { return [] }
+        var serial = StepRuns<StepSerial>.Cursor.at(range.lowerBound, of: serials)
+        var cost = StepRuns<StepCost>.Cursor.at(range.lowerBound, of: costs)
+        var time = StepRuns<StepTime>.Cursor.at(range.lowerBound, of: times)
+        var result: [Step] = []
+        result.reserveCapacity(range.count)
+        for index in range {
+            result.append(Step(command: commands[start + index], serial: serial.next(in: serials).value,
+                               cost: cost.next(in: costs).value, time: time.next(in: times).value))
+        }
+        return result
+    }
+
+    /// The index of the step whose serial is `serial`.
+    /// - Complexity: O(runs of serials).
+    func firstIndex(ofSerial serial: UInt32) -> Int? { serials.firstIndex(of: serial) }
+
+    /// Runs `body` on the command of the step at `index`, in place.
+    @inlinable
+    mutating func withCommand<R>(at index: Int, _ body: (inout any UndoCommand) throws -> R) rethrows -> R {
+        try body(&commands[start + index])
+    }
+
+    /// Sets the time of the step at `index` (a merge into it).
+    /// - Complexity: O(1) for the newest step.
+    @inlinable
+    mutating func setTime(_ time: UInt64, at index: Int) {
+        // A merge into the newest step within the clock's tick changes nothing.
+        if index == endIndex &- 1 && times.last.value == time { return }
+        times.set(StepTime(time), at: index)
+    }
+
+    /// Replaces the steps from `index` on with `steps`, as many.
+    /// - Complexity: O(`steps.count`), plus the runs after them when their number changes.
+    mutating func replace(from index: Int, with steps: [Step]) {
+        for (offset, step) in steps.enumerated() { commands[start + index + offset] = step.command }
+        let range = index..<(index + steps.count)
+        serials.replace(range, with: steps.map { StepSerial($0.serial) })
+        costs.replace(range, with: steps.map { StepCost($0.cost) })
+        times.replace(range, with: steps.map { StepTime($0.time) })
+    }
+
+    /// Offers `next` to the step at `index`, in place (see ``HistoryRecord/merge(_:key:into:)``);
+    /// after a merge, measures it again and sets its time to `now`.
+    /// - Returns: the outcome, and by how much the cost grew.
+    @inlinable
+    mutating func merge<C: UndoCommand>(_ next: borrowing C, key: UndoCoalescingKey, intoStepAt index: Int,
+                                        at now: UInt64) -> (UndoMerge?, Int) {
+        let (outcome, measured) = HistoryRecord.mergeMeasuring(next, key: key, into: &commands[start + index])
+        guard outcome == .merged else { return (outcome, 0) }
+        let old = costs[index].value
+        if measured != old { costs.set(StepCost(measured), at: index) }
+        setTime(now, at: index)
+        return (outcome, Int(measured) - Int(old))
+    }
+
+    @inlinable
+    mutating func append(_ step: consuming Step) {
+        commands.append(step.command)
+        appendFields(serial: step.serial, cost: step.cost, time: step.time)
+    }
+
+    /// Appends a step while a list is rebuilt step by step (``HistoryRecord/removeAll(where:)``):
+    /// inlined there, so a step that continues every run costs a few compares.
+    @inline(__always)
+    mutating func appendKept(_ step: consuming Step) {
+        commands.append(step.command)
+        serials.append(StepSerial(step.serial))
+        costs.append(StepCost(step.cost))
+        times.append(StepTime(step.time))
+    }
+
+    /// Adds a command of a known type as a new step: measured, then made an existential in place.
+    /// - Returns: its cost.
+    // Always inlined into the push, as the step was before its fields moved into runs (a call
+    // of its own cost a large command about 40 instructions more per push).
+    @inlinable @inline(__always)
+    mutating func append<C: UndoCommand>(typed command: consuming C, serial: UInt32, time: UInt64) -> Int32 {
+        let cost = Int32(clamping: Swift.max(0, command.cost))
+        commands.append(command)
+        appendFields(serial: serial, cost: cost, time: time)
+        return cost
+    }
+
+    @inlinable
+    mutating func appendFields(serial: UInt32, cost: Int32, time: UInt64) {
+        serials.append(StepSerial(serial))
+        costs.append(StepCost(cost))
+        times.append(StepTime(time))
+    }
+
+    mutating func insert(_ step: consuming Step, at index: Int) {
+        commands.insert(step.command, at: start + index)
+        serials.insert(StepSerial(step.serial), at: index)
+        costs.insert(StepCost(step.cost), at: index)
+        times.insert(StepTime(step.time), at: index)
+    }
 
     @usableFromInline
     mutating func remove(at index: Int) -> Step {
         if index == 0 { return removeFirst() }
-        return elements.remove(at: start + index)
+        let removed = self[index]
+        commands.remove(at: start + index)
+        serials.remove(at: index)
+        costs.remove(at: index)
+        times.remove(at: index)
+        return removed
     }
 
     /// Drops the oldest step.
     /// - Complexity: O(1) amortized.
     mutating func removeFirst() -> Step {
-        precondition(start < elements.count, "removeFirst on no steps")
-        var removed = Step(Vacancy(), serial: 0, time: 0)
-        swap(&removed, &elements[start])
+        precondition(start < commands.count, "removeFirst on no steps")
+        var command: any UndoCommand = Vacancy()
+        swap(&command, &commands[start])
+        let removed = Step(command: command, serial: serials[0].value, cost: costs[0].value, time: times[0].value)
+        serials.removeFirst()
+        costs.removeFirst()
+        times.removeFirst()
         start += 1
-        if start == elements.count {
-            elements.removeAll(keepingCapacity: true)
+        if start == commands.count {
+            commands.removeAll(keepingCapacity: true)
             start = 0
-        } else if start >= 16 && 2 * start >= elements.count {
-            elements.removeFirst(start)
+        } else if start >= 16 && 2 * start >= commands.count {
+            commands.removeFirst(start)
             start = 0
         }
         return removed
     }
 
     mutating func removeLast() -> Step {
-        precondition(start < elements.count, "removeLast on no steps")
-        let removed = elements.removeLast()
-        if start == elements.count {
-            elements.removeAll(keepingCapacity: true)
+        precondition(start < commands.count, "removeLast on no steps")
+        let removed = self[count - 1]
+        commands.removeLast()
+        serials.removeLast()
+        costs.removeLast()
+        times.removeLast()
+        if start == commands.count {
+            commands.removeAll(keepingCapacity: true)
             start = 0
         }
         return removed
     }
 
-    mutating func swapAt(_ i: Int, _ j: Int) { elements.swapAt(start + i, start + j) }
+    /// Moves the step at `from` to `to`, the steps between one place toward `from`.
+    /// - Complexity: O(|from - to|) for the commands, O(runs after the lower of the two) for
+    ///   the fields.
+    mutating func move(from: Int, to: Int) {
+        guard from != to else { return }
+        var slot = from
+        while slot < to { commands.swapAt(start + slot, start + slot + 1); slot += 1 }
+        while slot > to { commands.swapAt(start + slot, start + slot - 1); slot -= 1 }
+        serials.move(from: from, to: to)
+        costs.move(from: from, to: to)
+        times.move(from: from, to: to)
+    }
 
     /// Removes the steps from `index` to the end.
-    mutating func removeSuffix(from index: Int) { elements.removeSubrange((start + index)...) }
+    mutating func removeSuffix(from index: Int) {
+        commands.removeSubrange((start + index)...)
+        serials.removeSuffix(from: index)
+        costs.removeSuffix(from: index)
+        times.removeSuffix(from: index)
+        if start == commands.count {
+            commands.removeAll(keepingCapacity: true)
+            start = 0
+        }
+    }
 
-    mutating func append(contentsOf steps: some Sequence<Step>) { elements.append(contentsOf: steps) }
+    mutating func append(contentsOf steps: some Sequence<Step>) {
+        for step in steps { append(step) }
+    }
 
     mutating func removeAll() {
-        elements.removeAll()
+        commands.removeAll()
         start = 0
+        serials.removeAll()
+        costs.removeAll()
+        times.removeAll()
     }
 
     /// Traps unless the invariant holds (see the type's documentation).
     func checkInvariants() {
-        precondition(start >= 0 && start <= elements.count, "start \(start) outside 0...\(elements.count)")
+        precondition(start >= 0 && start <= commands.count, "start \(start) outside 0...\(commands.count)")
         for index in 0..<start {
-            precondition(elements[index].command is Vacancy, "a dropped slot at \(index) still holds a step")
+            precondition(commands[index] is Vacancy, "a dropped slot at \(index) still holds a step")
         }
+        let count = commands.count - start
+        precondition(serials.count == count && costs.count == count && times.count == count,
+                     "\(count) steps with \(serials.count) serials, \(costs.count) costs and \(times.count) times")
+        serials.checkInvariants()
+        costs.checkInvariants()
+        times.checkInvariants()
     }
 }
 

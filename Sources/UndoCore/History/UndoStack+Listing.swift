@@ -107,8 +107,8 @@ extension HistoryRecord {
                 if hasBranches { anchors[step.serial] = last }
                 continue
             }
-            kept.append(step)
             last = step.serial
+            kept.appendKept(step)
             if index < position { keptDone += 1 }
         }
         steps = kept
