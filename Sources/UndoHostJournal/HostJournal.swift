@@ -150,8 +150,14 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         private var known: Set<PluginDocument> = []
         var loads: [Checkpoint.Load] = []
 
+        /// The document noted last: a journal's changes mostly go to the same document as the
+        /// one before, which then costs a comparison instead of hashing it into `known`.
+        private var last: PluginDocument?
+
         mutating func note(_ document: PluginDocument) {
+            if document == last { return }
             if known.insert(document).inserted { documents.append(document) }
+            last = document
         }
 
         /// - Complexity: O(1) for most changes; O(documents) to close a document or unload a plugin.
@@ -164,11 +170,13 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
             case .closeContext(let name):
                 documents.removeAll { $0.context.name == name }
                 known = Set(documents)
+                last = nil
             case .load(let path, let plugin, let version):
                 if !loads.contains(where: { $0.plugin == plugin }) { loads.append(.init(path: path, plugin: plugin, version: version)) }
             case .unload(let plugin):
                 documents.removeAll { $0.plugin == plugin }
                 known = Set(documents)
+                last = nil
                 loads.removeAll { $0.plugin == plugin }
             default:
                 break
@@ -518,10 +526,15 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
             for load in checkpoint.loads { need(load.plugin, load.version, loadedFrom: load.path) }
             for (id, version) in checkpoint.pluginsUsed { need(id, version, loadedFrom: nil) }
         }
+        // A run of performs of one plugin and version is noted once (no lookup per change).
+        var last: (plugin: String, version: String)?
         for (_, _, change) in changes {
             switch change {
             case .load(let file, let id, let version): need(id, version, loadedFrom: file)
-            case .perform(let step): need(step.plugin, step.pluginVersion, loadedFrom: nil)
+            case .perform(let step):
+                if let last, last.plugin == step.plugin, last.version == step.pluginVersion { continue }
+                need(step.plugin, step.pluginVersion, loadedFrom: nil)
+                last = (step.plugin, step.pluginVersion)
             default: break
             }
         }

@@ -20,6 +20,10 @@ package final class SQLiteConnection {
     /// preparing it costs more than running it. Finalized by the connection's `close()`.
     package final class Statement {
         fileprivate var handle: OpaquePointer?
+        /// The bytes of the values bound at the last run (see ``SQLiteConnection/run(_:_:)``),
+        /// kept with their capacity for the next when it is at most `keptBufferBytes`: one
+        /// allocation for the statement's life, not one per row.
+        fileprivate var buffer: [UInt8] = []
         fileprivate init(_ handle: OpaquePointer?) { self.handle = handle }
     }
 
@@ -49,8 +53,13 @@ package final class SQLiteConnection {
     /// that holds them all, alive until the statement has run and its bindings are cleared:
     /// one copy of a row's bytes, where a transient binding copies each value again and a
     /// `String` handed to C is first copied into a C string (a journaled change binds eleven
-    /// texts). Invariant: no binding of the statement outlives the buffer (both cleared before
-    /// the buffer goes); the buffer is never empty, so an empty text binds "" and never NULL.
+    /// texts). The buffer is the statement's, emptied and filled again at each run (its
+    /// capacity kept). Invariant: no binding of the statement outlives the buffer's bytes
+    /// (the bindings are cleared before the run returns, and the buffer is changed only by the
+    /// next run); the buffer is never empty, so an empty text binds "" and never NULL.
+    /// The largest buffer a statement keeps between runs.
+    static let keptBufferBytes = 64 << 10
+
     package func run(_ statement: Statement, _ values: [Value]) throws(SQLiteFailure) {
         assert(isOpen && statement.handle != nil, "a closed connection or statement was used")
         var size = 1
@@ -61,12 +70,19 @@ package final class SQLiteConnection {
             case .blob(let bytes): size += bytes.count
             }
         }
-        var buffer: [UInt8] = []
+        var buffer = statement.buffer
+        statement.buffer = []
+        // A large row's buffer is not kept (a change of 100 MB would hold 100 MB for good).
+        defer { if buffer.capacity <= Self.keptBufferBytes { statement.buffer = buffer } }
+        buffer.removeAll(keepingCapacity: true)
         buffer.reserveCapacity(size)
         for value in values {
             switch value {
             case .integer: break
-            case .text(let text): buffer.append(contentsOf: text.utf8)
+            case .text(let text):
+                // In place where contiguous (a native string always is): one copy of its bytes.
+                let copied: Void? = text.utf8.withContiguousStorageIfAvailable { buffer.append(contentsOf: $0) }
+                if copied == nil { buffer.append(contentsOf: text.utf8) }
             case .blob(let bytes): buffer.append(contentsOf: bytes)
             }
         }
