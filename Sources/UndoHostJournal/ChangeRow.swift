@@ -279,13 +279,12 @@ struct ChangeRow {
     var checksum: Int64
 
     /// Reads a row of the SELECT in HostJournal in place; `nil` when a column has the wrong type.
-    /// A text equal to the same field of `previous` (the row read before: a journal repeats its
+    /// A text equal to the same field of `known` (the row read before: a journal repeats its
     /// plugin, version, action, context and step name from row to row) is that one, its storage
     /// shared: no copy, no allocation, and the outlines an open keeps share them too.
     /// - Complexity: O(bytes of the row).
-    init?(_ columns: SQLiteConnection.RowReader, after previous: Row?) {
+    init?(_ columns: SQLiteConnection.RowReader, after known: borrowing Row) {
         guard columns.count == 17 else { return nil }
-        let known = previous ?? Row(sequence: 0, time: 0)
         guard let sequence = columns.integer(0), let time = columns.integer(1),
               let kind = columns.text(2, sameAs: known.kind), let context = columns.text(3, sameAs: known.context),
               let plugin = columns.text(4, sameAs: known.plugin), let version = columns.text(5, sameAs: known.pluginVersion),

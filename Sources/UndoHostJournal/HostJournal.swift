@@ -626,7 +626,7 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
             batch.reserveCapacity(outlines.count)
             var damaged: String?
             do throws(SQLiteFailure) {
-                var previous: ChangeRow.Row?
+                var previous = ChangeRow.Row(sequence: 0, time: 0)
                 try connection.query(sql, values) { (row: SQLiteConnection.RowReader) in
                     guard damaged == nil else { return }
                     guard batch.count < outlines.count else {
@@ -634,9 +634,12 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
                         return
                     }
                     let expected = outlines[outlines.startIndex + batch.count]
-                    let record = ChangeRow(row, after: previous)
-                    previous = record?.row
-                    guard let record, record.row.sequence == expected.sequence,
+                    guard let record = ChangeRow(row, after: previous) else {
+                        damaged = "change \(expected.sequence) changed while the journal was opened"
+                        return
+                    }
+                    previous = record.row
+                    guard record.row.sequence == expected.sequence,
                           record.row.time == expected.time, record.row.checksum == record.checksum,
                           let change = try? record.row.checkedChange() else {
                         damaged = "change \(expected.sequence) changed while the journal was opened"
@@ -812,13 +815,16 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         var damaged: String?
         var lastTime: UInt64 = 0
         // The row before, whose texts the next shares where they are the same.
-        var previous: ChangeRow.Row?
+        var previous = ChangeRow.Row(sequence: 0, time: 0)
         try connection.query(ChangeRow.select(format: version)) { (row: SQLiteConnection.RowReader) in
             guard damaged == nil else { return }
             let expected = base + Int64(changes.count + 1)
-            let record = ChangeRow(row, after: previous)
-            previous = record?.row
-            guard let record, record.row.sequence == expected, record.row.checksum == record.checksum else {
+            guard let record = ChangeRow(row, after: previous) else {
+                damaged = "change \(expected) fails its checksum"
+                return
+            }
+            previous = record.row
+            guard record.row.sequence == expected, record.row.checksum == record.checksum else {
                 damaged = "change \(expected) fails its checksum"
                 return
             }
@@ -1308,8 +1314,10 @@ extension HostChange {
     /// - Returns: the change kept, and whether its arguments were dropped.
     /// - Complexity: O(1) (the UTF-8 count of a native string is stored).
     func outline(keepingArgumentsUpTo limit: Int) -> (change: HostChange, droppedArguments: Bool) {
-        guard case .perform(var step) = self else { return (self, false) }
-        if step.arguments.utf8.count <= limit && (step.inverseArguments?.utf8.count ?? 0) <= limit { return (self, false) }
+        // Asked before the step is copied out: most changes keep theirs, and are handed on as they are.
+        guard case .perform(let kept) = self,
+              kept.arguments.utf8.count > limit || (kept.inverseArguments?.utf8.count ?? 0) > limit else { return (self, false) }
+        var step = kept
         step.arguments = ""
         if step.inverseArguments != nil { step.inverseArguments = "" }
         return (.perform(step), true)
