@@ -95,8 +95,16 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
     /// is handed out.
     package private(set) var replayStatistics = ReplayStatistics()
 
-    /// Package-visible for the tests that make writes fail (a page limit).
-    package let connection: SQLiteConnection
+    /// The journal's one connection, opened ``UndoJournal/SQLiteConnection/Threading/guardedByOwner``
+    /// (SQLite takes no mutex of its own). Invariant: no two threads use it at once. The open
+    /// uses it alone, on the thread that opens, before the journal is handed out (no other
+    /// thread has it yet: the commit thread commits only a group begun by a change); from
+    /// then on every use is under `state`'s lock: ``record(_:)``, ``commit()``, the commit
+    /// thread's commit, ``close()``, a failure's rollback, and the checkpoint (under the
+    /// history's lock and then `state`'s; a document source it hands a plugin is read inside
+    /// that call, on that thread, as a callback from another thread finds no call frame).
+    /// Tests reach it through ``withConnection(_:)``, which takes the lock too.
+    private let connection: SQLiteConnection
     /// The insert of a change, prepared once.
     private let insert: SQLiteConnection.Statement
     private let state: Locked<WriteState>
@@ -142,8 +150,14 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         private var known: Set<PluginDocument> = []
         var loads: [Checkpoint.Load] = []
 
+        /// The document noted last: a journal's changes mostly go to the same document as the
+        /// one before, which then costs a comparison instead of hashing it into `known`.
+        private var last: PluginDocument?
+
         mutating func note(_ document: PluginDocument) {
+            if document == last { return }
             if known.insert(document).inserted { documents.append(document) }
+            last = document
         }
 
         /// - Complexity: O(1) for most changes; O(documents) to close a document or unload a plugin.
@@ -156,11 +170,13 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
             case .closeContext(let name):
                 documents.removeAll { $0.context.name == name }
                 known = Set(documents)
+                last = nil
             case .load(let path, let plugin, let version):
                 if !loads.contains(where: { $0.plugin == plugin }) { loads.append(.init(path: path, plugin: plugin, version: version)) }
             case .unload(let plugin):
                 documents.removeAll { $0.plugin == plugin }
                 known = Set(documents)
+                last = nil
                 loads.removeAll { $0.plugin == plugin }
             default:
                 break
@@ -191,6 +207,12 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
     }
 
     deinit { close() }
+
+    /// Runs `body` with the journal's connection under its lock (for the tests that make writes
+    /// fail, a page limit, or read the file as the journal holds it).
+    package func withConnection<Result>(_ body: (SQLiteConnection) throws(SQLiteFailure) -> Result) throws(SQLiteFailure) -> Result {
+        try state.withLock { (_: inout WriteState) throws(SQLiteFailure) -> Result in try body(connection) }
+    }
 
     /// Opens the journal at `path` for `host`: a new file starts empty; an existing one is
     /// checked and replayed into the host. From then on, every change made through the host's
@@ -224,17 +246,20 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
             throw JournalError(path: path, "the history already has changes: open the journal before making any")
         }
         let exists = access(path, F_OK) == 0
-        let connection = try SQLiteConnection(path: path, create: !exists)
+        // Used by one thread at a time (see `connection`): SQLite's own mutex would be taken in every call.
+        let connection = try SQLiteConnection(path: path, create: !exists, threading: .guardedByOwner)
         // A `-wal` left by a crash is folded into the database only once the open succeeded:
         // a refused open leaves the database and its `-wal` as they were.
         let keptWAL = exists && access(path + "-wal", F_OK) == 0
         if keptWAL { connection.keepWALOnClose(true) }
         // The file the connection opened, to see that it is still the one at `path` once locked.
         let openedFile = fileIdentity(path)
-        // Each change in outline (no arguments), and the bytes of its row: the replay reads the
-        // changes whole again, a batch at a time.
+        // Each change in outline (no arguments, unless they are small), the bytes of its row, and
+        // whether its arguments were dropped: the replay reads those changes whole again, a
+        // batch at a time.
         var changes: [(sequence: Int64, time: UInt64, change: HostChange)] = []
         var sizes: [Int] = []
+        var dropped: [Bool] = []
         var checkpoint: Checkpoint?
         var format = formatVersion
         // The journal's own identity (its table journal_identity), which its `-wal` must match.
@@ -259,7 +284,7 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
             let version = try connection.integer("PRAGMA user_version;")
             let holdsNothing = tables == 0 && application == 0 && version == 0
             if !holdsNothing {
-                (format, checkpoint, changes, sizes) = try check(connection, path: path)
+                (format, checkpoint, changes, sizes, dropped) = try check(connection, path: path)
                 identity = try readIdentity(connection)
             } else {
                 identity = newIdentity()
@@ -355,7 +380,7 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
                 restoring?(checkpoint!.info)
             }
             let replayedCount = stopBefore.map { stop in changes.count(where: { $0.sequence < stop }) } ?? changes.count
-            try replay(from: connection, format: format, changes: changes[..<replayedCount], sizes: sizes, into: host,
+            try replay(from: connection, format: format, changes: changes[..<replayedCount], sizes: sizes, dropped: dropped, into: host,
                        clock: clock, path: path, marker: &marker, plugins: plugins, following: following,
                        statistics: &replayStatistics)
             for change in changes[..<replayedCount] { tracked.follow(change.change) }
@@ -369,7 +394,7 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         var stopped: String?
         if let stopBefore, let killer = changes.first(where: { $0.sequence == stopBefore }) {
             // Kept, so the next open with these plugins stops here too.
-            marker.mark(CrashMarker.change(stopBefore), plugins: plugins)
+            marker.mark(change: stopBefore, plugins: plugins)
             marker.keep()
             let last = changes.last?.sequence ?? stopBefore
             let what: String
@@ -501,10 +526,15 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
             for load in checkpoint.loads { need(load.plugin, load.version, loadedFrom: load.path) }
             for (id, version) in checkpoint.pluginsUsed { need(id, version, loadedFrom: nil) }
         }
+        // A run of performs of one plugin and version is noted once (no lookup per change).
+        var last: (plugin: String, version: String)?
         for (_, _, change) in changes {
             switch change {
             case .load(let file, let id, let version): need(id, version, loadedFrom: file)
-            case .perform(let step): need(step.plugin, step.pluginVersion, loadedFrom: nil)
+            case .perform(let step):
+                if let last, last.plugin == step.plugin, last.version == step.pluginVersion { continue }
+                need(step.plugin, step.pluginVersion, loadedFrom: nil)
+                last = (step.plugin, step.pluginVersion)
             default: break
             }
         }
@@ -538,25 +568,39 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
     /// The most changes a batch of the replay holds.
     package static let replayBatchRows = 256
 
-    /// What an open held while it replayed: its batches, and the most changes and bytes one held.
+    /// The most UTF-8 bytes of a perform's arguments, and of its inverse arguments, that the
+    /// check of an open keeps in the change's outline (``HostChange/outline(keepingArgumentsUpTo:)``):
+    /// a text this short is held inside its `String` value (15 bytes on 64-bit systems), so
+    /// keeping it costs no memory beyond the outline's own field, and the replay need not read
+    /// the change from the file again (typing, a counter's steps: most changes of a journal).
+    package static let keptArgumentBytes = 15
+
+    /// What an open held while it replayed: the batches read again from the file, the most
+    /// changes and bytes one held, and the changes replayed as the check read them (their
+    /// arguments kept in the outline) and read again.
     package struct ReplayStatistics: Sendable, Equatable {
         package var batches = 0
         package var mostRows = 0
         package var mostBytes = 0
+        package var changesKept = 0
+        package var changesReadAgain = 0
         package init() {}
     }
 
-    /// Replays `changes` (outlines from ``check(_:path:)``, `sizes` their rows' bytes by index
-    /// from the first change after the checkpoint) reading them whole again from `connection`
-    /// in batches of at most ``replayBatchRows`` changes and ``replayBatchBytes`` bytes (or one
-    /// larger change), each dropped once replayed: the open holds one batch beside the
-    /// outlines, never every change's arguments (a journal of large insertions replays in
-    /// about the memory the session that wrote it used).
-    /// The file is the one ``check(_:path:)`` read, under the same exclusive lock; each row is
-    /// still checked again (its checksum and its number and time against the outline).
-    /// - Complexity: O(changes + their bytes), plus replaying them; O(batch) memory.
+    /// Replays `changes` (outlines from ``check(_:path:)``, `sizes` their rows' bytes and
+    /// `dropped` whether their arguments were dropped, by index from the first change after the
+    /// checkpoint) in batches of at most ``replayBatchRows`` changes and ``replayBatchBytes``
+    /// bytes (or one larger change). A batch whose changes all kept their arguments (at most
+    /// ``keptArgumentBytes`` each) is replayed as the check read it; any other is read whole
+    /// again from `connection`, and dropped once replayed: the open holds one batch beside the
+    /// outlines, never every change's large arguments (a journal of large insertions replays
+    /// in about the memory the session that wrote it used).
+    /// The file is the one ``check(_:path:)`` read, under the same exclusive lock; each row read
+    /// again is still checked again (its checksum and its number and time against the outline).
+    /// - Complexity: O(changes + their bytes), plus replaying them; O(batch) memory beyond the outlines.
     private static func replay(from connection: SQLiteConnection, format: Int64,
                                changes: ArraySlice<(sequence: Int64, time: UInt64, change: HostChange)>, sizes: [Int],
+                               dropped: [Bool],
                                into host: PluginHost, clock: JournalClock?, path: String, marker: inout CrashMarker,
                                plugins: [String], following: ((HostChange, UndoResult?) -> Void)?,
                                statistics: inout ReplayStatistics) throws(JournalError) {
@@ -570,19 +614,32 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
                 end += 1
             }
             let outlines = changes[start..<end]
+            guard dropped[start..<end].contains(true) else {
+                // Every change here is whole already, checked by `check` under this lock.
+                statistics.changesKept += outlines.count
+                try replay(outlines, into: host, clock: clock, path: path, marker: &marker, plugins: plugins, following: following)
+                start = end
+                continue
+            }
             let (sql, values) = ChangeRow.select(format: format, from: outlines.first!.sequence, through: outlines.last!.sequence)
             var batch: [(sequence: Int64, time: UInt64, change: HostChange)] = []
             batch.reserveCapacity(outlines.count)
             var damaged: String?
             do throws(SQLiteFailure) {
-                try connection.query(sql, values) { row in
+                var previous = ChangeRow.Row(sequence: 0, time: 0)
+                try connection.query(sql, values) { (row: SQLiteConnection.RowReader) in
                     guard damaged == nil else { return }
                     guard batch.count < outlines.count else {
                         damaged = "a change after change \(outlines.last!.sequence) appeared while the journal was opened"
                         return
                     }
                     let expected = outlines[outlines.startIndex + batch.count]
-                    guard let record = ChangeRow(row), record.row.sequence == expected.sequence,
+                    guard let record = ChangeRow(row, after: previous) else {
+                        damaged = "change \(expected.sequence) changed while the journal was opened"
+                        return
+                    }
+                    previous = record.row
+                    guard record.row.sequence == expected.sequence,
                           record.row.time == expected.time, record.row.checksum == record.checksum,
                           let change = try? record.row.checkedChange() else {
                         damaged = "change \(expected.sequence) changed while the journal was opened"
@@ -597,21 +654,22 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
             if damaged == nil, batch.count != outlines.count { damaged = "changes are missing after change \(batch.last?.sequence ?? outlines.first!.sequence - 1)" }
             if let damaged { throw JournalError(path: path, "the file is damaged (\(damaged))", reason: .damaged) }
             statistics.batches += 1
+            statistics.changesReadAgain += batch.count
             statistics.mostRows = max(statistics.mostRows, batch.count)
             statistics.mostBytes = max(statistics.mostBytes, bytes)
-            try replay(batch, into: host, clock: clock, path: path, marker: &marker, plugins: plugins, following: following)
+            try replay(batch[...], into: host, clock: clock, path: path, marker: &marker, plugins: plugins, following: following)
             start = end
         }
     }
 
-    private static func replay(_ changes: [(sequence: Int64, time: UInt64, change: HostChange)], into host: PluginHost,
+    private static func replay(_ changes: ArraySlice<(sequence: Int64, time: UInt64, change: HostChange)>, into host: PluginHost,
                                clock: JournalClock?, path: String, marker: inout CrashMarker, plugins: [String],
                                following: ((HostChange, UndoResult?) -> Void)?) throws(JournalError) {
         defer { clock?.resume() }
         // The plugins the program loaded, and their files: the only files a replay loads.
         let programPaths = Dictionary(host.plugins.map { ($0.id, $0.path) }, uniquingKeysWith: { first, _ in first })
         for (sequence, time, change) in changes {
-            marker.mark(CrashMarker.change(sequence), plugins: plugins)
+            marker.mark(change: sequence, plugins: plugins)
             clock?.replaying(at: time)
             var differences: [String] = []
             do throws(PluginHostError) {
@@ -688,7 +746,8 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
                                  changes: [(sequence: Int64, time: UInt64, change: HostChange)]) throws(JournalError) {
         guard let alone = try? SQLiteConnection(readingDatabaseFileAlone: path) else { return }
         defer { alone.close() }
-        let earlier: (format: Int64, checkpoint: Checkpoint?, changes: [(sequence: Int64, time: UInt64, change: HostChange)], sizes: [Int])
+        let earlier: (format: Int64, checkpoint: Checkpoint?, changes: [(sequence: Int64, time: UInt64, change: HostChange)], sizes: [Int],
+                      dropped: [Bool])
         let earlierIdentity: String?
         do throws(SQLiteFailure) {
             guard try alone.integer("SELECT count(*) FROM sqlite_master;") > 0 else { return }
@@ -732,7 +791,8 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
     /// - Parameter whole: keeps each change whole, arguments too (`undo-host journal --changes`),
     ///   instead of its outline.
     static func check(_ connection: SQLiteConnection, path: String, whole: Bool = false) throws(SQLiteFailure)
-        -> (format: Int64, checkpoint: Checkpoint?, changes: [(sequence: Int64, time: UInt64, change: HostChange)], sizes: [Int])
+        -> (format: Int64, checkpoint: Checkpoint?, changes: [(sequence: Int64, time: UInt64, change: HostChange)], sizes: [Int],
+            dropped: [Bool])
     {
         guard try connection.integer("PRAGMA application_id;") == JournalApplicationID.undoHost else {
             throw SQLiteFailure(code: SQLITE_NOTADB, message: "it is an SQLite database but not an undo journal")
@@ -751,12 +811,20 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         let base = checkpoint?.sequence ?? 0
         var changes: [(sequence: Int64, time: UInt64, change: HostChange)] = []
         var sizes: [Int] = []
+        var dropped: [Bool] = []
         var damaged: String?
         var lastTime: UInt64 = 0
-        try connection.query(ChangeRow.select(format: version)) { row in
+        // The row before, whose texts the next shares where they are the same.
+        var previous = ChangeRow.Row(sequence: 0, time: 0)
+        try connection.query(ChangeRow.select(format: version)) { (row: SQLiteConnection.RowReader) in
             guard damaged == nil else { return }
             let expected = base + Int64(changes.count + 1)
-            guard let record = ChangeRow(row), record.row.sequence == expected, record.row.checksum == record.checksum else {
+            guard let record = ChangeRow(row, after: previous) else {
+                damaged = "change \(expected) fails its checksum"
+                return
+            }
+            previous = record.row
+            guard record.row.sequence == expected, record.row.checksum == record.checksum else {
                 damaged = "change \(expected) fails its checksum"
                 return
             }
@@ -778,10 +846,12 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
             }
             lastTime = record.row.time
             sizes.append(record.row.byteCount)
-            changes.append((record.row.sequence, record.row.time, whole ? change : change.outline))
+            let kept = whole ? (change: change, droppedArguments: false) : change.outline(keepingArgumentsUpTo: keptArgumentBytes)
+            dropped.append(kept.droppedArguments)
+            changes.append((record.row.sequence, record.row.time, kept.change))
         }
         if let damaged { throw SQLiteFailure(code: SQLITE_CORRUPT, message: damaged) }
-        return (version, checkpoint, changes, sizes)
+        return (version, checkpoint, changes, sizes, dropped)
     }
 
     // MARK: Writing
@@ -1237,10 +1307,19 @@ extension HostChange {
     /// The change without its arguments (a perform's arguments and inverse arguments emptied):
     /// what an open keeps of each change while it replays them in batches (the plugins, actions
     /// and documents it names, nothing the size of a document).
-    var outline: HostChange {
-        guard case .perform(var step) = self else { return self }
+    var outline: HostChange { outline(keepingArgumentsUpTo: -1).change }
+
+    /// The change as an open keeps it: whole when a perform's arguments and inverse arguments
+    /// are each at most `limit` UTF-8 bytes (or it is not a perform), else its ``outline``.
+    /// - Returns: the change kept, and whether its arguments were dropped.
+    /// - Complexity: O(1) (the UTF-8 count of a native string is stored).
+    func outline(keepingArgumentsUpTo limit: Int) -> (change: HostChange, droppedArguments: Bool) {
+        // Asked before the step is copied out: most changes keep theirs, and are handed on as they are.
+        guard case .perform(let kept) = self,
+              kept.arguments.utf8.count > limit || (kept.inverseArguments?.utf8.count ?? 0) > limit else { return (self, false) }
+        var step = kept
         step.arguments = ""
         if step.inverseArguments != nil { step.inverseArguments = "" }
-        return .perform(step)
+        return (.perform(step), true)
     }
 }

@@ -122,7 +122,7 @@ public struct JournalContents: Sendable {
         let connection = try SQLiteConnection(path: copy, create: false)
         defer { connection.close() }
         do throws(SQLiteFailure) {
-            let (format, checkpointRecord, rows, _) = try HostJournal.check(connection, path: path, whole: true)
+            let (format, checkpointRecord, rows, _, _) = try HostJournal.check(connection, path: path, whole: true)
             if thorough {
                 let result = try connection.texts("PRAGMA integrity_check;")
                 guard result == ["ok"] else {

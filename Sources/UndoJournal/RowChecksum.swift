@@ -38,10 +38,19 @@ package struct RowChecksum {
 
     /// Adds a text as its UTF-8 bytes ended by a 0 byte (so "ab", "c" differs from "a", "bc").
     @inlinable package mutating func mix(text: String) {
-        // A concrete loop with the hash kept local, as for an array (see `mix(_: [UInt8])`).
+        // A concrete loop with the hash kept local, as for an array (see `mix(_: [UInt8])`),
+        // over the text's UTF-8 in place where it is contiguous (a native string always is):
+        // the view's iterator decodes its storage at every byte.
         var hash = self.hash
-        for byte in text.utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        let mixed: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
+            for byte in bytes {
+                hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+            }
+        }
+        if mixed == nil {
+            for byte in text.utf8 {
+                hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+            }
         }
         self.hash = (hash ^ 0) &* 0x0000_0100_0000_01b3
     }

@@ -158,16 +158,18 @@ import UndoPluginHost
             let writer = try HostJournal.open(path: path, host: host, clock: clock)
             try host.perform("text.insert", [.i64(0), .string(expected)], in: big)
             try writer.commit()
-            let pages = try writer.connection.integer("PRAGMA page_count;")
-            _ = try writer.connection.integer("PRAGMA max_page_count=\(pages + 16);")
+            try writer.withConnection { connection throws(SQLiteFailure) in
+                let pages = try connection.integer("PRAGMA page_count;")
+                _ = try connection.integer("PRAGMA max_page_count=\(pages + 16);")
+            }
             #expect {
                 try writer.checkpoint()
             } throws: { error in
                 "\(error)".contains("cannot write the checkpoint") && "\(error)".contains("full")
                     && (error as? JournalError)?.reason != .pluginFailed
             }
-            #expect(try writer.connection.integer("SELECT count(*) FROM changes;") == 1)
-            #expect(try writer.connection.integer("SELECT count(*) FROM checkpoint_pieces;") == 0)
+            #expect(try writer.withConnection { connection throws(SQLiteFailure) in try connection.integer("SELECT count(*) FROM changes;") } == 1)
+            #expect(try writer.withConnection { connection throws(SQLiteFailure) in try connection.integer("SELECT count(*) FROM checkpoint_pieces;") } == 0)
             writer.close()
         }
         let (host, clock) = journal.makeHost()

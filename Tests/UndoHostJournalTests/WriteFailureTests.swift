@@ -15,8 +15,10 @@ import UndoTestSupport
 
     /// Makes every write that needs a new page fail, as a full disk does (SQLITE_FULL).
     func fillTheDisk(_ opened: HostJournal) throws {
-        let pages = try opened.connection.integer("PRAGMA page_count;")
-        _ = try opened.connection.integer("PRAGMA max_page_count=\(pages);")
+        try opened.withConnection { connection throws(SQLiteFailure) in
+            let pages = try connection.integer("PRAGMA page_count;")
+            _ = try connection.integer("PRAGMA max_page_count=\(pages);")
+        }
     }
 
     @Test(arguments: JournalDurability.allCases)

@@ -249,11 +249,19 @@ public final class PluginHost: @unchecked Sendable {
     static func performCapturingStep(_ command: consuming PluginCommand, on stack: UndoStack)
         throws -> (outcome: UndoPerformOutcome, step: PluginStepRecord)
     {
-        let call = command.call
+        // The call alone is made only when perform did not run (its arguments' text is most of
+        // a journaled perform's bookkeeping): its parts kept, the arguments' list sharing its
+        // storage (perform reads it, never changes it, so the step is not copied).
+        let action = command.actionType
+        let context = command.context
+        let arguments = command.step.read { $0.arguments }
         let capture = PerformedStepCapture()
         var pending = Optional(command)
         let outcome = try PerformedStepCapture.withCapture(capture) { try stack.perform(pending.take()!) }
-        guard var step = capture.step else { return (outcome, call) }
+        guard var step = capture.step else {
+            return (outcome, .call(plugin: action.pluginID, pluginVersion: action.plugin.version, action: action.fullID,
+                                   context: context.name, arguments: ActionArguments.format(arguments.array)))
+        }
         step.merge = switch capture.merge {
         case .merged: .merged
         case .annulled: .annulled

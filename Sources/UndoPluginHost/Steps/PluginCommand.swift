@@ -179,16 +179,17 @@ public struct PluginCommand: UndoCommand, Sendable, CustomStringConvertible {
 /// duration of that perform on its thread (a task-local value), so other performs (redo, other
 /// threads) never write to it. Its lock only makes it `Sendable`: one thread uses it.
 final class PerformedStepCapture: Sendable {
-    private let made = Locked<PluginStepRecord?>(nil)
-    private let merged = Locked<UndoMerge?>(nil)
+    /// The step made and the merge decided, behind one lock: a capture is made for every
+    /// journaled perform, and each lock is two allocations and a mutex to set up.
+    private let captured = Locked<(step: PluginStepRecord?, merge: UndoMerge?)>((nil, nil))
     var step: PluginStepRecord? {
-        get { made.withLock { $0 } }
-        set { made.withLock { $0 = newValue } }
+        get { captured.withLock { $0.step } }
+        set { captured.withLock { $0.step = newValue } }
     }
     /// What the history's merge with the step before decided (`nil`: no merge was asked).
     var merge: UndoMerge? {
-        get { merged.withLock { $0 } }
-        set { merged.withLock { $0 = newValue } }
+        get { captured.withLock { $0.merge } }
+        set { captured.withLock { $0.merge = newValue } }
     }
     @TaskLocal static var current: PerformedStepCapture?
 
