@@ -1,3 +1,4 @@
+import Glibc
 import Synchronization
 import UndoCore
 import UndoPluginABI
@@ -177,19 +178,32 @@ public struct PluginCommand: UndoCommand, Sendable, CustomStringConvertible {
 
 /// Where the one perform a host runs while recording tells the step it made: set for the
 /// duration of that perform on its thread (a task-local value), so other performs (redo, other
-/// threads) never write to it. Its lock only makes it `Sendable`: one thread uses it.
-final class PerformedStepCapture: Sendable {
-    /// The step made and the merge decided, behind one lock: a capture is made for every
-    /// journaled perform, and each lock is two allocations and a mutex to set up.
-    private let captured = Locked<(step: PluginStepRecord?, merge: UndoMerge?)>((nil, nil))
+/// threads) never write to it.
+///
+/// Invariant: only the thread that made it reads or writes it, inside ``withCapture(_:_:)``'s
+/// body on that thread (the history's perform it runs is synchronous, and nothing on the perform
+/// path starts a task that would inherit the value). So it needs no lock (a lock was two
+/// allocations and a mutex set up for every journaled perform); it is `@unchecked Sendable` only
+/// to be a task-local value, and debug builds check the thread on every access.
+final class PerformedStepCapture: @unchecked Sendable {
+    #if DEBUG
+    private let owner = pthread_self()
+    private func checkOwner() {
+        precondition(pthread_equal(owner, pthread_self()) != 0, "a perform's step capture used on another thread")
+    }
+    #else
+    private func checkOwner() {}
+    #endif
+    private var _step: PluginStepRecord?
+    private var _merge: UndoMerge?
     var step: PluginStepRecord? {
-        get { captured.withLock { $0.step } }
-        set { captured.withLock { $0.step = newValue } }
+        get { checkOwner(); return _step }
+        set { checkOwner(); _step = newValue }
     }
     /// What the history's merge with the step before decided (`nil`: no merge was asked).
     var merge: UndoMerge? {
-        get { captured.withLock { $0.merge } }
-        set { captured.withLock { $0.merge = newValue } }
+        get { checkOwner(); return _merge }
+        set { checkOwner(); _merge = newValue }
     }
     @TaskLocal static var current: PerformedStepCapture?
 
