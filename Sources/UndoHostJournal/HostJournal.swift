@@ -584,6 +584,9 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         package var mostBytes = 0
         package var changesKept = 0
         package var changesReadAgain = 0
+        /// The action types the replay resolved from their ids: once per run of performs of
+        /// one action, and again after a plugin is loaded or unloaded.
+        package var actionsResolved = 0
         package init() {}
     }
 
@@ -604,6 +607,8 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
                                into host: PluginHost, clock: JournalClock?, path: String, marker: inout CrashMarker,
                                plugins: [String], following: ((HostChange, UndoResult?) -> Void)?,
                                statistics: inout ReplayStatistics) throws(JournalError) {
+        // The action type the last perform named, kept across batches (see `Resolved`).
+        var resolved: Resolved?
         var start = changes.startIndex
         while start < changes.endIndex {
             var end = start
@@ -617,7 +622,8 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
             guard dropped[start..<end].contains(true) else {
                 // Every change here is whole already, checked by `check` under this lock.
                 statistics.changesKept += outlines.count
-                try replay(outlines, into: host, clock: clock, path: path, marker: &marker, plugins: plugins, following: following)
+                try replay(outlines, into: host, clock: clock, path: path, marker: &marker, plugins: plugins, following: following,
+                           resolved: &resolved, statistics: &statistics)
                 start = end
                 continue
             }
@@ -657,26 +663,46 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
             statistics.changesReadAgain += batch.count
             statistics.mostRows = max(statistics.mostRows, batch.count)
             statistics.mostBytes = max(statistics.mostBytes, bytes)
-            try replay(batch[...], into: host, clock: clock, path: path, marker: &marker, plugins: plugins, following: following)
+            try replay(batch[...], into: host, clock: clock, path: path, marker: &marker, plugins: plugins, following: following,
+                       resolved: &resolved, statistics: &statistics)
             start = end
         }
     }
 
+    /// The action type the last replayed perform named, and its id: consecutive performs of
+    /// one action (their rows share the id's text) resolve it once, not once each (a lookup in
+    /// the host's table under its lock). Forgotten at a load or an unload, which change what an
+    /// id names; any other change leaves the loaded plugins as they are.
+    private typealias Resolved = (id: String, action: ActionType)
+
     private static func replay(_ changes: ArraySlice<(sequence: Int64, time: UInt64, change: HostChange)>, into host: PluginHost,
                                clock: JournalClock?, path: String, marker: inout CrashMarker, plugins: [String],
-                               following: ((HostChange, UndoResult?) -> Void)?) throws(JournalError) {
+                               following: ((HostChange, UndoResult?) -> Void)?, resolved: inout Resolved?,
+                               statistics: inout ReplayStatistics) throws(JournalError) {
         defer { clock?.resume() }
         // The plugins the program loaded, and their files: the only files a replay loads.
         let programPaths = Dictionary(host.plugins.map { ($0.id, $0.path) }, uniquingKeysWith: { first, _ in first })
         for (sequence, time, change) in changes {
             marker.mark(change: sequence, plugins: plugins)
             clock?.replaying(at: time)
+            switch change {
+            case .load, .unload: resolved = nil
+            default: break
+            }
             var differences: [String] = []
             do throws(PluginHostError) {
                 if case .perform(let recorded) = change, recorded.outcomeKept {
                     // The same call must make the same step: else the history restored is not
                     // the one written (a plugin not deterministic, or changed within its major version).
-                    let made = try host.performReturningStep(recorded.action, argumentText: recorded.arguments,
+                    let action: ActionType
+                    if let resolved, resolved.id == recorded.action {
+                        action = resolved.action
+                    } else {
+                        action = try host.actionType(recorded.action)
+                        resolved = (recorded.action, action)
+                        statistics.actionsResolved += 1
+                    }
+                    let made = try host.performReturningStep(action, argumentText: recorded.arguments,
                                                              in: UndoContext(recorded.context))
                     differences = made.map { recorded.differences(from: $0) } ?? ["it made no step"]
                     following?(change, nil)

@@ -80,8 +80,44 @@ import UndoTestSupport
         let statistics = reader.replayStatistics
         #expect(statistics.changesKept == reader.restoredCount)
         #expect(statistics.changesReadAgain == 0 && statistics.batches == 0)
+        // One action all along (breaks between): its id is resolved once, not once a change.
+        #expect(statistics.actionsResolved == 1)
         try host.undo(count: 1)
         #expect(try host.describe(doc, plugin: Self.text) == String(expected.dropLast()))
+    }
+
+    /// The replay resolves an action's id once for a run of performs of it, again when another
+    /// action comes between, and again after a plugin is unloaded and loaded: the action type
+    /// is then the new load's, and the changes after it replay through it.
+    @Test func anActionIsResolvedOncePerRunAndAgainAfterALoad() throws {
+        let path = journal.scratch("batches-resolved-\(UInt32.random(in: 0...UInt32.max)).undojournal")
+        let other = UndoContext("other")
+        let expected: (String, String)
+        do {
+            let (host, clock) = journal.makeHost()
+            let file = try #require(host.plugins.first { $0.id == Self.text }?.path)
+            let writer = try HostJournal.open(path: path, host: host, clock: clock)
+            for index in 0..<5 {
+                try host.perform("text.insert", [.i64(Int64(index)), .string("a")], in: doc)
+                try host.breakCoalescing()
+            }
+            try host.perform("text.delete", [.i64(0), .i64(1)], in: doc)
+            try host.perform("text.insert", [.i64(0), .string("b")], in: doc)
+            try host.unload(Self.text)
+            _ = try host.load(file: file)
+            for index in 0..<3 {
+                try host.perform("text.insert", [.i64(Int64(index)), .string("c")], in: other)
+                try host.breakCoalescing()
+            }
+            expected = (try host.describe(doc, plugin: Self.text), try host.describe(other, plugin: Self.text))
+            writer.close()
+        }
+        let (host, clock) = journal.makeHost()
+        let reader = try HostJournal.open(path: path, host: host, clock: clock)
+        defer { reader.close() }
+        #expect((try host.describe(doc, plugin: Self.text), try host.describe(other, plugin: Self.text)) == expected)
+        // insert (5 and a break after each), delete, insert; after the load, insert.
+        #expect(reader.replayStatistics.actionsResolved == 4)
     }
 
     /// Small and large changes mixed: a batch holding a change whose arguments were dropped is

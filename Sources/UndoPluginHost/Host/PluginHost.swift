@@ -283,7 +283,16 @@ public final class PluginHost: @unchecked Sendable {
     public func performReturningStep(_ actionID: String, argumentText: String, in context: UndoContext)
         throws(PluginHostError) -> PluginStepRecord?
     {
-        var pending = Optional(try makeCommand(actionID, argumentText: argumentText, in: context))
+        try performReturningStep(try actionType(actionID), argumentText: argumentText, in: context)
+    }
+
+    /// ``performReturningStep(_:argumentText:in:)`` with the action type resolved by the
+    /// caller (a journal's replay resolves it once for a run of changes of one action).
+    /// - Complexity: that of the perform.
+    package func performReturningStep(_ action: ActionType, argumentText: String, in context: UndoContext)
+        throws(PluginHostError) -> PluginStepRecord?
+    {
+        var pending = Optional(try makeCommand(action, argumentText: argumentText, in: context))
         return try throughHistory("perform") { stack in
             let step = try Self.performCapturingStep(pending.take()!, on: stack).step
             return step.outcomeKept ? step : nil
