@@ -682,7 +682,8 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
         defer { clock?.resume() }
         // The plugins the program loaded, and their files: the only files a replay loads.
         let programPaths = Dictionary(host.plugins.map { ($0.id, $0.path) }, uniquingKeysWith: { first, _ in first })
-        for (sequence, time, change) in changes {
+        // One change, borrowed from the batch (not copied out of it).
+        func replay(_ change: HostChange, sequence: Int64, time: UInt64) throws(JournalError) {
             marker.mark(change: sequence, plugins: plugins)
             clock?.replaying(at: time)
             switch change {
@@ -736,6 +737,9 @@ public final class HostJournal: PluginHostRecorder, @unchecked Sendable {
                                    + "; the plugin is not deterministic, or changed behaviour within its major version",
                                    reason: .replay)
             }
+        }
+        for index in changes.indices {
+            try replay(changes[index].change, sequence: changes[index].sequence, time: changes[index].time)
         }
     }
 
