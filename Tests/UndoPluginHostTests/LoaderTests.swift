@@ -83,6 +83,25 @@ import UndoPluginABI
         #expect(PluginHost.sortedFolderNames.withLock { $0[resolved] } == 3)
     }
 
+    /// Listing a folder makes a String only of the names that end in ".so" (the others are
+    /// passed over by their bytes), and a folder that loads is not resolved again by realpath()
+    /// for messages: its real path is the walk's.
+    @Test func aFolderDecodesOnlyThePluginNamesAndIsNotResolvedTwice() throws {
+        let folder = Fixtures.temporaryFolder()
+        _ = try Fixtures.buildPlugin("thirdparty_counter.c", name: "counter.so", in: folder)
+        for index in 0..<40 {
+            try "not a plugin".write(toFile: folder + "/notes-\(index).txt", atomically: true, encoding: .utf8)
+        }
+        try "junk".write(toFile: folder + "/almost.so.txt", atomically: true, encoding: .utf8)
+        let (host, _) = makeHost()
+        let report = host.load(folder: folder)
+        #expect(report.loaded.map(\.id) == ["com.example.counter"])
+        #expect(report.failures.isEmpty)
+        let resolved = try #require(report.loaded.first.map { ($0.path as NSString).deletingLastPathComponent })
+        #expect(PluginHost.decodedFolderNames.withLock { $0[resolved] } == 1)
+        #expect(SystemFiles.resolutions.withLock { $0[folder] } == nil)
+    }
+
     /// Each broken variant of bad_plugin.c and what the host must say.
     static let variants: [(defines: [String], check: @Sendable (PluginLoadError.Reason) -> Bool)] = [
         (["BAD_NO_ENTRY"], { $0 == .missingEntry }),

@@ -71,28 +71,32 @@ extension PluginHost {
         load(folder: path) { $0.hasSuffix(".so") }
     }
 
+    /// Loads the files of a folder whose names end in ".so" and that `include` accepts.
     func load(folder path: String, matching include: (String) -> Bool) -> PluginLoadReport {
         var report = PluginLoadReport()
         guard path.hasPrefix("/") else {
             report.failures.append(PluginLoadError(path: path, reason: .relativePath))
             return report
         }
-        let folder = Self.absolutePath(path)
+        // For a message about the folder before the walk found it: the path made absolute and
+        // resolved where it can be (its own realpath() walk, so only when a message needs it).
         guard CallFrame.current == nil, !isRunningAction else {
-            report.failures.append(PluginLoadError(path: folder, reason: .reentrantCall))
+            report.failures.append(PluginLoadError(path: Self.absolutePath(path), reason: .reentrantCall))
             return report
         }
         let opened: PluginPathWalk.Opened
         do throws(PluginLoadError.Reason) {
             opened = try Self.checkTrust(ofFolder: path, policy: trustPolicy)
         } catch {
-            report.failures.append(PluginLoadError(path: folder, reason: error))
+            report.failures.append(PluginLoadError(path: Self.absolutePath(path), reason: error))
             return report
         }
+        // The folder the walk found, links resolved.
+        let folder = opened.realPath
         let names: [String]
         do throws(ELFFile.Invalid) {
             // The folder that was checked, by its descriptor.
-            names = try Self.entries(of: opened.descriptor)
+            names = try Self.entries(of: opened.descriptor, endingWith: Self.pluginSuffix)
         } catch {
             report.failures.append(PluginLoadError(path: folder, reason: .cannotOpen("cannot read the folder: \(error.message)")))
             return report
@@ -102,6 +106,7 @@ extension PluginHost {
         let candidates = names.filter(include)
         #if DEBUG
         Self.sortedFolderNames.withLock { $0[folder, default: 0] += candidates.count }
+        Self.decodedFolderNames.withLock { $0[folder, default: 0] += names.count }
         #endif
         for name in candidates.sorted() {
             let file = SystemFiles.path(opened.realPath, name)
@@ -198,15 +203,25 @@ extension PluginHost {
     /// How many names of each folder ``load(folder:matching:)`` sorted in this process (debug
     /// builds: tests count a folder of their own).
     static let sortedFolderNames = Locked([String: Int]())
+
+    /// How many names of each folder ``load(folder:matching:)`` made Strings of in this process
+    /// (debug builds: tests count a folder of their own).
+    static let decodedFolderNames = Locked([String: Int]())
     #endif
 
     static func absolutePath(_ path: String) -> String {
         SystemFiles.absolute(path)
     }
 
-    /// The names in an open folder (POSIX, for errno's own message on failure); takes over
-    /// the descriptor.
-    private static func entries(of descriptor: Int32) throws(ELFFile.Invalid) -> [String] {
+    /// What every plugin file's name ends with, as bytes.
+    private static let pluginSuffix = Array(".so".utf8)
+
+    /// The names in an open folder that end with the bytes `suffix` (POSIX, for errno's own
+    /// message on failure); takes over the descriptor. The other names are passed over before
+    /// any String is made of them: a build folder holds hundreds of entries and a few plugins.
+    /// (A name whose text ends in ".so" ends in those bytes too: no other Character equals ".",
+    /// "s" or "o".)
+    private static func entries(of descriptor: Int32, endingWith suffix: [UInt8]) throws(ELFFile.Invalid) -> [String] {
         guard let directory = fdopendir(descriptor) else {
             let message = String(cString: strerror(errno))
             close(descriptor)
@@ -221,13 +236,15 @@ extension PluginHost {
             // in place: valgrind's memcheck in install-check caught both); then the name is
             // copied in one piece into an array of its own and decoded from there (grown byte
             // by byte, it cost a reallocation every few bytes, the largest part of listing).
-            let name = withUnsafeBytes(of: &entry.pointee.d_name) { raw in
+            let name = withUnsafeBytes(of: &entry.pointee.d_name) { raw -> String? in
                 let start = raw.baseAddress!.assumingMemoryBound(to: CChar.self)
                 let length = min(strlen(start), raw.count)
+                guard length >= suffix.count,
+                      raw[(length - suffix.count)..<length].elementsEqual(suffix) else { return nil }
                 let bytes = [UInt8](UnsafeRawBufferPointer(start: raw.baseAddress, count: length))
                 return String(decoding: bytes, as: UTF8.self)
             }
-            if name != "." && name != ".." { names.append(name) }
+            if let name, name != "." && name != ".." { names.append(name) }
         }
         return names
     }
