@@ -110,6 +110,23 @@ import UndoPluginABI
             == .writableByOthers("the folder \(open) holding the link is writable by group and others (mode 0777)"))
     }
 
+    @Test func aLinkTargetIsReadByItsBytesAsTheKernelReadsIt() throws {
+        let base = Fixtures.temporaryFolder()
+        let (folder, _) = try plugin(in: base + "/good")
+        // "/" then a combining mark is absolute for the kernel (the root's entry "\u{301}x"),
+        // though it is one Character: the walk must not look for "\u{301}x" beside the link.
+        let decoy = folder + "/\u{301}x"
+        #expect(FileManager.default.createFile(atPath: decoy, contents: Data("not a plugin".utf8)))
+        #expect(symlink("/\u{301}x", folder + "/absolute.so") == 0)
+        #expect(refusal(trustingHost(), folder + "/absolute.so")?.reason == .cannotOpen(String(cString: strerror(ENOENT))))
+        // A target that is not valid UTF-8 is refused with that reason, not followed to a
+        // name with replacement characters.
+        let invalid: [CChar] = [0x61, CChar(bitPattern: 0xFF), 0x62, 0]
+        #expect(invalid.withUnsafeBufferPointer { symlink($0.baseAddress!, folder + "/invalid.so") } == 0)
+        #expect(refusal(trustingHost(), folder + "/invalid.so")?.reason
+            == .cannotOpen("a link on the way points to a name that is not valid UTF-8"))
+    }
+
     @Test func aLinkIsCheckedAtBothEnds() throws {
         let base = Fixtures.temporaryFolder()
         let (protected, file) = try plugin(in: base + "/good")

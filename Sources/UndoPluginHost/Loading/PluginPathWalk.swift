@@ -80,7 +80,9 @@ struct PluginPathWalk {
                 // Whoever can write the folder holding a link can re-point it.
                 if checking { try requireProtected(holder.status, "the folder \(holder.path) holding the link") }
                 let target = try linkTarget(child)
-                if target.hasPrefix("/") {
+                // By its first byte, as the kernel reads it: "/" and a combining mark after it
+                // are one Character, which `hasPrefix("/")` does not match.
+                if target.utf8.first == UInt8(ascii: "/") {
                     for folder in folders.dropFirst() { close(folder.descriptor) }
                     folders.removeSubrange(1...)
                 }
@@ -141,7 +143,12 @@ struct PluginPathWalk {
         let count = readlinkat(descriptor, "", &buffer, buffer.count)
         guard count >= 0 else { throw .cannotOpen(systemMessage()) }
         guard count < buffer.count else { throw .cannotOpen(String(cString: strerror(ENAMETOOLONG))) }
-        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        // Refused rather than decoded with replacement characters: the walk would then look
+        // for a name other than the one the kernel follows.
+        guard let target = String(validating: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) else {
+            throw .cannotOpen("a link on the way points to a name that is not valid UTF-8")
+        }
+        return target
     }
 
     // `what` is built only for a message: the walk checks every folder on the way.
