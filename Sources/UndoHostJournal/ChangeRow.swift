@@ -303,26 +303,6 @@ struct ChangeRow {
         self.row = row
         checksum = row.computedChecksum
     }
-
-    /// Reads a row of the SELECT in HostJournal; `nil` when a column has the wrong type.
-    init?(_ columns: [SQLiteConnection.Value]) {
-        guard columns.count == 17 else { return nil }
-        func integer(_ index: Int) -> Int64? { if case .integer(let value) = columns[index] { value } else { nil } }
-        func text(_ index: Int) -> String? { if case .text(let value) = columns[index] { value } else { nil } }
-        guard let sequence = integer(0), let time = integer(1), let kind = text(2), let context = text(3),
-              let plugin = text(4), let version = text(5), let action = text(6), let arguments = text(7),
-              let name = text(8), let first = integer(9), let second = integer(10), let present = integer(11),
-              let stored = integer(12), let stepName = text(13), let description = text(14),
-              let coalescingKey = text(15), let inverseArguments = text(16) else { return nil }
-        var row = Row(sequence: sequence, time: UInt64(bitPattern: time))
-        row.kind = kind; row.context = context; row.plugin = plugin; row.pluginVersion = version
-        row.action = action; row.arguments = arguments; row.name = name
-        row.first = first; row.second = second; row.present = present; row.checksum = stored
-        row.stepName = stepName; row.description = description; row.coalescingKey = coalescingKey
-        row.inverseArguments = inverseArguments
-        self.row = row
-        checksum = row.computedChecksum
-    }
 }
 
 extension HostChange {

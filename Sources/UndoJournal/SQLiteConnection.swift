@@ -252,22 +252,33 @@ package final class SQLiteConnection {
         }
     }
 
-    /// Runs one statement with `values` bound in order, and gives each row's columns as text or
-    /// integers to `row` (column index → value).
-    package func query(_ sql: String, _ values: [Value] = [], row: ([Value]) -> Void = { _ in }) throws(SQLiteFailure) {
+    /// `sql` prepared once, with `values` bound in order; the caller finalizes it.
+    private func prepared(_ sql: String, _ values: [Value]) throws(SQLiteFailure) -> OpaquePointer? {
         assert(isOpen, "a closed connection was used")
         var statement: OpaquePointer?
         var status = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
         guard status == SQLITE_OK else { throw SQLiteFailure(code: status, message: lastMessage) }
-        defer { sqlite3_finalize(statement) }
         for (index, value) in values.enumerated() {
             switch value {
             case .integer(let number): status = sqlite3_bind_int64(statement, Int32(index + 1), number)
             case .text(let text): status = sqlite3_bind_text(statement, Int32(index + 1), text, -1, undo__sqlite_transient())
             case .blob(let bytes): status = Self.bind(bytes, to: statement, at: Int32(index + 1))
             }
-            guard status == SQLITE_OK else { throw SQLiteFailure(code: status, message: lastMessage) }
+            guard status == SQLITE_OK else {
+                let failure = SQLiteFailure(code: status, message: lastMessage)
+                sqlite3_finalize(statement)
+                throw failure
+            }
         }
+        return statement
+    }
+
+    /// Runs one statement with `values` bound in order, and gives each row's columns as text or
+    /// integers to `row` (column index → value).
+    package func query(_ sql: String, _ values: [Value] = [], row: ([Value]) -> Void = { _ in }) throws(SQLiteFailure) {
+        let statement = try prepared(sql, values)
+        defer { sqlite3_finalize(statement) }
+        var status: Int32
         while true {
             status = sqlite3_step(statement)
             if status == SQLITE_DONE { return }
@@ -352,19 +363,9 @@ package final class SQLiteConnection {
     /// Runs one statement with `values` bound in order, and hands each row to `row` to be read
     /// in place (``RowReader``).
     package func query(_ sql: String, _ values: [Value] = [], reading row: (RowReader) -> Void) throws(SQLiteFailure) {
-        assert(isOpen, "a closed connection was used")
-        var statement: OpaquePointer?
-        var status = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
-        guard status == SQLITE_OK else { throw SQLiteFailure(code: status, message: lastMessage) }
+        let statement = try prepared(sql, values)
         defer { sqlite3_finalize(statement) }
-        for (index, value) in values.enumerated() {
-            switch value {
-            case .integer(let number): status = sqlite3_bind_int64(statement, Int32(index + 1), number)
-            case .text(let text): status = sqlite3_bind_text(statement, Int32(index + 1), text, -1, undo__sqlite_transient())
-            case .blob(let bytes): status = Self.bind(bytes, to: statement, at: Int32(index + 1))
-            }
-            guard status == SQLITE_OK else { throw SQLiteFailure(code: status, message: lastMessage) }
-        }
+        var status: Int32
         let cursor = RowReader.Cursor()
         defer { cursor.row = 0 }
         while true {

@@ -5,21 +5,10 @@ import Testing
 /// (`StepRuns`): held to plain arrays through random changes, and counted (a history pushed one
 /// step after another keeps one run of each, however long).
 @Suite struct StepRunsTests {
-    /// A deterministic generator (the tests do not depend on the process's random seed).
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8])
     func runsMatchAnArrayThroughRandomChanges(seed: UInt64) {
-        var random = Generator(state: seed)
+        var random = SplitMix(seed: seed)
         var list = StepList()
         var model: [(serial: UInt32, cost: Int32, time: UInt64)] = []
         var nextSerial: UInt32 = 1

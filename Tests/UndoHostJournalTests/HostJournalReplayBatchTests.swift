@@ -152,8 +152,9 @@ import UndoTestSupport
         let connection = try SQLiteConnection(path: path, create: false)
         defer { connection.close() }
         var changes: [HostChange] = []
-        try connection.query(ChangeRow.select(format: HostJournal.formatVersion)) { row in
-            if let record = ChangeRow(row), let change = try? record.row.checkedChange() { changes.append(change) }
+        try connection.query(ChangeRow.select(format: HostJournal.formatVersion)) { (row: SQLiteConnection.RowReader) in
+            if let record = ChangeRow(row, after: ChangeRow.Row(sequence: 0, time: 0)),
+               let change = try? record.row.checkedChange() { changes.append(change) }
         }
         guard case .perform(let step) = try #require(changes.first) else { Issue.record("not a perform"); return }
         #expect(step.arguments.utf8.count > 100_000)
@@ -225,7 +226,9 @@ import UndoTestSupport
         // its replay fails, and the open is refused.
         let connection = try SQLiteConnection(path: path, create: false)
         var rows: [ChangeRow] = []
-        try connection.query(ChangeRow.select(format: HostJournal.formatVersion)) { if let row = ChangeRow($0) { rows.append(row) } }
+        try connection.query(ChangeRow.select(format: HostJournal.formatVersion)) { (reader: SQLiteConnection.RowReader) in
+            if let row = ChangeRow(reader, after: ChangeRow.Row(sequence: 0, time: 0)) { rows.append(row) }
+        }
         var row = try #require(rows.last { $0.row.kind == "perform" }).row
         #expect(row.kind == "perform" && row.arguments == "\(count - 1) \"y\"", "\(row.arguments)")
         row.arguments = "100000 \"y\""
