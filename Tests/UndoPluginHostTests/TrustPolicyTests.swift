@@ -69,6 +69,46 @@ import UndoPluginABI
         }
     }
 
+    /// Another history loading a path this process walked, checked and loaded is not walked
+    /// again while the path leads to the same unchanged file (one `stat` instead): counted.
+    /// Whatever changes the file (a chmod, a write) or what the path leads to (a file renamed
+    /// over it) walks and checks it again, refusing what the walk refuses; a walk that checked
+    /// nothing (writable plugins allowed) never stands in for one that checks.
+    @Test func aPathLoadedBeforeIsWalkedAgainOnlyWhenWhatItLeadsToChanged() throws {
+        let (folder, file) = try plugin()
+        func walks() -> Int { CheckedPluginFiles.walks.withLock { $0[file] ?? 0 } }
+        #expect(try trustingHost().load(file: file).id == Self.textID)
+        #expect(walks() == 1)
+        let again = try trustingHost().load(file: file)
+        #expect(again.id == Self.textID)
+        #expect(again.path == (try FileStatus.resolved(file)))
+        #expect(walks() == 1)
+        // A chmod moves the change time: walked, and refused while writable by the group.
+        #expect(chmod(file, 0o775) == 0)
+        #expect(refusal(trustingHost(), file)?.reason == .writableByOthers("the file is writable by group (mode 0775)"))
+        #expect(walks() == 2)
+        #expect(chmod(file, 0o755) == 0)
+        #expect(try trustingHost().load(file: file).id == Self.textID)
+        #expect(try trustingHost().load(file: file).id == Self.textID)
+        #expect(walks() == 3)
+        // Another file renamed over the name: walked, and that file is loaded.
+        try FileManager.default.copyItem(atPath: Fixtures.canvas, toPath: folder + "/next.so")
+        #expect(chmod(folder + "/next.so", 0o755) == 0)
+        #expect(rename(folder + "/next.so", file) == 0)
+        #expect(try trustingHost().load(file: file).id == "org.undohost.canvas")
+        #expect(walks() == 4)
+
+        // Loaded without checks from a folder the group may write; a standard load walks it
+        // again and refuses it, every time.
+        let (open, unchecked) = try plugin(folderMode: 0o775)
+        #expect(try trustingHost(PluginTrustPolicy(allowWritable: true)).load(file: unchecked).id == Self.textID)
+        for _ in 0..<2 {
+            #expect(refusal(trustingHost(), unchecked)?.reason
+                == .writableByOthers("its folder \(open) is writable by group (mode 0775)"))
+        }
+        #expect(CheckedPluginFiles.walks.withLock { $0[unchecked] } == 3)
+    }
+
     @Test func aFolderWritableByGroupOrOthersIsRefused() throws {
         for (mode, writers) in [(mode_t(0o775), "group"), (0o1777, "group and others")] {
             let (folder, file) = try plugin(folderMode: mode)

@@ -53,6 +53,15 @@ struct DynamicLibrary: @unchecked Sendable {
         self.handle = handle
     }
 
+    /// The library this process loaded from the file with `identity` through
+    /// ``init(openingDescriptor:identity:path:)``, or `nil` when it loaded no such file. Call with
+    /// ``LoaderLock`` held.
+    init?(loaded identity: FileStatus.Identity, path: String) {
+        guard let loaded = Self.loadedFiles[identity] else { return nil }
+        self.path = path
+        self.handle = loaded
+    }
+
     /// Whether the file is one this process loaded through ``init(openingDescriptor:identity:path:)``
     /// (its descriptor is then kept open).
     static func isLoaded(_ identity: FileStatus.Identity) -> Bool { loadedFiles[identity] != nil }

@@ -17,6 +17,9 @@ struct FileStatus: Equatable {
     let mode: UInt32
     /// Device and inode: which file this is, whatever name led to it.
     let identity: Identity
+    /// When its contents, owner or mode last changed (`st_ctim`, in nanoseconds): the kernel
+    /// sets it on every write, chmod, chown and link count change, and no user can set it back.
+    let changeTime: Int64
 
     struct Identity: Hashable {
         let device: UInt64
@@ -44,6 +47,7 @@ struct FileStatus: Equatable {
         owner = info.st_uid
         identity = Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
         mode = UInt32(info.st_mode) & 0o7777
+        changeTime = Int64(info.st_ctim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_ctim.tv_nsec)
         switch info.st_mode & S_IFMT {
         case S_IFREG: kind = .file
         case S_IFDIR: kind = .folder

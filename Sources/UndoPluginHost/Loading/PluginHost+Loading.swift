@@ -46,12 +46,30 @@ extension PluginHost {
             } catch {
                 throw PluginLoadError.Reason.cannotOpen("\(error)")
             }
-            // One walk opens the file and checks every folder and link on the way; from here on
-            // only that descriptor is read, hashed and loaded, so what was checked is what runs.
-            let file = try PluginPathWalk.walk(path, to: .file, checking: !policy.allowWritable)
-            found = file.realPath
-            let info = try LoaderLock.run { () throws(PluginLoadError.Reason) -> PluginInfo in
-                try loadLocked(file, policy: policy, isolation: isolation)
+            // A file this process walked, checked and loaded before, which the path still leads
+            // to, is not walked again: its loaded image is used (CheckedPluginFiles says why
+            // that is safe). An allow-list of digests reads the file, and an isolated plugin's
+            // process opens it: both walk.
+            let reusable = isolation == nil && policy.allowedSHA256 == nil
+            let known = reusable ? LoaderLock.run { CheckedPluginFiles.entry(for: path, checking: !policy.allowWritable) } : nil
+            let info: PluginInfo
+            if let known {
+                found = known.realPath
+                info = try LoaderLock.run { () throws(PluginLoadError.Reason) -> PluginInfo in
+                    try loadLocked(known, policy: policy)
+                }
+            } else {
+                // One walk opens the file and checks every folder and link on the way; from here
+                // on only that descriptor is read, hashed and loaded, so what was checked is what
+                // runs.
+                #if DEBUG
+                CheckedPluginFiles.walks.withLock { $0[path, default: 0] += 1 }
+                #endif
+                let file = try PluginPathWalk.walk(path, to: .file, checking: !policy.allowWritable)
+                found = file.realPath
+                info = try LoaderLock.run { () throws(PluginLoadError.Reason) -> PluginInfo in
+                    try loadLocked(file, given: path, policy: policy, isolation: isolation)
+                }
             }
             do throws(PluginHostError) {
                 try recordUnderLock(.load(path: info.path, plugin: info.id, pluginVersion: info.version))
@@ -122,8 +140,8 @@ extension PluginHost {
         return report
     }
 
-    /// Checks and loads the file the walk opened; takes over its descriptor.
-    private func loadLocked(_ file: PluginPathWalk.Opened, policy: PluginTrustPolicy,
+    /// Checks and loads the file the walk opened for `path`; takes over its descriptor.
+    private func loadLocked(_ file: PluginPathWalk.Opened, given path: String, policy: PluginTrustPolicy,
                             isolation: PluginIsolation?) throws(PluginLoadError.Reason) -> PluginInfo {
         var keepsDescriptor = false
         defer { if !keepsDescriptor { close(file.descriptor) } }
@@ -159,7 +177,20 @@ extension PluginHost {
             throw .cannotOpen(error.message)
         }
         keepsDescriptor = !loadedBefore
-        let path = file.realPath
+        CheckedPluginFiles.remember(path, file, checked: !policy.allowWritable)
+        return try instantiate(library, path: file.realPath, policy: policy)
+    }
+
+    /// Loads again a file that ``CheckedPluginFiles`` found loaded and unchanged.
+    private func loadLocked(_ known: CheckedPluginFiles.Entry, policy: PluginTrustPolicy) throws(PluginLoadError.Reason) -> PluginInfo {
+        guard let library = DynamicLibrary(loaded: known.status.identity, path: known.realPath) else {
+            throw .cannotOpen("the file was unloaded while it was checked")
+        }
+        return try instantiate(library, path: known.realPath, policy: policy)
+    }
+
+    /// Reads the descriptor of a loaded library and starts a plugin instance of it in this host.
+    private func instantiate(_ library: DynamicLibrary, path: String, policy: PluginTrustPolicy) throws(PluginLoadError.Reason) -> PluginInfo {
         guard let entryAddress = library.symbol(named: "undo_plugin_entry") else { throw .missingEntry }
         // Converted to the entry's documented type in C (undo_host_support.h).
         guard let entry = undo__entry_fn_of(entryAddress) else { throw .missingEntry }
