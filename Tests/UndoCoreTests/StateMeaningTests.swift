@@ -426,4 +426,46 @@ import Testing
         #expect(store[letter] == "a" && store[sketch] == "s" && store[UndoContext("memo")] == "")
         stack.checkInvariants()
     }
+
+    /// A redo of several pending steps that fails on the way puts everything back as it was:
+    /// the steps pending again, no number taken (the next state is the one it would have been).
+    @Test func aFailedRedoOfPendingStepsLeavesThemPending() throws {
+        let store = TextStore()
+        let stack = UndoStack.testing()
+        for text in ["x", "y", "z"] { try stack.perform(Append(store: store, text: text, context: letter)) }   // 1-3
+        try stack.undo(count: 3, in: letter)
+        try stack.perform(Append(store: store, text: "s", context: sketch))   // 4; x, y, z pending
+        let before = stack.steps
+        store.failOn = "z"
+        for whole in [false, true] {
+            #expect(throws: UndoError.self) { whole ? try stack.redo(count: 3) : try stack.redo(count: 3, in: letter) }
+            #expect(stack.steps == before && stack.treeCount == 4 && stack.currentState == 4)
+            #expect(store[letter] == "" && store[sketch] == "s")
+            stack.checkInvariants()
+        }
+        store.failOn = nil
+        try stack.redo(count: 3, in: letter)
+        #expect(stack.steps.map(\.serial) == [4, 5, 6, 7] && store[letter] == "xyz")
+        stack.checkInvariants()
+    }
+
+    /// A snapshot taken with pending steps stored on another branch restores them there.
+    @Test func pendingStepsOnAStoredBranchComeBackFromASnapshot() throws {
+        let store = TextStore()
+        let stack = UndoStack.testing()
+        try stack.perform(Append(store: store, text: "a", context: letter))   // 1
+        try stack.undo(in: letter)
+        try stack.perform(Append(store: store, text: "s", context: sketch))   // 2; a pending
+        try stack.goTo(state: 1)                                              // [2, a] stored at 0
+        let snapshot = try stack.snapshot { ($0 as? Append).map { ($0.text, $0.context) } }
+        #expect(snapshot.branches.map { $0.steps.map(\.serial) } == [[2, 0]] && snapshot.pendingOrigins == [1])
+        let copy = UndoStack.testing()
+        try copy.restore(snapshot) { Append(store: store, text: $0.0, context: $0.1) }
+        copy.checkInvariants()
+        #expect(copy.treeCount == 2 && copy.tree.map(\.id) == [1, 2])
+        try copy.goTo(state: 2)
+        try copy.redo(in: letter)
+        #expect(store[letter] == "a" && store[sketch] == "s" && copy.currentState == 3)
+        copy.checkInvariants()
+    }
 }

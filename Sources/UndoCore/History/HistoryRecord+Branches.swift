@@ -100,7 +100,8 @@ extension HistoryRecord {
     /// The index of `serial` in the current branch.
     /// - Complexity: O(runs of consecutive serials in the current branch).
     func listIndex(of serial: UInt32) -> Int? {
-        steps.firstIndex(ofSerial: serial)
+        // 0 is the start, never a step's serial (a pending step's 0 names no state).
+        serial == 0 ? nil : steps.firstIndex(ofSerial: serial)
     }
 
     /// Moves the documents to the state after step `target` (0: the start): back along the
