@@ -157,11 +157,17 @@ extension HistoryRecord {
         guard target != start else { return nil }
         var changes = UndoChanges()
         let moved: Int
+        // Pending steps waiting right at a fork the way leaves go (``switchToBranch(_:)``): a
+        // failed move gives them back with the record as it was (only then is it copied).
+        let kept = pendingOrigins.isEmpty || listIndex(of: target) != nil ? nil : self
         do {
             moved = try travel(to: target, &changes)
         } catch {
             var scratch = UndoChanges()
-            _ = try? travel(to: start, &scratch)
+            let back = (try? travel(to: start, &scratch)) != nil
+            var rollbackFailed = false
+            if case .rollbackFailed? = error as? UndoError { rollbackFailed = true }
+            if back && !rollbackFailed, let kept { self = kept }
             // All or nothing: the coalescing run too (a journal keeps only what succeeded).
             coalescingOpen = wasOpen
             throw error
