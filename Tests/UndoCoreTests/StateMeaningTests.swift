@@ -368,10 +368,13 @@ import Testing
         for text in ["a", "b", "c"] { try stack.perform(Append(store: store, text: text, context: letter)) }   // 1-3
         for text in ["x", "y"] { try stack.perform(Append(store: store, text: text, context: sketch)) }       // 4-5
         try stack.undo(count: 3, in: letter)
-        // Each undo passed x and y: their copies (two each) and the originals; the letter's
-        // steps wait unnumbered above.
+        // The undo passed x and y: their copies and the originals; the letter's steps wait
+        // unnumbered above.
         #expect(store[letter] == "" && store[sketch] == "xy")
         #expect(stack.steps.map(\.serial).suffix(3) == [0, 0, 0] && stack.redoCount == 3)
+        // The call adds the copies of the two steps it passed, once: 5 + 2 (the undone steps
+        // wait unnumbered; before, they were copies too: 5 + 2 + 3).
+        #expect(stack.treeCount == 5 + 2)
         let grown = stack.treeCount
         try stack.perform(Append(store: store, text: "z", context: sketch))
         #expect(stack.treeCount == grown + 1)
