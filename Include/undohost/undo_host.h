@@ -702,7 +702,10 @@ int32_t undo_history_close_context(undo_history *h, const char *context);
 /*
  * A change made after undoing keeps the undone steps as a branch of the history. Every state
  * has an id: the serial of the step that made it (ids grow in the order states were made), 0
- * for the start. Undo and redo move along the current branch; these calls move across branches
+ * for the start. Other contexts' redo steps kept above a change made at an older state wait
+ * as pending steps without an id (serial 0 in the step list, absent from the tree and from
+ * the tree's count) and take the next id when they are redone. Undo and redo move along the
+ * current branch; these calls move across branches
  * (every context at once), and the branch moved onto becomes the current one. They are all or
  * nothing: when a step on the way fails, the history goes back to where the call started and
  * the call returns the failure.
@@ -972,7 +975,9 @@ typedef struct undo_step_info {
     /** Out: UNDO_STEP_* bits. */
     uint32_t flags;
     /** Out: a number that identifies the step while it stays in the history (its index changes
-     * when older steps go). */
+     * when older steps go): the id of the state after it. 0 for a pending redo step (another
+     * context's redo step kept above a change made at an older state), which is no state, and
+     * is in no tree, until it is redone; then it takes an id. */
     uint32_t serial;
     /** Out: the members of a group; 0 for a single action. */
     uint32_t member_count;

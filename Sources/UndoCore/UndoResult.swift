@@ -135,7 +135,9 @@ public struct UndoResult: Sendable, Equatable {
 public struct UndoStepInfo: Sendable, Equatable {
     /// 0-based index in the history, oldest first.
     public var index: Int
-    /// A number that identifies the step while it stays in the history.
+    /// A number that identifies the step while it stays in the history: the id of the state
+    /// after it. 0 for a pending redo step (another document's redo step kept above a change
+    /// made at an older state), which is no state until it is redone and then takes a number.
     public var serial: UInt32
     public var name: String?
     /// The step's longer description for history lists, raw as the command gave it

@@ -191,6 +191,9 @@ struct Checkpoint {
             try addMark("moved", "", link.state)
             try addMark("moved-to", "", link.target)
         }
+        // The state each pending step (serial 0, the end of the current branch) copies, in
+        // their order (a journal with them is refused by a library that does not know them).
+        for origin in history.pendingOrigins { try addMark("pending-of", "", origin) }
         let record: [SQLiteConnection.Value] = [
             .integer(sequence), .integer(Int64(bitPattern: time)), .integer(Int64(history.position)),
             .integer(Int64(history.nextSerial)), .integer(Int64(history.countLimit ?? 0)), .integer(Int64(history.memoryLimit ?? 0)),
@@ -539,6 +542,7 @@ struct Checkpoint {
             case "copy", "moved": linked = (kind, state)
             case "copy-of", "moved-to": throw damaged("a \(kind) mark has no state before it")
             case "log": history.saveLog.append(state)
+            case "pending-of": history.pendingOrigins.append(state)
             case "baseline": history.saveMarks.append(.init(context: UndoContext(context), saved: [], baseline: state))
             case "saved":
                 guard let last = history.saveMarks.indices.last, history.saveMarks[last].context.name == context else {
@@ -552,7 +556,7 @@ struct Checkpoint {
               Int64(stepRows.count) == expected.steps,
               linked == nil,
               Int64(history.saveLog.count + history.saveMarks.reduce(0) { $0 + 1 + $1.saved.count }
-                    + 2 * (history.copies.count + history.documentMoves.count)) == expected.marks
+                    + 2 * (history.copies.count + history.documentMoves.count) + history.pendingOrigins.count) == expected.marks
         else { throw damaged("rows are missing or left over") }
         // The history's own rules (serials, position, branches, save marks, limits), before
         // anything is restored.

@@ -17,15 +17,19 @@ import Testing
         try stack.perform(Placed(documents, "b2", in: b))   // 2
         try stack.undo(in: b)
         try stack.perform(Placed(documents, "b3", in: b))   // 3: 2 stays at 1
-        try stack.undo(in: a)                                 // 1 passes 3: copies 4 (of 3) and 5 (of 1)
-        #expect(stack.steps.map(\.serial) == [4, 5] && stack.currentState == 4)
+        try stack.undo(in: a)                                 // 1 passes 3: copy 4 (of 3), 1 pending above
+        #expect(stack.steps.map(\.serial) == [4, 0] && stack.currentState == 4)
         #expect(documents[a] == "" && documents[b] == "b3")
         stack.checkInvariants()
-        for (state, texts) in [(2, ["a1", "b2"]), (3, ["a1", "b3"]), (1, ["a1", ""]), (4, ["", "b3"]), (5, ["a1", "b3"]),
+        for (state, texts) in [(2, ["a1", "b2"]), (3, ["a1", "b3"]), (1, ["a1", ""]), (4, ["", "b3"]),
                                (0, ["", ""]), (2, ["a1", "b2"])] as [(UInt32, [String])] {
             try stack.goTo(state: state)
             #expect([documents[a], documents[b]] == texts, "state \(state)")
         }
+        // The pending step came back with its branch: redone, it is state 5.
+        try stack.goTo(state: 4)
+        try stack.redo(in: a)
+        #expect([documents[a], documents[b]] == ["a1", "b3"] && stack.currentState == 5)
         #expect(documents.violations.isEmpty, "\(documents.violations)")
         stack.checkInvariants()
     }
@@ -38,18 +42,21 @@ import Testing
         try stack.perform(Placed(documents, "b1", in: b))   // 1
         try stack.perform(Placed(documents, "a2", in: a))   // 2
         try stack.goTo(state: 1)
-        try stack.perform(Placed(documents, "b3", in: b))   // 3, and 4: a copy of 2
-        #expect(stack.steps.map(\.serial) == [1, 3, 4])
-        try stack.perform(Placed(documents, "a5", in: a))   // 5: the copy 4 stays at 3
+        try stack.perform(Placed(documents, "b3", in: b))   // 3, and 2 pending above it
+        #expect(stack.steps.map(\.serial) == [1, 3, 0])
+        try stack.perform(Placed(documents, "a5", in: a))   // 4: the pending 2 goes (a changed)
+        #expect(stack.steps.map(\.serial) == [1, 3, 4] && !stack.canRedo)
         try stack.goTo(state: 0)
-        try stack.perform(Placed(documents, "a6", in: a))   // 6, and copies of 1 and 3 (7, 8)
-        #expect(stack.steps.map(\.serial) == [6, 7, 8] && stack.canRedo(in: b))
+        try stack.perform(Placed(documents, "a6", in: a))   // 5, and 1 and 3 pending above it
+        #expect(stack.steps.map(\.serial) == [5, 0, 0] && stack.canRedo(in: b))
         stack.checkInvariants()
-        for (state, texts) in [(4, ["a2", "b1b3"]), (2, ["a2", "b1"]), (5, ["a5", "b1b3"]), (3, ["", "b1b3"]),
-                               (8, ["a6", "b1b3"]), (1, ["", "b1"]), (6, ["a6", ""])] as [(UInt32, [String])] {
+        for (state, texts) in [(2, ["a2", "b1"]), (4, ["a5", "b1b3"]), (3, ["", "b1b3"]),
+                               (1, ["", "b1"]), (5, ["a6", ""])] as [(UInt32, [String])] {
             try stack.goTo(state: state)
             #expect([documents[a], documents[b]] == texts, "state \(state)")
         }
+        try stack.redo(count: 2, in: b)
+        #expect([documents[a], documents[b]] == ["a6", "b1b3"] && stack.currentState == 7)
         #expect(documents.violations.isEmpty, "\(documents.violations)")
         stack.checkInvariants()
     }
@@ -87,9 +94,9 @@ import Testing
         try stack.perform(Placed(documents, "b4", in: b))   // 4
         try stack.goTo(state: 2)                             // list 1 2, branch 3 4 at 1
         #expect(stack.treeCount == 4)
-        try stack.undo(in: b)                                // 1 passes 2: copies 5 (of 2), 6 (of 1)
+        try stack.undo(in: b)                                // 1 passes 2: copy 5 (of 2), 1 pending above
         #expect(documents[a] == "a2" && documents[b] == "")
-        #expect(stack.tree.map(\.id).sorted() == [1, 2, 3, 4, 5, 6])
+        #expect(stack.tree.map(\.id).sorted() == [1, 2, 3, 4, 5])
         try stack.goTo(state: 4)
         #expect(documents[a] == "a3" && documents[b] == "b1b4")
         try stack.goTo(state: 0)

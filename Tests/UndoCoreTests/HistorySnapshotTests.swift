@@ -95,17 +95,52 @@ import Testing
         let (stack, documents) = (UndoStack(coalescingWindow: nil), PlacedDocuments())
         try stack.perform(Placed(documents, "a1", in: a))   // 1
         try stack.perform(Placed(documents, "b2", in: b))   // 2
-        try stack.undo(in: a)                                 // copies 3 (of 2) and 4 (of 1)
-        try stack.goTo(state: 1, in: a)                       // 5: a document move
+        try stack.undo(in: a)                                 // copy 3 (of 2), a1 pending above it
+        try stack.goTo(state: 1, in: a)                       // 4: a document move
         let snapshot = try stack.snapshot(encoding: Self.encode)
-        #expect(snapshot.copies == [.init(state: 3, target: 2), .init(state: 4, target: 1)])
-        #expect(snapshot.documentMoves == [.init(state: 5, target: 1)])
+        #expect(snapshot.copies == [.init(state: 3, target: 2)])
+        #expect(snapshot.documentMoves == [.init(state: 4, target: 1)])
         let (copy, copied) = try Self.restored(stack, documents)
         #expect(seen(copy, copied) == seen(stack, documents))
         #expect(copy.documentStates(of: a) == [0, 1] && copy.documentState(of: a) == 1 && copy.documentState(of: b) == 2)
         var bad = snapshot
         bad.copies.append(.init(state: 9, target: 1))
         #expect(throws: UndoSnapshotError("a copy or document move names state 9, which is not in the history")) { try bad.validate() }
+    }
+
+    /// Pending redo steps (another document's redo steps kept above a change, no states yet)
+    /// are kept as such: the restored history numbers them when they are redone, as the
+    /// original does, and a snapshot whose pending steps do not fit is refused (issue 32).
+    @Test func pendingRedoStepsAreKeptUnnumbered() throws {
+        // Clocks alike: a pending step takes its time when it is redone.
+        let (stack, documents) = (UndoStack(coalescingWindow: nil, clock: ManualUndoClock()), PlacedDocuments())
+        for text in ["a1", "a2", "a3"] { try stack.perform(Placed(documents, text, in: a)) }   // 1-3
+        try stack.undo(count: 3, in: a)
+        try stack.perform(Placed(documents, "b4", in: b))   // 4; a's three steps pending above it
+        let snapshot = try stack.snapshot(encoding: Self.encode)
+        #expect(snapshot.steps.map(\.serial) == [4, 0, 0, 0] && snapshot.pendingOrigins == [1, 2, 3])
+        let (copy, copied) = try Self.restored(stack, documents)
+        #expect(seen(copy, copied) == seen(stack, documents))
+        #expect(copy.treeCount == 4 && copy.count == 4)
+        for history in [stack, copy] {
+            try history.redo(count: 2, in: a)
+            try history.perform(Placed(history === stack ? documents : copied, "b7", in: b))
+        }
+        #expect(seen(copy, copied) == seen(stack, documents))
+        #expect(stack.steps.map(\.serial) == [4, 5, 6, 7, 0] && copied[a] == "a1a2" && copied[b] == "b4b7")
+        var bad = snapshot
+        bad.pendingOrigins = [1, 2]
+        #expect(throws: UndoSnapshotError("3 pending steps have 2 origins")) { try bad.validate() }
+        bad = snapshot
+        bad.position = 2
+        #expect(throws: UndoSnapshotError("the current branch has a pending step (serial 0) that is not a redo step at its end")) {
+            try bad.validate()
+        }
+        bad = snapshot
+        bad.pendingOrigins = [1, 2, 9]
+        #expect(throws: UndoSnapshotError("a pending step copies state 9, which was never made (the next serial is 5)")) {
+            try bad.validate()
+        }
     }
 
     /// The coalescing run goes on across a snapshot: the next change with the key joins the step.

@@ -213,10 +213,10 @@ import Testing
         let stack = UndoStack.testing()
         try stack.perform(Append(store: store, text: "s", context: sketch))     // 1
         try stack.goTo(state: 0)
-        try stack.perform(Append(store: store, text: "Dear", context: letter))  // 2, then 3: a copy of 1
-        #expect(stack.steps.map(\.serial) == [2, 3] && stack.currentState == 2)
+        try stack.perform(Append(store: store, text: "Dear", context: letter))  // 2, then 1 pending above it
+        #expect(stack.steps.map(\.serial) == [2, 0] && stack.currentState == 2 && stack.treeCount == 2)
         #expect(stack.canRedo(in: sketch) && !stack.canRedo(in: letter))
-        try stack.redo(in: sketch)
+        try stack.redo(in: sketch)   // the pending copy of 1 becomes state 3
         #expect(store[letter] == "Dear" && store[sketch] == "s" && stack.currentState == 3)
         #expect(try documents(stack, store, at: 1) == ["", "s"])
         #expect(try documents(stack, store, at: 2) == ["Dear", ""])
@@ -281,7 +281,8 @@ import Testing
 
     /// What the copies cost, counted: a new step on top, an undo or redo of a document's newest
     /// step and a move of the whole history copy nothing; a new step below k redo steps of another
-    /// document copies those k (the originals stay, with the new step's document's redo step).
+    /// document keeps those k as pending steps, no states (the originals stay, with the new
+    /// step's document's redo step), which take numbers when they are redone.
     @Test func onlyTheStepsWhoseStatesWouldChangeAreCopied() throws {
         let store = TextStore()
         let stack = UndoStack.testing()
@@ -294,11 +295,12 @@ import Testing
         try stack.goTo(state: 8)
         try stack.goTo(state: 4)
         #expect(stack.treeCount == 8 && stack.steps.map(\.serial) == [1, 2, 3, 4, 5, 6, 7, 8])
-        try stack.perform(Append(store: store, text: "x", context: letter))   // 9, copies 10-12 of 6-8
-        #expect(stack.treeCount == 4 + 1 + 3 + 4 && stack.steps.map(\.serial) == [1, 2, 3, 4, 9, 10, 11, 12])
+        try stack.perform(Append(store: store, text: "x", context: letter))   // 9; 6-8 pending above it
+        #expect(stack.treeCount == 4 + 1 + 4 && stack.steps.map(\.serial) == [1, 2, 3, 4, 9, 0, 0, 0])
         #expect(stack.tree.filter { $0.branch == 1 }.map(\.id) == [5, 6, 7, 8])
         try stack.redo(count: 3, in: sketch)
         #expect(store[letter] == "abcdx" && store[sketch] == "rst")
+        #expect(stack.treeCount == 4 + 1 + 3 + 4 && stack.steps.map(\.serial) == [1, 2, 3, 4, 9, 10, 11, 12])
         stack.checkInvariants()
     }
 
@@ -320,5 +322,153 @@ import Testing
         #expect(try documents(stack, store, at: 2) == ["a", "r"])
         #expect(try documents(stack, store, at: 1) == ["a", ""])
         stack.checkInvariants()
+    }
+}
+
+/// Other documents' redo steps kept above a change wait unnumbered: they are no states (not in
+/// the tree, not counted by ``UndoStack/treeCount``) until they are redone, when they take a
+/// number. So the tree grows with what the person did, not with a product of two of their
+/// actions (issue 32): before, each change re-copied every kept redo step and hung the copies
+/// before it as a branch.
+@Suite struct PendingRedoSteps {
+    let letter = UndoContext("letter.txt"), sketch = UndoContext("sketch")
+
+    /// The guides' example: 20 steps undone in one document, then 30 changes in another, make
+    /// 50 steps (the 20 where they were made and the 30), not 650; every change is one step.
+    @Test func changesInOneDocumentDoNotRecopyTheOthersRedoSteps() throws {
+        let store = TextStore()
+        let stack = UndoStack.testing()
+        for index in 1...20 { try stack.perform(Append(store: store, text: "\(index % 10)", context: letter)) }
+        try stack.undo(count: 20, in: letter)
+        for index in 1...30 {
+            try stack.perform(Append(store: store, text: "\(index % 10)", context: sketch))
+            #expect(stack.treeCount == 20 + index)
+        }
+        #expect(stack.treeCount == 50 && stack.count == 50 && stack.redoCount == 20)
+        #expect(stack.tree.allSatisfy { $0.id != 0 } && stack.steps.suffix(20).allSatisfy { $0.serial == 0 })
+        // The letter's steps are still redoable, and each takes a number when it is redone.
+        try stack.redo(count: 20, in: letter)
+        #expect(store[letter] == "12345678901234567890" && store[sketch] == "123456789012345678901234567890")
+        #expect(stack.treeCount == 70 && stack.currentState == 70)
+        // The states keep their meaning: 20 is the letter alone, 50 the sketch alone.
+        try stack.goTo(state: 20)
+        #expect(store[letter] == "12345678901234567890" && store[sketch] == "")
+        try stack.goTo(state: 50)
+        #expect(store[letter] == "" && store[sketch] == "123456789012345678901234567890")
+        #expect(stack.documentStates(of: letter) == Array(0...20))
+        stack.checkInvariants()
+    }
+
+    /// An undo in one document that passes another's done steps copies those (their states
+    /// would change), but its own step and the redo steps above wait unnumbered: repeated, the
+    /// tree grows by the steps passed, not by them and every redo step again.
+    @Test func anUndoPastOtherStepsNumbersNoRedoStep() throws {
+        let store = TextStore()
+        let stack = UndoStack.testing()
+        for text in ["a", "b", "c"] { try stack.perform(Append(store: store, text: text, context: letter)) }   // 1-3
+        for text in ["x", "y"] { try stack.perform(Append(store: store, text: text, context: sketch)) }       // 4-5
+        try stack.undo(count: 3, in: letter)
+        // The undo passed x and y: their copies and the originals; the letter's steps wait
+        // unnumbered above.
+        #expect(store[letter] == "" && store[sketch] == "xy")
+        #expect(stack.steps.map(\.serial).suffix(3) == [0, 0, 0] && stack.redoCount == 3)
+        // The call adds the copies of the two steps it passed, once: 5 + 2 (the undone steps
+        // wait unnumbered; before, they were copies too: 5 + 2 + 3).
+        #expect(stack.treeCount == 5 + 2)
+        let grown = stack.treeCount
+        try stack.perform(Append(store: store, text: "z", context: sketch))
+        #expect(stack.treeCount == grown + 1)
+        try stack.redo(count: 3, in: letter)
+        #expect(store[letter] == "abc" && store[sketch] == "xyz" && stack.treeCount == grown + 4)
+        try stack.goTo(state: 5)
+        #expect(store[letter] == "abc" && store[sketch] == "xy")
+        stack.checkInvariants()
+    }
+
+    /// A change in the document whose redo steps wait drops them (they were no states; their
+    /// originals stay where they were made).
+    @Test func pendingStepsThatCanNoLongerBeRedoneGo() throws {
+        let store = TextStore()
+        let stack = UndoStack.testing()
+        try stack.perform(Append(store: store, text: "a", context: letter))   // 1
+        try stack.goTo(state: 0)
+        try stack.perform(Append(store: store, text: "s", context: sketch))   // 2, a pending above
+        #expect(stack.steps.map(\.serial) == [2, 0] && stack.canRedo(in: letter))
+        try stack.perform(Append(store: store, text: "b", context: letter))   // 3: the letter changes
+        #expect(stack.steps.map(\.serial) == [2, 3] && !stack.canRedo && stack.treeCount == 3)
+        try stack.undo(in: letter)
+        try stack.perform(Append(store: store, text: "t", context: sketch))   // 4; 3 hung at 2, b pending
+        #expect(stack.steps.map(\.serial) == [2, 4, 0] && stack.treeCount == 4)
+        // Moving onto another branch stores the pending step with the branch it waits on, after
+        // its states; it comes back with it.
+        try stack.goTo(state: 1)
+        #expect(store[letter] == "a" && store[sketch] == "" && stack.treeCount == 4)
+        try stack.goTo(state: 4)
+        #expect(store[letter] == "" && store[sketch] == "st" && stack.canRedo(in: letter))
+        try stack.redo(in: letter)
+        #expect(store[letter] == "b" && stack.currentState == 5 && stack.treeCount == 5)
+        stack.checkInvariants()
+    }
+
+    /// A redo in one document that passes pending steps of another numbers only the step it
+    /// redoes; the pending steps it passes stay pending.
+    @Test func aRedoPastPendingStepsNumbersOnlyItsStep() throws {
+        let store = TextStore()
+        let stack = UndoStack.testing()
+        try stack.perform(Append(store: store, text: "a", context: letter))   // 1
+        try stack.perform(Append(store: store, text: "s", context: sketch))   // 2
+        try stack.goTo(state: 0)
+        try stack.perform(Append(store: store, text: "m", context: UndoContext("memo")))   // 3; 1 and 2 pending
+        #expect(stack.steps.map(\.serial) == [3, 0, 0] && stack.treeCount == 3)
+        try stack.redo(in: sketch)
+        #expect(stack.steps.map(\.serial) == [3, 4, 0] && store[sketch] == "s" && store[letter] == "")
+        #expect(stack.treeCount == 4)
+        try stack.redo(in: letter)
+        #expect(stack.steps.map(\.serial) == [3, 4, 5] && store[letter] == "a")
+        try stack.goTo(state: 2)
+        #expect(store[letter] == "a" && store[sketch] == "s" && store[UndoContext("memo")] == "")
+        stack.checkInvariants()
+    }
+
+    /// A redo of several pending steps that fails on the way puts everything back as it was:
+    /// the steps pending again, no number taken (the next state is the one it would have been).
+    @Test func aFailedRedoOfPendingStepsLeavesThemPending() throws {
+        let store = TextStore()
+        let stack = UndoStack.testing()
+        for text in ["x", "y", "z"] { try stack.perform(Append(store: store, text: text, context: letter)) }   // 1-3
+        try stack.undo(count: 3, in: letter)
+        try stack.perform(Append(store: store, text: "s", context: sketch))   // 4; x, y, z pending
+        let before = stack.steps
+        store.failOn = "z"
+        for whole in [false, true] {
+            #expect(throws: UndoError.self) { whole ? try stack.redo(count: 3) : try stack.redo(count: 3, in: letter) }
+            #expect(stack.steps == before && stack.treeCount == 4 && stack.currentState == 4)
+            #expect(store[letter] == "" && store[sketch] == "s")
+            stack.checkInvariants()
+        }
+        store.failOn = nil
+        try stack.redo(count: 3, in: letter)
+        #expect(stack.steps.map(\.serial) == [4, 5, 6, 7] && store[letter] == "xyz")
+        stack.checkInvariants()
+    }
+
+    /// A snapshot taken with pending steps stored on another branch restores them there.
+    @Test func pendingStepsOnAStoredBranchComeBackFromASnapshot() throws {
+        let store = TextStore()
+        let stack = UndoStack.testing()
+        try stack.perform(Append(store: store, text: "a", context: letter))   // 1
+        try stack.undo(in: letter)
+        try stack.perform(Append(store: store, text: "s", context: sketch))   // 2; a pending
+        try stack.goTo(state: 1)                                              // [2, a] stored at 0
+        let snapshot = try stack.snapshot { ($0 as? Append).map { ($0.text, $0.context) } }
+        #expect(snapshot.branches.map { $0.steps.map(\.serial) } == [[2, 0]] && snapshot.pendingOrigins == [1])
+        let copy = UndoStack.testing()
+        try copy.restore(snapshot) { Append(store: store, text: $0.0, context: $0.1) }
+        copy.checkInvariants()
+        #expect(copy.treeCount == 2 && copy.tree.map(\.id) == [1, 2])
+        try copy.goTo(state: 2)
+        try copy.redo(in: letter)
+        #expect(store[letter] == "a" && store[sketch] == "s" && copy.currentState == 3)
+        copy.checkInvariants()
     }
 }

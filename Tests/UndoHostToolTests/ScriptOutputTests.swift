@@ -113,7 +113,8 @@ struct ScriptOutputTests {
             """)
     }
 
-    // The undo in a.txt passes b.txt's newer step: both go on as copies (3, 4), the steps 1 and 2
+    // The undo in a.txt passes b.txt's newer step: it goes on as a copy (3) and a.txt's step waits
+    // above it unnumbered (-, a pending step: no state until it is redone), the steps 1 and 2
     // staying where they were made (state 2 still shows "alpha"), so closing b.txt removes its
     // step and the copy.
     @Test("Each document has its own undo (its undone step becomes the first redo step); close removes one document's steps")
@@ -141,11 +142,11 @@ struct ScriptOutputTests {
             History (1 of 2 done)
                  Start
             > 3  Typing "beta"   b.txt
-              4  Typing "alpha"  a.txt  undone
+              -  Typing "alpha"  a.txt  undone
             Closed b.txt: 2 steps left the history; now in a.txt
             History (0 of 1 done)
             >    Start
-              4  Typing "alpha"  a.txt  undone
+              -  Typing "alpha"  a.txt  undone
             Documents:
                 untitled  0 steps
               > a.txt     1 step

@@ -21,14 +21,25 @@ struct StoredBranch {
 /// emptied (a ``Vacancy``) and the pool is compacted once half of it is empty, as ``StepList``
 /// does.
 ///
+/// A branch stored while pending steps waited at the end of the current branch keeps them at its
+/// end (serial 0, see ``HistoryRecord/pendingOrigins``), with the states they copy in
+/// `pendingOrigins`, by the branch's first serial (a branch's first step is always a state).
+///
 /// Invariants (checked by ``checkInvariants()``): no branch is empty; runs lie inside the pool
-/// and do not overlap; `stepCount` is the sum of their lengths; every other slot is a vacancy.
+/// and do not overlap; `stepCount` is the sum of their lengths; every other slot is a vacancy;
+/// a branch's pending steps are its last ones, never its first, one for each of its origins;
+/// `pendingCount` is the number of pending steps.
 @usableFromInline
 struct BranchStore {
     private(set) var pool: [Step] = []
     @usableFromInline private(set) var branches: [StoredBranch] = []
     /// The steps in all stored branches.
     @usableFromInline private(set) var stepCount = 0
+    /// The states the pending steps at the end of a branch copy, in their order, by the
+    /// branch's first serial (looked up only, never listed).
+    private var pendingOrigins: [UInt32: [UInt32]] = [:]
+    /// The pending steps in all stored branches.
+    private(set) var pendingCount = 0
 
     @inlinable var isEmpty: Bool { branches.isEmpty }
 
@@ -41,12 +52,27 @@ struct BranchStore {
     func firstSerial(of index: Int) -> UInt32 { pool[Int(branches[index].start)].serial }
     func lastSerial(of index: Int) -> UInt32 { pool[Int(branches[index].start + branches[index].count) - 1].serial }
 
-    /// Adds a branch hanging at `fork` (nothing when `steps` is empty).
-    mutating func add(fork: UInt32, steps: some Collection<Step>) {
+    /// The states the pending steps at the end of the branch at `index` copy.
+    func pendingOrigins(of index: Int) -> [UInt32] { pendingOrigins[firstSerial(of: index)] ?? [] }
+
+    /// Adds a branch hanging at `fork` (nothing when `steps` is empty), its pending steps (at
+    /// its end) copying `origins`.
+    mutating func add(fork: UInt32, steps: some Collection<Step>, origins: [UInt32] = []) {
         guard !steps.isEmpty else { return }
         branches.append(StoredBranch(fork: fork, start: UInt32(pool.count), count: UInt32(steps.count)))
         pool.append(contentsOf: steps)
         stepCount += steps.count
+        setOrigins(origins, of: branches.count - 1)
+    }
+
+    private mutating func setOrigins(_ origins: [UInt32], of index: Int) {
+        guard !origins.isEmpty else { return }
+        pendingOrigins[firstSerial(of: index)] = origins
+        pendingCount += origins.count
+    }
+
+    private mutating func dropOrigins(of index: Int) {
+        if let origins = pendingOrigins.removeValue(forKey: firstSerial(of: index)) { pendingCount -= origins.count }
     }
 
     /// Removes the branch at `index` (the last branch takes its slot: indices are not stable).
@@ -54,6 +80,7 @@ struct BranchStore {
     @discardableResult
     mutating func remove(at index: Int) -> [Step] {
         let steps = Array(self.steps(of: index))
+        dropOrigins(of: index)
         vacate(index)
         branches.swapAt(index, branches.count - 1)
         branches.removeLast()
@@ -61,14 +88,17 @@ struct BranchStore {
         return steps
     }
 
-    /// Replaces the steps of the branch at `index`, which keeps its fork and its slot.
-    mutating func replaceSteps(at index: Int, with steps: [Step]) {
+    /// Replaces the steps of the branch at `index`, which keeps its fork and its slot; its
+    /// pending steps copy `origins`.
+    mutating func replaceSteps(at index: Int, with steps: [Step], origins: [UInt32] = []) {
         precondition(!steps.isEmpty, "a branch replaced by no steps")
+        dropOrigins(of: index)
         vacate(index)
         branches[index].start = UInt32(pool.count)
         branches[index].count = UInt32(steps.count)
         pool.append(contentsOf: steps)
         stepCount += steps.count
+        setOrigins(origins, of: index)
         compactIfSparse()
     }
 
@@ -76,6 +106,12 @@ struct BranchStore {
     /// - Returns: the step.
     mutating func removeLastStep(ofBranchAt index: Int) -> Step {
         let slot = Int(branches[index].start + branches[index].count) - 1
+        if pool[slot].serial == 0 {
+            let first = firstSerial(of: index)
+            pendingOrigins[first]!.removeLast()
+            pendingCount -= 1
+            if pendingOrigins[first]!.isEmpty { pendingOrigins[first] = nil }
+        }
         let step = takeStep(at: slot)
         stepCount -= 1
         branches[index].count -= 1
@@ -134,7 +170,7 @@ struct BranchStore {
         var found: [UInt32: (branch: Int, index: Int)] = [:]
         found.reserveCapacity(stepCount)
         for branch in branches.indices {
-            for (index, step) in steps(of: branch).enumerated() { found[step.serial] = (branch, index) }
+            for (index, step) in steps(of: branch).enumerated() where step.serial != 0 { found[step.serial] = (branch, index) }
         }
         return found
     }
@@ -153,6 +189,17 @@ struct BranchStore {
             total += Int(branch.count)
         }
         precondition(total == stepCount, "the stored branches' step count is off")
+        var pending = 0
+        for index in branches.indices {
+            let run = steps(of: index)
+            let count = pendingOrigins[run.first!.serial]?.count ?? 0
+            precondition(run.first!.serial != 0, "a branch starts with a pending step")
+            for (offset, step) in run.enumerated() {
+                precondition((step.serial == 0) == (offset >= run.count - count), "a branch's pending steps are not its last")
+            }
+            pending += count
+        }
+        precondition(pending == pendingCount && pendingOrigins.count <= branches.count, "the stored pending steps' count is off")
         for slot in pool.indices where !used[slot] {
             precondition(pool[slot].command is Vacancy, "a slot outside every branch still holds a step")
         }

@@ -10,22 +10,30 @@ extension HistoryRecord {
     @discardableResult @usableFromInline
     mutating func removeFromList(at index: Int) -> Step {
         let anchor: UInt32 = index == 0 ? 0 : steps[index - 1].serial
+        let pendingStart = self.pendingStart
         let removed = steps.remove(at: index)
         totalCost -= Int(removed.cost)
-        if !branches.isEmpty { branches.rehang(from: removed.serial, to: anchor) }
+        if index >= pendingStart {
+            // A pending step is no state: no branch hangs at it.
+            pendingOrigins.remove(at: index - pendingStart)
+        } else if !branches.isEmpty {
+            branches.rehang(from: removed.serial, to: anchor)
+        }
         return removed
     }
 
     // MARK: Trimming
 
     /// The oldest step a limit may drop from a stored branch: the newest step of a branch on
-    /// which no other branch hangs (a branch is only ever trimmed from its tip).
+    /// which no other branch hangs (a branch is only ever trimmed from its tip). A pending step
+    /// at a branch's end goes before any state (serial 0: the oldest of all).
     /// - Complexity: O(branches).
     func oldestBranchLeaf() -> (branch: Int, serial: UInt32)? {
         var oldest: (branch: Int, serial: UInt32)?
         let forks = branches.forks()
         for index in branches.branches.indices {
             let serial = branches.lastSerial(of: index)
+            if serial == 0 { return (index, 0) }
             if forks.contains(serial) { continue }
             if oldest == nil || serial < oldest!.serial { oldest = (index, serial) }
         }
@@ -48,13 +56,30 @@ extension HistoryRecord {
     /// - Complexity: O(redo steps + the branch's steps).
     mutating func switchToBranch(_ index: Int) {
         assert(branches.branches[index].fork == currentState, "a branch switched in away from its fork")
+        // Pending steps go with the stored branch, after its states; when no state comes before
+        // them (they wait right at the fork) they go: a stored branch starts with a state, and
+        // their originals stay where they were made.
+        if position == pendingStart {
+            for step in steps.steps(in: position..<steps.count) {
+                count(step.command, -1, done: false)
+                totalCost -= Int(step.cost)
+            }
+            steps.removeSuffix(from: position)
+            pendingOrigins = []
+        }
         let tail = steps.steps(in: position..<steps.count)
+        let tailOrigins = pendingOrigins
         for step in tail { count(step.command, -1, done: false) }
         steps.removeSuffix(from: position)
         let incoming = Array(branches.steps(of: index))
+        pendingOrigins = branches.pendingOrigins(of: index)
         for step in incoming { count(step.command, 1, done: false) }
         steps.append(contentsOf: incoming)
-        if tail.isEmpty { branches.remove(at: index) } else { branches.replaceSteps(at: index, with: tail) }
+        if tail.isEmpty {
+            branches.remove(at: index)
+        } else {
+            branches.replaceSteps(at: index, with: tail, origins: tailOrigins)
+        }
     }
 
     /// Undoes or redoes along the current branch (every context) until `target` steps are done.
@@ -75,7 +100,8 @@ extension HistoryRecord {
     /// The index of `serial` in the current branch.
     /// - Complexity: O(runs of consecutive serials in the current branch).
     func listIndex(of serial: UInt32) -> Int? {
-        steps.firstIndex(ofSerial: serial)
+        // 0 is the start, never a step's serial (a pending step's 0 names no state).
+        serial == 0 ? nil : steps.firstIndex(ofSerial: serial)
     }
 
     /// Moves the documents to the state after step `target` (0: the start): back along the
@@ -131,11 +157,17 @@ extension HistoryRecord {
         guard target != start else { return nil }
         var changes = UndoChanges()
         let moved: Int
+        // Pending steps waiting right at a fork the way leaves go (``switchToBranch(_:)``): a
+        // failed move gives them back with the record as it was (only then is it copied).
+        let kept = pendingOrigins.isEmpty || listIndex(of: target) != nil ? nil : self
         do {
             moved = try travel(to: target, &changes)
         } catch {
             var scratch = UndoChanges()
-            _ = try? travel(to: start, &scratch)
+            let back = (try? travel(to: start, &scratch)) != nil
+            var rollbackFailed = false
+            if case .rollbackFailed? = error as? UndoError { rollbackFailed = true }
+            if back && !rollbackFailed, let kept { self = kept }
             // All or nothing: the coalescing run too (a journal keeps only what succeeded).
             coalescingOpen = wasOpen
             throw error
@@ -149,16 +181,22 @@ extension HistoryRecord {
 
     // MARK: Finding states
 
-    /// Every step, current branch first, then each stored branch: what the tree lists.
+    /// Every state's step, current branch first, then each stored branch: what the tree lists
+    /// (not the pending steps, which are no states yet: see ``pendingOrigins``).
     func forEachStep(_ body: (Step, _ branch: Int, _ parent: UInt32) -> Void) {
         var parent: UInt32 = 0
+        // The pending steps (the end of the list) are no states.
+        let states = pendingStart
+        var index = 0
         for step in steps {
+            guard index < states else { break }
+            index += 1
             body(step, 0, parent)
             parent = step.serial
         }
         for index in branches.branches.indices {
             parent = branches.branches[index].fork
-            for step in branches.steps(of: index) {
+            for step in branches.steps(of: index) where step.serial != 0 {
                 body(step, index + 1, parent)
                 parent = step.serial
             }

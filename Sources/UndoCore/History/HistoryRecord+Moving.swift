@@ -93,6 +93,7 @@ extension HistoryRecord {
         if count == 1 {
             // One step past others: the result built once, in place.
             noteReordering(&reordering, moving: first, direction)
+            // A failed step leaves the record as it was (see ``apply(_:at:_:removingObsolete:)``).
             let removed = try applyNoting(&reordering, direction, at: first, &changes, removingObsolete: removingObsolete)
             let obsolete = removed == nil ? 0 : 1
             let (name, context) = removed ?? nameAndContext(at: direction == .undo ? position : position - 1)
@@ -100,6 +101,10 @@ extension HistoryRecord {
             return UndoResult(direction: direction, name: name, context: context, stepCount: 1,
                               changes: changes.takeAll(), obsoleteCount: obsolete)
         }
+        // A redo that numbers pending steps is put back, when it fails, by its redo steps as
+        // they were (the serials it took given back): pending steps have no serial to find them by.
+        let savedTail = direction == .redo && !pendingOrigins.isEmpty
+            ? (steps: steps.steps(in: position..<steps.count), origins: pendingOrigins, nextSerial: nextSerial) : nil
         var moved = 0
         // The steps moved over that are still in the history (obsolete ones left it).
         var kept = 0
@@ -121,7 +126,11 @@ extension HistoryRecord {
                     _ = try? apply(back, at: step, &scratch)
                     kept -= 1
                 }
-                if let reordering { restoreOrder(reordering) }
+                if let savedTail {
+                    restoreTail(savedTail.steps, origins: savedTail.origins, nextSerial: savedTail.nextSerial)
+                } else if let reordering {
+                    restoreOrder(reordering)
+                }
                 throw error
             }
             moved += 1
@@ -144,7 +153,10 @@ extension HistoryRecord {
     struct Reordering {
         var start: Int
         var end: Int
+        /// 0 for a pending step (see ``HistoryRecord/pendingOrigins``).
         var serials: [UInt32]
+        /// The states the call made of pending steps it redid: new, so they need no copy.
+        var fresh: Set<UInt32> = []
     }
 
     /// Widens `reordering` to the step at `index`, about to move in `direction`, and what it will
@@ -186,18 +198,23 @@ extension HistoryRecord {
                 reordering!.end -= 1
             }
         }
-        return try apply(direction, at: index, &changes, removingObsolete: removingObsolete)
+        let removed = try apply(direction, at: index, &changes, removingObsolete: removingObsolete)
+        if serial == 0 && removed == nil && direction == .redo { reordering!.fresh.insert(steps.serial(at: position - 1)) }
+        return removed
     }
 
     /// Keeps every state naming the documents as they were when it was made, after moves in one
     /// context reordered `reordering`: the state after a step that now follows other steps than
     /// it was made on would mean something else. From the first step that changed its place on,
-    /// the steps stay where they were made, in their old order, as a branch at the state before
-    /// them (with every branch that hangs at them), and come back on the current branch, in their
-    /// new order, as copies with new numbers (``copy(of:at:)``). The steps after the last that
-    /// moved are copied too, though their states did not change: the current branch then stays
-    /// in the order its states were made, so no state hangs under a newer one. Undo and redo go
-    /// on along the copies as along the steps.
+    /// the numbered steps stay where they were made, in their old order, as a branch at the
+    /// state before them (with every branch that hangs at them); on the current branch the done
+    /// ones come back, in their new order, as copies with new numbers (``copy(of:at:)``), and
+    /// the redo ones as pending steps, which are no states until they are redone
+    /// (``pendingOrigins``). A step the call redid from pending is a new state already and
+    /// stays as it is. The done steps after the last that moved are copied too, though their
+    /// states did not change: the current branch then stays in the order its states were made,
+    /// so no state hangs under a newer one. Undo and redo go on along the copies as along the
+    /// steps.
     /// - Complexity: O(steps from the first that moved to the end of the current branch +
     ///   contexts they change), plus the limits' trimming.
     mutating func finishReordering(_ reordering: Reordering) {
@@ -206,16 +223,54 @@ extension HistoryRecord {
         else { return }
         let lower = reordering.start + first
         var moved: [UInt32: Step] = [:]
-        for index in lower..<reordering.end { moved[steps[index].serial] = steps[index] }
-        var originals = reordering.serials[first...].map { moved[$0]! }
-        originals.append(contentsOf: steps.steps(in: reordering.end..<steps.count))
+        for index in lower..<reordering.end where steps[index].serial != 0 { moved[steps[index].serial] = steps[index] }
+        // The numbered steps in their old order: a run from the fork (the pending ones, which
+        // are no states, come after them).
+        var originals = reordering.serials[first...].compactMap { $0 == 0 ? nil : moved[$0] }
+        let pendingStart = self.pendingStart
+        if reordering.end < pendingStart { originals.append(contentsOf: steps.steps(in: reordering.end..<pendingStart)) }
         let fork: UInt32 = lower == 0 ? 0 : steps[lower - 1].serial
         let now = clock.nanoseconds()
-        var copies: [Step] = []
-        for step in steps.steps(in: lower..<steps.count) { copies.append(copy(of: step, at: now)) }
-        steps.replace(from: lower, with: copies)
+        var done: [Step] = []
+        for step in steps.steps(in: lower..<position) {
+            done.append(reordering.fresh.contains(step.serial) ? step : copy(of: step, at: now))
+        }
+        steps.replace(from: lower, with: done)
+        let redo = steps.steps(in: position..<pendingStart)
+        let pending = steps.steps(in: pendingStart..<steps.count)
+        let origins = pendingOrigins
+        steps.removeSuffix(from: position)
+        pendingOrigins = []
+        for step in redo { appendPending(copyOf: step) }
+        steps.append(contentsOf: pending)
+        pendingOrigins.append(contentsOf: origins)
         branches.add(fork: fork, steps: originals)
         trimToLimits()
+    }
+
+    /// Puts the redo steps back as `tail` was (a failed redo, its steps undone again), the
+    /// pending ones with `origins`, and gives back the serials the call took (from
+    /// `nextSerial` on), so the history is as before the call.
+    /// - Complexity: O(redo steps + serials given back).
+    mutating func restoreTail(_ tail: [Step], origins: [UInt32], nextSerial saved: UInt32) {
+        for step in steps.steps(in: position..<steps.count) {
+            count(step.command, -1, done: false)
+            totalCost -= Int(step.cost)
+        }
+        steps.removeSuffix(from: position)
+        for step in tail {
+            count(step.command, 1, done: false)
+            totalCost += Int(step.cost)
+        }
+        steps.append(contentsOf: tail)
+        pendingOrigins = origins
+        var serial = saved
+        while serial != nextSerial {
+            copyOrigins[serial] = nil
+            for index in saveStates.indices { saveStates.values[index].saved.remove(serial) }
+            serial = serial == UInt32.max ? 1 : serial + 1
+        }
+        nextSerial = saved
     }
 
     /// Puts the steps of `reordering` back in their order before the call (after a failed call
@@ -274,6 +329,14 @@ extension HistoryRecord {
         if changes.obsoleteMarks != marks {
             changes.obsoleteMarks = marks
             if removingObsolete { return removeObsolete(at: index) }
+        }
+        if !pendingOrigins.isEmpty && index >= pendingStart {
+            // A pending step redone: its state is reached, so it becomes one (after the move,
+            // at the newest done step's place).
+            let origin = pendingOrigins.remove(at: index - pendingStart)
+            place(direction, from: index)
+            numberPending(at: position - 1, origin: origin)
+            return nil
         }
         place(direction, from: index)
         return nil
@@ -347,7 +410,7 @@ extension HistoryRecord {
     mutating func removeObsolete(at index: Int) -> (name: String?, context: UndoContext) {
         let removed = nameAndContext(at: index)
         let serial = steps[index].serial
-        for context in Self.contexts(of: steps[index].command) {
+        for context in Self.contexts(of: steps[index].command) where serial != 0 {
             guard var state = saveStates[context], state.saved.contains(serial) else { continue }
             state.saved.insert(newestNonDiscardableSerial(in: context, below: index) ?? state.baseline)
             saveStates[context] = state

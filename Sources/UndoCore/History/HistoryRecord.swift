@@ -45,6 +45,14 @@ struct HistoryRecord {
     /// The step each copy was made of (the first original, for a copy of a copy), by the copy's
     /// serial (see ``copy(of:at:)``); looked up only, never listed.
     var copyOrigins: [UInt32: UInt32] = [:]
+    /// The pending redo steps: other documents' redo steps kept above a change made at an
+    /// older state, which are no state yet. They are the last `pendingOrigins.count` steps of
+    /// the current branch, all redo steps, each with serial 0, and each entry here is the
+    /// state its step copies (the first original); a pending step takes a serial when it is
+    /// redone (see ``numberPending(at:origin:)``). So a change made while other documents keep
+    /// r redo steps adds one step, not 2r, and a state number still names the documents as
+    /// they were when it was made (a pending step has none).
+    var pendingOrigins: [UInt32] = []
     /// The groups being recorded, outermost first.
     @usableFromInline
     var openGroups: [UndoGroup] = []
@@ -226,35 +234,98 @@ struct HistoryRecord {
     }
 
     /// Inserts a change as a new step at the position (or as the open group's newest member).
-    /// The redo steps stay where they were made, as a branch at the present state; those of the
-    /// other contexts that can still be redone after the new step come back on top of it as
-    /// copies (see ``keepRedoSteps(after:among:at:)``).
+    /// The numbered redo steps stay where they were made, as a branch at the present state;
+    /// those of the other contexts that can still be redone after the new step stay above it
+    /// as pending steps, which are no state until they are redone (see
+    /// ``keepRedoSteps(after:among:)`` and ``pendingOrigins``).
+    /// - Complexity: when every redo step is pending and none changes a context the new step
+    ///   changes, one step made and the pending steps' slots (and their runs) moved up one place:
+    ///   nothing is made, copied or hung for them. Otherwise O(redo steps × contexts they touch).
     @usableFromInline
     mutating func insert(_ command: consuming any UndoCommand, at now: UInt64) {
         if let group = openGroups.last {
             group.append(command)
             return
         }
+        let pendingStart = steps.count - pendingOrigins.count
+        if position == pendingStart && position < steps.count && !touchesRedoSteps(command) {
+            // Every redo step is pending and none changes what the new step changes: they all
+            // stay redoable, unnumbered, above it, with nothing to hang or copy.
+            let step = Step(command, serial: takeSerial(), time: now)
+            count(step.command, 1, done: true)
+            totalCost += Int(step.cost)
+            steps.insert(step, at: position)
+            position += 1
+            return
+        }
         let redo = position < steps.count ? steps.steps(in: position..<steps.count) : []
+        let numbered = pendingStart - position
+        let origins = pendingOrigins
         let fork = currentState
         if !redo.isEmpty {
             for step in redo { count(step.command, -1, done: false) }
             steps.removeSuffix(from: position)
+            pendingOrigins = []
         }
-        // The new step takes the next serial, before its copies.
+        // The new step takes the next serial.
         steps.append(Step(command, serial: takeSerial(), time: now))
         count(steps.command(at: position), 1, done: true)
         totalCost += Int(steps.cost(at: position))
         position += 1
         guard !redo.isEmpty else { return }
         let kept = keepRedoSteps(after: steps.command(at: position - 1), among: redo)
-        branches.add(fork: fork, steps: redo)
+        // The numbered ones are states: they stay where they were made. The pending ones were
+        // never states: those that do not stay redoable go (their originals are in the tree).
+        branches.add(fork: fork, steps: redo[..<numbered])
+        var stays = [Bool](repeating: false, count: redo.count)
         for offset in kept {
-            let copy = copy(of: redo[offset], at: now)
-            count(copy.command, 1, done: false)
-            steps.append(copy)
+            stays[offset] = true
+            if offset < numbered {
+                appendPending(copyOf: redo[offset])
+            } else {
+                steps.append(redo[offset])
+                pendingOrigins.append(origins[offset - numbered])
+            }
+            count(redo[offset].command, 1, done: false)
         }
+        for offset in numbered..<redo.count where !stays[offset] { totalCost -= Int(redo[offset].cost) }
     }
+
+    /// Whether a redo step changes a context that `command` changes.
+    /// - Complexity: O(contexts `command` changes).
+    private func touchesRedoSteps(_ command: any UndoCommand) -> Bool {
+        guard Self.group(in: command) != nil else { return contextCounts[command.context].redo > 0 }
+        return Self.contexts(of: command).contains { contextCounts[$0].redo > 0 }
+    }
+
+    /// Appends a pending copy of `step` (a numbered redo step whose state would now mean
+    /// something else) at the end of the current branch: the same command and cost, serial 0.
+    /// - Complexity: O(1).
+    mutating func appendPending(copyOf step: Step) {
+        pendingOrigins.append(copyOrigins[step.serial] ?? step.serial)
+        totalCost += Int(step.cost)
+        steps.append(Step(copying: step, serial: 0, time: step.time))
+    }
+
+    /// Gives the pending step just redone, now the newest done step at `index`, a serial: its
+    /// state is reached now, so it is a state from now on, a copy of `origin` (saved where
+    /// `origin` is, see ``copy(of:at:)``).
+    /// - Complexity: O(contexts the step changes) when a context is saved, else O(1).
+    mutating func numberPending(at index: Int, origin: UInt32) {
+        let serial = takeSerial()
+        copyOrigins[serial] = origin
+        let command = steps.command(at: index)
+        if !saveStates.isEmpty {
+            for context in Self.contexts(of: command) where saveStates[context]?.saved.contains(origin) == true {
+                saveStates[context]!.saved.insert(serial)
+            }
+        }
+        steps.replace(from: index, with: [Step(command: command, serial: serial, cost: steps.cost(at: index),
+                                               time: clock.nanoseconds())])
+    }
+
+    /// The index of the first pending step (`steps.count` when there is none).
+    var pendingStart: Int { steps.count - pendingOrigins.count }
 
     /// Adds a finished step (a group that closed, a revert, a document move) at the position.
     @usableFromInline
@@ -348,8 +419,10 @@ struct HistoryRecord {
                 }
             } else if let leaf = oldestLeaf {
                 totalCost -= Int(branches.removeLastStep(ofBranchAt: leaf.branch).cost)
-            } else if steps.count > position && !branches.hasBranches(at: steps.serial(at: steps.count - 1)) {
+            } else if steps.count > position
+                        && (!pendingOrigins.isEmpty || !branches.hasBranches(at: steps.serial(at: steps.count - 1))) {
                 let removed = steps.removeLast()
+                if !pendingOrigins.isEmpty { pendingOrigins.removeLast() }
                 count(removed.command, -1, done: false)
                 totalCost -= Int(removed.cost)
             } else {

@@ -20,7 +20,8 @@ public struct UndoHistorySnapshot<Payload> {
 
     /// One step of a branch.
     public struct Step {
-        /// Its id (the state after it): unique in the history, never 0.
+        /// Its id (the state after it): unique in the history; 0 only for a pending step, at the
+        /// end of a branch (see ``UndoHistorySnapshot/pendingOrigins``).
         public var serial: UInt32
         /// When its state was last reached by a change (the history's clock, in nanoseconds).
         public var time: UInt64
@@ -75,7 +76,7 @@ public struct UndoHistorySnapshot<Payload> {
         }
     }
 
-    /// The current branch, oldest first.
+    /// The current branch, oldest first (pending steps, serial 0, at its end).
     public var steps: [Step] = []
     /// How many of ``steps`` are done.
     public var position = 0
@@ -101,6 +102,13 @@ public struct UndoHistorySnapshot<Payload> {
     /// The steps of document moves (``UndoStack/goTo(state:in:named:)``), each with the state
     /// the document went to, by state.
     public var documentMoves: [StateLink] = []
+    /// The pending steps: other documents' redo steps kept above a change made at an older
+    /// state, which are no states until they are redone. They have serial 0 and are the last
+    /// steps of their branch (of ``steps``, redo steps there; of a stored branch, never its
+    /// first): one for each entry here, the state the step copies, in the order the snapshot
+    /// lists the steps (``steps``, then each branch). Empty for a history, or a journal, that
+    /// has none.
+    public var pendingOrigins: [UInt32] = []
 
     public init() {}
 
@@ -172,7 +180,9 @@ extension UndoStack {
         snapshot.steps.reserveCapacity(record.steps.count)
         for item in record.steps { snapshot.steps.append(try step(item)) }
         snapshot.position = record.position
+        snapshot.pendingOrigins = record.pendingOrigins
         for index in record.branches.branches.indices {
+            snapshot.pendingOrigins.append(contentsOf: record.branches.pendingOrigins(of: index))
             var steps: [UndoHistorySnapshot<Payload>.Step] = []
             for item in record.branches.steps(of: index) { steps.append(try step(item)) }
             snapshot.branches.append(.init(fork: record.branches.branches[index].fork, steps: steps))
@@ -210,7 +220,8 @@ extension UndoStack {
     ///   - decoding: makes a command again from what `encoding` kept.
     /// - Throws: ``UndoSnapshotError`` when the stack has steps or an open group, when
     ///   `decoding` throws (its error's description in the message), or when the snapshot does
-    ///   not make a history (a serial 0, repeated or not below the next serial, a next serial
+    ///   not make a history (a serial 0 outside the pending steps, more pending steps than
+    ///   redo steps, a pending step copying a state never made, a serial repeated or not below the next serial, a next serial
     ///   over ``maximumRestoredSerial``, a position outside the branch, a branch hanging at no
     ///   state, forks in a cycle, an empty group, a negative cost or limit, a save mark of a
     ///   state never made, a context name over ``maximumNameBytes``, more steps than the count
@@ -261,9 +272,18 @@ extension UndoStack {
             guard record.steps.isEmpty && record.branches.isEmpty && record.openGroups.isEmpty else { return false }
             record.steps.append(contentsOf: current)
             record.position = snapshot.position
-            for branch in stored { record.branches.add(fork: branch.fork, steps: branch.steps) }
+            // The pending origins, in the order of the steps with serial 0 (``check(_:)``).
+            var origins = snapshot.pendingOrigins[...]
+            func take(_ steps: [Step]) -> [UInt32] {
+                let count = steps.reduce(0) { $0 + ($1.serial == 0 ? 1 : 0) }
+                defer { origins = origins.dropFirst(count) }
+                return Array(origins.prefix(count))
+            }
+            record.pendingOrigins = take(current)
+            for branch in stored { record.branches.add(fork: branch.fork, steps: branch.steps, origins: take(branch.steps)) }
             var cost = 0
-            record.forEachStep { step, _, _ in cost += Int(step.cost) }
+            for step in current { cost += Int(step.cost) }
+            for branch in stored { for step in branch.steps { cost += Int(step.cost) } }
             record.totalCost = cost
             record.contextCounts = record.recountedContexts()
             record.nextSerial = snapshot.nextSerial
@@ -303,6 +323,32 @@ extension UndoStack {
             throw UndoSnapshotError("the next serial \(snapshot.nextSerial) is over \(maximumRestoredSerial)")
         }
         var branchOf: [UInt32: Int] = [:]  // -1: the current branch
+        // Pending steps (serial 0) end their branch: redo steps of the current one, never the
+        // first step of a stored one; one origin each.
+        var pendingCount = 0
+        func pendingRun(_ steps: [UndoHistorySnapshot<Payload>.Step], _ what: String, from lowest: Int)
+            throws(UndoSnapshotError) -> Int
+        {
+            var start = steps.count
+            while start > 0 && steps[start - 1].serial == 0 { start -= 1 }
+            guard start >= lowest else { throw UndoSnapshotError("\(what) has a pending step (serial 0) that is not a redo step at its end") }
+            for step in steps[start...] where step.cost < 0 {
+                throw UndoSnapshotError("a pending step of \(what) has a negative cost \(step.cost)")
+            }
+            pendingCount += steps.count - start
+            return start
+        }
+        let pendingStart = try pendingRun(snapshot.steps, "the current branch", from: snapshot.position)
+        var branchStates: [Int] = []
+        for (index, branch) in snapshot.branches.enumerated() {
+            branchStates.append(try pendingRun(branch.steps, "branch \(index + 1)", from: branch.steps.isEmpty ? 0 : 1))
+        }
+        guard pendingCount == snapshot.pendingOrigins.count else {
+            throw UndoSnapshotError("\(pendingCount) pending steps have \(snapshot.pendingOrigins.count) origins")
+        }
+        for origin in snapshot.pendingOrigins where origin == 0 || origin >= snapshot.nextSerial {
+            throw UndoSnapshotError("a pending step copies state \(origin), which was never made (the next serial is \(snapshot.nextSerial))")
+        }
         func note(_ step: UndoHistorySnapshot<Payload>.Step, _ branch: Int) throws(UndoSnapshotError) {
             guard step.serial != 0 else { throw UndoSnapshotError("a step has serial 0") }
             guard step.serial < snapshot.nextSerial else {
@@ -313,10 +359,10 @@ extension UndoStack {
                 throw UndoSnapshotError("the serial \(step.serial) is repeated")
             }
         }
-        for step in snapshot.steps { try note(step, -1) }
+        for step in snapshot.steps[..<pendingStart] { try note(step, -1) }
         for (index, branch) in snapshot.branches.enumerated() {
             guard !branch.steps.isEmpty else { throw UndoSnapshotError("branch \(index + 1) has no steps") }
-            for step in branch.steps { try note(step, index) }
+            for step in branch.steps[..<branchStates[index]] { try note(step, index) }
         }
         for (index, branch) in snapshot.branches.enumerated() {
             // Following forks reaches the current branch or the start, without a cycle.
@@ -355,8 +401,8 @@ extension UndoStack {
         for (value, what) in [(snapshot.countLimit, "count"), (snapshot.memoryLimit, "memory")] {
             if let value, value < 0 { throw UndoSnapshotError("the \(what) limit \(value) is negative") }
         }
-        if let limit = limit(snapshot.countLimit), branchOf.count > max(limit, 1) {
-            throw UndoSnapshotError("\(branchOf.count) steps are over the count limit of \(limit)")
+        if let limit = limit(snapshot.countLimit), branchOf.count + pendingCount > max(limit, 1) {
+            throw UndoSnapshotError("\(branchOf.count + pendingCount) steps are over the count limit of \(limit)")
         }
     }
 }

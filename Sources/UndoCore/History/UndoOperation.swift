@@ -23,7 +23,8 @@ public enum UndoOperation: Sendable, Hashable, Codable {
     case undo(count: Int, scope: Scope)
     /// Redo of up to `count` steps, all or nothing.
     case redo(count: Int, scope: Scope)
-    /// A jump to `position` on the current branch; recorded as the state it reached.
+    /// A jump to `position` on the current branch; recorded as the state it reached (as a
+    /// redo of the whole history when it redoes pending steps, which take their numbers then).
     case move(position: Int)
     /// A move across the branches to a state (Vim's `:undo N`).
     case goTo(state: UInt32)
@@ -138,8 +139,13 @@ public enum UndoOperation: Sendable, Hashable, Codable {
             let result = try scope == .current ? stack.redo(count: count) : stack.redo(count: count, in: given(scope))
             return Applied(result: result, recorded: .redo(count: count, scope: acted(scope)))
         case .move(let position):
+            let (from, pendingStart) = stack.access { ($0.position, $0.pendingStart) }
             let result = try stack.move(to: position)
-            return Applied(result: result, recorded: result == nil ? nil : .goTo(state: stack.currentState))
+            // A move that redoes pending steps makes their states (new numbers): it is recorded
+            // as the redo it is, which makes the same ones again.
+            let recorded: UndoOperation = position > pendingStart ? .redo(count: position - from, scope: .whole)
+                : .goTo(state: stack.currentState)
+            return Applied(result: result, recorded: result == nil ? nil : recorded)
         case .goTo(let state):
             return Applied(result: try stack.goTo(state: state), recorded: self)
         case .earlier(let distance), .later(let distance):

@@ -84,7 +84,7 @@ extension HistoryRecord {
         return UndoStepInfo(index: index, serial: step.serial, name: command.name,
                             historyDescription: command.historyDescription, context: context,
                             isApplied: index < position,
-                            isSavePoint: isSaved(step.serial, in: context),
+                            isSavePoint: step.serial != 0 && isSaved(step.serial, in: context),
                             isDiscardable: command.isDiscardable,
                             memberCount: (command as? UndoGroup)?.members.count ?? 0)
     }
@@ -102,36 +102,47 @@ extension HistoryRecord {
         let hasBranches = !branches.isEmpty
         var anchors: [UInt32: UInt32] = [:]
         var last: UInt32 = 0
+        let pendingStart = self.pendingStart
+        var keptOrigins: [UInt32] = []
         for (index, step) in steps.enumerated() {
             guard let step = Self.filtered(step, removing: predicate, count: &removed) else {
-                if hasBranches { anchors[step.serial] = last }
+                if hasBranches && index < pendingStart { anchors[step.serial] = last }
                 continue
             }
+            if index >= pendingStart { keptOrigins.append(pendingOrigins[index - pendingStart]) }
             last = step.serial
             kept.appendKept(step)
             if index < position { keptDone += 1 }
         }
         steps = kept
         position = keptDone
+        pendingOrigins = keptOrigins
         if hasBranches {
-            var keptBranches: [(fork: UInt32, steps: [Step])] = []
+            var keptBranches: [(fork: UInt32, steps: [Step], origins: [UInt32])] = []
             for index in branches.branches.indices {
                 var keptSteps: [Step] = []
+                var keptOrigins: [UInt32] = []
                 var last = branches.branches[index].fork
-                for step in branches.steps(of: index) {
+                let run = branches.steps(of: index)
+                let origins = branches.pendingOrigins(of: index)
+                for (offset, step) in run.enumerated() {
+                    let pending = offset - (run.count - origins.count)
                     if let step = Self.filtered(step, removing: predicate, count: &removed) {
+                        // A pending step left at a branch's start (its states all gone) goes too.
+                        if pending >= 0 && keptSteps.isEmpty { continue }
                         keptSteps.append(step)
+                        if pending >= 0 { keptOrigins.append(origins[pending]) }
                         last = step.serial
-                    } else {
+                    } else if pending < 0 {
                         anchors[step.serial] = last
                     }
                 }
-                keptBranches.append((branches.branches[index].fork, keptSteps))
+                keptBranches.append((branches.branches[index].fork, keptSteps, keptOrigins))
             }
             branches = BranchStore()
             for var branch in keptBranches where !branch.steps.isEmpty {
                 while let anchor = anchors[branch.fork] { branch.fork = anchor }
-                branches.add(fork: branch.fork, steps: branch.steps)
+                branches.add(fork: branch.fork, steps: branch.steps, origins: branch.origins)
             }
         }
         totalCost = steps.reduce(0) { $0 + Int($1.cost) }
@@ -175,6 +186,7 @@ extension UndoStack {
         try refuseReentry("removeAll")
         access { record in
             record.steps.removeAll()
+            record.pendingOrigins.removeAll()
             record.position = 0
             record.totalCost = 0
             record.contextCounts = ContextCounts()
@@ -207,6 +219,18 @@ extension UndoStack {
                 }
                 precondition(serials.insert(step.serial).inserted, "serial \(step.serial) repeated")
                 if branch > 0 { stored += 1 }
+            }
+            // The stored branches' pending steps, which the walk leaves out (no states).
+            for index in record.branches.branches.indices {
+                for step in record.branches.steps(of: index) where step.serial == 0 { cost += Int(step.cost) }
+            }
+            stored += record.branches.pendingCount
+            let pendingStart = record.pendingStart
+            precondition(pendingStart >= record.position, "a pending step is done")
+            for index in record.steps.indices {
+                precondition((record.steps.serial(at: index) == 0) == (index >= pendingStart),
+                             "the pending steps are not the steps with serial 0 at the end of the list")
+                if index >= pendingStart { cost += Int(record.steps.cost(at: index)) }
             }
             precondition(cost == record.totalCost, "running cost \(record.totalCost) differs from the steps' \(cost)")
             precondition(stored == record.branches.stepCount, "the stored branches' step count is off")

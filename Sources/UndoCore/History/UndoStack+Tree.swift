@@ -57,8 +57,10 @@ extension UndoStack {
         }
     }
 
-    /// How many steps all branches hold together (``count`` is the current branch's).
-    public var treeCount: Int { access { $0.steps.count + $0.branches.stepCount } }
+    /// How many states all branches hold together: their steps, without the pending redo
+    /// steps, which are no states until they are redone (``count`` is the current branch's
+    /// steps, pending ones included).
+    public var treeCount: Int { access { $0.pendingStart + $0.branches.stepCount - $0.branches.pendingCount } }
 
     /// The history clock's time now, on the scale of ``UndoTreeNode/time``.
     public var currentTime: UInt64 { access { $0.clock.nanoseconds() } }

@@ -78,6 +78,8 @@ public final class UndoStack {
     /// the steps kept, it drops the oldest done steps first, then, with one step left to undo,
     /// the farthest redo steps (Rust's `undo` raises its limit to keep them instead; Qt
     /// refuses a new limit unless the history is empty). The step just done always stays.
+    /// Pending redo steps (no states yet, see ``treeCount``) count as steps; those stored with
+    /// other branches go first.
     /// - Complexity: setting it, O(steps dropped) (O(branches) each while branches are kept).
     public var countLimit: Int? {
         get { access { $0.countLimit } }
@@ -120,7 +122,8 @@ public final class UndoStack {
 
     // MARK: Counts
 
-    /// All steps of the current branch, done and redoable (``treeCount``: of every branch).
+    /// All steps of the current branch, done and redoable, pending ones included (``treeCount``:
+    /// the states of every branch).
     public var count: Int { access { $0.steps.count } }
     /// How many steps are done.
     public var position: Int { access { $0.position } }

@@ -11,7 +11,7 @@ import UndoHostTerminal
 /// `undo to N` means the same step in every listing. "Start" (0) is the state before any step.
 public struct HistoryPanelView: Sendable, Equatable {
     public struct Row: Sendable, Equatable {
-        /// The step's number (its serial in the history).
+        /// The step's number (its serial in the history; 0 for a pending step, shown as `-`).
         public var number: Int
         /// The name as titles show it; empty for an unnamed step.
         public var name: String
@@ -73,7 +73,10 @@ public struct HistoryPanelView: Sendable, Equatable {
             if row.isDiscardable { notes.append(words.discardable) }
             if row.isSavePoint { notes.append(words.saved) }
             if !row.isApplied { notes.append(words.undone) }
-            let number = String(repeating: " ", count: numberWidth - String(row.number).count) + String(row.number)
+            // A pending step (another document's redo step kept above a change) has no state
+            // number until it is redone.
+            let shown = row.number == 0 ? "-" : String(row.number)
+            let number = String(repeating: " ", count: numberWidth - shown.count) + shown
             var line = marker(index + 1) + number + "  " + row.text.padded(to: nameWidth)
             line += "  " + row.document.padded(to: documentWidth)
             if !notes.isEmpty { line += "  " + notes.joined(separator: ", ") }

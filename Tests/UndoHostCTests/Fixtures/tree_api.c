@@ -206,6 +206,35 @@ int main(int argc, char **argv) {
         expect_text(text_in(h, "m"), "Dear Ann", "m as before the move");
     }
 
+    /* Redo steps of one context kept above changes in another wait without an id (pending): the
+     * tree grows by one state a change, not by the redo steps again (issue 32). */
+    {
+        undo_history_state state;
+        undo_step_info info;
+        int32_t before, after_changes;
+        type_in(h, "p", 0, "1");
+        type_in(h, "p", 1, "2");
+        type_in(h, "p", 2, "3");
+        expect_code(h, undo_history_undo_in(h, "p", 3, NULL), UNDO_OK, "undo three steps of p");
+        before = undo_history_tree(h, NULL, 0, NULL, 0, NULL);
+        for (i = 0; i < 5; i++) type_in(h, "q", (int64_t)i, "x");
+        after_changes = undo_history_tree(h, NULL, 0, NULL, 0, NULL);
+        expect(after_changes == before + 5, "five changes of q add five states, whatever waits above", NULL);
+        memset(&state, 0, sizeof state);
+        state.struct_size = sizeof state;
+        expect_code(h, undo_history_get_state(h, NULL, &state), UNDO_OK, "the history's state");
+        memset(&info, 0, sizeof info);
+        info.struct_size = sizeof info;
+        expect_code(h, undo_history_step(h, state.position, &info), UNDO_OK, "the first redo step");
+        expect(info.serial == 0 && !(info.flags & UNDO_STEP_DONE), "p's redo step waits with serial 0", NULL);
+        expect_code(h, undo_history_redo_in(h, "p", 3, NULL), UNDO_OK, "redo p's three steps");
+        expect_text(text_in(h, "p"), "123", "p redone");
+        expect_text(text_in(h, "q"), "xxxxx", "q as it was");
+        expect(undo_history_tree(h, NULL, 0, NULL, 0, NULL) == after_changes + 3, "each redone step is a state now", NULL);
+        expect_code(h, undo_history_step(h, state.position + 2, &info), UNDO_OK, "the newest done step");
+        expect(info.serial == current(h) && info.serial != 0 && (info.flags & UNDO_STEP_DONE), "it took the newest id", NULL);
+    }
+
     expect_code(h, undo_history_destroy(h), UNDO_OK, "destroy");
     printf("done %d\n", checks);
     return failures == 0 ? 0 : 1;
