@@ -705,10 +705,9 @@ int32_t undo_history_close_context(undo_history *h, const char *context);
  * for the start. Other contexts' redo steps kept above a change made at an older state wait
  * as pending steps without an id (serial 0 in the step list, absent from the tree and from
  * the tree's count) and take the next id when they are redone. Undo and redo move along the
- * current branch; these calls move across branches
- * (every context at once), and the branch moved onto becomes the current one. They are all or
- * nothing: when a step on the way fails, the history goes back to where the call started and
- * the call returns the failure.
+ * current branch; these calls move across branches (every context at once), and the branch
+ * moved onto becomes the current one. They are all or nothing: when a step on the way fails,
+ * the history goes back to where the call started and the call returns the failure.
  */
 
 /** Writes the id of the current state (0: the start) to *state. Errors: UNDO_EINVAL (NULL), UNDO_EHANDLE. Thread: any. */
