@@ -30,14 +30,15 @@ enum CheckedPluginFiles {
 
     nonisolated(unsafe) private static var entries: [String: Entry] = [:]
 
-    /// The entry for `path` when the file it names now is the one checked and loaded then, and
-    /// was checked as strictly as `checking` asks; `nil` otherwise (then walk it).
-    /// - Complexity: one `stat` and one dictionary lookup.
-    static func entry(for path: String, checking: Bool) -> Entry? {
+    /// The library loaded from the file `path` names, with the path the walk found for it, when
+    /// that file is the one checked and loaded then, checked as strictly as `checking` asks;
+    /// `nil` otherwise (then walk it).
+    /// - Complexity: one `stat` and two dictionary lookups.
+    static func loaded(_ path: String, checking: Bool) -> (library: DynamicLibrary, realPath: String)? {
         guard let entry = entries[path], entry.checked || !checking,
-              DynamicLibrary.isLoaded(entry.status.identity),
-              let now = try? FileStatus(of: path), now == entry.status else { return nil }
-        return entry
+              let now = try? FileStatus(of: path), now == entry.status,
+              let library = DynamicLibrary(loaded: entry.status.identity, path: entry.realPath) else { return nil }
+        return (library, entry.realPath)
     }
 
     /// Remembers the file the walk opened for `path`, once its image is loaded.

@@ -51,13 +51,14 @@ extension PluginHost {
             // that is safe). An allow-list of digests reads the file, and an isolated plugin's
             // process opens it: both walk.
             let reusable = isolation == nil && policy.allowedSHA256 == nil
-            let known = reusable ? LoaderLock.run { CheckedPluginFiles.entry(for: path, checking: !policy.allowWritable) } : nil
-            let info: PluginInfo
-            if let known {
+            let reused = !reusable ? nil : try LoaderLock.run { () throws(PluginLoadError.Reason) -> PluginInfo? in
+                guard let known = CheckedPluginFiles.loaded(path, checking: !policy.allowWritable) else { return nil }
                 found = known.realPath
-                info = try LoaderLock.run { () throws(PluginLoadError.Reason) -> PluginInfo in
-                    try loadLocked(known, policy: policy)
-                }
+                return try instantiate(known.library, path: known.realPath, policy: policy)
+            }
+            let info: PluginInfo
+            if let reused {
+                info = reused
             } else {
                 // One walk opens the file and checks every folder and link on the way; from here
                 // on only that descriptor is read, hashed and loaded, so what was checked is what
@@ -179,14 +180,6 @@ extension PluginHost {
         keepsDescriptor = !loadedBefore
         CheckedPluginFiles.remember(path, file, checked: !policy.allowWritable)
         return try instantiate(library, path: file.realPath, policy: policy)
-    }
-
-    /// Loads again a file that ``CheckedPluginFiles`` found loaded and unchanged.
-    private func loadLocked(_ known: CheckedPluginFiles.Entry, policy: PluginTrustPolicy) throws(PluginLoadError.Reason) -> PluginInfo {
-        guard let library = DynamicLibrary(loaded: known.status.identity, path: known.realPath) else {
-            throw .cannotOpen("the file was unloaded while it was checked")
-        }
-        return try instantiate(library, path: known.realPath, policy: policy)
     }
 
     /// Reads the descriptor of a loaded library and starts a plugin instance of it in this host.
