@@ -206,15 +206,13 @@ struct HistoryRecord {
     // Inlinable: specialized for `C` with the rest of the merge path, one call fewer per keystroke.
     @inlinable
     static func merge<C: UndoCommand>(_ next: borrowing C, key: UndoCoalescingKey, into top: inout any UndoCommand) -> UndoMerge? {
-        func open<T: UndoCommand>(_ top: inout T) -> UndoMerge? {
-            // The types compared first: the cast is made only where it cannot fail (a forced
-            // cast, which needs no optional of the opened type).
-            guard T.self == C.self else { return nil }
-            let next = copy next as! T
-            guard top.coalescingKey == key, top.belongs(to: next.context) else { return nil }
-            return top.merge(with: next)
+        // Of one type only: `top` is changed as a `C` in place (no cast, no copy).
+        var outcome: UndoMerge? = nil
+        SameTypeView.modify(&top, as: C.self, with: next) { top, next in
+            guard top.coalescingKey == key, top.belongs(to: next.context) else { return }
+            outcome = top.merge(with: next)
         }
-        return open(&top)
+        return outcome
     }
 
     /// Merges `next` into `top` as ``merge(_:key:into:)`` does, and measures `top` after a
@@ -223,14 +221,13 @@ struct HistoryRecord {
     ///   `top` after it merged (0 otherwise).
     @inlinable
     static func mergeMeasuring<C: UndoCommand>(_ next: borrowing C, key: UndoCoalescingKey, into top: inout any UndoCommand) -> (UndoMerge?, Int32) {
-        func open<T: UndoCommand>(_ top: inout T) -> (UndoMerge?, Int32) {
-            guard T.self == C.self else { return (nil, 0) }
-            let next = copy next as! T
-            guard top.coalescingKey == key, top.belongs(to: next.context) else { return (nil, 0) }
+        var result: (UndoMerge?, Int32) = (nil, 0)
+        SameTypeView.modify(&top, as: C.self, with: next) { top, next in
+            guard top.coalescingKey == key, top.belongs(to: next.context) else { return }
             let outcome = top.merge(with: next)
-            return (outcome, outcome == .merged ? Int32(clamping: max(0, top.cost)) : 0)
+            result = (outcome, outcome == .merged ? Int32(clamping: max(0, top.cost)) : 0)
         }
-        return open(&top)
+        return result
     }
 
     /// Inserts a change as a new step at the position (or as the open group's newest member).
