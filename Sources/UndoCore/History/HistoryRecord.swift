@@ -79,6 +79,10 @@ struct HistoryRecord {
     private(set) var coalescingWindowNanoseconds: UInt64?
     @usableFromInline
     let clock: any UndoClock
+    /// Whether `clock` is the system's (the default): then it is read directly where a change
+    /// is added (``readClock()``; through the existential, it was a call to project the
+    /// existential's value and one through its witness table on every change).
+    let clockIsSystem: Bool
     @usableFromInline
     var currentContext: UndoContext?
     @usableFromInline
@@ -99,6 +103,7 @@ struct HistoryRecord {
         self.coalescingWindow = coalescingWindow
         self.coalescingWindowNanoseconds = coalescingWindow.map(Self.nanoseconds)
         self.clock = clock
+        self.clockIsSystem = clock is SystemUndoClock
         self.formatter = formatter
     }
 
@@ -132,7 +137,7 @@ struct HistoryRecord {
         // its time when it closes): it reads the clock only when it has a coalescing key, to time
         // the run it starts or continues.
         let needsTime = openGroups.isEmpty || key != nil
-        let now = needsTime ? clock.nanoseconds() : lastCoalescingTime
+        let now = needsTime ? readClock() : lastCoalescingTime
         var outcome = UndoMerge.refused
         if let key, coalescingOpen, now &- lastCoalescingTime <= coalescingWindowNanoseconds ?? .max {
             outcome = mergeWithNewest(command, key: key, at: now)
@@ -144,6 +149,12 @@ struct HistoryRecord {
         lastCoalescingTime = now
         if countLimit != nil || memoryLimit != nil { trimToLimits() }
         return isObserved
+    }
+
+    /// The time now, from the history's clock: one direct call (the system's clock read in it).
+    @usableFromInline
+    func readClock() -> UInt64 {
+        clockIsSystem ? SystemUndoClock.now() : clock.nanoseconds()
     }
 
     /// Whether anyone observes the history.
