@@ -122,4 +122,29 @@ struct Increment: UndoCommand {
         // 30 ms slept: at least 30 ms less one tick (at most 4 ms on Linux) passed.
         #expect(clock.nanoseconds() - last >= 25_000_000)
     }
+
+    /// A history on the system's clock (the default, or given) reads it directly where a change
+    /// is added, not through the clock's existential: its steps carry the system's time, read
+    /// between the reads before and after each push, and typing's run takes its newest.
+    @Test func aHistoryOnTheSystemClockStampsItsStepsWithTheSystemsTime() throws {
+        let system = SystemUndoClock()
+        for stack in [UndoStack(coalescingWindow: nil), UndoStack(coalescingWindow: nil, clock: system)] {
+            let counter = Counter()
+            var bounds: [ClosedRange<UInt64>] = []
+            for amount in 1...20 {
+                let before = system.nanoseconds()
+                try stack.perform(Increment(counter: counter, amount: amount))
+                bounds.append(before...system.nanoseconds())
+            }
+            let times = stack.tree.map(\.time)
+            #expect(times.count == 20)
+            for (time, range) in zip(times, bounds) { #expect(range.contains(time)) }
+            #expect(stack.currentTime >= times.last!)
+        }
+        // A clock of another type is still read through its own `nanoseconds()`.
+        let counting = CountingClock()
+        let stack = UndoStack(coalescingWindow: nil, clock: counting)
+        try stack.perform(Increment(counter: Counter(), amount: 1))
+        #expect(counting.reads == 1 && stack.tree.map(\.time) == [1_000_000_000])
+    }
 }

@@ -79,11 +79,16 @@ struct HistoryRecord {
     private(set) var coalescingWindowNanoseconds: UInt64?
     @usableFromInline
     let clock: any UndoClock
+    /// Whether `clock` is the system's (the default): then it is read directly where a change
+    /// is added (``readClock()``; through the existential, it was a call to project the
+    /// existential's value and one through its witness table on every change).
+    let clockIsSystem: Bool
     @usableFromInline
     var currentContext: UndoContext?
     @usableFromInline
     var formatter: UndoTitleFormatter { didSet { titles.removeAll() } }
     var titles = TitleCache()
+    @usableFromInline
     var observers: [UndoStack.Observer] = []
     @usableFromInline
     var nextObserverID = 0
@@ -98,6 +103,7 @@ struct HistoryRecord {
         self.coalescingWindow = coalescingWindow
         self.coalescingWindowNanoseconds = coalescingWindow.map(Self.nanoseconds)
         self.clock = clock
+        self.clockIsSystem = clock is SystemUndoClock
         self.formatter = formatter
     }
 
@@ -131,7 +137,7 @@ struct HistoryRecord {
         // its time when it closes): it reads the clock only when it has a coalescing key, to time
         // the run it starts or continues.
         let needsTime = openGroups.isEmpty || key != nil
-        let now = needsTime ? clock.nanoseconds() : lastCoalescingTime
+        let now = needsTime ? readClock() : lastCoalescingTime
         var outcome = UndoMerge.refused
         if let key, coalescingOpen, now &- lastCoalescingTime <= coalescingWindowNanoseconds ?? .max {
             outcome = mergeWithNewest(command, key: key, at: now)
@@ -145,8 +151,15 @@ struct HistoryRecord {
         return isObserved
     }
 
-    /// Whether anyone observes the history.
+    /// The time now, from the history's clock: one direct call (the system's clock read in it).
     @usableFromInline
+    func readClock() -> UInt64 {
+        clockIsSystem ? SystemUndoClock.now() : clock.nanoseconds()
+    }
+
+    /// Whether anyone observes the history.
+    // Inlinable: read on every change (a call of its own was about 7 instructions a push).
+    @inlinable
     var isObserved: Bool { !observers.isEmpty }
 
     /// Offers `command` to the newest step (or the open group's newest member).
@@ -206,15 +219,13 @@ struct HistoryRecord {
     // Inlinable: specialized for `C` with the rest of the merge path, one call fewer per keystroke.
     @inlinable
     static func merge<C: UndoCommand>(_ next: borrowing C, key: UndoCoalescingKey, into top: inout any UndoCommand) -> UndoMerge? {
-        func open<T: UndoCommand>(_ top: inout T) -> UndoMerge? {
-            // The types compared first: the cast is made only where it cannot fail (a forced
-            // cast, which needs no optional of the opened type).
-            guard T.self == C.self else { return nil }
-            let next = copy next as! T
-            guard top.coalescingKey == key, top.belongs(to: next.context) else { return nil }
-            return top.merge(with: next)
+        // Of one type only: `top` is changed as a `C` in place (no cast, no copy).
+        var outcome: UndoMerge? = nil
+        SameTypeView.modify(&top, as: C.self, with: next) { top, next in
+            guard top.coalescingKey == key, top.belongs(to: next.context) else { return }
+            outcome = top.merge(with: next)
         }
-        return open(&top)
+        return outcome
     }
 
     /// Merges `next` into `top` as ``merge(_:key:into:)`` does, and measures `top` after a
@@ -223,14 +234,13 @@ struct HistoryRecord {
     ///   `top` after it merged (0 otherwise).
     @inlinable
     static func mergeMeasuring<C: UndoCommand>(_ next: borrowing C, key: UndoCoalescingKey, into top: inout any UndoCommand) -> (UndoMerge?, Int32) {
-        func open<T: UndoCommand>(_ top: inout T) -> (UndoMerge?, Int32) {
-            guard T.self == C.self else { return (nil, 0) }
-            let next = copy next as! T
-            guard top.coalescingKey == key, top.belongs(to: next.context) else { return (nil, 0) }
+        var result: (UndoMerge?, Int32) = (nil, 0)
+        SameTypeView.modify(&top, as: C.self, with: next) { top, next in
+            guard top.coalescingKey == key, top.belongs(to: next.context) else { return }
             let outcome = top.merge(with: next)
-            return (outcome, outcome == .merged ? Int32(clamping: max(0, top.cost)) : 0)
+            result = (outcome, outcome == .merged ? Int32(clamping: max(0, top.cost)) : 0)
         }
-        return open(&top)
+        return result
     }
 
     /// Inserts a change as a new step at the position (or as the open group's newest member).

@@ -34,9 +34,11 @@ struct RecordStorage {
 
     /// Starts a change: the record is the caller's until ``end()``.
     /// - Throws: ``UndoError/reentrantCall(_:)`` from inside another change.
+    // The call's name is a `StaticString`, made a `String` only for the error: a `String`
+    // chosen between two literals (`undo`, `redo`) was released on every call.
     @inlinable
-    func begin(_ call: String) throws(UndoError) {
-        if busy.pointee { throw UndoError.reentrantCall(call) }
+    func begin(_ call: StaticString) throws(UndoError) {
+        if busy.pointee { throw UndoError.reentrantCall(call.description) }
         busy.pointee = true
     }
 

@@ -21,7 +21,10 @@ public struct SystemUndoClock: UndoClock {
     /// the coarse clock: it costs a memory read where `CLOCK_MONOTONIC` reads the time-stamp
     /// counter and scales it (about 10 ns against 70 ns on the machine docs/performance.md
     /// was measured on).
-    public func nanoseconds() -> UInt64 {
+    public func nanoseconds() -> UInt64 { Self.now() }
+
+    /// The time now (``nanoseconds()``), read directly where the history adds a change.
+    static func now() -> UInt64 {
         var now = timespec()
         #if os(Linux)
         clock_gettime(CLOCK_MONOTONIC_COARSE, &now)

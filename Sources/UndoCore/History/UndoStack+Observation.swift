@@ -31,6 +31,7 @@ public final class UndoObservation {
 }
 
 extension UndoStack {
+    @usableFromInline
     struct Observer {
         var id: Int
         var handler: (UndoState, UndoStateChanges) -> Void

@@ -206,7 +206,7 @@ public final class UndoStack {
     /// Marks an action as running: the calls it makes back into the history are refused.
     /// - Throws: ``UndoError/reentrantCall(_:)`` when one already is.
     @inlinable
-    func beginAction(_ call: String) throws(UndoError) { try storage.begin(call) }
+    func beginAction(_ call: StaticString) throws(UndoError) { try storage.begin(call) }
 
     /// Ends the action begun with ``beginAction(_:)``.
     @inlinable

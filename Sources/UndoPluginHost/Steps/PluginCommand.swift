@@ -155,10 +155,20 @@ public struct PluginCommand: UndoCommand, Sendable, CustomStringConvertible {
     private mutating func decideMerge(with next: PluginCommand) -> UndoMerge {
         guard next.actionType === actionType, next.step.context == step.context else { return .refused }
         if actionType.appendsOnMerge {
-            let nextValues = next.step.read { ($0.arguments, $0.inverseArguments) }
+            // A keystroke (one string argument, the inverse taking perform's) hands over its text
+            // alone: a copy of its whole list of values, made and destroyed per keystroke, cost
+            // about 75 instructions.
+            let keystroke = next.step.read { $0.inverseArguments == nil ? $0.arguments.onlyString : nil }
             return step.modify { state in
                 let before = state.measuredCost >= 0 ? state.measuredCost : state.currentCost
-                guard let appended = PluginStep.append(nextValues, to: &state) else { return .refused }
+                let appended = if let keystroke, state.inverseArguments == nil {
+                    state.arguments.appendToOnlyString(keystroke, limit: ActionArguments.maximumValueSize)
+                } else {
+                    // A command pushed twice shares its storage with the step: `modify` copied
+                    // the step's first, so this read is of another storage.
+                    PluginStep.append(next.step.read { ($0.arguments, $0.inverseArguments) }, to: &state)
+                }
+                guard let appended else { return .refused }
                 // The history measures a merged step again: it grew by the bytes appended.
                 state.measuredCost = before + appended
                 return .merged
