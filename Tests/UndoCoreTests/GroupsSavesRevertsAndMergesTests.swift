@@ -230,6 +230,41 @@ struct Counted: UndoCommand {
         #expect(list.count == 13 && list.last?.serial == 39)
         list.checkInvariants()
     }
+
+    /// Removing commands (a plugin's, when it is unloaded) looks inside reverts too: a revert
+    /// that took steps back runs them backwards from a group of its own, also when it is a
+    /// member of a revert across branches. Found by the C API fuzzer: after an unload, undoing
+    /// such a revert ran a step of the plugin that was gone.
+    @Test(arguments: ["a", "b"]) func removingCommandsLooksInsideReverts(_ gone: String) throws {
+        let store = TextStore()
+        let stack = UndoStack.testing()
+        try stack.markSaved()
+        try stack.perform(Append(store: store, text: "a"))
+        try stack.revertToSaved()  // a revert that only takes "a" back
+        try stack.markSaved()
+        try stack.undo()
+        try stack.perform(Append(store: store, text: "b"))  // the revert hangs as a branch
+        try stack.revertToSaved()  // takes "b" back, then does that revert again
+        #expect(store[.global] == "" && stack.count == 3)
+
+        func texts(_ command: any UndoCommand) -> [String] {
+            if let group = UndoGroup.group(in: command) { return group.members.flatMap(texts) }
+            return (command as? Append).map { [$0.text] } ?? []
+        }
+        func allTexts() -> [String] { (0..<stack.count).flatMap { texts(stack.command(at: $0)) } }
+        #expect(allTexts() == ["a", "b", "b", "a"])
+
+        let removed = try stack.removeAll { ($0 as? Append)?.text == gone }
+        #expect(removed == 2)
+        #expect(allTexts() == ["a", "b", "b", "a"].filter { $0 != gone })
+        stack.checkInvariants()
+        // Every step left undoes and redoes, and the text follows.
+        let now = store[.global]
+        while stack.canUndo { try stack.undo() }
+        #expect(store[.global] == "")
+        while stack.canRedo { try stack.redo() }
+        #expect(store[.global] == now)
+    }
 }
 
 /// A command that reads its own history while the history runs it.

@@ -24,6 +24,34 @@ struct OutsiderFindingsTests {
         #expect(run.standardOutput.hasSuffix("Unloaded org.undohost.canvas: 4 steps left the history\n"), "\(run.standardOutput)")
     }
 
+    @Test("unload takes a plugin's steps out of reverts too, and counts them")
+    func unloadLooksInsideReverts() throws {
+        // The second revert crosses to the branch the first one hangs on: it takes shape 2 back
+        // and does shape 1 and the first revert again, copies that hold shape 1 and shape 2 in
+        // reverts. Found by the C API fuzzer: after an unload, undoing such a revert ran a
+        // canvas step with the canvas plugin gone.
+        let run = try UndoHostProcess.runScript("""
+            save
+            canvas.add 1 "rect" 0 0 1 1 0
+            revert
+            save
+            undo
+            canvas.add 2 "rect" 0 0 1 1 0
+            revert
+            unload canvas
+            tree
+            """)
+        #expect(run.status == 0, "\(run.standardError)")
+        // Before, 3 steps were counted, the second revert stayed (holding a copy of shape 2's
+        // step) and undoing it failed with "plugin org.undohost.canvas is not loaded".
+        #expect(run.standardOutput.hasSuffix("""
+            Unloaded org.undohost.canvas: 4 steps left the history
+            History tree (no steps)
+            @ 0  Start  (current)
+
+            """), "\(run.standardOutput)")
+    }
+
     @Test("A plugin --plugins names that is refused fails the run (the others load and the session runs)")
     func aRefusedPluginFailsTheRun() throws {
         let folder = try TemporaryFolder()

@@ -200,12 +200,29 @@ public final class UndoGroup: UndoCommand {
         }
     }
 
-    /// Removes members matching `predicate`, looking inside nested groups.
+    /// The group `command` is, or runs: a group itself, or a revert to the saved state, which
+    /// runs the steps it took back (``UndoStack/revertToSaved(_:named:)``) as a group of its own.
+    /// Whatever walks the commands a step is made of (to count, find or remove a plugin's
+    /// commands, say) looks inside both. `nil` for any other command.
+    /// - Complexity: O(1).
+    public static func group(in command: any UndoCommand) -> UndoGroup? {
+        // The type is compared before any cast: most steps are no group, and a failing dynamic
+        // cast costs far more than the comparison.
+        func open<T: UndoCommand>(_ command: T) -> UndoGroup? {
+            if T.self == UndoGroup.self { return command as? UndoGroup }
+            if T.self == InvertedCommand.self { return (command as? InvertedCommand)?.inner }
+            return nil
+        }
+        return open(command)
+    }
+
+    /// Removes members matching `predicate`, looking inside nested groups and reverts
+    /// (``group(in:)``); a nested one left empty goes too.
     /// - Returns: whether anything is left.
     /// - Complexity: O(members, nested ones included).
     func removeMembers(where predicate: (any UndoCommand) -> Bool) -> Bool {
         members = members.filter { member in
-            if let group = member as? UndoGroup { return group.removeMembers(where: predicate) }
+            if let group = UndoGroup.group(in: member) { return group.removeMembers(where: predicate) }
             return !predicate(member)
         }
         membersChanged()

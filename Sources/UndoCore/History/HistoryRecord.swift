@@ -456,18 +456,9 @@ struct HistoryRecord {
         return group.allContexts.union([command.context])
     }
 
-    /// The group `command` is, or runs (a revert), if any.
+    /// The group `command` is, or runs (a revert), if any (``UndoGroup/group(in:)``).
     @usableFromInline
-    static func group(in command: any UndoCommand) -> UndoGroup? {
-        // The type is compared before any cast: most steps are no group, and a failing dynamic
-        // cast costs far more than the comparison.
-        func open<T: UndoCommand>(_ command: T) -> UndoGroup? {
-            if T.self == UndoGroup.self { return command as? UndoGroup }
-            if T.self == InvertedCommand.self { return (command as? InvertedCommand)?.inner }
-            return nil
-        }
-        return open(command)
-    }
+    static func group(in command: any UndoCommand) -> UndoGroup? { UndoGroup.group(in: command) }
 }
 
 /// One step of the record: the command, the serial that names it while it stays (and orders

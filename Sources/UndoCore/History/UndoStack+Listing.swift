@@ -60,8 +60,9 @@ extension UndoStack {
         return removed
     }
 
-    /// Removes every step and group member that `predicate` picks (groups themselves are not
-    /// offered to it: a group goes when it is left empty). The save states of other contexts are kept.
+    /// Removes every step and group member that `predicate` picks, the commands a revert runs
+    /// included (groups and reverts themselves are not offered to it: one goes when it is left
+    /// empty; see ``UndoGroup/group(in:)``). The save states of other contexts are kept.
     /// `predicate` runs while the record is being changed: it must not touch the history.
     /// - Returns: how many were removed.
     /// - Complexity: O(count)
@@ -172,10 +173,10 @@ extension HistoryRecord {
         return step
     }
 
-    /// How many commands that are not groups a group holds, nested ones included.
+    /// How many commands that are not groups a group holds, nested ones and reverts included.
     private static func leafCount(_ group: UndoGroup) -> Int {
         group.members.reduce(0) { count, member in
-            count + ((member as? UndoGroup).map(leafCount) ?? 1)
+            count + (UndoGroup.group(in: member).map(leafCount) ?? 1)
         }
     }
 }

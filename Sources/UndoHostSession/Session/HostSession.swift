@@ -574,7 +574,7 @@ public final class HostSession {
         guard let plugin = host.plugins.first(where: { $0.id == id || $0.shortName == id }) else { return 0 }
         func count(_ command: any UndoCommand) -> Int {
             if let step = command as? PluginCommand { return step.action.pluginID == plugin.id ? 1 : 0 }
-            if let group = command as? UndoGroup { return group.members.reduce(0) { $0 + count($1) } }
+            if let group = UndoGroup.group(in: command) { return group.members.reduce(0) { $0 + count($1) } }
             return 0
         }
         return withStack { stack in (0..<stack.count).reduce(0) { $0 + count(stack.command(at: $1)) } }

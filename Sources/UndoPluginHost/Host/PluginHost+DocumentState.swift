@@ -209,7 +209,7 @@ extension PluginHost {
         var found = Set<PluginDocument>()
         history.withStack { stack in
             func visit(_ command: any UndoCommand) {
-                if let group = command as? UndoGroup {
+                if let group = UndoGroup.group(in: command) {
                     for member in group.members { visit(member) }
                 } else if let step = command as? PluginCommand {
                     found.insert(PluginDocument(plugin: step.action.pluginID, context: step.context))
