@@ -68,7 +68,7 @@ public final class UndoGroup: UndoCommand {
 
         private static func cost<T: UndoCommand>(_ member: inout T) -> Int { member.cost }
 
-        /// A member's context, and the group it is or runs (see ``HistoryRecord/group(in:)``).
+        /// A member's context, and the group it is or runs (see ``UndoGroup/group(in:)``).
         private static func contextAndGroup<T: UndoCommand>(_ member: inout T) -> (UndoContext, UndoGroup?) {
             let group: UndoGroup? = if T.self == UndoGroup.self {
                 member as? UndoGroup
@@ -129,7 +129,7 @@ public final class UndoGroup: UndoCommand {
         // the set only where it differs from the member's before.
         var previous: UndoContext?
         for member in parts.members {
-            if let group = HistoryRecord.group(in: member) { contexts.formUnion(group.allContexts) }
+            if let group = UndoGroup.group(in: member) { contexts.formUnion(group.allContexts) }
             let context = member.context
             if context != previous {
                 contexts.insert(context)

@@ -84,7 +84,7 @@ extension HistoryRecord {
     ///   comparisons for a group whose members all change its own context.
     @usableFromInline
     mutating func count(_ command: borrowing any UndoCommand, _ delta: Int, done: Bool) {
-        guard let group = Self.group(in: command) else {
+        guard let group = UndoGroup.group(in: command) else {
             contextCounts.add(delta, done: done, to: command.context)
             return
         }

@@ -469,14 +469,14 @@ extension HistoryRecord {
     func step(at index: Int, touches context: UndoContext) -> Bool {
         let command = steps[index].command
         if command.belongs(to: context) { return true }
-        guard let group = Self.group(in: command) else { return false }
+        guard let group = UndoGroup.group(in: command) else { return false }
         return group.allContexts.contains(context)
     }
 
     /// Whether no step in `others` changes a context that the step at `index` changes, so it
     /// can move past them without taking another document's changes out of order.
     func isFree(_ index: Int, among others: Range<Int>) -> Bool {
-        guard !others.isEmpty, Self.group(in: steps[index].command) != nil else { return true }
+        guard !others.isEmpty, UndoGroup.group(in: steps[index].command) != nil else { return true }
         let contexts = Self.contexts(of: steps[index].command)
         guard contexts.count > 1 else { return true }
         for other in others where contexts.contains(where: { step(at: other, touches: $0) }) {

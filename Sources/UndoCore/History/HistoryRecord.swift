@@ -304,7 +304,7 @@ struct HistoryRecord {
     /// Whether a redo step changes a context that `command` changes.
     /// - Complexity: O(contexts `command` changes).
     private func touchesRedoSteps(_ command: any UndoCommand) -> Bool {
-        guard Self.group(in: command) != nil else { return contextCounts[command.context].redo > 0 }
+        guard UndoGroup.group(in: command) != nil else { return contextCounts[command.context].redo > 0 }
         return Self.contexts(of: command).contains { contextCounts[$0].redo > 0 }
     }
 
@@ -419,7 +419,7 @@ struct HistoryRecord {
                 if !branches.isEmpty { dropBranchesBeforeStart(removedFirst: removed.serial) }
                 if !removed.command.isDiscardable {
                     // Undoing everything left no longer reaches the state before this step.
-                    if let group = Self.group(in: removed.command) {
+                    if let group = UndoGroup.group(in: removed.command) {
                         for context in group.allContexts.union([removed.command.context]) {
                             saveStates[context, default: SaveState()].baseline = removed.serial
                         }
@@ -452,13 +452,9 @@ struct HistoryRecord {
     /// The contexts `command` changes: its own, and for a group every member's.
     @usableFromInline
     static func contexts(of command: any UndoCommand) -> Set<UndoContext> {
-        guard let group = group(in: command) else { return [command.context] }
+        guard let group = UndoGroup.group(in: command) else { return [command.context] }
         return group.allContexts.union([command.context])
     }
-
-    /// The group `command` is, or runs (a revert), if any (``UndoGroup/group(in:)``).
-    @usableFromInline
-    static func group(in command: any UndoCommand) -> UndoGroup? { UndoGroup.group(in: command) }
 }
 
 /// One step of the record: the command, the serial that names it while it stays (and orders

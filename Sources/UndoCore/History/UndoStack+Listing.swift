@@ -157,7 +157,7 @@ extension HistoryRecord {
     /// `step` without the commands `predicate` picks (counted into `count`), or `nil` when it
     /// goes: a group is a container, whose members are judged, and it goes only when left empty.
     private static func filtered(_ step: Step, removing predicate: (any UndoCommand) -> Bool, count: inout Int) -> Step? {
-        if let group = Self.group(in: step.command) {
+        if let group = UndoGroup.group(in: step.command) {
             let before = Self.leafCount(group)
             let left = group.removeMembers(where: predicate)
             count += before - Self.leafCount(group)
@@ -215,7 +215,7 @@ extension UndoStack {
             var stored = 0
             record.forEachStep { step, branch, _ in
                 cost += Int(step.cost)
-                if let group = HistoryRecord.group(in: step.command) {
+                if let group = UndoGroup.group(in: step.command) {
                     precondition(!group.members.isEmpty, "empty group \(step.serial)")
                 }
                 precondition(serials.insert(step.serial).inserted, "serial \(step.serial) repeated")

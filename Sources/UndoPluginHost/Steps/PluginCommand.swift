@@ -161,8 +161,8 @@ public struct PluginCommand: UndoCommand, Sendable, CustomStringConvertible {
             let keystroke = next.step.read { $0.inverseArguments == nil ? $0.arguments.onlyString : nil }
             return step.modify { state in
                 let before = state.measuredCost >= 0 ? state.measuredCost : state.currentCost
-                let appended = if let keystroke, state.inverseArguments == nil {
-                    state.arguments.appendToOnlyString(keystroke, limit: ActionArguments.maximumValueSize)
+                let appended = if let keystroke {
+                    PluginStep.append(keystroke: keystroke, to: &state)
                 } else {
                     // A command pushed twice shares its storage with the step: `modify` copied
                     // the step's first, so this read is of another storage.
@@ -375,14 +375,20 @@ struct PluginStep: @unchecked Sendable {
     /// - Returns: the bytes appended (to the argument and the inverse argument together), or
     ///   `nil` (nothing changed) unless every other argument of the two is equal and the joined
     ///   values stay within ``ActionArguments/maximumValueSize``.
+    /// Appends a keystroke (the text of a step of one string argument whose inverse takes
+    /// perform's) to `state`: its bytes join the run's byte buffer, no String made
+    /// (``ActionValueList/appendToOnlyString(_:limit:)``, which refuses a run of another kind).
+    /// - Returns: the bytes appended, or `nil` (nothing changed).
+    static func append(keystroke: String, to state: inout State) -> Int? {
+        guard state.inverseArguments == nil else { return nil }
+        return state.arguments.appendToOnlyString(keystroke, limit: ActionArguments.maximumValueSize)
+    }
+
     /// Appends `next`'s values to `state`'s in place (the values grow in their own buffers).
     static func append(_ next: (arguments: ActionValueList, inverseArguments: [ActionValue]?),
                        to state: inout State) -> Int? {
-        // A keystroke (one string argument, the inverse taking perform's): its bytes join the
-        // run's byte buffer, no String made (ActionValueList/appendToOnlyString), which refuses
-        // a run of another kind.
-        if next.inverseArguments == nil, state.inverseArguments == nil, let tail = next.arguments.onlyString {
-            return state.arguments.appendToOnlyString(tail, limit: ActionArguments.maximumValueSize)
+        if next.inverseArguments == nil, let keystroke = next.arguments.onlyString {
+            return append(keystroke: keystroke, to: &state)
         }
         let count = state.arguments.count
         guard count > 0, next.arguments.count == count,
