@@ -51,8 +51,11 @@ extension HistoryRecord {
         guard index >= 0 && index < steps.count else { return nil }
         var changes = UndoChanges()
         let removed: (name: String?, context: UndoContext)?
+        // The step's name for the result, read in the access that runs its action (a second
+        // access to the step cost a uniqueness check and the existential's projection again).
+        var name: String?
         do {
-            removed = try applyInlined(direction, at: index, &changes, removingObsolete: true)
+            removed = try applyInlined(direction, at: index, &changes, removingObsolete: true, readingName: true, name: &name)
         } catch {
             coalescingOpen = wasOpen
             throw error
@@ -61,7 +64,6 @@ extension HistoryRecord {
             return UndoResult(direction: direction, name: removed.name, context: removed.context, stepCount: 1,
                               changes: changes.takeAll(), obsoleteCount: 1)
         }
-        let name = name(at: direction == .undo ? position : position - 1)
         guard changes.isEmpty else {
             return UndoResult(direction: direction, name: name, context: .global, stepCount: 1, changes: changes.takeAll())
         }
@@ -315,15 +317,19 @@ extension HistoryRecord {
     @discardableResult
     mutating func apply(_ direction: UndoResult.Direction, at index: Int, _ changes: inout UndoChanges,
                         removingObsolete: Bool = false) throws -> (name: String?, context: UndoContext)? {
-        try applyInlined(direction, at: index, &changes, removingObsolete: removingObsolete)
+        var unread: String?
+        return try applyInlined(direction, at: index, &changes, removingObsolete: removingObsolete,
+                                readingName: false, name: &unread)
     }
 
     /// ``apply(_:at:_:removingObsolete:)`` itself, always inlined: the one-step undo and redo of
     /// the whole history (``moveOneGlobal(_:)``), the common call, then pays no call for it and
     /// passes nothing through memory (measured: about 30 instructions per undo or redo).
+    /// With `readingName`, `name` gets the step's name once its action succeeded.
     @inline(__always)
     private mutating func applyInlined(_ direction: UndoResult.Direction, at index: Int, _ changes: inout UndoChanges,
-                                       removingObsolete: Bool) throws -> (name: String?, context: UndoContext)? {
+                                       removingObsolete: Bool, readingName: Bool,
+                                       name: inout String?) throws -> (name: String?, context: UndoContext)? {
         let marks = changes.obsoleteMarks
         do {
             try steps.withCommand(at: index) { command in
@@ -331,6 +337,7 @@ extension HistoryRecord {
                 case .undo: try command.undo(&changes)
                 case .redo: try command.perform(&changes)
                 }
+                if readingName { name = command.name }
             }
         } catch {
             throw failed(at: index, error)
