@@ -1,5 +1,5 @@
-/// The steps of a record, oldest first: the commands in an `Array` whose first `start`
-/// elements are steps a limit dropped, not yet compacted away, and each step's serial, cost
+/// The steps of a record, oldest first: the commands in chunks (``CommandChunks``) whose first
+/// `start` slots are steps a limit dropped, not yet compacted away, and each step's serial, cost
 /// and time beside it in runs (``StepRuns``).
 ///
 /// A slot of the array is the existential `any UndoCommand` alone (40 bytes): the serial, cost
@@ -9,14 +9,15 @@
 ///
 /// A limit drops the oldest step on every change once the history is full; an array would move
 /// every other step to drop it. Here the dropped step's slot is emptied (a ``Vacancy``, which
-/// holds nothing) and `start` moves past it; the empty slots are removed in one move once they
-/// are half of the array, so dropping costs O(1) amortized and the slack stays below one half.
+/// holds nothing) and `start` moves past it; a chunk of empty slots is freed once it is one, and
+/// while the steps fit in one chunk the empty slots are removed in one move once they are half
+/// of it, so dropping costs O(1) amortized and the slack stays below one chunk.
 ///
 /// Invariant (checked by ``checkInvariants()``): `0 <= start <= commands.count`, every slot
 /// below `start` is a vacancy, and the runs hold one serial, cost and time for each step.
 @usableFromInline
 struct StepList: RandomAccessCollection {
-    @usableFromInline var commands: [any UndoCommand] = []
+    @usableFromInline var commands = CommandChunks()
     @usableFromInline var start = 0
     @usableFromInline var serials = StepRuns<StepSerial>()
     @usableFromInline var costs = StepRuns<StepCost>()
@@ -93,7 +94,7 @@ struct StepList: RandomAccessCollection {
     /// Runs `body` on the command of the step at `index`, in place.
     @inlinable
     mutating func withCommand<R>(at index: Int, _ body: (inout any UndoCommand) throws -> R) rethrows -> R {
-        try body(&commands[start + index])
+        try commands.withCommand(at: start + index, body)
     }
 
     /// Sets the time of the step at `index` (a merge into it).
@@ -121,7 +122,7 @@ struct StepList: RandomAccessCollection {
     @inlinable
     mutating func merge<C: UndoCommand>(_ next: borrowing C, key: UndoCoalescingKey, intoStepAt index: Int,
                                         at now: UInt64) -> (UndoMerge?, Int) {
-        let (outcome, measured) = HistoryRecord.mergeMeasuring(next, key: key, into: &commands[start + index])
+        let (outcome, measured) = commands.mergeMeasuring(next, key: key, intoCommandAt: start + index)
         guard outcome == .merged else { return (outcome, 0) }
         let old = costs[index].value
         if measured != old { costs.set(StepCost(measured), at: index) }
@@ -175,7 +176,7 @@ struct StepList: RandomAccessCollection {
     mutating func remove(at index: Int) -> Step {
         if index == 0 { return removeFirst() }
         let removed = self[index]
-        commands.remove(at: start + index)
+        _ = commands.remove(at: start + index)
         serials.remove(at: index)
         costs.remove(at: index)
         times.remove(at: index)
@@ -187,17 +188,20 @@ struct StepList: RandomAccessCollection {
     mutating func removeFirst() -> Step {
         precondition(start < commands.count, "removeFirst on no steps")
         var command: any UndoCommand = Vacancy()
-        swap(&command, &commands[start])
+        commands.withCommand(at: start) { swap(&command, &$0) }
         let removed = Step(command: command, serial: serials[0].value, cost: costs[0].value, time: times[0].value)
         serials.removeFirst()
         costs.removeFirst()
         times.removeFirst()
         start += 1
         if start == commands.count {
-            commands.removeAll(keepingCapacity: true)
+            commands.removeAll()
             start = 0
-        } else if start >= 16 && 2 * start >= commands.count {
-            commands.removeFirst(start)
+        } else if start >= CommandChunks.chunkSize {
+            commands.removeFirstChunks(start / CommandChunks.chunkSize)
+            start %= CommandChunks.chunkSize
+        } else if commands.chunkCount == 1 && start >= 16 && 2 * start >= commands.count {
+            commands.removeFirstOfOnlyChunk(start)
             start = 0
         }
         return removed
@@ -211,7 +215,7 @@ struct StepList: RandomAccessCollection {
         costs.removeLast()
         times.removeLast()
         if start == commands.count {
-            commands.removeAll(keepingCapacity: true)
+            commands.removeAll()
             start = 0
         }
         return removed
@@ -232,12 +236,12 @@ struct StepList: RandomAccessCollection {
 
     /// Removes the steps from `index` to the end.
     mutating func removeSuffix(from index: Int) {
-        commands.removeSubrange((start + index)...)
+        commands.removeSuffix(from: start + index)
         serials.removeSuffix(from: index)
         costs.removeSuffix(from: index)
         times.removeSuffix(from: index)
         if start == commands.count {
-            commands.removeAll(keepingCapacity: true)
+            commands.removeAll()
             start = 0
         }
     }
@@ -256,6 +260,7 @@ struct StepList: RandomAccessCollection {
 
     /// Traps unless the invariant holds (see the type's documentation).
     func checkInvariants() {
+        commands.checkInvariants()
         precondition(start >= 0 && start <= commands.count, "start \(start) outside 0...\(commands.count)")
         for index in 0..<start {
             precondition(commands[index] is Vacancy, "a dropped slot at \(index) still holds a step")
