@@ -2,14 +2,20 @@
 /// (``UndoStack/beginGroup(named:description:context:)``). Members run in order on redo and in reverse order
 /// on undo; if one fails partway, those already changed are put back so the group stays atomic.
 public final class UndoGroup: UndoCommand {
-    public internal(set) var name: String?
-    /// The group's longer description for history lists (``UndoStack/beginGroup(named:description:context:)``).
-    public internal(set) var historyDescription: String?
-    /// The members, the group's context and what is known of the members' contexts, in one
-    /// stored property: adding a member is one access to it (each stored property of a class
-    /// is checked for exclusive access on its own).
+    /// The name, the description and the parts (members, context, what is known of the
+    /// members' contexts), each access checked by one flag (see ``GroupStorage``).
     @usableFromInline
-    var parts: Parts
+    let storage: GroupStorage
+
+    public internal(set) var name: String? {
+        get { storage.access { $0.name } }
+        set { storage.access { $0.name = newValue } }
+    }
+    /// The group's longer description for history lists (``UndoStack/beginGroup(named:description:context:)``).
+    public internal(set) var historyDescription: String? {
+        get { storage.access { $0.historyDescription } }
+        set { storage.access { $0.historyDescription = newValue } }
+    }
 
     @usableFromInline
     struct Parts {
@@ -82,53 +88,61 @@ public final class UndoGroup: UndoCommand {
     }
 
     init(name: String?, context: UndoContext, members: [any UndoCommand] = []) {
-        self.name = name
-        self.parts = Parts(members: members, context: context)
+        storage = GroupStorage(name: name, parts: Parts(members: members, context: context))
     }
 
     /// An empty group with room for `capacity` members.
     init(name: String?, context: UndoContext, capacity: Int) {
         var members: [any UndoCommand] = []
         members.reserveCapacity(capacity)
-        self.name = name
-        self.parts = Parts(members: members, context: context)
+        storage = GroupStorage(name: name, parts: Parts(members: members, context: context))
     }
+
+    deinit { storage.free() }
 
     /// The members, oldest first. A nested group is one member.
     public internal(set) var members: [any UndoCommand] {
-        get { parts.members }
+        get { storage.access { $0.parts.members } }
         set {
-            parts.members = newValue
-            parts.memberContexts = nil
+            storage.access {
+                $0.parts.members = newValue
+                $0.parts.memberContexts = nil
+            }
         }
     }
 
     /// The group's context: the one it was opened with, or its first member's.
     public internal(set) var context: UndoContext {
-        get { parts.context }
-        set { parts.context = newValue }
+        get { storage.access { $0.parts.context } }
+        set { storage.access { $0.parts.context = newValue } }
     }
 
     /// Adds a member; the first one gives a group opened without a context its own.
     /// - Complexity: O(1) amortized.
-    func append(_ member: consuming any UndoCommand) { parts.append(member) }
+    func append(_ member: consuming any UndoCommand) {
+        var pending: (any UndoCommand)? = member
+        storage.access { $0.parts.append(pending.take().unsafelyUnwrapped) }
+    }
 
     /// Adds a member of a known type (see ``append(_:)``).
     @inlinable
-    func append<C: UndoCommand>(typed member: consuming C) { parts.append(typed: member) }
+    func append<C: UndoCommand>(typed member: consuming C) {
+        var pending: C? = member
+        storage.access { $0.parts.append(typed: pending.take().unsafelyUnwrapped) }
+    }
 
     /// Forgets what was worked out from the members, after they changed in place.
-    func membersChanged() { parts.memberContexts = nil }
+    func membersChanged() { storage.access { $0.parts.memberContexts = nil } }
 
     /// Every context the members change (a group can span documents).
     /// - Complexity: O(members) the first time after a change, then O(1).
     var allContexts: Set<UndoContext> {
-        if let known = parts.memberContexts { return known }
+        if let known = storage.access({ $0.parts.memberContexts }) { return known }
         var contexts: Set<UndoContext> = []
         // Members come in runs of one context (most groups have one): a context is hashed into
         // the set only where it differs from the member's before.
         var previous: UndoContext?
-        for member in parts.members {
+        for member in members {
             if let group = UndoGroup.group(in: member) { contexts.formUnion(group.allContexts) }
             let context = member.context
             if context != previous {
@@ -136,7 +150,7 @@ public final class UndoGroup: UndoCommand {
                 previous = context
             }
         }
-        parts.memberContexts = contexts
+        storage.access { $0.parts.memberContexts = contexts }
         return contexts
     }
 
@@ -146,12 +160,14 @@ public final class UndoGroup: UndoCommand {
     /// then costs O(members) comparisons and no hashing.
     /// - Complexity: O(members, nested ones included).
     var onlyContext: UndoContext? {
-        if let known = parts.memberContexts { return known.count == 1 ? known.first : nil }
-        return parts.onlyContext()
+        storage.access { fields in
+            if let known = fields.parts.memberContexts { return known.count == 1 ? known.first : nil }
+            return fields.parts.onlyContext()
+        }
     }
 
     /// The members' costs, plus the group's own object and 8 bytes a member.
-    public var cost: Int { MemoryLayout<UndoGroup>.size + 16 + parts.cost() }
+    public var cost: Int { MemoryLayout<UndoGroup>.size + 16 + storage.access { $0.parts.cost() } }
 
     /// Discardable only if every member is.
     public var isDiscardable: Bool { members.allSatisfy(\.isDiscardable) }
@@ -167,11 +183,10 @@ public final class UndoGroup: UndoCommand {
     /// Runs every member, oldest first (`forward`) or newest first; on a failure, puts back
     /// those already run and throws, named after the group.
     private func run(forward: Bool, _ changes: inout UndoChanges) throws {
-        // The members are moved out while they run: one access to the group's property, not
-        // one per member (a local array needs no run-time exclusivity check).
+        // The members are moved out while they run, so a member's action may read its group.
         var running: [any UndoCommand] = []
-        swap(&running, &parts.members)
-        defer { swap(&running, &parts.members) }
+        storage.access { swap(&running, &$0.parts.members) }
+        defer { storage.access { swap(&running, &$0.parts.members) } }
         let count = running.count
         var done = 0
         // The group is obsolete only when every member is (see UndoChanges.markObsolete()).

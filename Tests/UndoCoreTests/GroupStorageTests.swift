@@ -1,0 +1,85 @@
+import Testing
+@testable import UndoCore
+
+/// A group keeps its name, description and parts behind one flag (``GroupStorage``) instead of
+/// the run time's exclusivity checks: accesses must still never overlap, and everything must
+/// read back and be freed with the group.
+@Suite struct GroupStorageTests {
+    final class GroupBox {
+        var group: UndoGroup?
+    }
+
+    /// A member that reads its own group when asked for its cost.
+    struct MeasuresItsGroup: UndoCommand {
+        let box: GroupBox
+        var cost: Int { box.group!.members.count }
+        func perform(_ changes: inout UndoChanges) {}
+        func undo(_ changes: inout UndoChanges) {}
+    }
+
+    /// A member that reads its own group while it runs (allowed: the members are moved out of
+    /// the group while they run).
+    struct RunsReadingItsGroup: UndoCommand {
+        let box: GroupBox
+        func perform(_ changes: inout UndoChanges) { _ = box.group!.name }
+        func undo(_ changes: inout UndoChanges) { _ = box.group!.context }
+    }
+
+    final class Census {
+        var alive = 0
+    }
+
+    final class Token {
+        let census: Census
+        init(_ census: Census) { self.census = census; census.alive += 1 }
+        deinit { census.alive -= 1 }
+    }
+
+    struct Counted: UndoCommand {
+        let token: Token
+        func perform(_ changes: inout UndoChanges) {}
+        func undo(_ changes: inout UndoChanges) {}
+    }
+
+    @Test func anOverlappingAccessStopsTheProgram() async {
+        await #expect(processExitsWith: .failure) {
+            let box = GroupBox()
+            let group = UndoGroup(name: "Group", context: .global)
+            box.group = group
+            group.append(MeasuresItsGroup(box: box))
+            _ = group.cost
+        }
+    }
+
+    @Test func aMemberMayReadItsGroupWhileItRuns() throws {
+        let box = GroupBox()
+        let group = UndoGroup(name: "Group", context: .global)
+        box.group = group
+        group.append(typed: RunsReadingItsGroup(box: box))
+        var changes = UndoChanges()
+        try group.undo(&changes)
+        try group.perform(&changes)
+        #expect(group.members.count == 1)
+        box.group = nil
+    }
+
+    @Test func fieldsReadBackAndGoWithTheGroup() {
+        let census = Census()
+        do {
+            let document = UndoContext("document")
+            let group = UndoGroup(name: "Format", context: .global)
+            group.historyDescription = "Bold, then italic"
+            group.append(typed: Counted(token: Token(census)))
+            group.append(Counted(token: Token(census)) as any UndoCommand)
+            #expect(group.name == "Format")
+            #expect(group.historyDescription == "Bold, then italic")
+            #expect(group.members.count == 2)
+            #expect(census.alive == 2)
+            group.name = "Style"
+            group.context = document
+            #expect(group.name == "Style")
+            #expect(group.context == document)
+        }
+        #expect(census.alive == 0)
+    }
+}
