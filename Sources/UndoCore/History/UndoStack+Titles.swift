@@ -20,9 +20,11 @@ extension UndoStack {
     /// the titles of the last few names are remembered, so a menu read after every change
     /// formats nothing.
     /// - Complexity: O(1) for the whole history once a name has been formatted.
-    public var undoMenuTitle: String { undoMenuTitle(in: currentContext) }
+    // One access to the record for the context and the title (a menu reads both titles after
+    // every change).
+    public var undoMenuTitle: String { access { $0.menuTitle(in: $0.currentContext, undo: true) } }
     /// The Redo menu item's title for the current context ("Redo Bold").
-    public var redoMenuTitle: String { redoMenuTitle(in: currentContext) }
+    public var redoMenuTitle: String { access { $0.menuTitle(in: $0.currentContext, undo: false) } }
 
     public func undoMenuTitle(in scope: UndoContext?) -> String { access { $0.menuTitle(in: scope, undo: true) } }
 
