@@ -518,8 +518,28 @@ import UndoPluginABI
             Issue.record("expected the long argument to be refused")
             return
         }
+        // A NUL alone, a keystroke of one byte (checked in place, without memchr), likewise.
+        guard case .invalidArguments? = hostError({ try host.perform(note, argument: .string("\u{0}"), in: notes) })
+        else {
+            Issue.record("expected the NUL keystroke to be refused")
+            return
+        }
         #expect(try notesText(host) == "a|performs=1")
         #expect(try #require(host.newestPluginCommand).arguments == [.string("a")])
+    }
+
+    /// Keystrokes of one byte join the run's bytes in place (read without `withUTF8`), longer
+    /// ones as before: a run of both keeps every byte in order, in one step.
+    @Test func oneByteAndLongerKeystrokesJoinOneRun() throws {
+        let host = try loaded()
+        let note = try host.actionType("appender.note")
+        let keystrokes = ["a", "é", "b", "\u{1F600}", "~", "ça", "z"]
+        for keystroke in keystrokes { try host.perform(note, argument: .string(keystroke), in: notes) }
+        #expect(host.stepCount == 1)
+        #expect(try #require(host.newestPluginCommand).arguments == [.string(keystrokes.joined())])
+        #expect(try notesText(host) == keystrokes.joined() + "|performs=\(keystrokes.count)")
+        try host.undo()
+        #expect(try notesText(host) == "|performs=\(keystrokes.count)")
     }
 }
 

@@ -159,6 +159,15 @@ struct ActionValueList: RandomAccessCollection, Equatable, Sendable {
     /// bytes one by one (about 18 instructions a keystroke less than the sequence append,
     /// measured), a longer text as one copy.
     private static func append(_ tail: String, to bytes: inout [UInt8]) {
+        // One byte (an ASCII keystroke) read in place, without the copy `withUTF8` reads.
+        let utf8 = tail.utf8
+        if utf8.count == 1 {
+            var tailBytes = utf8.makeIterator()
+            if let byte = tailBytes.next() {
+                bytes.append(byte)
+                return
+            }
+        }
         var tail = tail
         tail.withUTF8 { utf8 in
             if utf8.count <= 4 {
