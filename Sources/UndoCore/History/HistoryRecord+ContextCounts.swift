@@ -19,10 +19,27 @@ struct ContextCounts: Equatable {
     /// dictionary lookup.
     @usableFromInline var global = Count()
     @usableFromInline var others: [UndoContext: Count] = [:]
+    /// The other context counted last, and where its count is in `others`: the steps of a
+    /// history in documents come in runs of one document, so a step is counted without hashing
+    /// its document's name (hashing cost about 1,500 instructions per undo, redo or push).
+    /// Reset by every change to `others`' keys, which moves their places (an index used after
+    /// that would stop the program, never read another count).
+    @usableFromInline var recentContext: UndoContext?
+    @usableFromInline var recentIndex: Dictionary<UndoContext, Count>.Index?
+
+    @usableFromInline init() {}
 
     @usableFromInline
     subscript(context: UndoContext) -> Count {
-        context.name.isEmpty ? global : others[context] ?? Count()
+        if context.name.isEmpty { return global }
+        if recentContext == context, let index = recentIndex { return others.values[index] }
+        return others[context] ?? Count()
+    }
+
+    /// Equal counts, whatever context each counted last.
+    @usableFromInline
+    static func == (lhs: ContextCounts, rhs: ContextCounts) -> Bool {
+        lhs.global == rhs.global && lhs.others == rhs.others
     }
 
     /// The contexts with a count: the global one first, then the others by name (never in the
@@ -55,6 +72,19 @@ struct ContextCounts: Equatable {
         assert(global.done >= 0 && global.redo >= 0, "a context's step count went below zero")
     }
 
+    /// Moves one step of `context` from redo to done (`toDone`), or back.
+    /// - Complexity: as ``addToOther(_:done:to:)``.
+    mutating func move(in context: UndoContext, toDone: Bool) {
+        if context.name.isEmpty {
+            Self.change(&global, 1, done: toDone)
+            Self.change(&global, -1, done: !toDone)
+        } else {
+            // Added first: the count never reaches zero on the way, so its place stays.
+            addToOther(1, done: toDone, to: context)
+            addToOther(-1, done: !toDone, to: context)
+        }
+    }
+
     // Inlinable: a push in the global context, the common one, adds to `global` in place.
     @inlinable
     mutating func add(_ delta: Int, done: Bool, to context: UndoContext) {
@@ -65,16 +95,36 @@ struct ContextCounts: Equatable {
         }
     }
 
+    /// - Complexity: O(1) for the context counted last (a comparison of names), else one hash of
+    ///   its name (two when it is new).
     @usableFromInline
     mutating func addToOther(_ delta: Int, done: Bool, to context: UndoContext) {
-        Self.change(&others[context, default: Count()], delta, done: done)
-        if others[context]?.isEmpty == true { others[context] = nil }
+        let index: Dictionary<UndoContext, Count>.Index
+        if recentContext == context, let recent = recentIndex {
+            index = recent
+        } else {
+            if let found = others.index(forKey: context) {
+                index = found
+            } else {
+                others[context] = Count()
+                index = others.index(forKey: context)!
+            }
+            recentContext = context
+            recentIndex = index
+        }
+        if Self.change(&others.values[index], delta, done: done) {
+            others.remove(at: index)
+            recentContext = nil
+            recentIndex = nil
+        }
     }
 
-    @inlinable
-    static func change(_ count: inout Count, _ delta: Int, done: Bool) {
+    /// - Returns: whether the count is now empty.
+    @inlinable @discardableResult
+    static func change(_ count: inout Count, _ delta: Int, done: Bool) -> Bool {
         if done { count.done += delta } else { count.redo += delta }
         assert(count.done >= 0 && count.redo >= 0, "a context's step count went below zero")
+        return count.isEmpty
     }
 }
 

@@ -419,6 +419,15 @@ extension HistoryRecord {
     /// path of ``countMove(at:toDone:)``).
     @inline(never)
     mutating func countMoveAcrossContexts(at index: Int, toDone: Bool) {
+        // A step that is no group counts for its own context alone: read in place, counted over
+        // in that context (no copy of the step, its context read once).
+        let single: UndoContext? = steps.withCommand(at: index) { command in
+            UndoGroup.group(in: command) == nil ? command.context : nil
+        }
+        if let single {
+            contextCounts.move(in: single, toDone: toDone)
+            return
+        }
         let moved = steps.command(at: index)
         count(moved, -1, done: !toDone)
         count(moved, 1, done: toDone)
