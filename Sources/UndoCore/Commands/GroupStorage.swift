@@ -31,6 +31,16 @@ struct GroupStorage {
         fields.deallocate()
     }
 
+    /// Adds a member of a known type (``UndoGroup/append(typed:)``).
+    @inlinable
+    func append<C: UndoCommand>(typed member: consuming C) {
+        var pending: C? = member
+        access { $0.parts.append(typed: pending.take().unsafelyUnwrapped) }
+    }
+
+    /// Whether `other` is this storage.
+    func isSame(as other: GroupStorage) -> Bool { fields == other.fields }
+
     /// Runs `body` with the fields, which no other access uses meanwhile.
     /// - Precondition: no access is under way (a member's name, context, cost or merge must not
     ///   use the group it is in while the group reads it).

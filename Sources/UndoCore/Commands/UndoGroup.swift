@@ -126,10 +126,7 @@ public final class UndoGroup: UndoCommand {
 
     /// Adds a member of a known type (see ``append(_:)``).
     @inlinable
-    func append<C: UndoCommand>(typed member: consuming C) {
-        var pending: C? = member
-        storage.access { $0.parts.append(typed: pending.take().unsafelyUnwrapped) }
-    }
+    func append<C: UndoCommand>(typed member: consuming C) { storage.append(typed: member) }
 
     /// Forgets what was worked out from the members, after they changed in place.
     func membersChanged() { storage.access { $0.parts.memberContexts = nil } }

@@ -55,7 +55,15 @@ struct HistoryRecord {
     var pendingOrigins: [UInt32] = []
     /// The groups being recorded, outermost first.
     @usableFromInline
-    var openGroups: [UndoGroup] = []
+    var openGroups: [UndoGroup] = [] {
+        didSet { innermostOpenGroup = openGroups.last?.storage }
+    }
+    /// The storage of the innermost group being recorded, which every change inside it adds a
+    /// member to: reached without retaining and releasing the group each time (an atomic
+    /// operation each). `openGroups` keeps the group, and so the storage, alive; the two change
+    /// together (`openGroups`' observer), checked by ``UndoStack/checkInvariants()``.
+    @usableFromInline
+    var innermostOpenGroup: GroupStorage?
     @usableFromInline
     var recordingPauses = 0
     /// How many members the last group closed had: the next group makes room for as many
@@ -206,7 +214,7 @@ struct HistoryRecord {
             contextCounts.add(1, done: true, to: command.context)
             totalCost += Int(steps.append(typed: command, serial: takeSerial(), time: now))
             position += 1
-        } else if let group = openGroups.last {
+        } else if let group = innermostOpenGroup {
             // A member of an open group: made an existential once, in the group's list.
             group.append(typed: command)
         } else {

@@ -208,6 +208,9 @@ extension UndoStack {
         precondition(!isRunningAction, "an action is still marked as running")
         access { record in
             record.steps.checkInvariants()
+            precondition((record.innermostOpenGroup == nil) == record.openGroups.isEmpty
+                            && (record.openGroups.last.map { record.innermostOpenGroup!.isSame(as: $0.storage) } ?? true),
+                         "the innermost open group's storage is not the innermost open group's")
             precondition(record.position >= 0 && record.position <= record.steps.count,
                          "position \(record.position) outside 0...\(record.steps.count)")
             var cost = 0
