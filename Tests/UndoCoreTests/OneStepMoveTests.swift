@@ -38,18 +38,27 @@ import Testing
         }
     }
 
-    /// Runs the same steps and moves on a history of global steps alone (the short way) and on
-    /// one with a step of another document at the bottom (the general way), comparing each call.
-    @Test(arguments: [false, true])
-    func theShortWayGivesWhatTheGeneralWayGives(failing: Bool) throws {
+    /// Where the steps of a comparison are: the global context, one document, or one document
+    /// that is also the current context (each a short way of its own).
+    enum Placement: CaseIterable {
+        case global, document, currentDocument
+    }
+
+    /// Runs the same steps and moves on a history whose steps are all in one context (the short
+    /// way) and on one with a step of another document at the bottom (the general way),
+    /// comparing each call.
+    @Test(arguments: [false, true], Placement.allCases)
+    func theShortWayGivesWhatTheGeneralWayGives(failing: Bool, placement: Placement) throws {
         let short = UndoStack(), general = UndoStack()
         let shortModel = Model(), generalModel = Model()
+        let context = placement == .global ? UndoContext.global : UndoContext("the document")
+        if placement == .currentDocument { short.currentContext = context }
         try general.perform(Step(model: Model(), behaviour: .plain, amount: 100, context: UndoContext("other")))
         var amount = 0
         for behaviour in Behaviour.allCases {
             amount += 1
-            try short.perform(Step(model: shortModel, behaviour: behaviour, amount: amount))
-            try general.perform(Step(model: generalModel, behaviour: behaviour, amount: amount))
+            try short.perform(Step(model: shortModel, behaviour: behaviour, amount: amount, context: context))
+            try general.perform(Step(model: generalModel, behaviour: behaviour, amount: amount, context: context))
         }
         shortModel.failing = failing
         generalModel.failing = failing

@@ -53,6 +53,13 @@ struct ContextCounts: Equatable {
         return contexts
     }
 
+    /// The one context with a count, when it is not the global one and it was counted last
+    /// (its name known without reading the dictionary): every step is then in it alone.
+    var soleContext: UndoContext? {
+        guard global.isEmpty && others.count == 1 else { return nil }
+        return recentContext
+    }
+
     /// Whether only the global context has a count: then every step is in the global context
     /// alone (each step counts for every context it touches).
     var onlyGlobal: Bool { others.isEmpty }

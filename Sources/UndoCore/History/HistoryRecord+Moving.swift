@@ -18,8 +18,12 @@ extension HistoryRecord {
                        removingObsolete: Bool = true) throws -> UndoResult? {
         // A refused or failed move changes nothing, not even the coalescing run: a journal,
         // which keeps only the calls that succeeded, then replays to the same history.
-        if count == 1 && removingObsolete && openGroups.isEmpty && contextCounts.onlyGlobal && isWholeHistory(scope) {
-            return try moveOneGlobal(direction)
+        if count == 1 && removingObsolete && openGroups.isEmpty {
+            if contextCounts.onlyGlobal {
+                if isWholeHistory(scope) { return try moveOneGlobal(direction) }
+            } else if pendingOrigins.isEmpty, let sole = contextCounts.soleContext, covers(scope, sole) {
+                return try moveOne(direction, allIn: sole)
+            }
         }
         let wasOpen = coalescingOpen
         do {
@@ -36,6 +40,50 @@ extension HistoryRecord {
         case .current: currentContext == nil
         case .given(let context): context == nil
         }
+    }
+
+    /// Whether a move of `scope` takes the steps of `context`: the whole history, or `context`.
+    private func covers(_ scope: Scope, _ context: UndoContext) -> Bool {
+        switch scope {
+        case .current: currentContext == nil || currentContext == context
+        case .given(let given): given == nil || given == context
+        }
+    }
+
+    /// An undo or redo of one step while every step is in one document, `context` (counted
+    /// there alone), and the move is of the whole history or of that document: the step is at
+    /// the position's edge, and is counted over in `context` directly. The same move as
+    /// ``moveSteps(count:_:in:removingObsolete:)`` makes (`OneStepMove` compares them).
+    /// - Complexity: O(1).
+    private mutating func moveOne(_ direction: UndoResult.Direction, allIn context: UndoContext) throws -> UndoResult? {
+        let index = direction == .undo ? position - 1 : position
+        let wasOpen = coalescingOpen
+        coalescingOpen = false
+        guard index >= 0 && index < steps.count else { return nil }
+        var changes = UndoChanges()
+        let marks = changes.obsoleteMarks
+        var name: String?
+        do {
+            try steps.withCommand(at: index) { command in
+                switch direction {
+                case .undo: try command.undo(&changes)
+                case .redo: try command.perform(&changes)
+                }
+                name = command.name
+            }
+        } catch {
+            coalescingOpen = wasOpen
+            throw failed(at: index, error)
+        }
+        if changes.obsoleteMarks != marks {
+            changes.obsoleteMarks = marks
+            let removed = removeObsolete(at: index)
+            return UndoResult(direction: direction, name: removed.name, context: removed.context, stepCount: 1,
+                              changes: changes.takeAll(), obsoleteCount: 1)
+        }
+        position = direction == .undo ? position &- 1 : position &+ 1
+        contextCounts.move(in: context, toDone: direction == .redo)
+        return UndoResult(direction: direction, name: name, context: context, stepCount: 1, changes: changes.takeAll())
     }
 
     /// An undo or redo of one step of the whole history while every step is in the global
