@@ -1,0 +1,53 @@
+import Testing
+import UndoCore
+import UndoPluginABI
+@testable import UndoPluginHost
+
+/// The call frame's bookkeeping, which the callbacks rely on: a frame is this thread's current
+/// one exactly while its call is under way (a nested call's frame during the nested call, the
+/// outer one again after it), a callback's `undo_call *` is accepted only then, and the
+/// `undo_call` describes the call's action, phase and plugin data.
+@Suite struct CallFrameTests {
+    @Test func aFrameIsCurrentOnlyWhileItsCallIsUnderWayAndNestedCallsPutTheOuterOneBack() {
+        let table = HostTables.makeTable(hostName: "test", hostVersion: "1", locale: "en")
+        defer { HostTables.retire(table) }
+        let outer = CallFrame(hostTable: table, pluginData: nil, phase: .describe)
+        let inner = CallFrame(hostTable: table, pluginData: nil, phase: .describe)
+        #expect(CallFrame.current == nil)
+        var outerCall: UnsafeMutablePointer<undo_call>?
+        outer.run { call in
+            outerCall = call
+            #expect(CallFrame.current === outer)
+            #expect(CallFrame.accepting(call) === outer)
+            inner.run { innerCall in
+                #expect(CallFrame.current === inner)
+                #expect(CallFrame.accepting(innerCall) === inner)
+                #expect(CallFrame.accepting(call) == nil)  // the outer call is not the one under way
+            }
+            #expect(CallFrame.current === outer)
+            #expect(CallFrame.accepting(call) === outer)
+        }
+        #expect(CallFrame.current == nil)
+        #expect(CallFrame.accepting(outerCall) == nil)  // a call that ended is refused
+        #expect(!PluginHost.isInsidePluginCall)
+    }
+
+    @Test func theCallSaysItsPhaseAndPluginDataAndNamesNoActionAfterForgettingIt() {
+        let table = HostTables.makeTable(hostName: "test", hostVersion: "1", locale: "en")
+        defer { HostTables.retire(table) }
+        var data = 7
+        let frame = CallFrame(hostTable: table, pluginData: nil, phase: .describe)
+        withUnsafeMutablePointer(to: &data) { pointer in
+            frame.setPluginData(UnsafeMutableRawPointer(pointer))
+            frame.run { call in
+                #expect(call.pointee.plugin_data == UnsafeMutableRawPointer(pointer))
+                #expect(call.pointee.phase == UInt32(UNDO_PHASE_DESCRIBE))
+                #expect(String(cString: call.pointee.action_id) == "")
+            }
+            frame.setPluginData(nil)
+            frame.run { call in #expect(call.pointee.plugin_data == nil) }
+        }
+        frame.forgetAction()
+        frame.run { call in #expect(String(cString: call.pointee.action_id) == "") }
+    }
+}
