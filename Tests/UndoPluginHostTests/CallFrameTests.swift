@@ -32,6 +32,30 @@ import UndoPluginABI
         #expect(!PluginHost.isInsidePluginCall)
     }
 
+    /// The kept frame of perform and inverse calls is given back on every way out: after a
+    /// success, after a plugin's failure (thrown out of the frame's body), and after a failure
+    /// with changes reported.
+    @Test func theKeptFrameIsGivenBackAfterSuccessesAndFailures() throws {
+        let (host, _) = makeHost()
+        _ = try host.load(file: try Fixtures.buildPlugin("spoiler.c"))
+        let doc = UndoContext("doc")
+        let grow = try host.actionType("spoiler.grow")
+        let plugin = grow.plugin
+        #expect(plugin.keptFrameIsFree)
+        _ = try host.perform(grow, argumentText: "10", in: doc)
+        #expect(plugin.keptFrameIsFree)
+        for arguments in ["5 1", "5 0"] {
+            #expect(throws: PluginHostError.self) {
+                try host.perform(try host.actionType("spoiler.spoil"), argumentText: arguments, in: doc)
+            }
+            #expect(plugin.keptFrameIsFree, "\(arguments)")
+        }
+        try host.undo()
+        #expect(plugin.keptFrameIsFree)
+        try host.redo()
+        #expect(plugin.keptFrameIsFree)
+    }
+
     @Test func theCallSaysItsPhaseAndPluginDataAndNamesNoActionAfterForgettingIt() {
         let table = HostTables.makeTable(hostName: "test", hostVersion: "1", locale: "en")
         defer { HostTables.retire(table) }

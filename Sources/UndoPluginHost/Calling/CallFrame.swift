@@ -103,6 +103,9 @@ final class CallFrame {
         }
     }
 
+    /// Whether a call has taken this (kept) frame and not given it back yet.
+    var isTaken: Bool { storage.access { $0.taken } }
+
     /// The plugin's data, handed to its calls in `undo_call.plugin_data`.
     func setPluginData(_ data: UnsafeMutableRawPointer?) {
         storage.access { state in
