@@ -192,8 +192,8 @@ final class FFICallInterface: @unchecked Sendable {
         precondition(values.count == parameterTypes.count, "arguments were not checked")
         var size = fixedScratchSize
         if copiesValues {
-            for value in values {
-                switch value {
+            for index in values.indices {
+                switch values[index] {
                 case .string(let s): size += s.utf8.count + 1
                 case .bytes(let b): size += b.count + 1
                 default: break
