@@ -15,7 +15,7 @@ extension ActionValue {
         case .f64: self = .f64(value.as.f64)
         case .string:
             let bytes = try Self.readBytes(UnsafeRawPointer(value.as.string.data), size: value.as.string.size)
-            guard let text = String(validating: bytes, as: UTF8.self) else { throw .invalidUTF8 }
+            guard let text = bytes.withUnsafeBytes({ CStrings.validated($0) }) else { throw .invalidUTF8 }
             self = .string(text)
         case .bytes:
             self = .bytes(try Self.readBytes(value.as.bytes.data, size: value.as.bytes.size))
