@@ -40,6 +40,39 @@ import UndoPluginABI
         }
     }
 
+    /// A string value is read from the caller's memory once its pointer and size are checked:
+    /// empty with NULL data is the empty string, NULL with a size is refused, and so is a size
+    /// over the limit (nothing read).
+    @Test func aPluginsStringValueIsCheckedBeforeItIsRead() throws {
+        func read(_ data: UnsafePointer<CChar>?, _ size: UInt64) -> Result<ActionValue, ActionArgumentError.Kind> {
+            var value = undo_value()
+            value.type = ActionValueType.string.rawValue
+            value.as.string.data = data
+            value.as.string.size = size
+            do throws(ActionArgumentError.Kind) {
+                return .success(try ActionValue(reading: value))
+            } catch {
+                return .failure(error)
+            }
+        }
+        #expect(try read(nil, 0).get() == .string(""))
+        guard case .failure(.invalidValue) = read(nil, 3) else {
+            Issue.record("NULL data with a size was read")
+            return
+        }
+        let tooLarge = UInt64(ActionArguments.maximumValueSize) + 1
+        "x".withCString { pointer in
+            guard case .failure(.tooLarge) = read(pointer, tooLarge) else {
+                Issue.record("a size over the limit was read")
+                return
+            }
+        }
+        "héllo".withCString { pointer in
+            #expect((try? read(pointer, 6).get()) == .string("héllo"))
+            #expect((try? read(pointer, 2).get()) == nil)  // cut inside "é": not UTF-8
+        }
+    }
+
     @Test func aPluginsValueOfInvalidUTF8IsRefused() throws {
         var bytes: [UInt8] = [0xF0, 0x9F, 0x98]
         let error = bytes.withUnsafeMutableBytes { buffer -> ActionArgumentError.Kind? in
