@@ -56,6 +56,24 @@ import UndoPluginABI
         #expect(plugin.keptFrameIsFree)
     }
 
+    /// What each call reports reaches the result in order: an undo of several steps collects the
+    /// changes of one inverse after another (the collector takes the first call's changes as a
+    /// whole and appends the next ones).
+    @Test func changesReportedByCallsReachTheResultInOrder() throws {
+        let (host, _) = makeHost()
+        try host.load(file: Fixtures.textEditor)
+        let doc = UndoContext("doc")
+        for (position, text) in [(0, "ab"), (2, "cd"), (4, "ef")] {
+            try host.perform("text.insert", [.i64(Int64(position)), .string(text)], in: doc)
+            try host.breakCoalescing()
+        }
+        try host.setCurrentContext(doc)
+        let undone = try #require(try host.undo(count: 3))
+        #expect(undone.changes == [4, 2, 0].map { UndoChange(context: doc, location: $0, length: 0) })
+        let redone = try #require(try host.redo(count: 3))
+        #expect(redone.changes == [0, 2, 4].map { UndoChange(context: doc, location: $0, length: 2) })
+    }
+
     @Test func theCallSaysItsPhaseAndPluginDataAndNamesNoActionAfterForgettingIt() {
         let table = HostTables.makeTable(hostName: "test", hostVersion: "1", locale: "en")
         defer { HostTables.retire(table) }
