@@ -20,7 +20,7 @@ import Synchronization
 /// variable under a pthread mutex (both intercepted by ThreadSanitizer too), never in a futex of
 /// its own; the owner wakes one sleeper when it gives the lock back and some thread counts
 /// itself as waiting. (A normal pthread mutex taken and given back on every call cost about
-/// 95 instructions a pair; this costs about 25.)
+/// 95 instructions a pair; this costs about 30.)
 ///
 /// Invariants:
 /// - `owner` is the id of the thread that holds the lock, or 0. It becomes a thread's id only
