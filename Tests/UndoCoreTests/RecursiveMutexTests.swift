@@ -1,4 +1,7 @@
 import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 @testable import UndoCore
 
@@ -55,6 +58,66 @@ import Testing
             }
         }
         #expect(box.value == 40_000)
+    }
+
+    @Test func aLockNoOtherThreadHoldsIsTakenWithoutWaiting() {
+        let mutex = RecursiveMutex()
+        for _ in 0..<1_000 {
+            mutex.lock()
+            mutex.lock()
+            mutex.unlock()
+            mutex.unlock()
+        }
+        #expect(mutex.acquisitionsThatWaited == 0)
+        #expect(mutex.waitingThreads == 0)
+    }
+
+    /// Every thread waiting when the lock is given back gets it in turn: each one that gets it
+    /// wakes the next when it gives it back, so no wake-up is lost.
+    @Test func everyWaitingThreadIsWokenInTurn() {
+        let mutex = RecursiveMutex()
+        let box = Counter()
+        let threads = 6
+        mutex.lock()
+        let done = DispatchSemaphore(value: 0)
+        for index in 0..<threads {
+            // Serial queues of their own: each gets a thread at once (the global queue adds
+            // threads slowly while its first ones block).
+            DispatchQueue(label: "waiter \(index)").async {
+                mutex.lock()
+                box.value += 1
+                mutex.unlock()
+                done.signal()
+            }
+        }
+        // All of them asleep on the lock before it is given back (30 s at most).
+        var spins = 0
+        while mutex.waitingThreads < threads && spins < 30_000 {
+            usleep(1_000)
+            spins += 1
+        }
+        #expect(mutex.waitingThreads == threads)
+        mutex.unlock()
+        for _ in 0..<threads { #expect(done.wait(timeout: .now() + .seconds(30)) == .success) }
+        mutex.lock()
+        #expect(box.value == threads)
+        mutex.unlock()
+        #expect(mutex.acquisitionsThatWaited == threads)
+        #expect(mutex.waitingThreads == 0)
+    }
+
+    @Test func manyThreadsTakingItInShortTurnsLoseNoUpdate() {
+        let mutex = RecursiveMutex()
+        let box = Counter()
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            for _ in 0..<20_000 {
+                mutex.lock()
+                box.value += 1
+                mutex.unlock()
+            }
+        }
+        #expect(box.value == 160_000)
+        #expect(mutex.waitingThreads == 0)
     }
 
     private final class Counter: @unchecked Sendable {

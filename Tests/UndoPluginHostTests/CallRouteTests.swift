@@ -208,6 +208,30 @@ import UndoPluginABI
         #expect(prototypes.count == 9)  // every direct prototype
     }
 
+    /// `ffi_call`'s arguments are read by the collection's own indices: a slice that does not
+    /// start at 0 (values inside a longer list) passes the same values as a list of its own,
+    /// strings and bytes copied into the call's scratch included.
+    @Test func theLibffiCallReadsASliceByItsOwnIndices() throws {
+        let host = try host(.libffi)
+        let action = try host.actionType("calls.mixed")
+        let function: FFIFunction = action.performFunction
+        #expect(function.direct == nil)
+        let mixed: [ActionValue] = [.i32(-7), .f64(2.5), .string("slice"), .u64(42), .f64(-0.125)]
+        let longer: [ActionValue] = [.i64(99), .string("before")] + mixed + [.string("after")]
+        var call = undo_call()
+        call.struct_size = UInt32(MemoryLayout<undo_call>.size)
+        call.phase = UInt32(UNDO_PHASE_PERFORM)
+        call.host = UnsafePointer(action.plugin.hostTable)
+        call.plugin_data = action.plugin.pluginData
+        let before = try log(host)
+        #expect(withUnsafeMutablePointer(to: &call) { function.call($0, longer[2..<7]) } == UNDO_OK)
+        let afterSlice = try log(host)
+        #expect(withUnsafeMutablePointer(to: &call) { function.call($0, mixed) } == UNDO_OK)
+        let line = String(afterSlice.dropFirst(before.count))
+        #expect(line == "mixed -7 2.5 \"slice\" 42 -0.125\n")
+        #expect(try log(host) == afterSlice + line)
+    }
+
     @Test func theRouteComesFromTheEnvironmentByName() {
         #expect(PluginCallRoute.environmentVariable == "UNDOHOST_PLUGIN_CALLS")
         #expect(PluginCallRoute.parse("direct") == (.direct, nil))

@@ -197,7 +197,9 @@ extension ActionType {
 }
 
 extension UndoChanges {
+    /// Reports every place `other` holds, after these: taken as a whole (the collector of an
+    /// action that reported nothing yet takes `other`'s array itself), not one by one.
     mutating func append(contentsOf other: UndoChanges) {
-        for change in other.all { report(change) }
+        report(contentsOf: other)
     }
 }

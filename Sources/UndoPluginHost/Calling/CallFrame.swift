@@ -71,6 +71,7 @@ final class CallFrame {
         storage = CallFrameStorage(host: UnsafePointer(hostTable), phase: phase)
         storage.access { state in
             state.pluginData = pluginData
+            storage.call.pointee.plugin_data = pluginData
             state.documents = documents
             state.prepare(phase: phase, action: action, context: context, call: storage.call)
         }
@@ -102,8 +103,16 @@ final class CallFrame {
         }
     }
 
+    /// Whether a call has taken this (kept) frame and not given it back yet.
+    var isTaken: Bool { storage.access { $0.taken } }
+
     /// The plugin's data, handed to its calls in `undo_call.plugin_data`.
-    func setPluginData(_ data: UnsafeMutableRawPointer?) { storage.access { $0.pluginData = data } }
+    func setPluginData(_ data: UnsafeMutableRawPointer?) {
+        storage.access { state in
+            state.pluginData = data
+            storage.call.pointee.plugin_data = data
+        }
+    }
 
     /// Gives the frame the plugin's document slots, looked up from the next call on.
     func setDocuments(_ documents: DocumentSlots) {
@@ -119,7 +128,12 @@ final class CallFrame {
 
     /// Forgets the action type of the last call (which refers to the plugin that keeps this
     /// frame: done on unload, so the two do not keep each other alive).
-    func forgetAction() { storage.access { $0.action = nil } }
+    func forgetAction() {
+        storage.access { state in
+            state.action = nil
+            storage.call.pointee.action_id = UnsafePointer(state.noActionID)
+        }
+    }
 
     // MARK: The call's fields
 
@@ -219,7 +233,7 @@ final class CallFrame {
     /// and an `undo_call` describing it, valid only inside.
     func run<R>(_ body: (UnsafeMutablePointer<undo_call>) throws -> R) rethrows -> R {
         let previous = begin()
-        defer { end(previous) }
+        defer { CurrentFrame.restore(previous) }
         return try body(storage.call)
     }
 
@@ -228,24 +242,20 @@ final class CallFrame {
         where Values.Element == ActionValue, Values.Index == Int
     {
         let previous = begin()
-        defer { end(previous) }
+        defer { CurrentFrame.restore(previous) }
         return function.call(storage.call, arguments)
     }
 
     /// Makes this frame the thread's current one, its `undo_call` valid for callbacks: a frame
     /// is the thread's current one exactly while its call is under way (a nested call's frame
     /// is current during the nested call, then this one again).
-    /// - Returns: the frame that was current before (for ``end(_:)``).
-    private func begin() -> CallFrame? {
-        let previous = CurrentFrame.get()
-        precondition(previous !== self, "a frame's call began inside its own call")
-        CurrentFrame.set(self)
+    /// - Returns: the frame that was current before, as ``CurrentFrame`` keeps it (for
+    ///   ``CurrentFrame/restore(_:)``, which ends the call): neither is retained, so a call
+    ///   costs no reference counting for them.
+    private func begin() -> UnsafeMutableRawPointer? {
+        let previous = CurrentFrame.replace(with: self)
+        precondition(previous != Unmanaged.passUnretained(self).toOpaque(), "a frame's call began inside its own call")
         return previous
-    }
-
-    /// Ends a call begun with ``begin()``: `previous` is the thread's current frame again.
-    private func end(_ previous: CallFrame?) {
-        CurrentFrame.set(previous)
     }
 
     /// The frame a callback may act on: this thread's current one (whose call is under way), if
@@ -306,10 +316,11 @@ struct CallState {
         self.phase = phase
         // Stored only when they change (the same action type in the same context, call after
         // call, costs no reference counting).
-        if self.action !== action { self.action = action }
+        if self.action !== action {
+            self.action = action
+            call.pointee.action_id = UnsafePointer(action?.cLocalID ?? noActionID)
+        }
         call.pointee.phase = phase.cPhase
-        call.pointee.action_id = UnsafePointer(action?.cLocalID ?? noActionID)
-        call.pointee.plugin_data = pluginData
         if self.context != context {
             self.context = context
             let copy = strdup(context.name)!
@@ -395,15 +406,22 @@ struct CallFrameStorage {
 /// The frame of the plugin call under way on each thread, kept in a C thread-local variable
 /// (`undo__current_frame`, CUndoHostSupport).
 ///
-/// Invariants: a thread's value is set only by ``CallFrame/run(_:)`` and ``CallFrame/call(_:_:)``,
-/// to a frame that the running call keeps alive, and put back to the previous value before they
-/// return; so a value read on its own thread is always a live frame (held unretained).
+/// Invariants: a thread's value is set only by ``CallFrame/run(_:)`` and ``CallFrame/call(_:_:)``
+/// (through ``replace(with:)``), to a frame that the running call keeps alive, and put back to
+/// the previous value (``restore(_:)``) before they return; so a value read on its own thread is
+/// always a live frame (held unretained), and the previous value put back is one again.
 private enum CurrentFrame {
     static func get() -> CallFrame? {
         undo__current_frame().map { Unmanaged<CallFrame>.fromOpaque($0).takeUnretainedValue() }
     }
 
-    static func set(_ frame: CallFrame?) {
-        undo__set_current_frame(frame.map { Unmanaged.passUnretained($0).toOpaque() })
+    /// Makes `frame` the current one. - Returns: the value before, to give to ``restore(_:)``.
+    static func replace(with frame: CallFrame) -> UnsafeMutableRawPointer? {
+        let previous = undo__current_frame()
+        undo__set_current_frame(Unmanaged.passUnretained(frame).toOpaque())
+        return previous
     }
+
+    /// Puts back the value ``replace(with:)`` returned.
+    static func restore(_ previous: UnsafeMutableRawPointer?) { undo__set_current_frame(previous) }
 }

@@ -69,6 +69,7 @@ enum DirectCall {
 
     /// Calls the function with `values`, which have exactly the declared types (checked when
     /// the step was made: ``ActionArguments``; strings free of NUL bytes).
+    @inline(__always)
     func call<Values: RandomAccessCollection>(_ call: UnsafeMutablePointer<undo_call>, _ values: Values) -> Int32
         where Values.Element == ActionValue, Values.Index == Int
     {

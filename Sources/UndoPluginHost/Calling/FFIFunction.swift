@@ -85,6 +85,9 @@ final class FFIFunction: @unchecked Sendable {
     /// Calls the function with `call` first and `values`, which must already have exactly the
     /// parameter types (``ActionArguments`` checks them).
     /// - Returns: the function's `int32_t` result.
+    // Inlined (with the direct call) into the frame's call: the one path of every perform and
+    // inverse, so a call of a direct prototype costs no frames of its own on the way.
+    @inline(__always)
     func call<Values: RandomAccessCollection>(_ call: UnsafeMutablePointer<undo_call>, _ values: Values) -> Int32
         where Values.Element == ActionValue, Values.Index == Int
     {
@@ -98,8 +101,8 @@ final class FFIFunction: @unchecked Sendable {
     func callThroughFFI<Values: RandomAccessCollection>(_ call: UnsafeMutablePointer<undo_call>, _ values: Values) -> Int32
         where Values.Element == ActionValue, Values.Index == Int
     {
-        guard let interface else { return self.values!.call(call, values) }
-        return interface.call(function, call, values)
+        // Called through the optional, not bound: a bound copy was retained and released per call.
+        return interface?.call(function, call, values) ?? self.values!.call(call, values)
     }
 }
 
@@ -181,6 +184,7 @@ final class FFICallInterface: @unchecked Sendable {
     /// all in one scratch on the stack (``FFIScratch``) that lives until the call returns.
     /// - Complexity: O(bytes of the string and bytes values); no heap allocation when those are
     ///   small.
+    @inline(__always)
     func call<Values: RandomAccessCollection>(_ function: undo_fn, _ call: UnsafeMutablePointer<undo_call>,
                                               _ values: Values) -> Int32
         where Values.Element == ActionValue, Values.Index == Int
@@ -188,8 +192,8 @@ final class FFICallInterface: @unchecked Sendable {
         precondition(values.count == parameterTypes.count, "arguments were not checked")
         var size = fixedScratchSize
         if copiesValues {
-            for value in values {
-                switch value {
+            for index in values.indices {
+                switch values[index] {
                 case .string(let s): size += s.utf8.count + 1
                 case .bytes(let b): size += b.count + 1
                 default: break
@@ -199,8 +203,9 @@ final class FFICallInterface: @unchecked Sendable {
         return withUnsafeTemporaryAllocation(byteCount: size, alignment: FFIScratch.alignment) { buffer in
             var scratch = FFIScratch(buffer, arguments: argumentCount)
             scratch.append(UnsafeMutableRawPointer(call))
-            for value in values {
-                switch value {
+            // By index: an iterator copied the whole list first.
+            for index in values.indices {
+                switch values[index] {
                 case .i32(let v): scratch.append(v)
                 case .u32(let v): scratch.append(v)
                 case .i64(let v): scratch.append(v)
@@ -235,7 +240,8 @@ struct FFIScratch {
     static let alignment = 16
     private static let slotSize = 8
     /// libffi widens integer results to a full ffi_arg: a 4-byte slot would be overrun.
-    private static let resultSize = max(8, Int(undo__ffi_return_slot_size()))
+    /// (Computed: a constant once inlined, where a stored static was a lazy global's check per use.)
+    private static var resultSize: Int { max(8, Int(undo__ffi_return_slot_size())) }
 
     private let base: UnsafeMutableRawPointer
     private let size: Int
@@ -250,6 +256,8 @@ struct FFIScratch {
     private var resultOffset: Int { Self.slotSize * arguments }
     private var pointersOffset: Int { resultOffset + Self.resultSize }
 
+    // The scratch's functions are inlined into the one call that uses them (``FFICallInterface/call(_:_:_:)``).
+    @inline(__always)
     init(_ buffer: UnsafeMutableRawBufferPointer, arguments: Int) {
         base = buffer.baseAddress!
         size = buffer.count
@@ -279,6 +287,7 @@ struct FFIScratch {
     }
 
     /// Calls `function` through `cif` with the slots.
+    @inline(__always)
     func invoke(_ cif: UnsafeMutablePointer<ffi_cif>, _ function: undo_fn) -> Int32 {
         precondition(appended == arguments, "fewer values than the function's parameters")
         let result = base + resultOffset

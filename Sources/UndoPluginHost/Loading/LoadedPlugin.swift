@@ -128,6 +128,10 @@ final class LoadedPlugin: @unchecked Sendable {
     /// table, so keeping it makes no cycle.
     private let keptFrame: CallFrame
 
+    /// Whether the kept frame is free for the next call (for tests: every call gives it back,
+    /// also a call that fails).
+    var keptFrameIsFree: Bool { serialized { !keptFrame.isTaken } }
+
     /// Makes the kept frame forget its document slot, before a slot is freed.
     func forgetKeptDocument() { keptFrame.forgetDocument() }
 
@@ -139,8 +143,16 @@ final class LoadedPlugin: @unchecked Sendable {
         if mustLock { callLock.lock() }
         defer { if mustLock { callLock.unlock() } }
         if keptFrame.take(phase: phase, action: action, context: context) {
-            defer { keptFrame.release() }
-            return try body(keptFrame)
+            // Given back on both ways out, without a deferred call (one function call less).
+            let result: R
+            do {
+                result = try body(keptFrame)
+            } catch {
+                keptFrame.release()
+                throw error
+            }
+            keptFrame.release()
+            return result
         }
         return try body(CallFrame(hostTable: hostTable, pluginData: pluginData, phase: phase, action: action,
                                   context: context, documents: documents))

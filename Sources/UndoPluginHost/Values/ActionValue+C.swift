@@ -14,8 +14,11 @@ extension ActionValue {
         case .u64: self = .u64(value.as.u64)
         case .f64: self = .f64(value.as.f64)
         case .string:
-            let bytes = try Self.readBytes(UnsafeRawPointer(value.as.string.data), size: value.as.string.size)
-            guard let text = String(validating: bytes, as: UTF8.self) else { throw .invalidUTF8 }
+            // Decoded from the caller's memory (checked as for bytes first), not from a copy.
+            let text = try Self.withBytes(UnsafeRawPointer(value.as.string.data), size: value.as.string.size) {
+                CStrings.validated($0)
+            }
+            guard let text else { throw .invalidUTF8 }
             self = .string(text)
         case .bytes:
             self = .bytes(try Self.readBytes(value.as.bytes.data, size: value.as.bytes.size))
@@ -23,12 +26,19 @@ extension ActionValue {
     }
 
     private static func readBytes(_ data: UnsafeRawPointer?, size: UInt64) throws(ActionArgumentError.Kind) -> [UInt8] {
+        try withBytes(data, size: size) { Array($0) }
+    }
+
+    /// Runs `body` with the `size` bytes at `data`, once they are checked: at most
+    /// ``ActionArguments/maximumValueSize``, and not NULL unless empty.
+    private static func withBytes<R>(_ data: UnsafeRawPointer?, size: UInt64,
+                                     _ body: (UnsafeRawBufferPointer) -> R) throws(ActionArgumentError.Kind) -> R {
         guard size <= UInt64(ActionArguments.maximumValueSize) else {
             throw .tooLarge(size: Int(clamping: size), limit: ActionArguments.maximumValueSize)
         }
-        guard size > 0 else { return [] }
+        guard size > 0 else { return body(UnsafeRawBufferPointer(start: nil, count: 0)) }
         guard let data else { throw .invalidValue("data is NULL but size is \(size)") }
-        return Array(UnsafeRawBufferPointer(start: data, count: Int(size)))
+        return body(UnsafeRawBufferPointer(start: data, count: Int(size)))
     }
 
     /// Runs `body` with these values as C `undo_value`s; strings are NUL-terminated copies.
