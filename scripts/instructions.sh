@@ -9,8 +9,9 @@
 #   scripts/instructions.sh [SMALL] [LARGE]     N default 2000 and 20000
 #
 # SCRATCH: the build folder (default .build-instr). CEILINGS: the ceilings file. WORKLOADS: the
-# workloads to run (default all eight). UPDATE=1 writes the figures measured plus 5% as the new
-# ceilings instead of checking them.
+# workloads to run (default the eight anchors' workloads, then pushundoredo-doc of both paths:
+# pushundoredo with every step in a document context, as real programs make them). UPDATE=1
+# writes the figures measured plus 5% as the new ceilings instead of checking them.
 # valgrind 3.19 cannot read the toolchain's DWARF 5, so the binary and the plugin are run from
 # copies with their debug info stripped.
 set -euo pipefail
@@ -20,7 +21,8 @@ SMALL=${1:-2000}
 LARGE=${2:-20000}
 SCRATCH=${SCRATCH:-.build-instr}
 CEILINGS=${CEILINGS:-$REPO/scripts/instruction-ceilings.txt}
-WORKLOADS=${WORKLOADS:-"pushundoredo typing macro labels plugin-pushundoredo plugin-typing plugin-macro plugin-labels"}
+WORKLOADS=${WORKLOADS:-"pushundoredo typing macro labels plugin-pushundoredo plugin-typing plugin-macro plugin-labels
+    pushundoredo-doc plugin-pushundoredo-doc"}
 [ "$LARGE" -gt "$SMALL" ] || { echo "error: LARGE ($LARGE) must be above SMALL ($SMALL)" >&2; exit 2; }
 
 if ! command -v valgrind >/dev/null 2>&1; then

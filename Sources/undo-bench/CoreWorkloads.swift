@@ -23,6 +23,27 @@ struct AddCommand: UndoCommand {
     func undo(_ changes: inout UndoChanges) { counter.value &-= amount }
 }
 
+/// A document of the pushundoredo-doc workload: a counter that knows the context its steps
+/// belong to, as a real program's document knows its name.
+final class CounterDocument {
+    var value: Int64 = 0
+    let context: UndoContext
+    init(_ context: UndoContext) { self.context = context }
+}
+
+/// *add k* in a document: AddCommand, with the step in the document's context. Still two
+/// words, so the history keeps it inline. (The amount comes first: with AddCommand's layout
+/// the optimizer merges the two commands' identical functions, and AddCommand's steps then
+/// go through a thunk, 3 Ir per op of pushundoredo.)
+struct DocumentAddCommand: UndoCommand {
+    let amount: Int64
+    let document: CounterDocument
+    var name: String? { "Add" }
+    var context: UndoContext { document.context }
+    func perform(_ changes: inout UndoChanges) { document.value &+= amount }
+    func undo(_ changes: inout UndoChanges) { document.value &-= amount }
+}
+
 /// The four kinds of edit in the labels workload; an edit is named by its kind, the way a real
 /// program names its commands.
 enum EditKind: UInt8, CaseIterable {
@@ -114,6 +135,49 @@ enum CoreWorkloads {
             && history.undoCount == kept && !history.canRedo
             && kept == min(n, countLimit ?? n, memoryLimit.map { $0 / MemoryLayout<AddCommand>.size } ?? n)
         result.ops = n + 2 * kept
+        result.totalMs = result.pushMs + result.undoMs + result.redoMs
+
+        _ = clock.lap()
+        history = nil
+        result.freeMs = clock.lap()
+        return result
+    }
+
+    /// The context of the *-doc workloads: a document's name, as undo-host gives every step.
+    static let documentContext = UndoContext("doc")
+
+    /// pushundoredo-doc: pushundoredo with every step in the document context "doc", the way a
+    /// real program's steps are made: the history's current context is the document (as
+    /// undo-host sets it when a document is opened), each *add k* belongs to it, and undo and
+    /// redo act on it. Not an anchors' workload (Qt and plain C have no contexts). ops = 3N.
+    static func pushUndoRedoInDocument(_ n: Int) throws -> BenchResult {
+        var result = BenchResult(workload: "pushundoredo-doc", n: n, ops: 3 * n)
+        let document = CounterDocument(documentContext)
+        var history: UndoStack! = UndoStack()
+        history.currentContext = documentContext
+        let heapBefore = heapInUse()
+
+        var clock = Stopwatch()
+        for i in 0..<n {
+            try history.perform(DocumentAddCommand(amount: Int64(i % 7 + 1), document: document))
+        }
+        result.pushMs = clock.lap()
+        result.heapBytesPerN = n > 0 ? Double(heapInUse() - heapBefore) / Double(n) : 0
+        let afterPush = document.value
+        let inDocument = history.canUndo(in: documentContext) && !history.canUndo(in: .global)
+
+        _ = clock.lap()
+        for _ in 0..<n { try history.undo() }
+        result.undoMs = clock.lap()
+        let afterUndo = document.value
+
+        for _ in 0..<n { try history.redo() }
+        result.redoMs = clock.lap()
+
+        let want = expectedSum(n, modulus: 7)
+        result.ok = afterPush == want && afterUndo == 0 && document.value == want && inDocument == (n > 0)
+            && history.count == n && history.undoCount == n && !history.canRedo
+            && history.isDirty(documentContext) == (n > 0)
         result.totalMs = result.pushMs + result.undoMs + result.redoMs
 
         _ = clock.lap()

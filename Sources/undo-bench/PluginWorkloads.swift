@@ -36,42 +36,51 @@ enum PluginWorkloads {
                          + "`swift build -c release --product UndoBenchCounterPlugin` (same scratch path)")
     }
 
-    /// The counter, as the plugin describes it.
-    static func counter(_ host: PluginHost) throws -> Int64 {
-        let text = try host.describe(.global, plugin: pluginID)
+    /// The counter, as the plugin describes it in `context` (any but "typing").
+    static func counter(_ host: PluginHost, in context: UndoContext = .global) throws -> Int64 {
+        let text = try host.describe(context, plugin: pluginID)
         guard let value = Int64(text) else { throw BenchError("bad counter description: \(text)") }
         return value
     }
 
     /// pushundoredo: as CoreWorkloads.pushUndoRedo, each step a bench.add call.
-    static func pushUndoRedo(_ n: Int, isolated: Bool = false) throws -> BenchResult {
-        var result = BenchResult(workload: isolated ? "plugin-isolated-pushundoredo" : "plugin-pushundoredo", n: n, ops: 3 * n)
+    /// `document`: every step in that context instead of the global one, as undo-host makes
+    /// them (the plugin-pushundoredo-doc row): the document is made the current context first,
+    /// as undo-host does when one is opened, so undo and redo act on it.
+    static func pushUndoRedo(_ n: Int, isolated: Bool = false, in document: UndoContext? = nil) throws -> BenchResult {
+        let name = document != nil ? "plugin-pushundoredo-doc" : isolated ? "plugin-isolated-pushundoredo" : "plugin-pushundoredo"
+        var result = BenchResult(workload: name, n: n, ops: 3 * n)
         var host: PluginHost! = try makeHost(isolated: isolated)
         result.noteRoute(of: host)
         let add = try host.actionType("bench.add")
+        let context = document ?? .global
+        if let document { try host.setCurrentContext(document) }
         let heapBefore = heapInUse()
 
         var clock = Stopwatch()
         for i in 0..<n {
-            try host.perform(add, argument: .i64(Int64(i % 7 + 1)))
+            try host.perform(add, argument: .i64(Int64(i % 7 + 1)), in: context)
         }
         result.pushMs = clock.lap()
         result.heapBytesPerN = n > 0 ? Double(heapInUse() - heapBefore) / Double(n) : 0
-        let afterPush = try counter(host)
+        let afterPush = try counter(host, in: context)
+        // Every step is in the document: none in the global context (when it is another).
+        let inContext = host.history.withStack { $0.canUndo(in: context) && (document == nil || !$0.canUndo(in: .global)) }
 
         _ = clock.lap()
         for _ in 0..<n { try host.undo() }
         result.undoMs = clock.lap()
-        let afterUndo = try counter(host)
+        let afterUndo = try counter(host, in: context)
 
         _ = clock.lap()
         for _ in 0..<n { try host.redo() }
         result.redoMs = clock.lap()
 
         let want = expectedSum(n, modulus: 7)
-        let afterRedo = try counter(host)
+        let afterRedo = try counter(host, in: context)
         let (count, position) = host.history.withStack { ($0.count, $0.undoCount) }
         result.ok = afterPush == want && afterUndo == 0 && afterRedo == want && count == n && position == n
+            && inContext == (n > 0)
         result.totalMs = result.pushMs + result.undoMs + result.redoMs
 
         _ = clock.lap()

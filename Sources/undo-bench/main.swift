@@ -17,6 +17,7 @@ import Glibc
 let usage = """
     usage: undo-bench pushundoredo|typing|macro|labels [N]
            undo-bench plugin-pushundoredo|plugin-typing|plugin-macro|plugin-labels [N]
+           undo-bench pushundoredo-doc|plugin-pushundoredo-doc [N]
            undo-bench plugin-isolated-pushundoredo|plugin-isolated-typing [N]
            undo-bench branching|branching1 [N]
            undo-bench codable-journal [N]
@@ -68,6 +69,8 @@ do {
     case "plugin-typing": result = try PluginWorkloads.typing(n)
     case "plugin-macro": result = try PluginWorkloads.macro(n)
     case "plugin-labels": result = try PluginWorkloads.labels(n)
+    case "pushundoredo-doc": result = try CoreWorkloads.pushUndoRedoInDocument(n)
+    case "plugin-pushundoredo-doc": result = try PluginWorkloads.pushUndoRedo(n, in: CoreWorkloads.documentContext)
     case "plugin-isolated-pushundoredo": result = try PluginWorkloads.pushUndoRedo(n, isolated: true)
     case "plugin-isolated-typing": result = try PluginWorkloads.typing(n, isolated: true)
     case "branching": result = try TreeWorkloads.branching(n, depth: 4)

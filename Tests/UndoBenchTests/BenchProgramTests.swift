@@ -11,7 +11,8 @@ import UndoTestSupport
                                "push_ms", "undo_ms", "redo_ms", "free_ms", "impl", "check"]
 
     @Test(arguments: ["pushundoredo", "typing", "macro", "labels",
-                      "plugin-pushundoredo", "plugin-typing", "plugin-macro", "plugin-labels"])
+                      "plugin-pushundoredo", "plugin-typing", "plugin-macro", "plugin-labels",
+                      "pushundoredo-doc", "plugin-pushundoredo-doc"])
     func aWorkloadPassesItsChecksAndPrintsTheAnchorsLine(_ workload: String) throws {
         let run = try BenchProcess.run([workload, "2000"])
         #expect(run.status == 0, "\(run.standardError)")
