@@ -143,7 +143,7 @@ struct CommandChunks {
     /// Adds `command` after the last one, made an existential in its slot.
     /// - Complexity: O(1); a new chunk every ``chunkSize`` commands.
     @inlinable @inline(__always)
-    mutating func append<C: UndoCommand>(_ command: consuming C) {
+    mutating func append<C: UndoCommand>(typed command: consuming C) {
         if !isKnownUniquelyReferenced(&table) || state.unsafelyUnwrapped.pointee.count == state.unsafelyUnwrapped.pointee.capacity {
             makeRoom()
         }

@@ -153,7 +153,7 @@ struct StepList: RandomAccessCollection {
     @inlinable @inline(__always)
     mutating func append<C: UndoCommand>(typed command: consuming C, serial: UInt32, time: UInt64) -> Int32 {
         let cost = Int32(clamping: Swift.max(0, command.cost))
-        commands.append(command)
+        commands.append(typed: command)
         appendFields(serial: serial, cost: cost, time: time)
         return cost
     }
