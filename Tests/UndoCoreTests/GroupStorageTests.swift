@@ -83,3 +83,30 @@ import Testing
         #expect(census.alive == 0)
     }
 }
+
+/// Keystrokes merged into the newest member of an open group change it in place: the group's
+/// list keeps its buffer across every merge (it was copied on each before, O(members) a
+/// keystroke).
+@Suite struct GroupMergeInPlace {
+    @Test func keystrokesInAnOpenGroupMergeWithoutCopyingTheMembers() throws {
+        let stack = UndoStack.testing()
+        let store = TextStore()
+        try stack.beginGroup(named: "Macro")
+        for index in 0..<50 { try stack.perform(Append(store: store, text: "x\(index)", typing: false)) }
+        try stack.perform(Append(store: store, text: "a", typing: true))
+        func buffer() -> UnsafeRawPointer? {
+            stack.openGroups.last!.members.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+        }
+        for letter in "bcdefghij" {
+            let before = buffer()
+            try stack.perform(Append(store: store, text: String(letter), typing: true))
+            #expect(buffer() == before, "the members were copied by the merge of \(letter)")
+        }
+        #expect(stack.openGroups.last!.members.count == 51)
+        try stack.endGroup()
+        #expect(store[.global].hasSuffix("abcdefghij"))
+        try stack.undo()
+        #expect(store[.global] == "")
+        stack.checkInvariants()
+    }
+}

@@ -38,6 +38,23 @@ struct GroupStorage {
         access { $0.parts.append(typed: pending.take().unsafelyUnwrapped) }
     }
 
+    /// Offers `next` to the newest member, in place (``HistoryRecord/mergeWithNewest(_:key:at:)``):
+    /// a member annulled leaves; a merge forgets the members' contexts worked out. One access,
+    /// written out here: a closure could not borrow `next`.
+    /// - Complexity: O(1) plus the merge.
+    @usableFromInline
+    func mergeIntoNewestMember<C: UndoCommand>(_ next: borrowing C, key: UndoCoalescingKey) -> UndoMerge {
+        precondition(!fields.pointee.busy, "an UndoGroup was used from inside an access to it (a member's name, context, cost or merge that uses its own group)")
+        fields.pointee.busy = true
+        defer { fields.pointee.busy = false }
+        let count = fields.pointee.parts.members.count
+        guard count > 0 else { return .refused }
+        let outcome = HistoryRecord.merge(next, key: key, into: &fields.pointee.parts.members[count - 1]) ?? .refused
+        if outcome == .annulled { fields.pointee.parts.members.removeLast() }
+        if outcome != .refused { fields.pointee.parts.memberContexts = nil }
+        return outcome
+    }
+
     /// Whether `other` is this storage.
     func isSame(as other: GroupStorage) -> Bool { fields == other.fields }
 

@@ -175,7 +175,9 @@ struct HistoryRecord {
     ///   `.refused` when it must become a step of its own.
     @inlinable
     mutating func mergeWithNewest<C: UndoCommand>(_ command: borrowing C, key: UndoCoalescingKey, at now: UInt64) -> UndoMerge {
-        if let group = openGroups.last { return Self.merge(command, key: key, intoNewestOf: group) }
+        // In place in the innermost group's list (through its `members` property, the list
+        // was copied and written back on every merge: O(members) a keystroke).
+        if let group = innermostOpenGroup { return group.mergeIntoNewestMember(command, key: key) }
         guard position > 0 else { return .refused }
         let index = position - 1
         let (outcome, grown) = steps.merge(command, key: key, intoStepAt: index, at: now)
@@ -192,17 +194,6 @@ struct HistoryRecord {
         case .refused?, nil:
             return .refused
         }
-    }
-
-    /// Offers `command` to the newest member of an open group.
-    @usableFromInline
-    static func merge<C: UndoCommand>(_ command: borrowing C, key: UndoCoalescingKey, intoNewestOf group: UndoGroup) -> UndoMerge {
-        guard !group.members.isEmpty else { return .refused }
-        let last = group.members.count - 1
-        let outcome = merge(command, key: key, into: &group.members[last]) ?? .refused
-        if outcome == .annulled { group.members.removeLast() }
-        if outcome != .refused { group.membersChanged() }
-        return outcome
     }
 
     /// Appends a change as a new step at the position (or as the open group's newest member).
