@@ -5,17 +5,6 @@ import Testing
 /// must keep the commands, in order, each destroyed exactly once, across chunk boundaries, and a
 /// copy must never change with the original.
 @Suite struct CommandChunksTests {
-    /// Counts the commands alive: each holds a token, and a token counts itself out when freed.
-    final class Census {
-        var alive = 0
-    }
-
-    final class Token {
-        let census: Census
-        init(_ census: Census) { self.census = census; census.alive += 1 }
-        deinit { census.alive -= 1 }
-    }
-
     struct Numbered: UndoCommand {
         let number: Int
         let token: Token
@@ -25,15 +14,6 @@ import Testing
 
     static func numbers(_ chunks: CommandChunks) -> [Int] {
         (0..<chunks.count).map { (chunks[$0] as! Numbered).number }
-    }
-
-    /// A small, fixed generator: the same operations on every run.
-    struct Generator {
-        var state: UInt64
-        mutating func next(_ bound: Int) -> Int {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return Int((state >> 33) % UInt64(bound))
-        }
     }
 
     @Test func appendsAcrossChunksKeepOrderAndRoom() {
@@ -93,45 +73,45 @@ import Testing
     @Test(arguments: [1, 2, 3])
     func randomOperationsMatchAnArray(seed: UInt64) {
         let census = Census()
-        var generator = Generator(state: seed)
+        var generator = SplitMix(seed: seed)
         var chunks = CommandChunks()
         var model: [Int] = []
         var nextNumber = 0
         for round in 0..<6_000 {
             let command = Numbered(number: nextNumber, token: Token(census))
             nextNumber += 1
-            switch generator.next(20) {
+            switch Int.random(in: 0..<20, using: &generator) {
             case 0..<10:
                 chunks.append(command)
                 model.append(command.number)
             case 10 where !model.isEmpty:
-                let index = generator.next(model.count + 1)
+                let index = Int.random(in: 0...model.count, using: &generator)
                 chunks.insert(command, at: index)
                 model.insert(command.number, at: index)
             case 11 where !model.isEmpty:
-                let index = generator.next(model.count)
+                let index = Int.random(in: 0..<model.count, using: &generator)
                 _ = chunks.remove(at: index)
                 model.remove(at: index)
             case 12 where !model.isEmpty:
                 chunks.removeLast()
                 model.removeLast()
             case 13 where !model.isEmpty:
-                let from = generator.next(model.count), to = generator.next(model.count)
+                let from = Int.random(in: 0..<model.count, using: &generator), to = Int.random(in: 0..<model.count, using: &generator)
                 chunks.move(from: from, to: to)
                 model.insert(model.remove(at: from), at: to)
             case 14 where !model.isEmpty:
-                let index = generator.next(model.count)
+                let index = Int.random(in: 0..<model.count, using: &generator)
                 chunks[index] = command
                 model[index] = command.number
             case 15 where model.count > 2 * CommandChunks.chunkSize:
                 chunks.removeFirstChunks(1)
                 model.removeFirst(CommandChunks.chunkSize)
             case 16 where chunks.chunkCount == 1 && !model.isEmpty:
-                let k = generator.next(model.count)
+                let k = Int.random(in: 0..<model.count, using: &generator)
                 chunks.removeFirstOfOnlyChunk(k)
                 model.removeFirst(k)
-            case 17 where generator.next(10) == 0:
-                let index = generator.next(model.count + 1)
+            case 17 where Int.random(in: 0..<10, using: &generator) == 0:
+                let index = Int.random(in: 0...model.count, using: &generator)
                 chunks.removeSuffix(from: index)
                 model.removeSuffix(from: index)
             case 18:

@@ -7,15 +7,6 @@ import Testing
 @Suite struct ContextCountCacheTests {
     static let documents = (0..<5).map { UndoContext("document number \($0) with a long name") }
 
-    /// A small, fixed generator: the same operations on every run.
-    struct Generator {
-        var state: UInt64
-        mutating func next(_ bound: Int) -> Int {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return Int((state >> 33) % UInt64(bound))
-        }
-    }
-
     @Test func aRunOfOneDocumentIsCountedThroughTheRememberedPlace() {
         var counts = ContextCounts()
         let document = Self.documents[0]
@@ -41,15 +32,15 @@ import Testing
     /// counting, with copies taken and changed on the way.
     @Test(arguments: [7, 8, 9])
     func randomCountsStayExact(seed: UInt64) {
-        var generator = Generator(state: seed)
+        var generator = SplitMix(seed: seed)
         var counts = ContextCounts()
         var expected: [String: (done: Int, redo: Int)] = [:]
         for round in 0..<5_000 {
-            let context = generator.next(6) == 5 ? UndoContext.global : Self.documents[generator.next(5)]
+            let context = Int.random(in: 0..<6, using: &generator) == 5 ? UndoContext.global : Self.documents[Int.random(in: 0..<5, using: &generator)]
             var entry = expected[context.name] ?? (0, 0)
-            switch generator.next(3) {
+            switch Int.random(in: 0..<3, using: &generator) {
             case 0:
-                let done = generator.next(2) == 0
+                let done = Int.random(in: 0..<2, using: &generator) == 0
                 counts.add(1, done: done, to: context)
                 if done { entry.done += 1 } else { entry.redo += 1 }
             case 1 where entry.done > 0:

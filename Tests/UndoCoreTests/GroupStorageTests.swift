@@ -25,16 +25,6 @@ import Testing
         func undo(_ changes: inout UndoChanges) { _ = box.group!.context }
     }
 
-    final class Census {
-        var alive = 0
-    }
-
-    final class Token {
-        let census: Census
-        init(_ census: Census) { self.census = census; census.alive += 1 }
-        deinit { census.alive -= 1 }
-    }
-
     struct Counted: UndoCommand {
         let token: Token
         func perform(_ changes: inout UndoChanges) {}

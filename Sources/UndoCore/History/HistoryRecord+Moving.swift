@@ -54,6 +54,9 @@ extension HistoryRecord {
     /// there alone), and the move is of the whole history or of that document: the step is at
     /// the position's edge, and is counted over in `context` directly. The same move as
     /// ``moveSteps(count:_:in:removingObsolete:)`` makes (`OneStepMove` compares them).
+    /// Apart from ``moveOneGlobal(_:)`` on purpose: one function for both, with the context a
+    /// parameter, measured 306 Ir per op of pushundoredo against 285 and 883 of
+    /// pushundoredo-doc against 755.
     /// - Complexity: O(1).
     private mutating func moveOne(_ direction: UndoResult.Direction, allIn context: UndoContext) throws -> UndoResult? {
         let index = direction == .undo ? position - 1 : position

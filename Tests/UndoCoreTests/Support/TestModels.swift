@@ -114,3 +114,16 @@ struct SplitMix: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+
+/// Counts the values alive that hold one of its tokens: a test checks that everything it made
+/// is freed exactly once.
+final class Census {
+    var alive = 0
+}
+
+/// Counts itself in its census while it lives.
+final class Token {
+    let census: Census
+    init(_ census: Census) { self.census = census; census.alive += 1 }
+    deinit { census.alive -= 1 }
+}
