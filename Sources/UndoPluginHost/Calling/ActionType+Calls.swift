@@ -25,9 +25,7 @@ extension ActionType {
         let errorPhase: PluginActionError.Phase = redo ? .redo : .perform
         guard plugin.isLoaded else { throw plugin.unloadedError(action: self, phase: errorPhase) }
         if let remote = plugin.remote {
-            try plugin.serialized { () throws(PluginActionError) in
-                try remote.perform(self, &step, context: context, changes: &changes)
-            }
+            try performRemotely(remote, &step, context: context, changes: &changes)
             return
         }
         let inverseCount = inverseSignature?.parameters.count
@@ -42,6 +40,27 @@ extension ActionType {
                                           into: &step, changes: &changes)
         }
         if finished { step.performed = true }
+    }
+
+    /// An isolated plugin's perform, out of line: the in-process call, every step's, stays short
+    /// (its spills and stack frame with it).
+    @inline(never)
+    private func performRemotely(_ remote: IsolatedPluginProcess, _ step: inout PluginStep.State, context: UndoContext,
+                                 changes: inout UndoChanges) throws(PluginActionError)
+    {
+        try plugin.serialized { () throws(PluginActionError) in
+            try remote.perform(self, &step, context: context, changes: &changes)
+        }
+    }
+
+    /// An isolated plugin's inverse, out of line (see ``performRemotely(_:_:context:changes:)``).
+    @inline(never)
+    private func inverseRemotely(_ remote: IsolatedPluginProcess, _ values: [ActionValue], context: UndoContext,
+                                 changes: inout UndoChanges) throws(PluginActionError)
+    {
+        try plugin.serialized { () throws(PluginActionError) in
+            try remote.inverse(self, values, context: context, changes: &changes)
+        }
     }
 
     /// Checks what perform handed back and stores it in the step and `changes`.
@@ -84,10 +103,7 @@ extension ActionType {
                                     message: "the step was never performed, so it has no inverse arguments")
         }
         if let remote = plugin.remote {
-            let values = Array(arguments)
-            try plugin.serialized { () throws(PluginActionError) in
-                try remote.inverse(self, values, context: context, changes: &changes)
-            }
+            try inverseRemotely(remote, Array(arguments), context: context, changes: &changes)
             return
         }
         try plugin.withFrame(.inverse, action: self, context: context) { (frame) throws(PluginActionError) in

@@ -168,11 +168,15 @@ public final class PluginHost: @unchecked Sendable {
 
     /// A context reaches plugins as a C string: at most 4096 bytes (`UNDO_MAX_CONTEXT_LENGTH`,
     /// ``UndoStack/maximumNameBytes``), as in the C API.
+    // Inlined (every perform checks it), the error made out of line.
+    @inline(__always)
     static func checkContext(_ context: UndoContext) throws(PluginHostError) {
         let bytes = context.name.utf8.count
-        guard bytes <= UndoStack.maximumNameBytes else {
-            throw .history(.nameTooLong(what: "context", bytes: bytes, limit: UndoStack.maximumNameBytes))
-        }
+        if bytes > UndoStack.maximumNameBytes { throw contextTooLong(bytes) }
+    }
+
+    private static func contextTooLong(_ bytes: Int) -> PluginHostError {
+        .history(.nameTooLong(what: "context", bytes: bytes, limit: UndoStack.maximumNameBytes))
     }
 
     /// Checks `arguments` against the action's signature and makes the step, without
