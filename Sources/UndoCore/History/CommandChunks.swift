@@ -120,6 +120,13 @@ struct CommandChunks {
         }
     }
 
+    /// Runs `body` with the command at `index`, read in place (no copy of it, nor of the table).
+    /// - Complexity: O(1).
+    @inlinable
+    func readCommand<R>(at index: Int, _ body: (borrowing any UndoCommand) throws -> R) rethrows -> R {
+        try body(slot(index).pointee)
+    }
+
     /// Runs `body` on the command at `index`, in place.
     /// - Complexity: O(1).
     @inlinable

@@ -36,6 +36,10 @@ struct StepList: RandomAccessCollection {
     }
 
     @inlinable func command(at index: Int) -> any UndoCommand { commands[start + index] }
+    /// Runs `body` with the command of the step at `index`, read in place (no copy).
+    @inlinable func readCommand<R>(at index: Int, _ body: (borrowing any UndoCommand) throws -> R) rethrows -> R {
+        try commands.readCommand(at: start + index, body)
+    }
     @inlinable func serial(at index: Int) -> UInt32 { serials[index].value }
     @inlinable func cost(at index: Int) -> Int32 { costs[index].value }
     @inlinable func time(at index: Int) -> UInt64 { times[index].value }
@@ -56,6 +60,17 @@ struct StepList: RandomAccessCollection {
             serial = .first(of: list.serials)
             cost = .first(of: list.costs)
             time = .first(of: list.times)
+        }
+
+        /// Walks the steps from the one at `offset` on.
+        /// - Complexity: O(log runs).
+        init(_ list: StepList, from offset: Int) {
+            precondition(offset >= 0 && offset <= list.count, "step \(offset) outside 0...\(list.count)")
+            self.list = list
+            index = list.start + offset
+            serial = .at(offset, of: list.serials)
+            cost = .at(offset, of: list.costs)
+            time = .at(offset, of: list.times)
         }
 
         @inlinable

@@ -95,7 +95,6 @@ extension HistoryRecord {
     /// - Returns: how many were removed.
     mutating func removeAll(where predicate: (any UndoCommand) -> Bool) -> Int {
         var kept = StepList()
-        var removed = 0
         var keptDone = 0
         // Each removed step's serial, and the kept state before it: where the branches that
         // hung at it hang now. Only branches read it, so it is kept only when there are some
@@ -105,7 +104,18 @@ extension HistoryRecord {
         var last: UInt32 = 0
         let pendingStart = self.pendingStart
         var keptOrigins: [UInt32] = []
-        for (index, step) in steps.enumerated() {
+        // The oldest steps that go, up to the first that stays or is a group, are judged with
+        // their commands read in place: the walk below copies every step it reads (about 150
+        // instructions a step), and an unload that takes every step of the history (a program's
+        // last plugin) copies none. Their anchors are the empty history's state, 0.
+        let leading = leadingRemoved(by: predicate)
+        var removed = leading
+        if hasBranches {
+            for index in 0..<Swift.min(leading, pendingStart) { anchors[steps.serial(at: index)] = 0 }
+        }
+        let rest = IteratorSequence(StepList.Iterator(steps, from: leading))
+        for (offset, step) in rest.enumerated() {
+            let index = leading + offset
             guard let step = Self.filtered(step, removing: predicate, count: &removed) else {
                 if hasBranches && index < pendingStart { anchors[step.serial] = last }
                 continue
@@ -152,6 +162,19 @@ extension HistoryRecord {
         for group in openGroups { _ = group.removeMembers(where: predicate) }
         coalescingOpen = false
         return removed
+    }
+
+    /// How many of the oldest steps `predicate` picks, up to the first it does not pick or that
+    /// is a group (whose members ``filtered(_:removing:count:)`` judges): each command read in
+    /// place, offered to `predicate` once.
+    /// - Complexity: O(those steps).
+    private func leadingRemoved(by predicate: (any UndoCommand) -> Bool) -> Int {
+        var index = 0
+        let count = steps.count
+        while index < count, steps.readCommand(at: index, { UndoGroup.group(in: $0) == nil && predicate($0) }) {
+            index += 1
+        }
+        return index
     }
 
     /// `step` without the commands `predicate` picks (counted into `count`), or `nil` when it
