@@ -93,9 +93,8 @@ extension ActionType {
     }
 
     /// Runs the inverse with a step's inverse arguments (`nil`: the step was never performed).
-    func invokeInverse<Values: RandomAccessCollection>(_ inverseArguments: consuming Values?, context: UndoContext,
+    func invokeInverse<Values: ActionValueCollection>(_ inverseArguments: consuming Values?, context: UndoContext,
                                                        changes: inout UndoChanges) throws(PluginActionError)
-        where Values.Element == ActionValue, Values.Index == Int
     {
         guard plugin.isLoaded else { throw plugin.unloadedError(action: self, phase: .undo) }
         guard let arguments = consume inverseArguments else {

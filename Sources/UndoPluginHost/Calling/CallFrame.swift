@@ -238,8 +238,7 @@ final class CallFrame {
     }
 
     /// Calls a perform or inverse function with `arguments` in this frame, as ``run(_:)`` does.
-    func call<Values: RandomAccessCollection>(_ function: FFIFunction, _ arguments: Values) -> Int32
-        where Values.Element == ActionValue, Values.Index == Int
+    func call<Values: ActionValueCollection>(_ function: FFIFunction, _ arguments: Values) -> Int32
     {
         let previous = begin()
         defer { CurrentFrame.restore(previous) }

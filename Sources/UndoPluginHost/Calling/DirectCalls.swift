@@ -70,8 +70,7 @@ enum DirectCall {
     /// Calls the function with `values`, which have exactly the declared types (checked when
     /// the step was made: ``ActionArguments``; strings free of NUL bytes).
     @inline(__always)
-    func call<Values: RandomAccessCollection>(_ call: UnsafeMutablePointer<undo_call>, _ values: Values) -> Int32
-        where Values.Element == ActionValue, Values.Index == Int
+    func call<Values: ActionValueCollection>(_ call: UnsafeMutablePointer<undo_call>, _ values: Values) -> Int32
     {
         precondition(values.count == parameterCount, "arguments were not checked")
         switch self {
@@ -84,7 +83,7 @@ enum DirectCall {
             guard case .u32(let a) = values[0] else { Self.unchecked() }
             return function(call, a)
         case .i64(let function):
-            guard case .i64(let a) = values[0] else { Self.unchecked() }
+            guard let a = values.int64(at: 0) else { Self.unchecked() }
             return function(call, a)
         case .u64(let function):
             guard case .u64(let a) = values[0] else { Self.unchecked() }
@@ -96,10 +95,10 @@ enum DirectCall {
             guard case .string(let a) = values[0] else { Self.unchecked() }
             return a.withCString { function(call, $0) }
         case .i64I64(let function):
-            guard case .i64(let a) = values[0], case .i64(let b) = values[1] else { Self.unchecked() }
+            guard let a = values.int64(at: 0), let b = values.int64(at: 1) else { Self.unchecked() }
             return function(call, a, b)
         case .i64String(let function):
-            guard case .i64(let a) = values[0], case .string(let b) = values[1] else { Self.unchecked() }
+            guard let a = values.int64(at: 0), case .string(let b) = values[1] else { Self.unchecked() }
             return b.withCString { function(call, a, $0) }
         }
     }

@@ -88,8 +88,7 @@ final class FFIFunction: @unchecked Sendable {
     // Inlined (with the direct call) into the frame's call: the one path of every perform and
     // inverse, so a call of a direct prototype costs no frames of its own on the way.
     @inline(__always)
-    func call<Values: RandomAccessCollection>(_ call: UnsafeMutablePointer<undo_call>, _ values: Values) -> Int32
-        where Values.Element == ActionValue, Values.Index == Int
+    func call<Values: ActionValueCollection>(_ call: UnsafeMutablePointer<undo_call>, _ values: Values) -> Int32
     {
         if let valuesCall = self.values { return valuesCall.call(call, values) }
         if let direct { return direct.call(call, values) }
@@ -98,8 +97,7 @@ final class FFIFunction: @unchecked Sendable {
 
     /// The same call through `ffi_call`, whatever the route (the tests compare the two); a
     /// values-convention function has no other call than its own prototype.
-    func callThroughFFI<Values: RandomAccessCollection>(_ call: UnsafeMutablePointer<undo_call>, _ values: Values) -> Int32
-        where Values.Element == ActionValue, Values.Index == Int
+    func callThroughFFI<Values: ActionValueCollection>(_ call: UnsafeMutablePointer<undo_call>, _ values: Values) -> Int32
     {
         // Called through the optional, not bound: a bound copy was retained and released per call.
         return interface?.call(function, call, values) ?? self.values!.call(call, values)
@@ -185,9 +183,8 @@ final class FFICallInterface: @unchecked Sendable {
     /// - Complexity: O(bytes of the string and bytes values); no heap allocation when those are
     ///   small.
     @inline(__always)
-    func call<Values: RandomAccessCollection>(_ function: undo_fn, _ call: UnsafeMutablePointer<undo_call>,
+    func call<Values: ActionValueCollection>(_ function: undo_fn, _ call: UnsafeMutablePointer<undo_call>,
                                               _ values: Values) -> Int32
-        where Values.Element == ActionValue, Values.Index == Int
     {
         precondition(values.count == parameterTypes.count, "arguments were not checked")
         var size = fixedScratchSize

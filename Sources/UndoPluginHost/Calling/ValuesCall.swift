@@ -20,8 +20,7 @@ struct ValuesCall {
     /// Calls the function with `values`, which have exactly the declared types (checked when the
     /// step was made: ``ActionArguments``), as C values valid during the call.
     /// - Complexity: O(bytes of the string and bytes values), copied once onto the stack when small.
-    func call<Values: RandomAccessCollection>(_ call: UnsafeMutablePointer<undo_call>, _ values: Values) -> Int32
-        where Values.Element == ActionValue, Values.Index == Int
+    func call<Values: ActionValueCollection>(_ call: UnsafeMutablePointer<undo_call>, _ values: Values) -> Int32
     {
         precondition(values.count == parameterCount, "arguments were not checked")
         return ActionValue.withCValues(values) { function(call, $0, UInt32(parameterCount)) }

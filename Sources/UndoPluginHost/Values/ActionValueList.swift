@@ -1,3 +1,23 @@
+/// The values a plugin function is called with (a step's list, or an array of them): a
+/// random-access collection of ``ActionValue`` that reads a number in place (``int64(at:)``), so
+/// a direct call of a step of numbers does not copy each value out of its list first (an
+/// outlined copy and its check, about 15 instructions a call).
+protocol ActionValueCollection: RandomAccessCollection where Element == ActionValue, Index == Int {
+    /// The number of the value at `index` when it is an `i64`, else `nil`.
+    func int64(at index: Int) -> Int64?
+}
+
+extension ActionValueCollection {
+    @inline(__always)
+    func int64(at index: Int) -> Int64? {
+        if case .i64(let value) = self[index] { return value }
+        return nil
+    }
+}
+
+extension Array: ActionValueCollection where Element == ActionValue {}
+extension ArraySlice: ActionValueCollection where Element == ActionValue {}
+
 /// The perform arguments of a plugin step: one value held inline, so a step of an action type
 /// with one parameter (a number, a keystroke) allocates no array for it, or an array.
 ///
@@ -6,7 +26,7 @@
 /// when the value is read (an undo, a listing), not for every keystroke.
 ///
 /// A random-access collection of ``ActionValue``; ``update(at:_:)`` changes a value in place.
-struct ActionValueList: RandomAccessCollection, Equatable, Sendable {
+struct ActionValueList: ActionValueCollection, Equatable, Sendable {
     /// Two cases, the common one first: a one-value list is told apart from the others by one
     /// tag, as when there were only two kinds (a third case at this level made every read of a
     /// one-number step's value, three per step, about 14 instructions dearer).
@@ -58,6 +78,22 @@ struct ActionValueList: RandomAccessCollection, Equatable, Sendable {
         case .other(.text(let bytes)):
             precondition(index == 0, "Index out of range")
             return .string(String(decoding: bytes, as: UTF8.self))
+        }
+    }
+
+    /// The number at `index` when it is an `i64`, read in place (see ``ActionValueCollection``).
+    @inline(__always)
+    func int64(at index: Int) -> Int64? {
+        switch storage {
+        case .one(.i64(let value)):
+            precondition(index == 0, "Index out of range")
+            return value
+        case .other(.many(let values)):
+            if case .i64(let value) = values[index] { return value }
+            return nil
+        default:
+            precondition(index == 0, "Index out of range")
+            return nil
         }
     }
 

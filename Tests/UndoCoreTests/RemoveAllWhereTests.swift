@@ -1,0 +1,100 @@
+import Testing
+@testable import UndoCore
+
+/// `removeAll(where:)` judges the oldest steps that go with their commands read in place, then
+/// walks the rest as before: every command (a group's members included) is offered to the
+/// predicate exactly once, and the history left is the one the walk alone left.
+@Suite struct RemoveAllWhereTests {
+    struct Tagged: UndoCommand {
+        let tag: Int
+        let token: Token
+        func perform(_ changes: inout UndoChanges) {}
+        func undo(_ changes: inout UndoChanges) {}
+    }
+
+    static func tags(_ stack: UndoStack) -> [Int] {
+        (0..<stack.count).map { (stack.command(at: $0) as! Tagged).tag }
+    }
+
+    /// An unload of the plugin whose steps are the whole history: every step goes, across chunks.
+    @Test func removingEveryStepOffersEachOnceAndFreesIt() throws {
+        let census = Census()
+        let stack = UndoStack.testing()
+        let steps = 2 * CommandChunks.chunkSize + 7
+        for tag in 0..<steps { try stack.perform(Tagged(tag: tag, token: Token(census))) }
+        try stack.undo(count: 5)
+        var offered = 0
+        let removed = try stack.removeAll { _ in offered += 1; return true }
+        #expect(removed == steps && offered == steps)
+        #expect(stack.count == 0 && stack.undoCount == 0 && census.alive == 0)
+        stack.checkInvariants()
+    }
+
+    /// A run of removed steps first, then kept and removed ones: the position counts the kept
+    /// steps done.
+    @Test func aLeadingRunThenOthers() throws {
+        let census = Census()
+        let stack = UndoStack.testing()
+        for tag in 0..<10 { try stack.perform(Tagged(tag: tag, token: Token(census))) }
+        try stack.undo(count: 3)  // 7 done
+        let gone: Set = [0, 1, 2, 5, 8]
+        var offered: [Int] = []
+        let removed = try stack.removeAll { command in
+            let tag = (command as! Tagged).tag
+            offered.append(tag)
+            return gone.contains(tag)
+        }
+        #expect(removed == 5)
+        #expect(offered == Array(0..<10))
+        #expect(Self.tags(stack) == [3, 4, 6, 7, 9])
+        #expect(stack.undoCount == 3)  // 3, 4 and 6 were done
+        #expect(census.alive == 5)
+        stack.checkInvariants()
+        while stack.canUndo { try stack.undo() }
+        while stack.canRedo { try stack.redo() }
+        #expect(stack.undoCount == 5)
+    }
+
+    /// A branch that hung at a removed leading step hangs at the empty history's state.
+    @Test func aBranchAtALeadingRemovedStep() throws {
+        let census = Census()
+        let stack = UndoStack.testing()
+        try stack.perform(Tagged(tag: 0, token: Token(census)))
+        try stack.perform(Tagged(tag: 1, token: Token(census)))
+        try stack.undo()
+        try stack.perform(Tagged(tag: 2, token: Token(census)))  // 1 hangs as a branch at 0's state
+        var offered: [Int] = []
+        let removed = try stack.removeAll { command in
+            let tag = (command as! Tagged).tag
+            offered.append(tag)
+            return tag == 0
+        }
+        #expect(removed == 1)
+        #expect(offered.sorted() == [0, 1, 2])
+        #expect(Self.tags(stack) == [2])
+        #expect(census.alive == 2)
+        stack.checkInvariants()
+    }
+
+    /// The leading pass stops at a group: its members are judged by the walk, once each.
+    @Test func aGroupAfterALeadingRun() throws {
+        let census = Census()
+        let stack = UndoStack.testing()
+        try stack.perform(Tagged(tag: 0, token: Token(census)))
+        try stack.beginGroup(named: "Group")
+        for tag in 1...3 { try stack.perform(Tagged(tag: tag, token: Token(census))) }
+        try stack.endGroup()
+        try stack.perform(Tagged(tag: 4, token: Token(census)))
+        var offered: [Int] = []
+        let removed = try stack.removeAll { command in
+            let tag = (command as! Tagged).tag
+            offered.append(tag)
+            return tag != 4
+        }
+        #expect(removed == 4)
+        #expect(offered == [0, 1, 2, 3, 4])
+        #expect(Self.tags(stack) == [4])
+        #expect(census.alive == 1)
+        stack.checkInvariants()
+    }
+}
