@@ -97,4 +97,50 @@ import Testing
         #expect(census.alive == 1)
         stack.checkInvariants()
     }
+
+    /// A group first whose members are not all removed: it stays, measured again, and the walk
+    /// goes on after it without offering its members twice.
+    @Test func aGroupWithMembersLeftFirst() throws {
+        let census = Census()
+        let stack = UndoStack.testing()
+        try stack.beginGroup(named: "Group")
+        for tag in 0...2 { try stack.perform(Tagged(tag: tag, token: Token(census))) }
+        try stack.endGroup()
+        for tag in 3...4 { try stack.perform(Tagged(tag: tag, token: Token(census))) }
+        var offered: [Int] = []
+        let removed = try stack.removeAll { command in
+            let tag = (command as! Tagged).tag
+            offered.append(tag)
+            return tag == 1 || tag == 3
+        }
+        #expect(removed == 2)
+        #expect(offered == [0, 1, 2, 3, 4])
+        #expect(stack.count == 2 && census.alive == 3)
+        let members = UndoGroup.group(in: stack.command(at: 0))?.members.map { ($0 as! Tagged).tag }
+        #expect(members == [0, 2])
+        stack.checkInvariants()
+    }
+
+    /// Nested groups count the commands they lose (a nested group left empty goes, its
+    /// commands counted once).
+    @Test func nestedGroupsCountTheirCommands() throws {
+        let census = Census()
+        let stack = UndoStack.testing()
+        try stack.beginGroup(named: "Outer")
+        try stack.perform(Tagged(tag: 0, token: Token(census)))
+        try stack.beginGroup(named: "Inner")
+        for tag in 1...2 { try stack.perform(Tagged(tag: tag, token: Token(census))) }
+        try stack.endGroup()
+        try stack.perform(Tagged(tag: 3, token: Token(census)))
+        try stack.endGroup()
+        var offered = 0
+        let removed = try stack.removeAll { command in
+            offered += 1
+            return (command as! Tagged).tag != 3
+        }
+        #expect(removed == 3 && offered == 4)
+        let members = UndoGroup.group(in: stack.command(at: 0))?.members.map { ($0 as! Tagged).tag }
+        #expect(members == [3] && census.alive == 1)
+        stack.checkInvariants()
+    }
 }

@@ -44,3 +44,44 @@ import UndoCore
         #expect(step.measuredCost == Int(Int32.max))
     }
 }
+
+/// A direct call reads a step's numbers in place (``ActionValueCollection/int64(at:)``): the
+/// read agrees with the subscript for every kind of list and value, and an array or a slice
+/// reads them the same way.
+@Suite struct InPlaceNumberReads {
+    static let values: [ActionValue] = [.i64(-7), .i32(3), .u64(9), .string("a"), .bytes([1]), .f64(0.5), .i64(Int64.max)]
+
+    static func expected(_ value: ActionValue) -> Int64? {
+        if case .i64(let number) = value { return number }
+        return nil
+    }
+
+    @Test func aListOfOneValue() {
+        var read = 0
+        for value in Self.values {
+            #expect(ActionValueList(one: value).int64(at: 0) == Self.expected(value))
+            read += 1
+        }
+        #expect(read == Self.values.count)
+    }
+
+    @Test func aListOfManyAnArrayAndASlice() {
+        let list = ActionValueList(Self.values)
+        let slice = ([.u32(1)] + Self.values)[1...]
+        var agreed = 0
+        for index in Self.values.indices {
+            let want = Self.expected(Self.values[index])
+            if list.int64(at: index) == want && Self.values.int64(at: index) == want
+                && slice.int64(at: index + 1) == want {
+                agreed += 1
+            }
+        }
+        #expect(agreed == Self.values.count)
+    }
+
+    @Test func aTypingRunsText() {
+        var list = ActionValueList(one: .string("a"))
+        #expect(list.appendToOnlyString("b", limit: 100) == 1)
+        #expect(list.textBufferAddress != nil && list.int64(at: 0) == nil && list[0] == .string("ab"))
+    }
+}

@@ -233,9 +233,22 @@ public final class UndoGroup: UndoCommand {
     /// - Returns: whether anything is left.
     /// - Complexity: O(members, nested ones included).
     func removeMembers(where predicate: (any UndoCommand) -> Bool) -> Bool {
+        var removed = 0
+        return removeMembers(where: predicate, counting: &removed)
+    }
+
+    /// ``removeMembers(where:)``, adding to `removed` how many commands that are not groups it
+    /// removed (nested ones included): what the group held before less what it holds after,
+    /// counted on the way instead of by walking it twice.
+    /// - Complexity: O(members, nested ones included).
+    func removeMembers(where predicate: (any UndoCommand) -> Bool, counting removed: inout Int) -> Bool {
         members = members.filter { member in
-            if let group = UndoGroup.group(in: member) { return group.removeMembers(where: predicate) }
-            return !predicate(member)
+            if let group = UndoGroup.group(in: member) { return group.removeMembers(where: predicate, counting: &removed) }
+            if predicate(member) {
+                removed += 1
+                return false
+            }
+            return true
         }
         membersChanged()
         // A group belongs to the context of what is left in it.

@@ -108,15 +108,21 @@ extension HistoryRecord {
         // their commands read in place: the walk below copies every step it reads (about 150
         // instructions a step), and an unload that takes every step of the history (a program's
         // last plugin) copies none. Their anchors are the empty history's state, 0.
-        let leading = leadingRemoved(by: predicate)
-        var removed = leading
+        var removed = 0
+        let (leading, groupJudged) = leadingRemoved(by: predicate, count: &removed)
         if hasBranches {
             for index in 0..<Swift.min(leading, pendingStart) { anchors[steps.serial(at: index)] = 0 }
         }
         let rest = IteratorSequence(StepList.Iterator(steps, from: leading))
         for (offset, step) in rest.enumerated() {
             let index = leading + offset
-            guard let step = Self.filtered(step, removing: predicate, count: &removed) else {
+            let left: Step? = if offset == 0 && groupJudged {
+                // A group the leading pass judged already, with members left: measured again.
+                Step(command: step.command, serial: step.serial, cost: Step.measure(step.command), time: step.time)
+            } else {
+                Self.filtered(step, removing: predicate, count: &removed)
+            }
+            guard let step = left else {
                 if hasBranches && index < pendingStart { anchors[step.serial] = last }
                 continue
             }
@@ -164,27 +170,38 @@ extension HistoryRecord {
         return removed
     }
 
-    /// How many of the oldest steps `predicate` picks, up to the first it does not pick or that
-    /// is a group (whose members ``filtered(_:removing:count:)`` judges): each command read in
-    /// place, offered to `predicate` once.
-    /// - Complexity: O(those steps).
-    private func leadingRemoved(by predicate: (any UndoCommand) -> Bool) -> Int {
+    /// How many of the oldest steps go, up to the first that stays: each command read in place
+    /// and offered to `predicate` once, a group's members judged (and removed) as
+    /// ``filtered(_:removing:count:)`` does, the commands removed added to `count`.
+    /// - Returns: the steps that go, and whether the step after them is a group judged here
+    ///   (changed, with members left: it stays).
+    /// - Complexity: O(those steps and their members).
+    private func leadingRemoved(by predicate: (any UndoCommand) -> Bool, count: inout Int) -> (Int, groupJudged: Bool) {
         var index = 0
-        let count = steps.count
-        while index < count, steps.readCommand(at: index, { UndoGroup.group(in: $0) == nil && predicate($0) }) {
+        let total = steps.count
+        while index < total {
+            let goes = steps.readCommand(at: index) { command -> Bool? in
+                if let group = UndoGroup.group(in: command) {
+                    return group.removeMembers(where: predicate, counting: &count) ? nil : true
+                }
+                if predicate(command) {
+                    count += 1
+                    return true
+                }
+                return false
+            }
+            guard let goes else { return (index, true) }
+            guard goes else { return (index, false) }
             index += 1
         }
-        return index
+        return (index, false)
     }
 
     /// `step` without the commands `predicate` picks (counted into `count`), or `nil` when it
     /// goes: a group is a container, whose members are judged, and it goes only when left empty.
     private static func filtered(_ step: Step, removing predicate: (any UndoCommand) -> Bool, count: inout Int) -> Step? {
         if let group = UndoGroup.group(in: step.command) {
-            let before = Self.leafCount(group)
-            let left = group.removeMembers(where: predicate)
-            count += before - Self.leafCount(group)
-            guard left else { return nil }
+            guard group.removeMembers(where: predicate, counting: &count) else { return nil }
             var step = step
             step.cost = Step.measure(step.command)
             return step
@@ -194,13 +211,6 @@ extension HistoryRecord {
             return nil
         }
         return step
-    }
-
-    /// How many commands that are not groups a group holds, nested ones and reverts included.
-    private static func leafCount(_ group: UndoGroup) -> Int {
-        group.members.reduce(0) { count, member in
-            count + (UndoGroup.group(in: member).map(leafCount) ?? 1)
-        }
     }
 }
 
