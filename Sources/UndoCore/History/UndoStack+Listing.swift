@@ -104,23 +104,25 @@ extension HistoryRecord {
         var last: UInt32 = 0
         let pendingStart = self.pendingStart
         var keptOrigins: [UInt32] = []
-        // The oldest steps that go, up to the first that stays or is a group, are judged with
+        // The oldest steps that go, up to the first that stays, are judged with
         // their commands read in place: the walk below copies every step it reads (about 150
         // instructions a step), and an unload that takes every step of the history (a program's
         // last plugin) copies none. Their anchors are the empty history's state, 0.
         var removed = 0
-        let (leading, groupJudged) = leadingRemoved(by: predicate, count: &removed)
+        let (leading, nextStays) = leadingRemoved(by: predicate, count: &removed)
         if hasBranches {
             for index in 0..<Swift.min(leading, pendingStart) { anchors[steps.serial(at: index)] = 0 }
         }
         let rest = IteratorSequence(StepList.Iterator(steps, from: leading))
         for (offset, step) in rest.enumerated() {
             let index = leading + offset
-            let left: Step? = if offset == 0 && groupJudged {
-                // A group the leading pass judged already, with members left: measured again.
-                Step(command: step.command, serial: step.serial, cost: Step.measure(step.command), time: step.time)
-            } else {
-                Self.filtered(step, removing: predicate, count: &removed)
+            // The first step after the leading ones was judged there already (it stays): not
+            // offered to `predicate` again; a group that lost members is measured again.
+            let left: Step? = switch offset == 0 ? nextStays : nil {
+            case .asIs?: step
+            case .changedGroup?: Step(command: step.command, serial: step.serial, cost: Step.measure(step.command),
+                                      time: step.time)
+            case nil: Self.filtered(step, removing: predicate, count: &removed)
             }
             guard let step = left else {
                 if hasBranches && index < pendingStart { anchors[step.serial] = last }
@@ -170,31 +172,38 @@ extension HistoryRecord {
         return removed
     }
 
+    /// How the first step that stays after the leading ones was judged (``leadingRemoved(by:count:)``).
+    private enum JudgedStep {
+        /// Not picked: it stays as it is.
+        case asIs
+        /// A group that lost members and keeps some: it stays, to be measured again.
+        case changedGroup
+    }
+
     /// How many of the oldest steps go, up to the first that stays: each command read in place
     /// and offered to `predicate` once, a group's members judged (and removed) as
     /// ``filtered(_:removing:count:)`` does, the commands removed added to `count`.
-    /// - Returns: the steps that go, and whether the step after them is a group judged here
-    ///   (changed, with members left: it stays).
-    /// - Complexity: O(those steps and their members).
-    private func leadingRemoved(by predicate: (any UndoCommand) -> Bool, count: inout Int) -> (Int, groupJudged: Bool) {
+    /// - Returns: the steps that go, and how the step after them was judged (`nil` when there is
+    ///   none).
+    /// - Complexity: O(those steps and their members, and the one after them).
+    private func leadingRemoved(by predicate: (any UndoCommand) -> Bool, count: inout Int) -> (Int, JudgedStep?) {
         var index = 0
         let total = steps.count
         while index < total {
-            let goes = steps.readCommand(at: index) { command -> Bool? in
+            let stays = steps.readCommand(at: index) { command -> JudgedStep? in
                 if let group = UndoGroup.group(in: command) {
-                    return group.removeMembers(where: predicate, counting: &count) ? nil : true
+                    return group.removeMembers(where: predicate, counting: &count) ? .changedGroup : nil
                 }
                 if predicate(command) {
                     count += 1
-                    return true
+                    return nil
                 }
-                return false
+                return .asIs
             }
-            guard let goes else { return (index, true) }
-            guard goes else { return (index, false) }
+            if let stays { return (index, stays) }
             index += 1
         }
-        return (index, false)
+        return (index, nil)
     }
 
     /// `step` without the commands `predicate` picks (counted into `count`), or `nil` when it
