@@ -87,7 +87,7 @@ extension HistoryRecord {
                             isApplied: index < position,
                             isSavePoint: step.serial != 0 && isSaved(step.serial, in: context),
                             isDiscardable: command.isDiscardable,
-                            memberCount: (command as? UndoGroup)?.members.count ?? 0)
+                            memberCount: UndoGroup.group(in: command)?.members.count ?? 0)
     }
 
     /// Removes every step and group member that `predicate` picks (see
