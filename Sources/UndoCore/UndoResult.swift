@@ -149,6 +149,7 @@ public struct UndoStepInfo: Sendable, Equatable {
     /// `true` if this step's context was saved right after it.
     public var isSavePoint: Bool
     public var isDiscardable: Bool
-    /// Members for a group (0 for a single action).
+    /// Members for a group (0 for a single action). A revert that only takes steps back
+    /// counts the steps it takes back.
     public var memberCount: Int
 }

@@ -37,8 +37,23 @@ import Testing
             let group = UndoGroup(name: "Group", context: .global)
             box.group = group
             group.append(MeasuresItsGroup(box: box))
+            // What is kept, worked out again (as after a change in place), asks each member its
+            // cost inside the group's access.
+            group.membersChanged()
             _ = group.cost
         }
+    }
+
+    /// A member is measured before it goes into its group's list, outside the group's access:
+    /// its cost may read its group then (the group keeps it, so closing asks no member again).
+    @Test func aMemberMayReadItsGroupWhenItIsAdded() {
+        let box = GroupBox()
+        let group = UndoGroup(name: "Group", context: .global)
+        box.group = group
+        group.append(typed: MeasuresItsGroup(box: box))
+        group.append(MeasuresItsGroup(box: box) as any UndoCommand)
+        #expect(group.cost == UndoGroup(name: nil, context: .global).cost + (0 + 8) + (1 + 8))
+        box.group = nil
     }
 
     @Test func aMemberMayReadItsGroupWhileItRuns() throws {

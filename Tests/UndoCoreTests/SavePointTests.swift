@@ -28,6 +28,8 @@ import Testing
         for text in ["b", "c", "d"] { try stack.perform(Append(store: store, text: text)) }
         let result = try #require(try stack.revertToSaved())
         #expect(result.name == "Revert to Saved" && result.stepCount == 3)
+        // A history panel shows the revert as a group of the steps it takes back.
+        #expect(stack.steps.last?.memberCount == 3)
         #expect(store[.global] == "a" && !stack.isDirty())
         #expect(stack.undoMenuTitle == "Undo Revert to Saved")
         try stack.undo()
@@ -75,6 +77,7 @@ import Testing
         #expect(stack.isDirty() && stack.canRevertToSaved())
         let result = try #require(try stack.revertToSaved())   // 3
         #expect(store[.global] == "a" && !stack.isDirty() && result.stepCount == 2)
+        #expect(stack.steps.last?.memberCount == 2)   // the step back, then "a" again
         #expect(stack.currentState == 3)
         try stack.undo()
         #expect(store[.global] == "b" && stack.currentState == 2)

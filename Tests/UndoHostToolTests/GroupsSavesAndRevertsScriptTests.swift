@@ -74,7 +74,7 @@ struct GroupsSavesAndRevertsScriptTests {
               2  Bold             letter.txt
               3  Typing "y"       letter.txt
               4  Delete "x"       letter.txt
-            > 5  Revert to Saved  letter.txt  saved
+            > 5  Revert to Saved  letter.txt  group of 3 actions, saved
             Undo Revert to Saved
             letter.txt (Text Editor)
               [y]

@@ -122,7 +122,7 @@ struct KoreanSessionTests {
         let leaked = fragments.filter { Self.containsWords(run.standardOutput, $0) }
         #expect(leaked.isEmpty, "English in the Korean demo: \(leaked)")
         #expect(run.standardOutput.contains("데모가 끝났습니다"))
-        #expect(run.standardOutput.contains("> 6  저장된 상태로 되돌리기                      letter.txt  저장됨"))
+        #expect(run.standardOutput.contains("> 6  저장된 상태로 되돌리기                      letter.txt  동작 1개의 그룹, 저장됨"))
     }
 
     @Test("Every message of the session's table has a Korean form that is not the English one")

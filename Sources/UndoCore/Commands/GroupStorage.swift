@@ -34,12 +34,14 @@ struct GroupStorage {
     /// Adds a member of a known type (``UndoGroup/append(typed:)``).
     @inlinable
     func append<C: UndoCommand>(typed member: consuming C) {
+        // Measured before the access: a member's cost or context may read its own group.
+        let measured = UndoGroup.Measured.measure(member)
         var pending: C? = member
-        access { $0.parts.append(typed: pending.take().unsafelyUnwrapped) }
+        access { $0.parts.append(typed: pending.take().unsafelyUnwrapped, measured) }
     }
 
     /// Offers `next` to the newest member, in place (``HistoryRecord/mergeWithNewest(_:key:at:)``):
-    /// a member annulled leaves; a merge forgets the members' contexts worked out. One access,
+    /// a member annulled leaves; a merge forgets what the group kept of its members (the member's cost changed). One access,
     /// written out here: a closure could not borrow `next`.
     /// - Complexity: O(1) plus the merge.
     @usableFromInline
@@ -51,7 +53,7 @@ struct GroupStorage {
         guard count > 0 else { return .refused }
         let outcome = HistoryRecord.merge(next, key: key, into: &fields.pointee.parts.members[count - 1]) ?? .refused
         if outcome == .annulled { fields.pointee.parts.members.removeLast() }
-        if outcome != .refused { fields.pointee.parts.memberContexts = nil }
+        if outcome != .refused { fields.pointee.parts.forget() }
         return outcome
     }
 

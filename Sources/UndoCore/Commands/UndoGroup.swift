@@ -21,69 +21,202 @@ public final class UndoGroup: UndoCommand {
     struct Parts {
         @usableFromInline var members: [any UndoCommand]
         @usableFromInline var context: UndoContext
-        /// Every context the members change, worked out on first use after they changed.
+        /// Every context the members change, worked out on first use for a group whose
+        /// members change more than its own context; `nil` until then and after any change.
         @usableFromInline var memberContexts: Set<UndoContext>?
+        /// The members' costs, plus 8 bytes a member, kept as they are added (closing a group
+        /// asks no member again); valid unless `known` is `.unknown`. 32 bits, as a step's
+        /// cost is: the fields stay within the allocation size they had (a larger sum is not
+        /// kept, and is worked out each time).
+        @usableFromInline var keptCost: Int32
+        /// What is known of the members' contexts, kept as they are added.
+        @usableFromInline var known: Known
 
         init(members: [any UndoCommand], context: UndoContext) {
             self.members = members
             self.context = context
             self.memberContexts = nil
+            self.keptCost = 0
+            self.known = members.isEmpty ? .none : .unknown
         }
 
         /// Adds a member of a known type: made an existential once, in place in the list (an
-        /// existential handed from call to call is copied at each).
+        /// existential handed from call to call is copied at each). `measured` is what it
+        /// adds to what is kept, asked of it before this access (``Measured/measure(_:)``).
         @inlinable
-        mutating func append<C: UndoCommand>(typed member: consuming C) {
-            if members.isEmpty && context == .global { context = member.context }
+        mutating func append<C: UndoCommand>(typed member: consuming C, _ measured: Measured) {
+            if members.isEmpty && context == .global { context = measured.context }
             members.append(member)
-            if memberContexts != nil { memberContexts = nil }
+            add(measured)
         }
 
-        mutating func append(_ member: consuming any UndoCommand) {
-            if members.isEmpty && context == .global { context = member.context }
+        mutating func append(_ member: consuming any UndoCommand, _ measured: Measured) {
+            if members.isEmpty && context == .global { context = measured.context }
             members.append(member)
+            add(measured)
+        }
+
+        /// Adds a member's part to what is kept (after the group took its context).
+        /// - Complexity: O(1): one comparison of contexts.
+        @inlinable
+        mutating func add(_ member: Measured) {
             if memberContexts != nil { memberContexts = nil }
+            guard known != .unknown else { return }
+            // Wrapping: a member's cost near Int.max leaves a sum outside 32 bits, not kept
+            // (the walk then traps on it as it always did).
+            guard let cost = Int32(exactly: Int(keptCost) &+ member.cost &+ 8) else {
+                known = .unknown
+                return
+            }
+            keptCost = cost
+            known = known.adding(ownContextAlone: member.alone && member.context == context)
+        }
+
+        /// Forgets what is kept, after the members or the group's context changed otherwise.
+        mutating func forget() {
+            known = .unknown
+            memberContexts = nil
+        }
+
+        /// The members' cost and what is known of their contexts: kept, or worked out from the
+        /// members (and kept, when the cost fits).
+        /// - Complexity: O(1) when kept; else O(members).
+        mutating func summary() -> (cost: Int, known: Known) {
+            if known != .unknown { return (Int(keptCost), known) }
+            let walked = walkedSummary()
+            if let cost = Int32(exactly: walked.cost) {
+                keptCost = cost
+                known = walked.known
+            }
+            return walked
         }
 
         // The members are read in place (an inout access to each element): reading them through
         // a copy of the array or of a member would copy each member's existential.
 
-        /// See ``UndoGroup/onlyContext``.
-        mutating func onlyContext() -> UndoContext? {
-            var only: UndoContext?
+        /// The members' cost and what is known of their contexts, worked out from them now
+        /// (``summary()``; the invariant checks compare it with what is kept).
+        /// - Complexity: O(members).
+        mutating func walkedSummary() -> (cost: Int, known: Known) {
+            var cost = 0
+            var known = Known.none
+            for index in members.indices {
+                let member = Self.measure(&members[index])
+                cost += member.cost + 8
+                known = known.adding(ownContextAlone: member.alone && member.context == context)
+            }
+            return (cost, known)
+        }
+
+        /// Every context the members change, nested groups' members included.
+        /// - Complexity: O(1) for a group whose members change its own context alone, or once
+        ///   worked out; else O(members, nested ones included), hashing.
+        mutating func allContexts() -> Set<UndoContext> {
+            switch summary().known {
+            case .none: return []
+            case .own: return [context]
+            case .mixed, .unknown:
+                if let memberContexts { return memberContexts }
+                let contexts = walkedContexts()
+                memberContexts = contexts
+                return contexts
+            }
+        }
+
+        /// Every context the members change, worked out from them now.
+        /// - Complexity: O(members, nested ones included), hashing.
+        mutating func walkedContexts() -> Set<UndoContext> {
+            var contexts: Set<UndoContext> = []
+            // Members come in runs of one context (most groups have one): a context is hashed into
+            // the set only where it differs from the member's before.
+            var previous: UndoContext?
             for index in members.indices {
                 let (context, group) = Self.contextAndGroup(&members[index])
-                if let group {
-                    guard let inner = group.onlyContext, inner == context else { return nil }
-                }
-                if let only {
-                    guard only == context else { return nil }
-                } else {
-                    only = context
+                if let group { contexts.formUnion(group.allContexts) }
+                if context != previous {
+                    contexts.insert(context)
+                    previous = context
                 }
             }
-            return only
+            return contexts
         }
 
-        /// The members' costs, plus 8 bytes a member.
-        mutating func cost() -> Int {
-            var total = 0
-            for index in members.indices { total += Self.cost(&members[index]) + 8 }
-            return total
+        private static func measure<T: UndoCommand>(_ member: inout T) -> Measured {
+            Measured.measure(member)
         }
-
-        private static func cost<T: UndoCommand>(_ member: inout T) -> Int { member.cost }
 
         /// A member's context, and the group it is or runs (see ``UndoGroup/group(in:)``).
         private static func contextAndGroup<T: UndoCommand>(_ member: inout T) -> (UndoContext, UndoGroup?) {
-            let group: UndoGroup? = if T.self == UndoGroup.self {
-                member as? UndoGroup
-            } else if T.self == InvertedCommand.self {
-                (member as? InvertedCommand)?.inner
-            } else {
-                nil
+            (member.context, Measured.group(in: member))
+        }
+    }
+
+    /// What is known of a group's members' contexts, kept as they are added; every other change
+    /// to the members, or to the group's context, makes it `.unknown` (``Parts/forget()``),
+    /// and it is worked out again on first use.
+    ///
+    /// Invariant (checked by ``UndoStack/checkInvariants()``, nested groups included): what is
+    /// kept equals what the members say (``Parts/walkedSummary()``, ``Parts/walkedContexts()``).
+    @usableFromInline
+    enum Known: UInt8 {
+        /// Not known, nor the members' cost.
+        case unknown
+        /// No member.
+        case none
+        /// Every member changes the group's own context alone (a nested group: its members too).
+        case own
+        /// Some member changes another context (the members may still share one).
+        case mixed
+
+        /// With one member more, which changes the group's own context alone or not.
+        @inlinable
+        func adding(ownContextAlone: Bool) -> Known {
+            switch self {
+            case .none, .own: ownContextAlone ? .own : .mixed
+            case .mixed, .unknown: self
             }
-            return (member.context, group)
+        }
+    }
+
+    /// What one member adds to what its group keeps: its cost, its context, and whether it
+    /// changes that context alone (a nested group or revert may change others).
+    @usableFromInline
+    struct Measured {
+        @usableFromInline var cost: Int
+        @usableFromInline var context: UndoContext
+        @usableFromInline var alone: Bool
+
+        @usableFromInline
+        init(cost: Int, context: UndoContext, alone: Bool) {
+            self.cost = cost
+            self.context = context
+            self.alone = alone
+        }
+
+        /// Asks `member` its cost and context, and, for a group or revert, whether its own
+        /// members change its context alone. Inlinable: specialized for a member's type, a
+        /// command that is no group pays no type test (the comparisons fold away).
+        /// - Complexity: O(1) (a nested group's is kept; O(its members) when not).
+        @inlinable
+        static func measure<C: UndoCommand>(_ member: borrowing C) -> Measured {
+            let context = member.context
+            let alone = C.self == UndoGroup.self || C.self == InvertedCommand.self ? changesAlone(member, context) : true
+            return Measured(cost: member.cost, context: context, alone: alone)
+        }
+
+        /// Whether `member`, a group or revert, changes `context` alone.
+        @usableFromInline
+        static func changesAlone<C: UndoCommand>(_ member: borrowing C, _ context: UndoContext) -> Bool {
+            guard let group = group(in: member) else { return true }
+            return group.onlyContext == context
+        }
+
+        /// The group `member` is or runs (``UndoGroup/group(in:)``), for a member of a type
+        /// known here.
+        static func group<C: UndoCommand>(in member: borrowing C) -> UndoGroup? {
+            if C.self == UndoGroup.self { return copy member as? UndoGroup }
+            if C.self == InvertedCommand.self { return (copy member as? InvertedCommand)?.inner }
+            return nil
         }
     }
 
@@ -106,7 +239,7 @@ public final class UndoGroup: UndoCommand {
         set {
             storage.access {
                 $0.parts.members = newValue
-                $0.parts.memberContexts = nil
+                $0.parts.forget()
             }
         }
     }
@@ -114,14 +247,23 @@ public final class UndoGroup: UndoCommand {
     /// The group's context: the one it was opened with, or its first member's.
     public internal(set) var context: UndoContext {
         get { storage.access { $0.parts.context } }
-        set { storage.access { $0.parts.context = newValue } }
+        set {
+            storage.access {
+                $0.parts.context = newValue
+                $0.parts.forget()  // what is kept compares the members with it
+            }
+        }
     }
 
     /// Adds a member; the first one gives a group opened without a context its own.
     /// - Complexity: O(1) amortized.
     func append(_ member: consuming any UndoCommand) {
+        // Measured before the access (a member's cost or context may read its own group), and
+        // in place (opened inout: no copy of the existential).
+        func measure<T: UndoCommand>(_ member: inout T) -> Measured { Measured.measure(member) }
+        let measured = measure(&member)
         var pending: (any UndoCommand)? = member
-        storage.access { $0.parts.append(pending.take().unsafelyUnwrapped) }
+        storage.access { $0.parts.append(pending.take().unsafelyUnwrapped, measured) }
     }
 
     /// Adds a member of a known type (see ``append(_:)``).
@@ -129,42 +271,54 @@ public final class UndoGroup: UndoCommand {
     func append<C: UndoCommand>(typed member: consuming C) { storage.append(typed: member) }
 
     /// Forgets what was worked out from the members, after they changed in place.
-    func membersChanged() { storage.access { $0.parts.memberContexts = nil } }
+    func membersChanged() { storage.access { $0.parts.forget() } }
+
+    /// The number of members (one access, no copy of the list).
+    /// - Complexity: O(1).
+    var memberCount: Int { storage.access { $0.parts.members.count } }
 
     /// Every context the members change (a group can span documents).
-    /// - Complexity: O(members) the first time after a change, then O(1).
-    var allContexts: Set<UndoContext> {
-        if let known = storage.access({ $0.parts.memberContexts }) { return known }
-        var contexts: Set<UndoContext> = []
-        // Members come in runs of one context (most groups have one): a context is hashed into
-        // the set only where it differs from the member's before.
-        var previous: UndoContext?
-        for member in members {
-            if let group = UndoGroup.group(in: member) { contexts.formUnion(group.allContexts) }
-            let context = member.context
-            if context != previous {
-                contexts.insert(context)
-                previous = context
-            }
-        }
-        storage.access { $0.parts.memberContexts = contexts }
-        return contexts
-    }
+    /// - Complexity: O(1) for a group whose members change its own context alone (most), or
+    ///   once worked out; else O(members, nested ones included) the first time after a change.
+    var allContexts: Set<UndoContext> { storage.access { $0.parts.allContexts() } }
 
     /// The one context that every member changes, when they all change the same one (most
-    /// groups), else `nil` (also for a group with no members). Found by comparing contexts, without
-    /// building the set of ``allContexts``: counting a group in when it goes into the history
-    /// then costs O(members) comparisons and no hashing.
-    /// - Complexity: O(members, nested ones included).
+    /// groups), else `nil` (also for a group with no members). Kept as members are added
+    /// (``Known``): counting a group in when it goes into the history then costs no walk of its
+    /// members and no hashing.
+    /// - Complexity: O(1) for a group whose members change its own context alone; else as
+    ///   ``allContexts``.
     var onlyContext: UndoContext? {
         storage.access { fields in
-            if let known = fields.parts.memberContexts { return known.count == 1 ? known.first : nil }
-            return fields.parts.onlyContext()
+            switch fields.parts.summary().known {
+            case .none: return nil
+            case .own: return fields.parts.context
+            case .mixed, .unknown:
+                let contexts = fields.parts.allContexts()
+                return contexts.count == 1 ? contexts.first : nil
+            }
         }
     }
 
-    /// The members' costs, plus the group's own object and 8 bytes a member.
-    public var cost: Int { MemoryLayout<UndoGroup>.size + 16 + storage.access { $0.parts.cost() } }
+    /// The members' costs (each as it was when the member was added, or when the members last
+    /// changed otherwise), plus the group's own object and 8 bytes a member.
+    /// - Complexity: O(1) while kept (a sum within 32 bits); else O(members).
+    public var cost: Int { MemoryLayout<UndoGroup>.size + 16 + storage.access { $0.parts.summary().cost } }
+
+    /// Whether what the group keeps of its members equals what they say now, in nested groups
+    /// too (``Known``'s invariant, for ``UndoStack/checkInvariants()``).
+    /// - Complexity: O(members, nested ones included).
+    var keptMatchesMembers: Bool {
+        let nestedMatch = members.allSatisfy { UndoGroup.group(in: $0)?.keptMatchesMembers ?? true }
+        return nestedMatch && storage.access { fields in
+            if fields.parts.known != .unknown {
+                let walked = fields.parts.walkedSummary()
+                guard walked.cost == Int(fields.parts.keptCost) && walked.known == fields.parts.known else { return false }
+            }
+            if let kept = fields.parts.memberContexts, kept != fields.parts.walkedContexts() { return false }
+            return true
+        }
+    }
 
     /// Discardable only if every member is.
     public var isDiscardable: Bool { members.allSatisfy(\.isDiscardable) }
@@ -189,12 +343,24 @@ public final class UndoGroup: UndoCommand {
         // The group is obsolete only when every member is (see UndoChanges.markObsolete()).
         let marksBefore = changes.obsoleteMarks
         var obsoleteMembers = 0
+        // Run through a span of the list: one uniqueness check for the list, where each
+        // member's mutating access to the array checked it again.
+        var span = running.mutableSpan
         do {
-            while done < count {
-                let marks = changes.obsoleteMarks
-                if forward { try running[done].perform(&changes) } else { try running[count - 1 - done].undo(&changes) }
-                if changes.obsoleteMarks != marks { obsoleteMembers += 1 }
-                done += 1
+            if forward {
+                while done < count {
+                    let marks = changes.obsoleteMarks
+                    try span[done].perform(&changes)
+                    if changes.obsoleteMarks != marks { obsoleteMembers += 1 }
+                    done += 1
+                }
+            } else {
+                while done < count {
+                    let marks = changes.obsoleteMarks
+                    try span[count - 1 - done].undo(&changes)
+                    if changes.obsoleteMarks != marks { obsoleteMembers += 1 }
+                    done += 1
+                }
             }
             changes.obsoleteMarks = marksBefore + (count > 0 && obsoleteMembers == count ? 1 : 0)
         } catch {
@@ -203,7 +369,7 @@ public final class UndoGroup: UndoCommand {
             do {
                 while done > 0 {
                     done -= 1
-                    if forward { try running[done].undo(&scratch) } else { try running[count - 1 - done].perform(&scratch) }
+                    if forward { try span[done].undo(&scratch) } else { try span[count - 1 - done].perform(&scratch) }
                 }
             } catch let rollbackError {
                 throw UndoError.rollbackFailed(step: name, message: "\(failure); then \(UndoError.wrap(rollbackError, step: nil))")
@@ -261,11 +427,14 @@ public final class UndoGroup: UndoCommand {
 
 /// A command run backwards: its perform is the inner group's undo. A revert to the saved state
 /// is one of these around the steps it took back.
+@usableFromInline
 struct InvertedCommand: UndoCommand {
+    // Usable from inlinable code for its type alone (measuring a group's member compares the
+    // member's type with it).
     var inner: UndoGroup
-    var name: String?
-    var context: UndoContext
-    var cost: Int { MemoryLayout<Self>.size + inner.cost }
-    mutating func perform(_ changes: inout UndoChanges) throws { try inner.undo(&changes) }
-    mutating func undo(_ changes: inout UndoChanges) throws { try inner.perform(&changes) }
+    @usableFromInline var name: String?
+    @usableFromInline var context: UndoContext
+    @usableFromInline var cost: Int { MemoryLayout<Self>.size + inner.cost }
+    @usableFromInline mutating func perform(_ changes: inout UndoChanges) throws { try inner.undo(&changes) }
+    @usableFromInline mutating func undo(_ changes: inout UndoChanges) throws { try inner.perform(&changes) }
 }

@@ -137,20 +137,27 @@ struct ContextCounts: Equatable {
 
 extension HistoryRecord {
     /// Counts `command` (a step) in, or out with `delta` -1, as done or redo.
-    /// - Complexity: O(contexts it touches); O(1) for a step that is not a group; O(members)
-    ///   comparisons for a group whose members all change its own context.
+    /// - Complexity: O(contexts it touches); O(1) for a step that is not a group, and for a
+    ///   group whose members all change its own context (see ``count(group:context:_:done:)``).
     @usableFromInline
     mutating func count(_ command: borrowing any UndoCommand, _ delta: Int, done: Bool) {
         guard let group = UndoGroup.group(in: command) else {
             contextCounts.add(delta, done: done, to: command.context)
             return
         }
+        count(group: group, context: command.context, delta, done: done)
+    }
+
+    /// Counts a step that is `group` (or runs it, see ``UndoGroup/group(in:)``) with `context`,
+    /// the step's own, in or out as ``count(_:_:done:)`` does.
+    /// - Complexity: O(1) for a group whose members all change its own context (kept as they
+    ///   were added, ``UndoGroup/Known``); else O(contexts it touches).
+    mutating func count(group: UndoGroup, context: UndoContext, _ delta: Int, done: Bool) {
         // Most groups change their own context alone: counted without building a set.
-        let context = command.context
         if let only = group.onlyContext, only == context {
             contextCounts.add(delta, done: done, to: context)
         } else {
-            for context in Self.contexts(of: command) { contextCounts.add(delta, done: done, to: context) }
+            for context in group.allContexts.union([context]) { contextCounts.add(delta, done: done, to: context) }
         }
     }
 

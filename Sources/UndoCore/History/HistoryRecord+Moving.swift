@@ -506,9 +506,16 @@ extension HistoryRecord {
     /// group is open. A group that also changed other documents is only offered while no later
     /// done step changed those.
     /// - Complexity: O(1) for `nil`; O(steps after it) otherwise.
+    @inline(__always)
     func newestDone(in context: UndoContext?) -> Int? {
         guard openGroups.isEmpty, position > 0 else { return nil }
         guard let context else { return position - 1 }
+        return newestDone(of: context)
+    }
+
+    /// ``newestDone(in:)`` for a context, out of line: the whole history's case, inlined, is a
+    /// subtraction.
+    private func newestDone(of context: UndoContext) -> Int? {
         guard contextCounts[context].done > 0 else { return nil }
         var index = position - 1
         while index >= 0 {
@@ -522,9 +529,15 @@ extension HistoryRecord {
 
     /// The index of the oldest redoable step of `context` (`nil`: of any context), with the same
     /// rules as ``newestDone(in:)``.
+    @inline(__always)
     func oldestRedoable(in context: UndoContext?) -> Int? {
         guard openGroups.isEmpty, position < steps.count else { return nil }
         guard let context else { return position }
+        return oldestRedoable(of: context)
+    }
+
+    /// ``oldestRedoable(in:)`` for a context, out of line.
+    private func oldestRedoable(of context: UndoContext) -> Int? {
         guard contextCounts[context].redo > 0 else { return nil }
         for index in position..<steps.count where step(at: index, touches: context) {
             return isFree(index, among: position..<index) ? index : nil

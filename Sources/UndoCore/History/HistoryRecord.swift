@@ -344,6 +344,21 @@ struct HistoryRecord {
         trimToLimits()
     }
 
+    /// Adds a group that closed as a step at the position (``appendFinished(_:)``). On top of
+    /// a history with no redo steps (the common case) it is counted and measured through the
+    /// group itself, and made an existential once, in its slot: through ``insert(_:at:)`` the
+    /// step was copied three times and the group found again by a cast.
+    /// - Complexity: O(1) on top, plus the steps trimmed; else as ``insert(_:at:)``.
+    mutating func appendFinished(group: UndoGroup) {
+        guard openGroups.isEmpty && position == steps.count else { return appendFinished(group) }
+        coalescingOpen = false
+        let now = clock.nanoseconds()
+        count(group: group, context: group.context, 1, done: true)
+        totalCost += Int(steps.append(typed: group, serial: takeSerial(), time: now))
+        position += 1
+        trimToLimits()
+    }
+
     @usableFromInline
     mutating func takeSerial() -> UInt32 {
         let serial = nextSerial

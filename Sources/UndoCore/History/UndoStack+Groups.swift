@@ -35,12 +35,13 @@ extension UndoStack {
         try access { record in
             guard let group = record.openGroups.popLast() else { throw UndoError.noOpenGroup }
             record.coalescingOpen = false
-            record.lastGroupSize = group.members.count
-            guard !group.members.isEmpty else { return }
+            let memberCount = group.memberCount
+            record.lastGroupSize = memberCount
+            guard memberCount > 0 else { return }
             if let parent = record.openGroups.last {
                 parent.append(group)
             } else {
-                record.appendFinished(group)
+                record.appendFinished(group: group)
             }
         }
         notifyIfObserved()  // the titles come back when the last group ends

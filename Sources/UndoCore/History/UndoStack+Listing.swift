@@ -87,7 +87,7 @@ extension HistoryRecord {
                             isApplied: index < position,
                             isSavePoint: step.serial != 0 && isSaved(step.serial, in: context),
                             isDiscardable: command.isDiscardable,
-                            memberCount: (command as? UndoGroup)?.members.count ?? 0)
+                            memberCount: UndoGroup.group(in: command)?.members.count ?? 0)
     }
 
     /// Removes every step and group member that `predicate` picks (see
@@ -262,6 +262,7 @@ extension UndoStack {
                 cost += Int(step.cost)
                 if let group = UndoGroup.group(in: step.command) {
                     precondition(!group.members.isEmpty, "empty group \(step.serial)")
+                    precondition(group.keptMatchesMembers, "what is kept by group \(step.serial) differs from its members'")
                 }
                 precondition(serials.insert(step.serial).inserted, "serial \(step.serial) repeated")
                 if branch > 0 { stored += 1 }
@@ -296,6 +297,9 @@ extension UndoStack {
                     hops += 1
                     precondition(hops <= record.branches.branches.count, "the branches' forks make a cycle")
                 }
+            }
+            for group in record.openGroups {
+                precondition(group.keptMatchesMembers, "what is kept by an open group differs from its members'")
             }
             precondition(record.contextCounts == record.recountedContexts(), "the per-context step counts differ from the steps")
             if let countLimit = record.countLimit {
