@@ -5,15 +5,8 @@ import Testing
 /// must keep the commands, in order, each destroyed exactly once, across chunk boundaries, and a
 /// copy must never change with the original.
 @Suite struct CommandChunksTests {
-    struct Numbered: UndoCommand {
-        let number: Int
-        let token: Token
-        func perform(_ changes: inout UndoChanges) {}
-        func undo(_ changes: inout UndoChanges) {}
-    }
-
     static func numbers(_ chunks: CommandChunks) -> [Int] {
-        (0..<chunks.count).map { (chunks[$0] as! Numbered).number }
+        (0..<chunks.count).map { (chunks[$0] as! NumberedCommand).number }
     }
 
     @Test func appendsAcrossChunksKeepOrderAndRoom() {
@@ -21,7 +14,7 @@ import Testing
         var chunks = CommandChunks()
         let size = CommandChunks.chunkSize
         for number in 0..<(2 * size + 5) {
-            chunks.append(Numbered(number: number, token: Token(census)))
+            chunks.append(NumberedCommand(number: number, token: Token(census)))
             chunks.checkInvariants()
         }
         #expect(chunks.count == 2 * size + 5)
@@ -37,7 +30,7 @@ import Testing
     @Test func aFewCommandsTakeAFewSlots() {
         let census = Census()
         var chunks = CommandChunks()
-        for number in 0..<5 { chunks.append(Numbered(number: number, token: Token(census))) }
+        for number in 0..<5 { chunks.append(NumberedCommand(number: number, token: Token(census))) }
         chunks.checkInvariants()
         #expect(chunks.state!.pointee.capacity == 8)
     }
@@ -46,10 +39,10 @@ import Testing
         let census = Census()
         var original = CommandChunks()
         let total = CommandChunks.chunkSize + 100
-        for number in 0..<total { original.append(Numbered(number: number, token: Token(census))) }
+        for number in 0..<total { original.append(NumberedCommand(number: number, token: Token(census))) }
         var copy = original
-        copy[3] = Numbered(number: -3, token: Token(census))
-        copy.append(Numbered(number: -1, token: Token(census)))
+        copy[3] = NumberedCommand(number: -3, token: Token(census))
+        copy.append(NumberedCommand(number: -1, token: Token(census)))
         _ = copy.remove(at: CommandChunks.chunkSize + 1)
         original.checkInvariants()
         copy.checkInvariants()
@@ -78,7 +71,7 @@ import Testing
         var model: [Int] = []
         var nextNumber = 0
         for round in 0..<6_000 {
-            let command = Numbered(number: nextNumber, token: Token(census))
+            let command = NumberedCommand(number: nextNumber, token: Token(census))
             nextNumber += 1
             switch Int.random(in: 0..<20, using: &generator) {
             case 0..<10:

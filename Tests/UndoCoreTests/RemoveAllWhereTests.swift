@@ -5,15 +5,8 @@ import Testing
 /// walks the rest as before: every command (a group's members included) is offered to the
 /// predicate exactly once, and the history left is the one the walk alone left.
 @Suite struct RemoveAllWhereTests {
-    struct Tagged: UndoCommand {
-        let tag: Int
-        let token: Token
-        func perform(_ changes: inout UndoChanges) {}
-        func undo(_ changes: inout UndoChanges) {}
-    }
-
     static func tags(_ stack: UndoStack) -> [Int] {
-        (0..<stack.count).map { (stack.command(at: $0) as! Tagged).tag }
+        (0..<stack.count).map { (stack.command(at: $0) as! NumberedCommand).number }
     }
 
     /// An unload of the plugin whose steps are the whole history: every step goes, across chunks.
@@ -21,7 +14,7 @@ import Testing
         let census = Census()
         let stack = UndoStack.testing()
         let steps = 2 * CommandChunks.chunkSize + 7
-        for tag in 0..<steps { try stack.perform(Tagged(tag: tag, token: Token(census))) }
+        for tag in 0..<steps { try stack.perform(NumberedCommand(number: tag, token: Token(census))) }
         try stack.undo(count: 5)
         var offered = 0
         let removed = try stack.removeAll { _ in offered += 1; return true }
@@ -35,12 +28,12 @@ import Testing
     @Test func aLeadingRunThenOthers() throws {
         let census = Census()
         let stack = UndoStack.testing()
-        for tag in 0..<10 { try stack.perform(Tagged(tag: tag, token: Token(census))) }
+        for tag in 0..<10 { try stack.perform(NumberedCommand(number: tag, token: Token(census))) }
         try stack.undo(count: 3)  // 7 done
         let gone: Set = [0, 1, 2, 5, 8]
         var offered: [Int] = []
         let removed = try stack.removeAll { command in
-            let tag = (command as! Tagged).tag
+            let tag = (command as! NumberedCommand).number
             offered.append(tag)
             return gone.contains(tag)
         }
@@ -59,13 +52,13 @@ import Testing
     @Test func aBranchAtALeadingRemovedStep() throws {
         let census = Census()
         let stack = UndoStack.testing()
-        try stack.perform(Tagged(tag: 0, token: Token(census)))
-        try stack.perform(Tagged(tag: 1, token: Token(census)))
+        try stack.perform(NumberedCommand(number: 0, token: Token(census)))
+        try stack.perform(NumberedCommand(number: 1, token: Token(census)))
         try stack.undo()
-        try stack.perform(Tagged(tag: 2, token: Token(census)))  // 1 hangs as a branch at 0's state
+        try stack.perform(NumberedCommand(number: 2, token: Token(census)))  // 1 hangs as a branch at 0's state
         var offered: [Int] = []
         let removed = try stack.removeAll { command in
-            let tag = (command as! Tagged).tag
+            let tag = (command as! NumberedCommand).number
             offered.append(tag)
             return tag == 0
         }
@@ -80,14 +73,14 @@ import Testing
     @Test func aGroupAfterALeadingRun() throws {
         let census = Census()
         let stack = UndoStack.testing()
-        try stack.perform(Tagged(tag: 0, token: Token(census)))
+        try stack.perform(NumberedCommand(number: 0, token: Token(census)))
         try stack.beginGroup(named: "Group")
-        for tag in 1...3 { try stack.perform(Tagged(tag: tag, token: Token(census))) }
+        for tag in 1...3 { try stack.perform(NumberedCommand(number: tag, token: Token(census))) }
         try stack.endGroup()
-        try stack.perform(Tagged(tag: 4, token: Token(census)))
+        try stack.perform(NumberedCommand(number: 4, token: Token(census)))
         var offered: [Int] = []
         let removed = try stack.removeAll { command in
-            let tag = (command as! Tagged).tag
+            let tag = (command as! NumberedCommand).number
             offered.append(tag)
             return tag != 4
         }
@@ -104,19 +97,19 @@ import Testing
         let census = Census()
         let stack = UndoStack.testing()
         try stack.beginGroup(named: "Group")
-        for tag in 0...2 { try stack.perform(Tagged(tag: tag, token: Token(census))) }
+        for tag in 0...2 { try stack.perform(NumberedCommand(number: tag, token: Token(census))) }
         try stack.endGroup()
-        for tag in 3...4 { try stack.perform(Tagged(tag: tag, token: Token(census))) }
+        for tag in 3...4 { try stack.perform(NumberedCommand(number: tag, token: Token(census))) }
         var offered: [Int] = []
         let removed = try stack.removeAll { command in
-            let tag = (command as! Tagged).tag
+            let tag = (command as! NumberedCommand).number
             offered.append(tag)
             return tag == 1 || tag == 3
         }
         #expect(removed == 2)
         #expect(offered == [0, 1, 2, 3, 4])
         #expect(stack.count == 2 && census.alive == 3)
-        let members = UndoGroup.group(in: stack.command(at: 0))?.members.map { ($0 as! Tagged).tag }
+        let members = UndoGroup.group(in: stack.command(at: 0))?.members.map { ($0 as! NumberedCommand).number }
         #expect(members == [0, 2])
         stack.checkInvariants()
     }
@@ -127,19 +120,19 @@ import Testing
         let census = Census()
         let stack = UndoStack.testing()
         try stack.beginGroup(named: "Outer")
-        try stack.perform(Tagged(tag: 0, token: Token(census)))
+        try stack.perform(NumberedCommand(number: 0, token: Token(census)))
         try stack.beginGroup(named: "Inner")
-        for tag in 1...2 { try stack.perform(Tagged(tag: tag, token: Token(census))) }
+        for tag in 1...2 { try stack.perform(NumberedCommand(number: tag, token: Token(census))) }
         try stack.endGroup()
-        try stack.perform(Tagged(tag: 3, token: Token(census)))
+        try stack.perform(NumberedCommand(number: 3, token: Token(census)))
         try stack.endGroup()
         var offered = 0
         let removed = try stack.removeAll { command in
             offered += 1
-            return (command as! Tagged).tag != 3
+            return (command as! NumberedCommand).number != 3
         }
         #expect(removed == 3 && offered == 4)
-        let members = UndoGroup.group(in: stack.command(at: 0))?.members.map { ($0 as! Tagged).tag }
+        let members = UndoGroup.group(in: stack.command(at: 0))?.members.map { ($0 as! NumberedCommand).number }
         #expect(members == [3] && census.alive == 1)
         stack.checkInvariants()
     }

@@ -127,3 +127,11 @@ final class Token {
     init(_ census: Census) { self.census = census; census.alive += 1 }
     deinit { census.alive -= 1 }
 }
+
+/// A command that does nothing, told apart by its number and counted by its token's census.
+struct NumberedCommand: UndoCommand {
+    let number: Int
+    let token: Token
+    func perform(_ changes: inout UndoChanges) {}
+    func undo(_ changes: inout UndoChanges) {}
+}
