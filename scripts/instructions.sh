@@ -58,8 +58,8 @@ measure() {
         exit 1
     fi
     local ir ops
-    ir=$(sed -n 's/^summary: *\([0-9]*\).*/\1/p' "$out.callgrind" | head -1)
-    ops=$(tr ' ' '\n' < "$out.stdout" | sed -n 's/^ops=//p' | head -1)
+    ir=$(sed -n 's/^summary: *\([0-9]*\).*/\1/p;T;q' "$out.callgrind")
+    ops=$(sed -n 's/^\(.* \)\{0,1\}ops=\([0-9]*\).*/\2/p;T;q' "$out.stdout")
     grep -q 'check=ok' "$out.stdout" || { echo "error: undo-bench $workload $n: $(cat "$out.stdout")" >&2; exit 1; }
     [ -n "$ir" ] && [ -n "$ops" ] || { echo "error: no Ir or ops for $workload $n" >&2; exit 1; }
     echo "$ir $ops"
