@@ -44,6 +44,43 @@ import Testing
         case global, document, currentDocument
     }
 
+    /// A result of one step in a document that reported nothing shares its parts with the
+    /// results before it in that document (``UndoResult/init(direction:name:sharing:)``): each
+    /// still tells its own document, name and direction, through the short way (every step in
+    /// one document) and the general way (steps in two documents, undone and redone in turn).
+    @Test func resultsInDocumentsTellTheirOwnDocument() throws {
+        let model = Model()
+        let a = UndoContext("a document"), b = UndoContext("b document")
+        let stack = UndoStack()
+        for (offset, context) in [a, b, a, b].enumerated() {
+            try stack.perform(Step(model: model, behaviour: .plain, amount: offset + 1, context: context))
+        }
+        for (amount, context) in [(4, b), (3, a), (2, b), (1, a)] {
+            #expect(try stack.undo() == UndoResult(direction: .undo, name: "Step \(amount)", context: context))
+        }
+        for (amount, context) in [(1, a), (2, b), (3, a), (4, b)] {
+            #expect(try stack.redo() == UndoResult(direction: .redo, name: "Step \(amount)", context: context))
+        }
+        // By document: b's newest, then a's newest, then b's again.
+        #expect(try stack.undo(in: b) == UndoResult(direction: .undo, name: "Step 4", context: b))
+        #expect(try stack.undo(in: a) == UndoResult(direction: .undo, name: "Step 3", context: a))
+        #expect(try stack.undo(in: b) == UndoResult(direction: .undo, name: "Step 2", context: b))
+        #expect(model.value == 1)
+        stack.checkInvariants()
+
+        let sole = UndoStack(), soleModel = Model()
+        for amount in 1...3 {
+            try sole.perform(Step(model: soleModel, behaviour: .plain, amount: amount, context: b))
+        }
+        let first = try #require(try sole.undo())
+        let second = try #require(try sole.undo())
+        #expect(first == UndoResult(direction: .undo, name: "Step 3", context: b))
+        #expect(second == UndoResult(direction: .undo, name: "Step 2", context: b))
+        #expect(second.stepCount == 1 && second.changes.isEmpty && second.obsoleteCount == 0)
+        #expect(try sole.redo() == UndoResult(direction: .redo, name: "Step 2", context: b))
+        #expect(soleModel.value == 3)
+    }
+
     /// Runs the same steps and moves on a history whose steps are all in one context (the short
     /// way) and on one with a step of another document at the bottom (the general way),
     /// comparing each call.

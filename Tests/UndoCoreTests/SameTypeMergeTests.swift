@@ -118,4 +118,61 @@ import Testing
         #expect(store[.global] == "" && counter.value == 0)
         stack.checkInvariants()
     }
+
+    /// A run whose key the history asks about in place (`hasCoalescingKey(_:)`): the newest
+    /// step is asked once per change offered to it, its key's getter never; the new change's
+    /// getter once.
+    final class KeyedRun: UndoCommand {
+        let store: TextStore
+        let key: String
+        var text: String
+        var keyReads = 0
+        var keyChecks = 0
+        init(store: TextStore, key: String, text: String) { self.store = store; self.key = key; self.text = text }
+        var coalescingKey: UndoCoalescingKey? { keyReads += 1; return UndoCoalescingKey(key) }
+        func hasCoalescingKey(_ key: UndoCoalescingKey?) -> Bool {
+            keyChecks += 1
+            return key?.rawValue == self.key
+        }
+        func perform(_ changes: inout UndoChanges) throws { store[.global] += text }
+        func undo(_ changes: inout UndoChanges) throws { store[.global].removeLast(text.count) }
+        func merge(with next: KeyedRun) -> UndoMerge {
+            text += next.text
+            return .merged
+        }
+    }
+
+    @Test func theNewestStepIsAskedForItsKeyInPlace() throws {
+        let store = TextStore()
+        let stack = UndoStack.testing()
+        let first = KeyedRun(store: store, key: "typing", text: "a")
+        try stack.perform(first)
+        for letter in ["b", "c", "d"] { try stack.perform(KeyedRun(store: store, key: "typing", text: letter)) }
+        #expect(stack.count == 1)
+        #expect(first.text == "abcd")
+        #expect(first.keyChecks == 3)  // once per change offered
+        #expect(first.keyReads == 1)   // its own, when it came in
+        // Another key: the step says no, and the change becomes a step of its own.
+        let other = KeyedRun(store: store, key: "pasting", text: "e")
+        try stack.perform(other)
+        #expect(stack.count == 2)
+        #expect(first.keyChecks == 4 && first.text == "abcd")
+        #expect(other.keyReads == 1 && other.keyChecks == 0)
+        try stack.undo()
+        #expect(store[.global] == "abcd")
+        stack.checkInvariants()
+    }
+
+    /// The default answer compares the getter's key: a command that does not answer in place
+    /// merges exactly as before.
+    @Test func theDefaultAnswerComparesTheKey() {
+        let store = TextStore()
+        let append = Append(store: store, text: "a", typing: true)
+        #expect(append.hasCoalescingKey(append.coalescingKey))
+        #expect(!append.hasCoalescingKey(nil))
+        #expect(!append.hasCoalescingKey(UndoCoalescingKey("other")))
+        let plain = Append(store: store, text: "a", typing: false)
+        #expect(plain.coalescingKey == nil && plain.hasCoalescingKey(nil))
+        #expect(!plain.hasCoalescingKey(append.coalescingKey))
+    }
 }

@@ -76,4 +76,25 @@ import UndoPluginABI
         try host.perform("text.insert", [.i64(0), .string("a")], in: UndoContext("doc"))
         #expect(try #require(host.newestPluginCommand).coalescingKey == UndoCoalescingKey("org.undohost.text/typing"))
     }
+
+    /// The history asks a plugin step for its key in place (`hasCoalescingKey(_:)`): the answer
+    /// is the key's getter compared, for each of the three kinds of key a step has (its own,
+    /// none, its action type's).
+    @Test func askedInPlaceTheStepAnswersAsItsKey() throws {
+        try host.load(file: Fixtures.textEditor)
+        try rename(2, "Write")
+        let own = try #require(host.newestPluginCommand)
+        try host.perform(try host.actionType("tasks.touch"), argument: .i64(1))
+        let none = try #require(host.newestPluginCommand)
+        try host.perform("text.insert", [.i64(0), .string("a")], in: UndoContext("doc"))
+        let typeKey = try #require(host.newestPluginCommand)
+        let keys: [UndoCoalescingKey?] = [nil, UndoCoalescingKey(Self.id + "/rename/2"),
+                                          UndoCoalescingKey(Self.id + "/rename/3"),
+                                          UndoCoalescingKey("org.undohost.text/typing")]
+        for command in [own, none, typeKey] {
+            for key in keys { #expect(command.hasCoalescingKey(key) == (command.coalescingKey == key)) }
+            #expect(command.hasCoalescingKey(command.coalescingKey))
+        }
+        #expect(own.coalescingKey != nil && none.coalescingKey == nil && typeKey.coalescingKey != nil)
+    }
 }

@@ -45,7 +45,7 @@ struct GroupStorage {
     /// written out here: a closure could not borrow `next`.
     /// - Complexity: O(1) plus the merge.
     @usableFromInline
-    func mergeIntoNewestMember<C: UndoCommand>(_ next: borrowing C, key: UndoCoalescingKey) -> UndoMerge {
+    func mergeIntoNewestMember<C: UndoCommand>(_ next: borrowing C, key: UndoCoalescingKey?) -> UndoMerge {
         precondition(!fields.pointee.busy, "an UndoGroup was used from inside an access to it (a member's name, context, cost or merge that uses its own group)")
         fields.pointee.busy = true
         defer { fields.pointee.busy = false }

@@ -45,6 +45,12 @@ public protocol UndoCommand {
     /// become one step (see ``merge(with:)``). Defaults to `nil`: never coalesced.
     var coalescingKey: UndoCoalescingKey? { get }
 
+    /// Whether this step's ``coalescingKey`` is `key` (`nil`: it has none). The history asks
+    /// on every change that may join the newest step (each keystroke of a typing run); a
+    /// command whose key the getter would copy can answer in place. Defaults to comparing
+    /// ``coalescingKey``.
+    func hasCoalescingKey(_ key: UndoCoalescingKey?) -> Bool
+
     /// A discardable step (a selection change, say) is undoable but does not make its context
     /// dirty. Defaults to `false`.
     var isDiscardable: Bool { get }
@@ -73,6 +79,7 @@ extension UndoCommand {
     public func belongs(to context: UndoContext) -> Bool { self.context == context }
     public var cost: Int { MemoryLayout<Self>.size }
     public var coalescingKey: UndoCoalescingKey? { nil }
+    public func hasCoalescingKey(_ key: UndoCoalescingKey?) -> Bool { coalescingKey == key }
     public var isDiscardable: Bool { false }
     public mutating func merge(with next: Self) -> UndoMerge { .refused }
 }

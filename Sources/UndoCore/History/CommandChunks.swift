@@ -139,7 +139,7 @@ struct CommandChunks {
     /// a closure cannot borrow `next`, so the merge is called here). Always inlined into the
     /// merge path, as the array's subscript was.
     @inlinable @inline(__always)
-    mutating func mergeMeasuring<C: UndoCommand>(_ next: borrowing C, key: UndoCoalescingKey,
+    mutating func mergeMeasuring<C: UndoCommand>(_ next: borrowing C, key: UndoCoalescingKey?,
                                                  intoCommandAt index: Int) -> (UndoMerge?, Int32) {
         makeUnique()
         return HistoryRecord.mergeMeasuring(next, key: key, into: &slot(index).pointee)

@@ -86,7 +86,25 @@ extension HistoryRecord {
         }
         position = direction == .undo ? position &- 1 : position &+ 1
         contextCounts.move(in: context, toDone: direction == .redo)
-        return UndoResult(direction: direction, name: name, context: context, stepCount: 1, changes: changes.takeAll())
+        return oneStepResult(direction, name: name, context: context, changes: &changes)
+    }
+
+    /// The result of one step that stayed in the history (none obsolete). One in a document
+    /// that reported no changes shares the parts kept for that document (immutable) instead of
+    /// allocating its own.
+    /// - Complexity: O(1) (a comparison of the document's name with the one kept).
+    private mutating func oneStepResult(_ direction: UndoResult.Direction, name: String?, context: UndoContext,
+                                        changes: inout UndoChanges) -> UndoResult {
+        guard changes.isEmpty, !context.name.isEmpty else {
+            return UndoResult(direction: direction, name: name, context: context, stepCount: 1,
+                              changes: changes.takeAll())
+        }
+        if let kept = sharedResultDetails, kept.context == context {
+            return UndoResult(direction: direction, name: name, sharing: kept)
+        }
+        let details = UndoResult.oneStepDetails(in: context)
+        sharedResultDetails = details
+        return UndoResult(direction: direction, name: name, sharing: details)
     }
 
     /// An undo or redo of one step of the whole history while every step is in the global
@@ -135,10 +153,12 @@ extension HistoryRecord {
             // One step at the position's edge, the common case: nothing is reordered, and the
             // result is built once, in place (its parts moved in, not copied).
             let removed = try apply(direction, at: first, &changes, removingObsolete: removingObsolete)
-            let obsolete = removed == nil ? 0 : 1
-            let (name, context) = removed ?? nameAndContext(at: direction == .undo ? position : position - 1)
-            return UndoResult(direction: direction, name: name, context: context, stepCount: 1,
-                              changes: changes.takeAll(), obsoleteCount: obsolete)
+            if let removed {
+                return UndoResult(direction: direction, name: removed.name, context: removed.context, stepCount: 1,
+                                  changes: changes.takeAll(), obsoleteCount: 1)
+            }
+            let (name, context) = nameAndContext(at: direction == .undo ? position : position - 1)
+            return oneStepResult(direction, name: name, context: context, changes: &changes)
         }
         // What the call reorders, noted before each step moves: at the end, the states that
         // reordering changed become copies (see ``finishReordering(_:)``).

@@ -102,6 +102,9 @@ struct HistoryRecord {
     var nextObserverID = 0
     @usableFromInline
     var lastState: UndoState?
+    /// The parts of the result of one step in a document that stayed and reported no changes,
+    /// for the document undone or redone in last (see ``oneStepResult(_:name:context:changes:)``).
+    var sharedResultDetails: UndoResult.Details?
 
     @usableFromInline
     init(countLimit: Int?, memoryLimit: Int?, coalescingWindow: Duration?, clock: any UndoClock,
@@ -147,7 +150,9 @@ struct HistoryRecord {
         let needsTime = openGroups.isEmpty || key != nil
         let now = needsTime ? readClock() : lastCoalescingTime
         var outcome = UndoMerge.refused
-        if let key, coalescingOpen, now &- lastCoalescingTime <= coalescingWindowNanoseconds ?? .max {
+        // The key is passed on as it is (known not nil): an `if let` copy of it cost a retain
+        // and a release of a heap key per keystroke.
+        if key != nil, coalescingOpen, now &- lastCoalescingTime <= coalescingWindowNanoseconds ?? .max {
             outcome = mergeWithNewest(command, key: key, at: now)
         }
         if outcome == .refused { append(command, at: now) }
@@ -174,7 +179,7 @@ struct HistoryRecord {
     /// - Returns: `.merged` or `.annulled` when it was (the record already changed);
     ///   `.refused` when it must become a step of its own.
     @inlinable
-    mutating func mergeWithNewest<C: UndoCommand>(_ command: borrowing C, key: UndoCoalescingKey, at now: UInt64) -> UndoMerge {
+    mutating func mergeWithNewest<C: UndoCommand>(_ command: borrowing C, key: UndoCoalescingKey?, at now: UInt64) -> UndoMerge {
         // In place in the innermost group's list (through its `members` property, the list
         // was copied and written back on every merge: O(members) a keystroke).
         if let group = innermostOpenGroup { return group.mergeIntoNewestMember(command, key: key) }
@@ -217,11 +222,11 @@ struct HistoryRecord {
     /// - Returns: the merge's outcome, or `nil` when they are not of one kind.
     // Inlinable: specialized for `C` with the rest of the merge path, one call fewer per keystroke.
     @inlinable
-    static func merge<C: UndoCommand>(_ next: borrowing C, key: UndoCoalescingKey, into top: inout any UndoCommand) -> UndoMerge? {
+    static func merge<C: UndoCommand>(_ next: borrowing C, key: UndoCoalescingKey?, into top: inout any UndoCommand) -> UndoMerge? {
         // Of one type only: `top` is changed as a `C` in place (no cast, no copy).
         var outcome: UndoMerge? = nil
         SameTypeView.modify(&top, as: C.self, with: next) { top, next in
-            guard top.coalescingKey == key, top.belongs(to: next.context) else { return }
+            guard top.hasCoalescingKey(key), top.belongs(to: next.context) else { return }
             outcome = top.merge(with: next)
         }
         return outcome
@@ -232,10 +237,10 @@ struct HistoryRecord {
     /// - Returns: the merge's outcome (`nil` when they are not of one kind), and the cost of
     ///   `top` after it merged (0 otherwise).
     @inlinable
-    static func mergeMeasuring<C: UndoCommand>(_ next: borrowing C, key: UndoCoalescingKey, into top: inout any UndoCommand) -> (UndoMerge?, Int32) {
+    static func mergeMeasuring<C: UndoCommand>(_ next: borrowing C, key: UndoCoalescingKey?, into top: inout any UndoCommand) -> (UndoMerge?, Int32) {
         var result: (UndoMerge?, Int32) = (nil, 0)
         SameTypeView.modify(&top, as: C.self, with: next) { top, next in
-            guard top.coalescingKey == key, top.belongs(to: next.context) else { return }
+            guard top.hasCoalescingKey(key), top.belongs(to: next.context) else { return }
             let outcome = top.merge(with: next)
             result = (outcome, outcome == .merged ? Int32(clamping: max(0, top.cost)) : 0)
         }

@@ -135,7 +135,7 @@ struct StepList: RandomAccessCollection {
     /// after a merge, measures it again and sets its time to `now`.
     /// - Returns: the outcome, and by how much the cost grew.
     @inlinable
-    mutating func merge<C: UndoCommand>(_ next: borrowing C, key: UndoCoalescingKey, intoStepAt index: Int,
+    mutating func merge<C: UndoCommand>(_ next: borrowing C, key: UndoCoalescingKey?, intoStepAt index: Int,
                                         at now: UInt64) -> (UndoMerge?, Int) {
         let (outcome, measured) = commands.mergeMeasuring(next, key: key, intoCommandAt: start + index)
         guard outcome == .merged else { return (outcome, 0) }

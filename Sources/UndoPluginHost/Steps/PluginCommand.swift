@@ -73,6 +73,18 @@ public struct PluginCommand: UndoCommand, Sendable, CustomStringConvertible {
         case .key(let key): key
         }
     }
+    /// Compares in place: the key's getter copies it (a retain and a release of a namespaced
+    /// key, a heap string, per keystroke of a run).
+    public func hasCoalescingKey(_ key: UndoCoalescingKey?) -> Bool {
+        step.read { state in
+            guard let extras = state.extras else { return actionType.historyCoalescingKey == key }
+            switch extras.coalescing {
+            case .actionType: return actionType.historyCoalescingKey == key
+            case .never: return key == nil
+            case .key(let own): return own == key
+            }
+        }
+    }
     /// The longer description perform (or a merge) gave with `set_description` (ABI 1.7), in
     /// the host's locale; `nil` when it gave none (lists then show the name).
     /// - Complexity: O(1).
