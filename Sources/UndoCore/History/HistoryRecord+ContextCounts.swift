@@ -68,29 +68,20 @@ struct ContextCounts: Equatable {
     /// ``onlyGlobal``.
     mutating func moveGlobal(toDone: Bool) {
         assert(others.isEmpty, "a step of another context counted as the global context's")
-        // The step was counted, so the side it leaves is above zero: no overflow either way.
-        if toDone {
-            global.redo &-= 1
-            global.done &+= 1
-        } else {
-            global.done &-= 1
-            global.redo &+= 1
-        }
-        assert(global.done >= 0 && global.redo >= 0, "a context's step count went below zero")
+        Self.moveOne(&global, toDone: toDone)
     }
 
     /// Moves one step of `context` from redo to done (`toDone`), or back.
     /// - Complexity: as ``addToOther(_:done:to:)``.
     mutating func move(in context: UndoContext, toDone: Bool) {
         if context.name.isEmpty {
-            Self.change(&global, 1, done: toDone)
-            Self.change(&global, -1, done: !toDone)
+            Self.moveOne(&global, toDone: toDone)
         } else {
-            // Both sides in one access (two calls of addToOther cost about 70 instructions
-            // more per undo or redo); the count's total does not change, so it stays.
+            // Both sides in one access to the count (two calls of addToOther cost about 70
+            // instructions more per undo or redo, two accesses about 25); its total does not
+            // change, so it stays.
             let index = otherIndex(of: context)
-            Self.change(&others.values[index], 1, done: toDone)
-            Self.change(&others.values[index], -1, done: !toDone)
+            Self.moveOne(&others.values[index], toDone: toDone)
         }
     }
 
@@ -120,8 +111,16 @@ struct ContextCounts: Equatable {
     /// the one counted last.
     /// - Complexity: O(1) for the context counted last (a comparison of names), else one hash of
     ///   its name (two when it is new).
+    // Always inlined: the common case, the context counted last, is a compare (a call of its
+    // own cost about 20 instructions); the search stays out of line.
+    @inline(__always)
     private mutating func otherIndex(of context: UndoContext) -> Dictionary<UndoContext, Count>.Index {
         if recentContext == context, let recent = recentIndex { return recent }
+        return findOtherIndex(of: context)
+    }
+
+    /// ``otherIndex(of:)`` for a context other than the one counted last.
+    private mutating func findOtherIndex(of context: UndoContext) -> Dictionary<UndoContext, Count>.Index {
         let index: Dictionary<UndoContext, Count>.Index
         if let found = others.index(forKey: context) {
             index = found
@@ -132,6 +131,19 @@ struct ContextCounts: Equatable {
         recentContext = context
         recentIndex = index
         return index
+    }
+
+    /// Moves one step of `count` from redo to done (`toDone`), or back: its total stays.
+    private static func moveOne(_ count: inout Count, toDone: Bool) {
+        // The step was counted, so the side it leaves is above zero: no overflow either way.
+        if toDone {
+            count.redo &-= 1
+            count.done &+= 1
+        } else {
+            count.done &-= 1
+            count.redo &+= 1
+        }
+        assert(count.done >= 0 && count.redo >= 0, "a context's step count went below zero")
     }
 
     /// - Returns: whether the count is now empty.
