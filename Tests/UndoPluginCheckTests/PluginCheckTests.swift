@@ -36,7 +36,8 @@ import UndoTestSupport
         let plugins = ["libUndoPluginTextEditor.so", "libUndoPluginCanvas.so", "libUndoPluginSwiftNotes.so"]
             .map { UndoHostProcess.productsFolder.appendingPathComponent($0).path }
         for seed in [1, 2, 3] {
-            let outcome = try UndoHostProcess.run(["check", "--seed", String(seed)] + plugins)
+            let outcome = try UndoHostProcess.run(["check", "--seed", String(seed),
+                                                   "--timeout", String(Sanitizers.checkTimeout(30))] + plugins)
             #expect(outcome.status == 0, "seed \(seed):\n\(outcome.standardOutput)\(outcome.standardError)")
             #expect(outcome.lines.last?.hasPrefix("40 tests: 40 passed, 0 failed") == true, "\(outcome.lines.last ?? "")")
         }
