@@ -2,9 +2,8 @@ import Testing
 import UndoCore
 @testable import UndoPluginHost
 
-/// A plugin step is one heap block of 80 bytes (the fields, 56, after a 16-byte object header;
-/// malloc's chunk of 80): what few steps have, a coalescing key of their own or a description,
-/// is kept aside and costs only those steps.
+/// A plugin step's fields are 56 bytes, held in its command: what few steps have, a coalescing
+/// key of their own or a description, is kept aside and costs only those steps.
 @Suite struct PluginStepStorage {
     @Test func aStepsFieldsFitItsBlock() {
         #expect(MemoryLayout<PluginStep.State>.size <= 56)

@@ -27,8 +27,14 @@ public final class SharedUndoHistory: @unchecked Sendable {
     /// Performs and records `command` (``UndoStack/perform(_:)``).
     /// - Parameter command: the change to make and record.
     /// - Returns: whether it was recorded, or left no step (``UndoPerformOutcome``).
-    @discardableResult
-    public func perform<C: UndoCommand>(_ command: C) throws -> UndoPerformOutcome { try withStack { try $0.perform(command) } }
+    /// - Complexity: that of ``UndoStack/perform(_:)``; the command is moved into the history,
+    ///   not copied (a closure would capture a copy of it).
+    @inlinable @discardableResult
+    public func perform<C: UndoCommand>(_ command: consuming C) throws -> UndoPerformOutcome {
+        mutex.lock()
+        defer { mutex.unlock() }
+        return try stack.perform(command)
+    }
     @discardableResult public func undo() throws -> UndoResult? { try withStack { try $0.undo() } }
     @discardableResult public func redo() throws -> UndoResult? { try withStack { try $0.redo() } }
     public var state: UndoState { withStack { $0.state } }

@@ -234,8 +234,16 @@ public final class PluginHost: @unchecked Sendable {
     ///   obsolete on this first performance (``UndoCore/UndoPerformOutcome``).
     @discardableResult
     public func perform(_ command: consuming PluginCommand) throws(PluginHostError) -> UndoPerformOutcome {
-        // Moved into the history (not copied): its step stays uniquely referenced, so performing
-        // it does not copy the step.
+        // No journal (a recorder set at the same time by another thread may be seen either way,
+        // as ``recorder`` says): the command is moved into the history, not copied.
+        guard isRecording else {
+            guard CallFrame.current == nil else { throw .reentrantCall("perform") }
+            do {
+                return try history.perform(command)
+            } catch {
+                throw Self.hostError(error)
+            }
+        }
         var pending = Optional(command)
         return try throughHistory("perform") { stack in
             guard let recorder else { return try stack.perform(pending.take()!) }

@@ -10,9 +10,10 @@ import UndoPluginABI
 /// let ``PluginHost/perform(_:_:in:)`` do it. Its ``description`` is the script line that
 /// performs it again: `text.insert 0 "Hello"`.
 ///
-/// **Storage.** Two words: the action type and the step (``PluginStep``: context, arguments,
-/// inverse arguments, whether it was performed, its own coalescing key), copied on write, so a
-/// copy of a command (a listing, say) never changes with the original.
+/// **Storage.** A value of 64 bytes: the action type and the step's fields (``PluginStep``:
+/// context, arguments, inverse arguments, whether it was performed, its own coalescing key), so
+/// a copy of a command (a listing, say) never changes with the original. The history keeps a
+/// step in one box of its existential; a keystroke that joins its run is never boxed.
 public struct PluginCommand: UndoCommand, Sendable, CustomStringConvertible {
     /// Strong: a step keeps its action type, and so its plugin record, alive.
     let actionType: ActionType
@@ -142,7 +143,7 @@ public struct PluginCommand: UndoCommand, Sendable, CustomStringConvertible {
     }
 
     public mutating func undo(_ changes: inout UndoChanges) throws {
-        // The inverse only reads the step's inverse arguments: no copy of a shared step.
+        // The inverse only reads the step's arguments, in place: no copy of the list.
         let takesArguments = actionType.inverseSignature == nil
         if takesArguments {
             let arguments = step.read { $0.arguments }
@@ -176,8 +177,8 @@ public struct PluginCommand: UndoCommand, Sendable, CustomStringConvertible {
                 let appended = if let keystroke {
                     PluginStep.append(keystroke: keystroke, to: &state)
                 } else {
-                    // A command pushed twice shares its storage with the step: `modify` copied
-                    // the step's first, so this read is of another storage.
+                    // `next` is a value of its own (a command pushed twice was copied into
+                    // the history), so this read is of other fields than those being changed.
                     PluginStep.append(next.step.read { ($0.arguments, $0.inverseArguments) }, to: &state)
                 }
                 guard let appended else { return .refused }
@@ -246,16 +247,18 @@ final class PerformedStepCapture: @unchecked Sendable {
     }
 }
 
-/// The state of one ``PluginCommand``, a value: its storage is changed only through the step
-/// that holds the one reference to it (``modify(_:)`` copies it first otherwise), so a step
-/// another command or thread can see is never changed (`@unchecked Sendable` for that
-/// reason: its storage, a `ManagedBuffer`, cannot be `Sendable` itself).
+/// The state of one ``PluginCommand``, a value held in the command itself: a copy of a command
+/// (a listing, the history's copy of a step shared outside it) has fields of its own, so a step
+/// another command or thread can see is never changed.
 ///
-/// One word: a reference to its ``StepStorage``, which holds the context and the mutable fields
-/// (``State``), read or changed in one checked access per call (``read(_:)``, ``modify(_:)``).
-struct PluginStep: @unchecked Sendable {
+/// No heap block of its own: a step the history keeps is boxed once, with its action type, by
+/// the history's existential (three words are too small for it), and a step that merges into
+/// the one before (a keystroke joining its run) is never boxed at all, so it costs no
+/// allocation and no free. The history opens a kept step for change through its existential,
+/// which copies a box another existential shares first.
+struct PluginStep: Sendable {
     /// Which coalescing key a step has.
-    enum Coalescing: Equatable {
+    enum Coalescing: Equatable, Sendable {
         /// The action type's (perform set none).
         case actionType
         /// None: perform set NULL.
@@ -266,17 +269,14 @@ struct PluginStep: @unchecked Sendable {
 
     /// The fields of a step: its context (which never changes) and the mutable ones.
     ///
-    /// Laid out to fit one 80-byte heap block with its object header (a step's one allocation):
-    /// the small fields fill the arguments' tail, and what few steps have (a coalescing key of
-    /// their own, a description) sits in ``Extras``, allocated only when set.
-    struct State {
+    /// Laid out in 56 bytes (the small fields fill the arguments' tail), so a command, with its
+    /// action type, is 64: what few steps have (a coalescing key of their own, a description)
+    /// sits in ``Extras``, allocated only when set.
+    struct State: Sendable {
         let context: UndoContext
         var arguments: ActionValueList
         /// Whether perform ran (or the plugin recorded the step): the next perform is a redo.
         var performed: Bool
-        /// Whether a change of the step is under way: set and cleared by ``StepStorage``'s
-        /// `modify` alone (outside this file, read-only).
-        fileprivate(set) var busy = false
         /// The cost as the history measured it, or -1 before it went in (see ``measuredCost``).
         fileprivate var storedCost: Int32 = -1
         /// The inverse's own arguments, handed back by perform; `nil` when the inverse takes
@@ -325,7 +325,7 @@ struct PluginStep: @unchecked Sendable {
         }
     }
 
-    private var storage: StepStorage
+    private var state: State
 
     init(context: UndoContext, arguments: [ActionValue], inverseArguments: [ActionValue]?, performed: Bool) {
         self.init(context: context, values: ActionValueList(arguments), inverseArguments: inverseArguments,
@@ -333,49 +333,33 @@ struct PluginStep: @unchecked Sendable {
     }
 
     init(context: UndoContext, values: ActionValueList, inverseArguments: [ActionValue]?, performed: Bool) {
-        storage = StepStorage.make(context: context, arguments: values, inverseArguments: inverseArguments,
-                                   performed: performed)
-    }
-
-    private init(storage: StepStorage) { self.storage = storage }
-
-    /// Makes the storage this step's own (copy on write): from here until the step is copied,
-    /// no other reference to it exists.
-    private mutating func makeUnique() {
-        if !isKnownUniquelyReferenced(&storage) { self = copy() }
+        state = State(context: context, arguments: values, performed: performed, inverseArguments: inverseArguments)
     }
 
     /// Runs `body` with the step's fields to read them: one access for everything a call reads.
-    func read<R>(_ body: (borrowing State) throws -> R) rethrows -> R { try storage.read(body) }
+    @inline(__always)
+    func read<R>(_ body: (borrowing State) throws -> R) rethrows -> R { try body(state) }
 
     /// Runs `body` with the step's fields to change them: one access for everything a call reads
-    /// and changes. The storage is made this step's own first (copy on write), so a copy of the
-    /// step never changes with it.
-    mutating func modify<R>(_ body: (inout State) throws -> R) rethrows -> R {
-        makeUnique()
-        return try storage.modify(body)
-    }
+    /// and changes (exclusive, as every change of a value is).
+    @inline(__always)
+    mutating func modify<R>(_ body: (inout State) throws -> R) rethrows -> R { try body(&state) }
 
-    var context: UndoContext { storage.context }
-    var arguments: [ActionValue] { read { $0.arguments.array } }
-    var inverseArguments: [ActionValue]? { read { $0.inverseArguments } }
-    var performed: Bool { read { $0.performed } }
+    var context: UndoContext { state.context }
+    var arguments: [ActionValue] { state.arguments.array }
+    var inverseArguments: [ActionValue]? { state.inverseArguments }
+    var performed: Bool { state.performed }
     var coalescing: Coalescing {
-        get { read { $0.coalescing } }
-        set { modify { $0.coalescing = newValue } }
+        get { state.coalescing }
+        set { state.coalescing = newValue }
     }
     var description: String? {
-        get { read { $0.description } }
-        set { modify { $0.description = newValue } }
+        get { state.description }
+        set { state.description = newValue }
     }
     var measuredCost: Int {
-        get { read { $0.measuredCost } }
-        set { modify { $0.measuredCost = newValue } }
-    }
-
-    /// An independent copy (copy on write).
-    func copy() -> PluginStep {
-        PluginStep(storage: read { StepStorage.make(copying: $0) })
+        get { state.measuredCost }
+        set { state.measuredCost = newValue }
     }
 
     /// The bytes this step keeps alive, for the memory limit.
@@ -491,65 +475,9 @@ extension ActionValue {
 
 extension PluginStep.State {
     /// A step's fields before it ran (`inverseArguments` given for a step recorded as done).
-    // In an extension, so the memberwise initializer stays: it builds a step in place in its
-    // storage (an initializer of the type's own made the optimizer build it aside and copy it
-    // in, about 100 instructions per step).
+    // In an extension, so the memberwise initializer stays: it builds a step in place (an
+    // initializer of the type's own made the optimizer build it aside and copy it in).
     init(context: UndoContext, arguments: ActionValueList, inverseArguments: [ActionValue]?, performed: Bool) {
         self.init(context: context, arguments: arguments, performed: performed, inverseArguments: inverseArguments)
-    }
-}
-
-/// Where a ``PluginStep`` keeps its fields (``PluginStep/State``): one object (a `ManagedBuffer`
-/// whose header is the state, no elements; 72 bytes, one 80-byte heap block), the only place
-/// they are reached through a pointer.
-///
-/// **Invariants** (checked on every access, in every build): a change is the only access under
-/// way. ``modify(_:)`` marks the step busy (`State.busy`, which only this file sets) while it
-/// runs, and it and ``read(_:)`` stop the program when the step is busy (a read or change from
-/// inside a change of the same step), so the fields are never seen half changed. Steps are
-/// changed only when uniquely referenced (``PluginStep/modify(_:)`` copies a shared one first),
-/// so no other thread holds a step being changed, and the reads of other threads only ever see
-/// steps that nothing changes. The context never changes (a `let`).
-final class StepStorage: ManagedBuffer<PluginStep.State, Void> {
-    /// A step that has not changed yet.
-    static func make(context: UndoContext, arguments: ActionValueList, inverseArguments: [ActionValue]?,
-                     performed: Bool) -> StepStorage {
-        let buffer = create(minimumCapacity: 0) { _ in
-            PluginStep.State(context: context, arguments: arguments, performed: performed,
-                             inverseArguments: inverseArguments)
-        }
-        // `create` called on this class makes an instance of it.
-        return buffer as! StepStorage
-    }
-
-    /// A copy of a step's state (copy on write).
-    static func make(copying state: borrowing PluginStep.State) -> StepStorage {
-        let buffer = create(minimumCapacity: 0) { _ in copy state }
-        // `create` called on this class makes an instance of it.
-        return buffer as! StepStorage
-    }
-
-    var context: UndoContext { withUnsafeMutablePointerToHeader { $0.pointee.context } }
-
-    /// Runs `body` with the fields to read them (several threads may read a shared step at once:
-    /// a read writes nothing).
-    /// - Precondition: no change of this step is under way.
-    func read<R>(_ body: (borrowing PluginStep.State) throws -> R) rethrows -> R {
-        try withUnsafeMutablePointerToHeader { state in
-            precondition(!state.pointee.busy, "a plugin step was read while it was being changed")
-            return try body(state.pointee)
-        }
-    }
-
-    /// Runs `body` with the fields to change them, which no other access uses meanwhile.
-    /// - Precondition: no other access to this step is under way; only the one holder of the
-    ///   step calls it (``PluginStep/modify(_:)`` checks that the step is uniquely referenced).
-    func modify<R>(_ body: (inout PluginStep.State) throws -> R) rethrows -> R {
-        try withUnsafeMutablePointerToHeader { state in
-            precondition(!state.pointee.busy, "a plugin step was changed from inside another use of it")
-            state.pointee.busy = true
-            defer { state.pointee.busy = false }
-            return try body(&state.pointee)
-        }
     }
 }

@@ -59,6 +59,10 @@ struct ActionValueList: ActionValueCollection, Equatable, Sendable {
         }
     }
 
+    /// Read by every call (the values handed to the plugin): the collection's own `count`
+    /// measures the distance between the indices through a generic call.
+    var count: Int { endIndex }
+
     static func == (left: ActionValueList, right: ActionValueList) -> Bool {
         switch (left.storage, right.storage) {
         case (.one(let a), .one(let b)): a == b
