@@ -389,6 +389,22 @@ import UndoPluginABI
         host.history.withStack { $0.checkInvariants() }
     }
 
+    /// The history's own existential of a step, kept by a caller while the run goes on, keeps
+    /// its value: the history's box is shared then, and is copied before the merge changes it.
+    @Test func theHistorysExistentialKeptOutsideKeepsItsValue() throws {
+        let host = try loaded()
+        let note = try host.actionType("appender.note")
+        for letter in ["a", "b"] { try host.perform(note, argument: .string(letter), in: notes) }
+        let kept: any UndoCommand = host.history.withStack { $0.command(at: 0) }
+        try host.perform(note, argument: .string("c"), in: notes)
+        try host.undo()
+        try host.redo()
+        #expect((kept as? PluginCommand)?.arguments == [.string("ab")])
+        #expect(try #require(host.newestPluginCommand).arguments == [.string("abc")])
+        #expect(try notesText(host) == "abc|performs=3")
+        host.history.withStack { $0.checkInvariants() }
+    }
+
     /// Under a memory limit the history counts every keystroke joined to a run, and trims the
     /// oldest runs as the newest grows.
     @Test func keystrokesJoinedToARunCountAgainstTheMemoryLimit() throws {
