@@ -176,10 +176,14 @@ struct HistoryRecord {
     var isObserved: Bool { !observers.isEmpty }
 
     /// Offers `command` to the newest step (or the open group's newest member).
+    /// - Parameter key: the change's coalescing key, never `nil` (a change without one never
+    ///   merges; optional only so the key goes down the merge path without an unwrapped copy).
     /// - Returns: `.merged` or `.annulled` when it was (the record already changed);
     ///   `.refused` when it must become a step of its own.
     @inlinable
     mutating func mergeWithNewest<C: UndoCommand>(_ command: borrowing C, key: UndoCoalescingKey?, at now: UInt64) -> UndoMerge {
+        // A nil key would match every step without one.
+        assert(key != nil, "a change without a coalescing key was offered for a merge")
         // In place in the innermost group's list (through its `members` property, the list
         // was copied and written back on every merge: O(members) a keystroke).
         if let group = innermostOpenGroup { return group.mergeIntoNewestMember(command, key: key) }
