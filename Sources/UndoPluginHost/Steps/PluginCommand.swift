@@ -255,7 +255,10 @@ final class PerformedStepCapture: @unchecked Sendable {
 /// the history's existential (three words are too small for it), and a step that merges into
 /// the one before (a keystroke joining its run) is never boxed at all, so it costs no
 /// allocation and no free. The history opens a kept step for change through its existential,
-/// which copies a box another existential shares first.
+/// which copies a box another existential shares first. A kept step changes only inside one
+/// of the history's calls, and UndoCore's record lets no other call in meanwhile (its
+/// `RecordStorage` flag): its fields are never seen half changed (the step's own flag, when
+/// they sat behind a pointer, is gone).
 struct PluginStep: Sendable {
     /// Which coalescing key a step has.
     enum Coalescing: Equatable, Sendable {
