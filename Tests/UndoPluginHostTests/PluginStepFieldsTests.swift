@@ -4,8 +4,8 @@ import UndoCore
 
 /// A plugin step's fields are 56 bytes, held in its command: what few steps have, a coalescing
 /// key of their own or a description, is kept aside and costs only those steps.
-@Suite struct PluginStepStorage {
-    @Test func aStepsFieldsFitItsBlock() {
+@Suite struct PluginStepFields {
+    @Test func aStepsFieldsFitFiftySixBytes() {
         #expect(MemoryLayout<PluginStep.State>.size <= 56)
     }
 
