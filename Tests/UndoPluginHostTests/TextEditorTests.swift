@@ -205,6 +205,28 @@ import UndoPluginABI
         #expect(try text() == "")
     }
 
+    /// A step whose inverse takes what perform hands back (text.delete's deleted text) cannot be
+    /// undone when it went into the history without being performed: the undo is refused with
+    /// UNDO_ESTATE, nothing is called in the plugin, and the step stays.
+    @Test func undoingAStepThatWasNeverPerformedIsRefused() throws {
+        try host.perform("text.insert", [.i64(0), .string("abc")], in: doc)
+        let delete = try host.makeCommand(host.actionType("text.delete"), argumentText: "0 2", in: doc)
+        try host.history.withStack { try $0.record(delete) }
+        #expect(host.stepCount == 2)
+        let error = hostError { try host.undo() }
+        guard case .actionFailed(let failure)? = error else {
+            Issue.record("expected a plugin failure, got \(String(describing: error))")
+            return
+        }
+        #expect(failure.code == UNDO_ESTATE)
+        #expect(failure.phase == .undo)
+        #expect(failure.actionID == "text.delete")
+        #expect(failure.message == "the step was never performed, so it has no inverse arguments")
+        #expect(try text() == "abc")
+        #expect(host.stepCount == 2)
+        #expect(host.undoTitle == "Undo Delete")
+    }
+
     @Test func describingAnUnknownPluginFails() {
         #expect(throws: PluginHostError.unknownPlugin("org.nowhere.x")) {
             try host.describe(doc, plugin: "org.nowhere.x")

@@ -92,15 +92,12 @@ extension ActionType {
         return true
     }
 
-    /// Runs the inverse with a step's inverse arguments (`nil`: the step was never performed).
-    func invokeInverse<Values: ActionValueCollection>(_ inverseArguments: consuming Values?, context: UndoContext,
+    /// Runs the inverse with a step's inverse arguments, borrowed: the caller's values are read
+    /// in place.
+    func invokeInverse<Values: ActionValueCollection>(_ arguments: Values, context: UndoContext,
                                                        changes: inout UndoChanges) throws(PluginActionError)
     {
         guard plugin.isLoaded else { throw plugin.unloadedError(action: self, phase: .undo) }
-        guard let arguments = consume inverseArguments else {
-            throw PluginActionError(pluginID: pluginID, actionID: shortID, phase: .undo, code: Int32(UNDO_ESTATE),
-                                    message: "the step was never performed, so it has no inverse arguments")
-        }
         if let remote = plugin.remote {
             try inverseRemotely(remote, Array(arguments), context: context, changes: &changes)
             return
@@ -116,6 +113,14 @@ extension ActionType {
             if !outputs.changes.isEmpty { changes.append(contentsOf: outputs.changes) }
             if outputs.isObsolete { changes.markObsolete() }
         }
+    }
+
+    /// The error for undoing a step whose inverse takes arguments perform hands back, when
+    /// perform never ran (an unloaded plugin's error first, as for every call).
+    func neverPerformed() -> PluginActionError {
+        guard plugin.isLoaded else { return plugin.unloadedError(action: self, phase: .undo) }
+        return PluginActionError(pluginID: pluginID, actionID: shortID, phase: .undo, code: Int32(UNDO_ESTATE),
+                                 message: "the step was never performed, so it has no inverse arguments")
     }
 
     /// Offers two steps of this type in one context to the plugin's merge function.

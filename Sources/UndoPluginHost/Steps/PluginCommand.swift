@@ -143,14 +143,17 @@ public struct PluginCommand: UndoCommand, Sendable, CustomStringConvertible {
     }
 
     public mutating func undo(_ changes: inout UndoChanges) throws {
-        // The inverse only reads the step's arguments, in place: no copy of the list.
-        let takesArguments = actionType.inverseSignature == nil
-        if takesArguments {
-            let arguments = step.read { $0.arguments }
-            try actionType.invokeInverse(arguments, context: step.context, changes: &changes)
-        } else {
-            let arguments = step.read { $0.inverseArguments }
-            try actionType.invokeInverse(arguments, context: step.context, changes: &changes)
+        // The inverse reads the step's values and context where they are: neither is copied
+        // (a copy of each was a retain and a release per undo).
+        let action = actionType
+        try step.read { state in
+            if action.inverseSignature == nil {
+                try action.invokeInverse(state.arguments, context: state.context, changes: &changes)
+            } else if let inverse = state.inverseArguments {
+                try action.invokeInverse(inverse, context: state.context, changes: &changes)
+            } else {
+                throw action.neverPerformed()
+            }
         }
     }
 
