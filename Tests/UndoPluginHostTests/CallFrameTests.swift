@@ -56,6 +56,31 @@ import UndoPluginABI
         #expect(plugin.keptFrameIsFree)
     }
 
+    /// The kept frame names each call's own action type, however the types alternate: the
+    /// plugin reads `action_id` in every perform, inverse and redo, and the host's callbacks
+    /// read the frame's action type (unretained, set by every call).
+    @Test func theKeptFrameNamesEachCallsActionTypeAsTheTypesAlternate() throws {
+        let (host, _) = makeHost()
+        let path = try Fixtures.buildPlugin("many.c", defines: ["ACTION_COUNT=3"])
+        try host.load(file: path)
+        typealias LastActionID = @convention(c) () -> UnsafePointer<CChar>
+        let lastActionID = try Fixtures.function("many_last_action_id", in: path, as: LastActionID.self)
+        var seen: [String] = []
+        for id in ["a0", "a1", "a0", "a2"] {
+            try host.perform(try host.actionType(id), [])
+            seen.append(String(cString: lastActionID()))
+        }
+        for _ in 0..<4 {
+            try host.undo()
+            seen.append(String(cString: lastActionID()))
+        }
+        for _ in 0..<2 {
+            try host.redo()
+            seen.append(String(cString: lastActionID()))
+        }
+        #expect(seen == ["a0", "a1", "a0", "a2", "a2", "a0", "a1", "a0", "a0", "a1"])
+    }
+
     /// What each call reports reaches the result in order: an undo of several steps collects the
     /// changes of one inverse after another (the collector takes the first call's changes as a
     /// whole and appends the next ones).

@@ -126,8 +126,8 @@ final class CallFrame {
     /// looks it up again.
     func forgetDocument() { storage.access { $0.forgetDocument(call: storage.call) } }
 
-    /// Forgets the action type of the last call (which refers to the plugin that keeps this
-    /// frame: done on unload, so the two do not keep each other alive).
+    /// Forgets the action type of the last call (done on unload: the frame keeps no action type
+    /// of a plugin that is gone, even unretained).
     func forgetAction() {
         storage.access { state in
             state.action = nil
@@ -138,7 +138,12 @@ final class CallFrame {
     // MARK: The call's fields
 
     var phase: Phase { storage.access { $0.phase } }
-    var action: ActionType? { storage.access { $0.action } }
+    /// The action type of the call under way. Read only during the call, from its own thread
+    /// (a callback): the caller holds the action type meanwhile, and the frame does not.
+    var action: ActionType? {
+        assert(CurrentFrame.get() === self, "a frame's action type was read outside its call")
+        return storage.access { $0.action?.takeUnretainedValue() }
+    }
     var context: UndoContext { storage.access { $0.context } }
 
     /// The plugin's explanation of a failure (report_error), if any.
@@ -292,7 +297,10 @@ struct CallOutputs {
 /// The mutable fields of a ``CallFrame``.
 struct CallState {
     var phase: CallFrame.Phase
-    var action: ActionType?
+    /// The action type of the call, unretained (see ``CallFrameStorage``): a retain and a
+    /// release each time the type changed cost two atomic operations per call where steps of
+    /// several types alternate.
+    var action: Unmanaged<ActionType>?
     var context: UndoContext
     var pluginData: UnsafeMutableRawPointer?
     /// The plugin's document slots (nil: calls get no slot); `call.document_data` is the cell of
@@ -313,13 +321,11 @@ struct CallState {
     mutating func prepare(phase: CallFrame.Phase, action: ActionType?, context: UndoContext,
                           call: UnsafeMutablePointer<undo_call>) {
         self.phase = phase
-        // Stored only when they change (the same action type in the same context, call after
-        // call, costs no reference counting).
-        if self.action !== action {
-            self.action = action
-            call.pointee.action_id = UnsafePointer(action?.cLocalID ?? noActionID)
-        }
+        // Stored on every call, so no earlier call's action type is ever compared with this one.
+        self.action = action.map(Unmanaged.passUnretained)
+        call.pointee.action_id = UnsafePointer(action?.cLocalID ?? noActionID)
         call.pointee.phase = phase.cPhase
+        // Stored only when it changes (the same context, call after call, copies nothing).
         if self.context != context {
             self.context = context
             let copy = strdup(context.name)!
@@ -357,9 +363,13 @@ struct CallState {
 ///   held while plugin code runs, so the callbacks a plugin makes during a call can use them.
 /// - `call` is allocated and initialized in init and freed only by ``free()`` (the frame's
 ///   deinit); its `context` points to the state's `cContext` and its `action_id` to a string
-///   owned by the action type (alive while the frame holds the action type) or to the state's
-///   `noActionID`; its `document_data` is NULL or a live cell of the state's `documents` (see
+///   owned by the state's action type or to the state's `noActionID`; its `document_data` is NULL or a live cell of the state's `documents` (see
 ///   ``DocumentSlots``); the plugin reads it only during a call.
+/// - the state's action type (and so `action_id`) is set by every call that takes or makes the
+///   frame, and is held unretained: it is read only during that call (``CallFrame/action``
+///   checks, in debug builds, that the frame is the thread's current one), while the caller of
+///   the call holds the action type. Between calls it may name one that is gone; nothing reads
+///   it then.
 struct CallFrameStorage {
     let call: UnsafeMutablePointer<undo_call>
     private let state: UnsafeMutablePointer<CallState>

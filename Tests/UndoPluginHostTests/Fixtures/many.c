@@ -4,6 +4,7 @@
  * many_report_results() tells how many report_change calls returned UNDO_OK and UNDO_ELIMIT.
  * With NAME_EACH, each action type also gets a Korean name (register_action_name), so the
  * lookup of the action a name is for is counted too.
+ * many_last_action_id() gives the action_id of the last call (CallFrameTests).
  */
 #include <undohost/undo_plugin.h>
 
@@ -18,10 +19,12 @@
 #endif
 
 static int32_t accepted, limited;
+static char last_action_id[16];
 
 static int32_t go(undo_call *call) {
     const undo_host *host = call->host;
     long i;
+    strncpy(last_action_id, call->action_id, sizeof last_action_id - 1);
     for (i = 0; i < CHANGE_COUNT; i++) {
         int32_t rc = host->report_change(call, NULL, i, 1);
         if (rc == UNDO_OK) accepted++;
@@ -68,3 +71,5 @@ UNDO_PLUGIN_EXPORT void many_report_results(int32_t *ok, int32_t *limit) {
     *ok = accepted;
     *limit = limited;
 }
+
+UNDO_PLUGIN_EXPORT const char *many_last_action_id(void) { return last_action_id; }
