@@ -119,9 +119,10 @@ import Testing
         stack.checkInvariants()
     }
 
-    /// A run whose key the history asks about in place (`hasCoalescingKey(_:)`): the newest
-    /// step is asked once per change offered to it, its key's getter never; the new change's
-    /// getter once.
+    /// A run whose key the history asks about in place (`hasCoalescingKey(_:)`): each change is
+    /// asked once whether it has a key at all, the newest step once per change offered to it
+    /// (through the default `hasCoalescingKey(of:)`, which reads the offered change's key once),
+    /// and the newest step's own key's getter never.
     final class KeyedRun: UndoCommand {
         let store: TextStore
         let key: String
@@ -150,14 +151,14 @@ import Testing
         for letter in ["b", "c", "d"] { try stack.perform(KeyedRun(store: store, key: "typing", text: letter)) }
         #expect(stack.count == 1)
         #expect(first.text == "abcd")
-        #expect(first.keyChecks == 3)  // once per change offered
-        #expect(first.keyReads == 1)   // its own, when it came in
+        #expect(first.keyChecks == 4)  // whether it has a key when it came in, then once per change offered
+        #expect(first.keyReads == 0)
         // Another key: the step says no, and the change becomes a step of its own.
         let other = KeyedRun(store: store, key: "pasting", text: "e")
         try stack.perform(other)
         #expect(stack.count == 2)
-        #expect(first.keyChecks == 4 && first.text == "abcd")
-        #expect(other.keyReads == 1 && other.keyChecks == 0)
+        #expect(first.keyChecks == 5 && first.text == "abcd")
+        #expect(other.keyReads == 1 && other.keyChecks == 1)
         try stack.undo()
         #expect(store[.global] == "abcd")
         stack.checkInvariants()
@@ -174,5 +175,9 @@ import Testing
         let plain = Append(store: store, text: "a", typing: false)
         #expect(plain.coalescingKey == nil && plain.hasCoalescingKey(nil))
         #expect(!plain.hasCoalescingKey(append.coalescingKey))
+        // Two changes of one type: their keys compared.
+        #expect(append.hasCoalescingKey(of: Append(store: store, text: "b", typing: true)))
+        #expect(!append.hasCoalescingKey(of: plain) && !plain.hasCoalescingKey(of: append))
+        #expect(plain.hasCoalescingKey(of: Append(store: store, text: "b", typing: false)))
     }
 }

@@ -91,10 +91,20 @@ import UndoPluginABI
         let keys: [UndoCoalescingKey?] = [nil, UndoCoalescingKey(Self.id + "/rename/2"),
                                           UndoCoalescingKey(Self.id + "/rename/3"),
                                           UndoCoalescingKey("org.undohost.text/typing")]
-        for command in [own, none, typeKey] {
+        try host.perform("text.insert", [.i64(0), .string("b")], in: UndoContext("other"))
+        let sameType = try #require(host.newestPluginCommand)
+        try host.perform("text.delete", [.i64(0), .i64(1)], in: UndoContext("other"))
+        let otherType = try #require(host.newestPluginCommand)
+        let commands = [own, none, typeKey, sameType, otherType]
+        for command in commands {
             for key in keys { #expect(command.hasCoalescingKey(key) == (command.coalescingKey == key)) }
             #expect(command.hasCoalescingKey(command.coalescingKey))
+            // Two steps compared in place (`hasCoalescingKey(of:)`): as their keys are.
+            for next in commands {
+                #expect(command.hasCoalescingKey(of: next) == (command.coalescingKey == next.coalescingKey))
+            }
         }
+        #expect(typeKey.hasCoalescingKey(of: sameType) && !typeKey.hasCoalescingKey(of: otherType))
         #expect(own.coalescingKey != nil && none.coalescingKey == nil && typeKey.coalescingKey != nil)
     }
 }

@@ -40,18 +40,18 @@ struct GroupStorage {
         access { $0.parts.append(typed: pending.take().unsafelyUnwrapped, measured) }
     }
 
-    /// Offers `next` to the newest member, in place (``HistoryRecord/mergeWithNewest(_:key:at:)``):
+    /// Offers `next` to the newest member, in place (``HistoryRecord/mergeWithNewest(_:at:)``):
     /// a member annulled leaves; a merge forgets what the group kept of its members (the member's cost changed). One access,
     /// written out here: a closure could not borrow `next`.
     /// - Complexity: O(1) plus the merge.
     @usableFromInline
-    func mergeIntoNewestMember<C: UndoCommand>(_ next: borrowing C, key: UndoCoalescingKey?) -> UndoMerge {
+    func mergeIntoNewestMember<C: UndoCommand>(_ next: borrowing C) -> UndoMerge {
         precondition(!fields.pointee.busy, "an UndoGroup was used from inside an access to it (a member's name, context, cost or merge that uses its own group)")
         fields.pointee.busy = true
         defer { fields.pointee.busy = false }
         let count = fields.pointee.parts.members.count
         guard count > 0 else { return .refused }
-        let outcome = HistoryRecord.merge(next, key: key, into: &fields.pointee.parts.members[count - 1]) ?? .refused
+        let outcome = HistoryRecord.merge(next, into: &fields.pointee.parts.members[count - 1]) ?? .refused
         if outcome == .annulled { fields.pointee.parts.members.removeLast() }
         if outcome != .refused { fields.pointee.parts.forget() }
         return outcome

@@ -51,6 +51,12 @@ public protocol UndoCommand {
     /// ``coalescingKey``.
     func hasCoalescingKey(_ key: UndoCoalescingKey?) -> Bool
 
+    /// Whether this step and `next`, a change of the same type, have the same
+    /// ``coalescingKey``. The history asks this of the newest step when `next` has a key and may
+    /// join it (each keystroke of a typing run); a command whose key the getter would copy can
+    /// compare the two in place. Defaults to ``hasCoalescingKey(_:)`` with `next`'s key.
+    func hasCoalescingKey(of next: Self) -> Bool
+
     /// A discardable step (a selection change, say) is undoable but does not make its context
     /// dirty. Defaults to `false`.
     var isDiscardable: Bool { get }
@@ -80,6 +86,7 @@ extension UndoCommand {
     public var cost: Int { MemoryLayout<Self>.size }
     public var coalescingKey: UndoCoalescingKey? { nil }
     public func hasCoalescingKey(_ key: UndoCoalescingKey?) -> Bool { coalescingKey == key }
+    public func hasCoalescingKey(of next: Self) -> Bool { hasCoalescingKey(next.coalescingKey) }
     public var isDiscardable: Bool { false }
     public mutating func merge(with next: Self) -> UndoMerge { .refused }
 }

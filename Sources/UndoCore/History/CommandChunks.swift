@@ -135,14 +135,13 @@ struct CommandChunks {
         return try body(&slot(index).pointee)
     }
 
-    /// Offers `next` to the command at `index`, in place (``HistoryRecord/mergeMeasuring(_:key:into:)``;
+    /// Offers `next` to the command at `index`, in place (``HistoryRecord/mergeMeasuring(_:into:)``;
     /// a closure cannot borrow `next`, so the merge is called here). Always inlined into the
     /// merge path, as the array's subscript was.
     @inlinable @inline(__always)
-    mutating func mergeMeasuring<C: UndoCommand>(_ next: borrowing C, key: UndoCoalescingKey?,
-                                                 intoCommandAt index: Int) -> (UndoMerge?, Int32) {
+    mutating func mergeMeasuring<C: UndoCommand>(_ next: borrowing C, intoCommandAt index: Int) -> (UndoMerge?, Int32) {
         makeUnique()
-        return HistoryRecord.mergeMeasuring(next, key: key, into: &slot(index).pointee)
+        return HistoryRecord.mergeMeasuring(next, into: &slot(index).pointee)
     }
 
     // MARK: Adding and removing

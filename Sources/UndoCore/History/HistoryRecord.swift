@@ -142,23 +142,24 @@ struct HistoryRecord {
     @inlinable
     mutating func add<C: UndoCommand>(_ command: consuming C) -> Bool {
         guard recordingPauses == 0 else { return isObserved }
-        let key = command.coalescingKey
+        // Asked in place: the key itself is read only by the step it may join, compared there
+        // (``UndoCommand/hasCoalescingKey(of:)``); a copy of a heap key here cost a retain and
+        // a release, atomic, per keystroke.
+        let coalesces = !command.hasCoalescingKey(nil)
         // Every step carries its time (time travel reads it), so a change that makes or merges
         // a step reads the clock, once. A member of an open group carries none (the group gets
         // its time when it closes): it reads the clock only when it has a coalescing key, to time
         // the run it starts or continues.
-        let needsTime = openGroups.isEmpty || key != nil
+        let needsTime = openGroups.isEmpty || coalesces
         let now = needsTime ? readClock() : lastCoalescingTime
         var outcome = UndoMerge.refused
-        // The key is passed on as it is (known not nil): an `if let` copy of it cost a retain
-        // and a release of a heap key per keystroke.
-        if key != nil, coalescingOpen, now &- lastCoalescingTime <= coalescingWindowNanoseconds ?? .max {
-            outcome = mergeWithNewest(command, key: key, at: now)
+        if coalesces, coalescingOpen, now &- lastCoalescingTime <= coalescingWindowNanoseconds ?? .max {
+            outcome = mergeWithNewest(command, at: now)
         }
         if outcome == .refused { append(command, at: now) }
         // A change with a key opens (or continues) a run; one without, or one that annulled
         // the step before it, ends it.
-        coalescingOpen = key != nil && outcome != .annulled
+        coalescingOpen = coalesces && outcome != .annulled
         lastCoalescingTime = now
         if countLimit != nil || memoryLimit != nil { trimToLimits() }
         return isObserved
@@ -175,21 +176,19 @@ struct HistoryRecord {
     @inlinable
     var isObserved: Bool { !observers.isEmpty }
 
-    /// Offers `command` to the newest step (or the open group's newest member).
-    /// - Parameter key: the change's coalescing key, never `nil` (a change without one never
-    ///   merges; optional only so the key goes down the merge path without an unwrapped copy).
+    /// Offers `command`, which has a coalescing key, to the newest step (or the open group's
+    /// newest member). Only ``add(_:)`` calls it, when the change has a key: one without would
+    /// match every step without one.
     /// - Returns: `.merged` or `.annulled` when it was (the record already changed);
     ///   `.refused` when it must become a step of its own.
     @inlinable
-    mutating func mergeWithNewest<C: UndoCommand>(_ command: borrowing C, key: UndoCoalescingKey?, at now: UInt64) -> UndoMerge {
-        // A nil key would match every step without one.
-        assert(key != nil, "a change without a coalescing key was offered for a merge")
+    mutating func mergeWithNewest<C: UndoCommand>(_ command: borrowing C, at now: UInt64) -> UndoMerge {
         // In place in the innermost group's list (through its `members` property, the list
         // was copied and written back on every merge: O(members) a keystroke).
-        if let group = innermostOpenGroup { return group.mergeIntoNewestMember(command, key: key) }
+        if let group = innermostOpenGroup { return group.mergeIntoNewestMember(command) }
         guard position > 0 else { return .refused }
         let index = position - 1
-        let (outcome, grown) = steps.merge(command, key: key, intoStepAt: index, at: now)
+        let (outcome, grown) = steps.merge(command, intoStepAt: index, at: now)
         switch outcome {
         case .merged?:
             totalCost += grown
@@ -226,25 +225,25 @@ struct HistoryRecord {
     /// - Returns: the merge's outcome, or `nil` when they are not of one kind.
     // Inlinable: specialized for `C` with the rest of the merge path, one call fewer per keystroke.
     @inlinable
-    static func merge<C: UndoCommand>(_ next: borrowing C, key: UndoCoalescingKey?, into top: inout any UndoCommand) -> UndoMerge? {
+    static func merge<C: UndoCommand>(_ next: borrowing C, into top: inout any UndoCommand) -> UndoMerge? {
         // Of one type only: `top` is changed as a `C` in place (no cast, no copy).
         var outcome: UndoMerge? = nil
         SameTypeView.modify(&top, as: C.self, with: next) { top, next in
-            guard top.hasCoalescingKey(key), top.belongs(to: next.context) else { return }
+            guard top.hasCoalescingKey(of: next), top.belongs(to: next.context) else { return }
             outcome = top.merge(with: next)
         }
         return outcome
     }
 
-    /// Merges `next` into `top` as ``merge(_:key:into:)`` does, and measures `top` after a
+    /// Merges `next` into `top` as ``merge(_:into:)`` does, and measures `top` after a
     /// merge, in place (no copy of the existential to measure it).
     /// - Returns: the merge's outcome (`nil` when they are not of one kind), and the cost of
     ///   `top` after it merged (0 otherwise).
     @inlinable
-    static func mergeMeasuring<C: UndoCommand>(_ next: borrowing C, key: UndoCoalescingKey?, into top: inout any UndoCommand) -> (UndoMerge?, Int32) {
+    static func mergeMeasuring<C: UndoCommand>(_ next: borrowing C, into top: inout any UndoCommand) -> (UndoMerge?, Int32) {
         var result: (UndoMerge?, Int32) = (nil, 0)
         SameTypeView.modify(&top, as: C.self, with: next) { top, next in
-            guard top.hasCoalescingKey(key), top.belongs(to: next.context) else { return }
+            guard top.hasCoalescingKey(of: next), top.belongs(to: next.context) else { return }
             let outcome = top.merge(with: next)
             result = (outcome, outcome == .merged ? Int32(clamping: max(0, top.cost)) : 0)
         }

@@ -1,5 +1,5 @@
 /// Changes the value in an existential as the type `C` it holds, in place: for the merge of a
-/// keystroke into the newest step (``HistoryRecord/mergeMeasuring(_:key:into:)``), where the
+/// keystroke into the newest step (``HistoryRecord/mergeMeasuring(_:into:)``), where the
 /// incoming command has the type `C` the push was specialized for. The body is written in the
 /// caller, so it is `C`'s code: the step's key, context, merge and cost are direct calls. The
 /// run time's cast (`as!`) of the incoming command to the step's opened type needed a copy of

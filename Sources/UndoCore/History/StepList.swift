@@ -131,13 +131,12 @@ struct StepList: RandomAccessCollection {
         times.replace(range, with: steps.map { StepTime($0.time) })
     }
 
-    /// Offers `next` to the step at `index`, in place (see ``HistoryRecord/merge(_:key:into:)``);
+    /// Offers `next` to the step at `index`, in place (see ``HistoryRecord/merge(_:into:)``);
     /// after a merge, measures it again and sets its time to `now`.
     /// - Returns: the outcome, and by how much the cost grew.
     @inlinable
-    mutating func merge<C: UndoCommand>(_ next: borrowing C, key: UndoCoalescingKey?, intoStepAt index: Int,
-                                        at now: UInt64) -> (UndoMerge?, Int) {
-        let (outcome, measured) = commands.mergeMeasuring(next, key: key, intoCommandAt: start + index)
+    mutating func merge<C: UndoCommand>(_ next: borrowing C, intoStepAt index: Int, at now: UInt64) -> (UndoMerge?, Int) {
+        let (outcome, measured) = commands.mergeMeasuring(next, intoCommandAt: start + index)
         guard outcome == .merged else { return (outcome, 0) }
         let old = costs[index].value
         if measured != old { costs.set(StepCost(measured), at: index) }

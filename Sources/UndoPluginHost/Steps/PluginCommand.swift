@@ -86,6 +86,13 @@ public struct PluginCommand: UndoCommand, Sendable, CustomStringConvertible {
             }
         }
     }
+    /// Compares the two steps' keys in place: steps with their action type's key (the common
+    /// case) compare their types first, and their keys only when the types differ.
+    public func hasCoalescingKey(of next: PluginCommand) -> Bool {
+        let bothTheirTypes = step.read { $0.extras == nil } && next.step.read { $0.extras == nil }
+        guard bothTheirTypes else { return hasCoalescingKey(next.coalescingKey) }
+        return actionType === next.actionType || actionType.historyCoalescingKey == next.actionType.historyCoalescingKey
+    }
     /// The longer description perform (or a merge) gave with `set_description` (ABI 1.7), in
     /// the host's locale; `nil` when it gave none (lists then show the name).
     /// - Complexity: O(1).
