@@ -363,8 +363,9 @@ struct CallState {
 ///   held while plugin code runs, so the callbacks a plugin makes during a call can use them.
 /// - `call` is allocated and initialized in init and freed only by ``free()`` (the frame's
 ///   deinit); its `context` points to the state's `cContext` and its `action_id` to a string
-///   owned by the state's action type or to the state's `noActionID`; its `document_data` is NULL or a live cell of the state's `documents` (see
-///   ``DocumentSlots``); the plugin reads it only during a call.
+///   owned by the state's action type or to the state's `noActionID`; its `document_data` is
+///   NULL or a live cell of the state's `documents` (see ``DocumentSlots``); the plugin reads it
+///   only during a call.
 /// - the state's action type (and so `action_id`) is set by every call that takes or makes the
 ///   frame, and is held unretained: it is read only during that call (``CallFrame/action``
 ///   checks, in debug builds, that the frame is the thread's current one), while the caller of
