@@ -50,6 +50,7 @@ import Glibc
         let (isolated, log) = try makeCrasher()
         let (inProcess, _) = try makeCrasher(isolated: false)
         #expect(isolated.plugins.first?.isIsolated == true && inProcess.plugins.first?.isIsolated == false)
+        var reported: [[UndoChange]] = []
         for host in [isolated, inProcess] {
             host.locale = "ko"
             try host.perform("crasher.append", [.string("Hello")], in: UndoContext("a"))
@@ -57,10 +58,14 @@ import Glibc
             try host.perform("crasher.type", [.string("rld")], in: UndoContext("a"))  // merged
             try host.perform("crasher.append", [.string("obsolete")], in: UndoContext("a"))  // not recorded
             try host.perform("crasher.append", [.string("B")], in: UndoContext("b"))
-            try host.undo()
-            try host.redo()
+            reported.append(try #require(try host.undo()).changes)
+            reported.append(try #require(try host.redo()).changes)
         }
         #expect(try outcome(isolated) == outcome(inProcess))
+        // The changes the plugin reported come back with the results, as in-process.
+        #expect(reported[0] == [UndoChange(context: UndoContext("b"), location: 0, length: 1)])
+        #expect(reported[1] == [UndoChange(context: UndoContext("b"), location: 0, length: 1)])
+        #expect(reported[0...1] == reported[2...3])
         #expect(isolated.stepCount == 3)
         #expect(try isolated.show("a", Self.crasher) == "Hello world")
         #expect(isolated.undoTitle == inProcess.undoTitle)
