@@ -29,6 +29,21 @@ import UndoTestSupport
         #expect(n == 2000)
     }
 
+    /// A step the history keeps has no heap block of its own: a plugin step (64 bytes) sits in a
+    /// wide slot of 80 bytes, an UndoCore step in a slot of 40; their serials, costs and times
+    /// share runs. Boxed, a plugin step cost 136 bytes. mallinfo2 reads 0 under
+    /// AddressSanitizer, whose allocator is not glibc's: the figures are checked where it reads.
+    @Test(arguments: [("plugin-pushundoredo", 80.0, 96.0), ("pushundoredo", 40.0, 48.0)])
+    func aKeptStepHasNoHeapBlockOfItsOwn(_ workload: String, slot: Double, ceiling: Double) throws {
+        let run = try BenchProcess.run([workload, "20000"])
+        #expect(run.status == 0, "\(run.standardError)")
+        let values = Dictionary(try #require(run.lines.first.map(BenchProcess.fields)).map { ($0.key, $0.value) },
+                                uniquingKeysWith: { a, _ in a })
+        let heapPerStep = try #require(values["heap_bytes_per_n"].flatMap(Double.init))
+        guard heapPerStep > 0 else { return }
+        #expect(heapPerStep >= slot && heapPerStep <= ceiling, "\(workload): \(heapPerStep) bytes a step")
+    }
+
     /// The plugin path with every call through ffi_call, as scripts/bench.sh runs it beside the
     /// default route: its own impl= so run_all.sh keeps the rows apart, and the route named.
     @Test(arguments: ["plugin-pushundoredo", "plugin-typing"])

@@ -23,6 +23,44 @@ import Testing
         stack.checkInvariants()
     }
 
+    /// `removeAll(matching:)` offers each command with its own type, wherever the history holds
+    /// it (in an existential, or itself in a wide slot): the leading run judged in place, the
+    /// rest walked, each offered once, and the commands freed.
+    @Test(arguments: [false, true])
+    func aMatcherSeesEachCommandAsItsOwnType(leadingRun: Bool) throws {
+        struct WideOnes: UndoCommandMatcher {
+            final class Log { var seen: [String] = [] }
+            let log = Log()
+            func matches<C: UndoCommand>(_ command: borrowing C) -> Bool {
+                log.seen.append("\(C.self)")
+                return C.self == WideNumberedCommand.self
+            }
+        }
+        let census = Census()
+        let stack = UndoStack.testing()
+        // Wide commands first (the leading run that goes) or after a small one (which stays).
+        if !leadingRun { try stack.perform(NumberedCommand(number: -1, token: Token(census))) }
+        for tag in 0..<6 {
+            switch tag % 3 {
+            case 0, 1: try stack.perform(WideNumberedCommand(number: tag, token: Token(census)))
+            default: try stack.perform(HugeNumberedCommand(number: tag, token: Token(census)))
+            }
+        }
+        let matcher = WideOnes()
+        let removed = try stack.removeAll(matching: matcher)
+        #expect(removed == 4)
+        let expected = (leadingRun ? [] : ["NumberedCommand"])
+            + ["WideNumberedCommand", "WideNumberedCommand", "HugeNumberedCommand",
+               "WideNumberedCommand", "WideNumberedCommand", "HugeNumberedCommand"]
+        #expect(matcher.log.seen == expected)
+        #expect((0..<stack.count).map { CommandChunksTests.number(of: stack.command(at: $0)) } == (leadingRun ? [2, 5] : [-1, 2, 5]))
+        #expect(census.alive == (leadingRun ? 2 : 3))
+        stack.checkInvariants()
+        while stack.canUndo { try stack.undo() }
+        while stack.canRedo { try stack.redo() }
+        #expect(stack.undoCount == stack.count)
+    }
+
     /// A run of removed steps first, then kept and removed ones: the position counts the kept
     /// steps done.
     @Test func aLeadingRunThenOthers() throws {

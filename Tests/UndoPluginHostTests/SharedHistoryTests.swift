@@ -198,9 +198,9 @@ import UndoPluginABI
         #expect(text !== canvas)
         #expect(PluginCommandView.belongs(step, to: text) == true)
         #expect(PluginCommandView.belongs(step, to: canvas) == false)
-        #expect(PluginCommand.isStep(step, of: text) && !PluginCommand.isStep(step, of: canvas))
+        #expect(PluginCommand.StepsOf(plugin: text).matches(step) && !PluginCommand.StepsOf(plugin: canvas).matches(step))
         #expect(PluginCommandView.belongs(NoPluginStep(), to: text) == nil)
-        #expect(!PluginCommand.isStep(NoPluginStep(), of: text))
+        #expect(!PluginCommand.StepsOf(plugin: text).matches(NoPluginStep()))
     }
 
     private struct NoPluginStep: UndoCommand {

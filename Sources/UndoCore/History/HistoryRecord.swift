@@ -243,11 +243,18 @@ struct HistoryRecord {
     static func mergeMeasuring<C: UndoCommand>(_ next: borrowing C, into top: inout any UndoCommand) -> (UndoMerge?, Int32) {
         var result: (UndoMerge?, Int32) = (nil, 0)
         SameTypeView.modify(&top, as: C.self, with: next) { top, next in
-            guard top.hasCoalescingKey(of: next), top.belongs(to: next.context) else { return }
-            let outcome = top.merge(with: next)
-            result = (outcome, outcome == .merged ? Int32(clamping: max(0, top.cost)) : 0)
+            result = mergeMeasuring(next, intoSame: &top)
         }
         return result
+    }
+
+    /// ``mergeMeasuring(_:into:)`` for a `top` of `next`'s own type (a wide slot of
+    /// ``CommandChunks`` holds its command's type).
+    @inlinable @inline(__always)
+    static func mergeMeasuring<C: UndoCommand>(_ next: borrowing C, intoSame top: inout C) -> (UndoMerge?, Int32) {
+        guard top.hasCoalescingKey(of: next), top.belongs(to: next.context) else { return (nil, 0) }
+        let outcome = top.merge(with: next)
+        return (outcome, outcome == .merged ? Int32(clamping: max(0, top.cost)) : 0)
     }
 
     /// Inserts a change as a new step at the position (or as the open group's newest member).
@@ -531,18 +538,6 @@ struct Step {
 
     @usableFromInline
     static func measure(_ command: any UndoCommand) -> Int32 { Int32(clamping: max(0, command.cost)) }
-
-    /// The name of `command`, read in place (the existential opened, not copied).
-    static func name(of command: inout any UndoCommand) -> String? {
-        func read<T: UndoCommand>(_ command: inout T) -> String? { command.name }
-        return read(&command)
-    }
-
-    /// The name and context of `command`, read in place (the existential opened, not copied).
-    static func nameAndContext(of command: inout any UndoCommand) -> (name: String?, context: UndoContext) {
-        func read<T: UndoCommand>(_ command: inout T) -> (String?, UndoContext) { (command.name, command.context) }
-        return read(&command)
-    }
 }
 
 /// The save state of one context: the markers (serials of its newest done, non-discardable

@@ -2,10 +2,12 @@
 /// `start` slots are steps a limit dropped, not yet compacted away, and each step's serial, cost
 /// and time beside it in runs (``StepRuns``).
 ///
-/// A slot of the array is the existential `any UndoCommand` alone (40 bytes): the serial, cost
-/// and time of steps pushed one after another by a program (consecutive serials, commands of
-/// one type, within one tick of the clock) cost nothing per step. A step read from the list is
-/// a ``Step``, built from its four parts; ``withCommand(at:_:)`` changes a command in place.
+/// A slot holds the command alone (40 bytes, or 80 for a command of 25 to 64 bytes, see
+/// ``CommandChunks``): the serial, cost and time of steps pushed one after another by a
+/// program (consecutive serials, commands of one type, within one tick of the clock) cost
+/// nothing per step. A step read from the list is a ``Step``, built from its four parts;
+/// ``change(at:_:)`` runs or changes a command in place and ``read(at:_:)`` reads one, each
+/// with the command's own type.
 ///
 /// A limit drops the oldest step on every change once the history is full; an array would move
 /// every other step to drop it. Here the dropped step's slot is emptied (a ``Vacancy``, which
@@ -36,10 +38,6 @@ struct StepList: RandomAccessCollection {
     }
 
     @inlinable func command(at index: Int) -> any UndoCommand { commands[start + index] }
-    /// Runs `body` with the command of the step at `index`, read in place (no copy).
-    @inlinable func readCommand<R>(at index: Int, _ body: (borrowing any UndoCommand) throws -> R) rethrows -> R {
-        try commands.readCommand(at: start + index, body)
-    }
     @inlinable func serial(at index: Int) -> UInt32 { serials[index].value }
     @inlinable func cost(at index: Int) -> Int32 { costs[index].value }
     @inlinable func time(at index: Int) -> UInt64 { times[index].value }
@@ -106,10 +104,17 @@ struct StepList: RandomAccessCollection {
     /// - Complexity: O(runs of serials).
     func firstIndex(ofSerial serial: UInt32) -> Int? { serials.firstIndex(of: serial) }
 
-    /// Runs `body` on the command of the step at `index`, in place.
-    @inlinable
-    mutating func withCommand<R>(at index: Int, _ body: (inout any UndoCommand) throws -> R) rethrows -> R {
-        try commands.withCommand(at: start + index, body)
+    /// Runs `change` on the command of the step at `index`, in place, with its own type (the
+    /// way steps are run: no existential is made, so a large command is never boxed for it).
+    @inlinable @inline(__always)
+    mutating func change<V: StepCommandChange>(at index: Int, _ change: inout V) throws(V.Failure) -> V.Result {
+        try commands.change(at: start + index, &change)
+    }
+
+    /// Runs `reader` on the command of the step at `index`, in place, with its own type.
+    @inlinable @inline(__always)
+    func read<V: StepCommandRead>(at index: Int, _ reader: inout V) -> V.Result {
+        commands.read(at: start + index, &reader)
     }
 
     /// Sets the time of the step at `index` (a merge into it).
@@ -201,8 +206,7 @@ struct StepList: RandomAccessCollection {
     /// - Complexity: O(1) amortized.
     mutating func removeFirst() -> Step {
         precondition(start < commands.count, "removeFirst on no steps")
-        var command: any UndoCommand = Vacancy()
-        commands.withCommand(at: start) { swap(&command, &$0) }
+        let command = commands.exchange(at: start, with: Vacancy())
         let removed = Step(command: command, serial: serials[0].value, cost: costs[0].value, time: times[0].value)
         serials.removeFirst()
         costs.removeFirst()

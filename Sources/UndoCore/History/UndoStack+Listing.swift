@@ -68,12 +68,39 @@ extension UndoStack {
     /// - Complexity: O(count)
     @discardableResult
     public func removeAll(where predicate: (any UndoCommand) -> Bool) throws -> Int {
+        try withoutActuallyEscaping(predicate) { predicate in
+            try removeAll(matching: ClosureMatcher(predicate: predicate))
+        }
+    }
+
+    /// Removes every step and group member that `matcher` picks, as ``removeAll(where:)``
+    /// does, with each command offered to `matcher` as its own type, read in place: no command
+    /// is made an existential for it (which would box a command of over 24 bytes, a plugin
+    /// step say, and copy it).
+    /// - Returns: how many were removed.
+    /// - Complexity: O(count)
+    @discardableResult
+    public func removeAll(matching matcher: some UndoCommandMatcher) throws -> Int {
         try beginAction("removeAll")
-        let removed = storage.record.pointee.removeAll(where: predicate)
+        let removed = storage.record.pointee.removeAll(matching: matcher)
         endAction()
         notifyIfObserved()
         return removed
     }
+}
+
+/// Picks commands for ``UndoStack/removeAll(matching:)``: asked of each command (not of groups
+/// and reverts, whose members it is asked of) with the command's own type, in place.
+public protocol UndoCommandMatcher {
+    /// Whether `command` goes. It runs while the history is being changed: it must not touch
+    /// the history.
+    func matches<C: UndoCommand>(_ command: borrowing C) -> Bool
+}
+
+/// ``UndoStack/removeAll(where:)``'s predicate as a matcher.
+struct ClosureMatcher: UndoCommandMatcher {
+    let predicate: (any UndoCommand) -> Bool
+    func matches<C: UndoCommand>(_ command: borrowing C) -> Bool { predicate(copy command) }
 }
 
 extension HistoryRecord {
@@ -90,10 +117,11 @@ extension HistoryRecord {
                             memberCount: UndoGroup.group(in: command)?.members.count ?? 0)
     }
 
-    /// Removes every step and group member that `predicate` picks (see
-    /// ``UndoStack/removeAll(where:)``).
+    /// Removes every step and group member that `matcher` picks (see
+    /// ``UndoStack/removeAll(matching:)``).
     /// - Returns: how many were removed.
-    mutating func removeAll(where predicate: (any UndoCommand) -> Bool) -> Int {
+    mutating func removeAll<M: UndoCommandMatcher>(matching matcher: M) -> Int {
+        let predicate: (any UndoCommand) -> Bool = { matcher.matches($0) }
         var kept = StepList()
         var keptDone = 0
         // Each removed step's serial, and the kept state before it: where the branches that
@@ -109,7 +137,7 @@ extension HistoryRecord {
         // instructions a step), and an unload that takes every step of the history (a program's
         // last plugin) copies none. Their anchors are the empty history's state, 0.
         var removed = 0
-        let (leading, nextStays) = leadingRemoved(by: predicate, count: &removed)
+        let (leading, nextStays) = leadingRemoved(by: matcher, count: &removed)
         if hasBranches {
             for index in 0..<Swift.min(leading, pendingStart) { anchors[steps.serial(at: index)] = 0 }
         }
@@ -164,7 +192,7 @@ extension HistoryRecord {
                 branches.add(fork: branch.fork, steps: branch.steps, origins: branch.origins)
             }
         }
-        totalCost = steps.reduce(0) { $0 + Int($1.cost) }
+        totalCost = (0..<steps.count).reduce(0) { $0 + Int(steps.cost(at: $1)) }
             + branches.branches.indices.reduce(0) { total, index in branches.steps(of: index).reduce(total) { $0 + Int($1.cost) } }
         contextCounts = recountedContexts()
         for group in openGroups { _ = group.removeMembers(where: predicate) }
@@ -172,34 +200,19 @@ extension HistoryRecord {
         return removed
     }
 
-    /// How the first step that stays after the leading ones was judged (``leadingRemoved(by:count:)``).
-    private enum JudgedStep {
-        /// Not picked: it stays as it is.
-        case asIs
-        /// A group that lost members and keeps some: it stays, to be measured again.
-        case changedGroup
-    }
-
-    /// How many of the oldest steps go, up to the first that stays: each command read in place
-    /// and offered to `predicate` once, a group's members judged (and removed) as
-    /// ``filtered(_:removing:count:)`` does, the commands removed added to `count`.
+    /// How many of the oldest steps go, up to the first that stays: each command read in place,
+    /// with its own type, and offered to `matcher` once, a group's members judged (and removed)
+    /// as ``filtered(_:removing:count:)`` does, the commands removed added to `count`.
     /// - Returns: the steps that go, and how the step after them was judged (`nil` when there is
     ///   none).
     /// - Complexity: O(those steps and their members, and the one after them).
-    private func leadingRemoved(by predicate: (any UndoCommand) -> Bool, count: inout Int) -> (Int, JudgedStep?) {
+    private func leadingRemoved<M: UndoCommandMatcher>(by matcher: M, count: inout Int) -> (Int, LeadingStepJudge<M>.Judged?) {
+        var judge = LeadingStepJudge(matcher: matcher)
         var index = 0
         let total = steps.count
         while index < total {
-            let stays = steps.readCommand(at: index) { command -> JudgedStep? in
-                if let group = UndoGroup.group(in: command) {
-                    return group.removeMembers(where: predicate, counting: &count) ? .changedGroup : nil
-                }
-                if predicate(command) {
-                    count += 1
-                    return nil
-                }
-                return .asIs
-            }
+            let (stays, removed) = steps.read(at: index, &judge)
+            count += removed
             if let stays { return (index, stays) }
             index += 1
         }
@@ -306,5 +319,30 @@ extension UndoStack {
                 precondition(record.steps.count + record.branches.stepCount <= max(countLimit, 1), "over the count limit")
             }
         }
+    }
+}
+
+/// Judges one of the oldest steps for ``HistoryRecord/removeAll(matching:)``, read in place.
+struct LeadingStepJudge<M: UndoCommandMatcher>: StepCommandRead {
+    /// How a step that stays was judged.
+    enum Judged {
+        /// Not picked: it stays as it is.
+        case asIs
+        /// A group that lost members and keeps some: it stays, to be measured again.
+        case changedGroup
+    }
+
+    let matcher: M
+
+    /// How the step stays (`nil` when it goes), and how many commands went. Not mutating: the
+    /// matcher is read where it is, not copied per step.
+    func read<C: UndoCommand>(_ command: borrowing C) -> (Judged?, removed: Int) {
+        // Only a group's own types are made an existential to look inside.
+        if C.self == UndoGroup.self || C.self == InvertedCommand.self, let group = UndoGroup.group(in: copy command) {
+            var removed = 0
+            let stays = group.removeMembers(where: { matcher.matches($0) }, counting: &removed)
+            return (stays ? .changedGroup : nil, removed)
+        }
+        return matcher.matches(command) ? (nil, 1) : (.asIs, 0)
     }
 }

@@ -38,8 +38,9 @@
 /// context, cost, key and merge included): Swift's exclusivity checks stop the program if it
 /// does. Observers are told after the change, and may use the history freely.
 ///
-/// **Cost.** A step costs one slot of 40 bytes in an array (`StepList`): the command, inline when
-/// it is at most three words; its serial, cost and time sit beside it in runs, which steps pushed
+/// **Cost.** A step costs one slot in chunks of slots (`StepList`): 40 bytes for a command of at
+/// most three words, 80 for one of up to 64 bytes, held in place in either (a larger one is boxed);
+/// its serial, cost and time sit beside it in runs, which steps pushed
 /// one after another share (a stored branch keeps them in a 56-byte `Step`); push, undo and redo are
 /// O(1) amortized, trimming to a limit included (O(branches) per dropped step while other
 /// branches are kept).

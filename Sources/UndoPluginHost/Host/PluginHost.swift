@@ -471,7 +471,7 @@ public final class PluginHost: @unchecked Sendable {
             // ("not loaded"), as the thread stress test showed.
             removed = try history.withStack { stack in
                 plugin.beginUnloading()
-                return try stack.removeAll { PluginCommand.isStep($0, of: plugin) }
+                return try stack.removeAll(matching: PluginCommand.StepsOf(plugin: plugin))
             }
         } catch {
             plugin.cancelUnloading()

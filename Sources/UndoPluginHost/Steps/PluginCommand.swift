@@ -12,8 +12,9 @@ import UndoPluginABI
 ///
 /// **Storage.** A value of 64 bytes: the action type and the step's fields (``PluginStep``:
 /// context, arguments, inverse arguments, whether it was performed, its own coalescing key), so
-/// a copy of a command (a listing, say) never changes with the original. The history keeps a
-/// step in one box of its existential; a keystroke that joins its run is never boxed.
+/// a copy of a command (a listing, say) never changes with the original. The history holds a
+/// step it keeps in one of its wide slots, in place (no heap block of its own); a keystroke that
+/// joins its run is never stored at all.
 public struct PluginCommand: UndoCommand, Sendable, CustomStringConvertible {
     /// Strong: a step keeps its action type, and so its plugin record, alive.
     let actionType: ActionType
@@ -45,14 +46,14 @@ public struct PluginCommand: UndoCommand, Sendable, CustomStringConvertible {
     public var context: UndoContext { step.context }
     public func belongs(to context: UndoContext) -> Bool { step.context == context }
 
-    /// Whether `command` is a plugin step of `plugin`: its type compared first, so the other
-    /// steps of a history cost nothing more, and a plugin step is read in place
-    /// (``PluginCommandView``), not cast and copied (an unload asks this of every step).
-    static func isStep(_ command: any UndoCommand, of plugin: LoadedPlugin) -> Bool {
-        func check<C: UndoCommand>(_ command: borrowing C) -> Bool {
+    /// Picks the plugin steps of one plugin (an unload asks it of every step): each command's
+    /// type compared first, so the other steps of a history cost nothing more, and a plugin
+    /// step read in place (``PluginCommandView``), not cast, copied or boxed.
+    struct StepsOf: UndoCommandMatcher {
+        let plugin: LoadedPlugin
+        func matches<C: UndoCommand>(_ command: borrowing C) -> Bool {
             PluginCommandView.belongs(command, to: plugin) ?? false
         }
-        return check(command)
     }
 
     /// Gives a step made again from a checkpoint what its perform had set
@@ -261,14 +262,14 @@ final class PerformedStepCapture: @unchecked Sendable {
 /// (a listing, the history's copy of a step shared outside it) has fields of its own, so a step
 /// another command or thread can see is never changed.
 ///
-/// No heap block of its own: a step the history keeps is boxed once, with its action type, by
-/// the history's existential (three words are too small for it), and a step that merges into
-/// the one before (a keystroke joining its run) is never boxed at all, so it costs no
-/// allocation and no free. The history opens a kept step for change through its existential,
-/// which copies a box another existential shares first. A kept step changes only inside one
-/// of the history's calls, and UndoCore's record lets no other call in meanwhile (its
-/// `RecordStorage` flag): its fields are never seen half changed (the step's own flag, when
-/// they sat behind a pointer, is gone).
+/// No heap block of its own: a step the history keeps is held, with its action type, in one of
+/// the history's wide slots (80 bytes: an existential's three words are too small for it, and
+/// would box it), and a step that merges into the one before (a keystroke joining its run) is
+/// never stored at all, so neither costs an allocation or a free. The history runs and changes a
+/// kept step in its slot, with its own type; a copy of the history copies its steps. A kept
+/// step changes only inside one of the history's calls, and UndoCore's record lets no other
+/// call in meanwhile (its `RecordStorage` flag): its fields are never seen half changed (the
+/// step's own flag, when they sat behind a pointer, is gone).
 struct PluginStep: Sendable {
     /// Which coalescing key a step has.
     enum Coalescing: Equatable, Sendable {

@@ -1,7 +1,7 @@
 import UndoCore
 
 /// Reads a command whose type is a generic parameter as the ``PluginCommand`` it is, in place:
-/// for a question asked of every step of a history (``PluginCommand/isStep(_:of:)``, which an
+/// for a question asked of every step of a history (``PluginCommand/StepsOf``, which an
 /// unload asks of each step), where the run time's cast (`as?`) cost about 110 instructions and
 /// a copy of the command (two retains and releases) per step, about 230 in all.
 ///

@@ -135,3 +135,21 @@ struct NumberedCommand: UndoCommand {
     func perform(_ changes: inout UndoChanges) {}
     func undo(_ changes: inout UndoChanges) {}
 }
+
+/// A ``NumberedCommand`` of 64 bytes: a history keeps it in a wide slot, in place.
+struct WideNumberedCommand: UndoCommand {
+    let number: Int
+    let token: Token
+    var padding: (Int, Int, Int, Int, Int, Int) = (1, 2, 3, 4, 5, 6)
+    func perform(_ changes: inout UndoChanges) {}
+    func undo(_ changes: inout UndoChanges) {}
+}
+
+/// A ``NumberedCommand`` of 96 bytes: too large for a wide slot, boxed there.
+struct HugeNumberedCommand: UndoCommand {
+    let number: Int
+    let token: Token
+    var padding: (Int, Int, Int, Int, Int, Int, Int, Int, Int, Int) = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
+    func perform(_ changes: inout UndoChanges) {}
+    func undo(_ changes: inout UndoChanges) {}
+}
