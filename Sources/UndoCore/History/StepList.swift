@@ -194,8 +194,10 @@ struct StepList: RandomAccessCollection {
     @usableFromInline
     mutating func remove(at index: Int) -> Step {
         if index == 0 { return removeFirst() }
-        let removed = self[index]
-        _ = commands.remove(at: start + index)
+        // The command moved out once (a copy read first, then the slot's own dropped, made a
+        // command of over 24 bytes an existential twice).
+        let removed = Step(command: commands.remove(at: start + index), serial: serials[index].value,
+                           cost: costs[index].value, time: times[index].value)
         serials.remove(at: index)
         costs.remove(at: index)
         times.remove(at: index)
@@ -227,8 +229,9 @@ struct StepList: RandomAccessCollection {
 
     mutating func removeLast() -> Step {
         precondition(start < commands.count, "removeLast on no steps")
-        let removed = self[count - 1]
-        commands.removeLast()
+        let last = count - 1
+        let removed = Step(command: commands.removeLast(), serial: serials[last].value, cost: costs[last].value,
+                           time: times[last].value)
         serials.removeLast()
         costs.removeLast()
         times.removeLast()
