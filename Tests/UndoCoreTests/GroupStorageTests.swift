@@ -99,8 +99,8 @@ import Testing
         try stack.beginGroup(named: "Macro")
         for index in 0..<50 { try stack.perform(Append(store: store, text: "x\(index)", typing: false)) }
         try stack.perform(Append(store: store, text: "a", typing: true))
-        func buffer() -> UnsafeRawPointer? {
-            stack.openGroups.last!.members.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+        func buffer() -> ObjectIdentifier? {
+            stack.openGroups.last!.storage.access { $0.parts.members.buffer.map(ObjectIdentifier.init) }
         }
         for letter in "bcdefghij" {
             let before = buffer()

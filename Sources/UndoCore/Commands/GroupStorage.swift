@@ -49,9 +49,7 @@ struct GroupStorage {
         precondition(!fields.pointee.busy, "an UndoGroup was used from inside an access to it (a member's name, context, cost or merge that uses its own group)")
         fields.pointee.busy = true
         defer { fields.pointee.busy = false }
-        let count = fields.pointee.parts.members.count
-        guard count > 0 else { return .refused }
-        let outcome = HistoryRecord.merge(next, into: &fields.pointee.parts.members[count - 1]) ?? .refused
+        let outcome = fields.pointee.parts.members.mergeIntoLast(next) ?? .refused
         if outcome == .annulled { fields.pointee.parts.members.removeLast() }
         if outcome != .refused { fields.pointee.parts.forget() }
         return outcome

@@ -19,7 +19,8 @@ public final class UndoGroup: UndoCommand {
 
     @usableFromInline
     struct Parts {
-        @usableFromInline var members: [any UndoCommand]
+        /// Each held in its slot whole (``GroupMembers``): a plugin step is no heap block.
+        @usableFromInline var members: GroupMembers
         @usableFromInline var context: UndoContext
         /// Every context the members change, worked out on first use for a group whose
         /// members change more than its own context; `nil` until then and after any change.
@@ -32,7 +33,7 @@ public final class UndoGroup: UndoCommand {
         /// What is known of the members' contexts, kept as they are added.
         @usableFromInline var known: Known
 
-        init(members: [any UndoCommand], context: UndoContext) {
+        init(members: GroupMembers, context: UndoContext) {
             self.members = members
             self.context = context
             self.memberContexts = nil
@@ -46,7 +47,7 @@ public final class UndoGroup: UndoCommand {
         @inlinable
         mutating func append<C: UndoCommand>(typed member: consuming C, _ measured: Measured) {
             if members.isEmpty && context == .global { context = measured.context }
-            members.append(member)
+            members.append(typed: member)
             add(measured)
         }
 
@@ -91,8 +92,8 @@ public final class UndoGroup: UndoCommand {
             return walked
         }
 
-        // The members are read in place (an inout access to each element): reading them through
-        // a copy of the array or of a member would copy each member's existential.
+        // The members are read in place, with their own types: reading them through a copy of
+        // a member would copy it (and box a large one).
 
         /// The members' cost and what is known of their contexts, worked out from them now
         /// (``summary()``; the invariant checks compare it with what is kept).
@@ -100,8 +101,9 @@ public final class UndoGroup: UndoCommand {
         mutating func walkedSummary() -> (cost: Int, known: Known) {
             var cost = 0
             var known = Known.none
-            for index in members.indices {
-                let member = Self.measure(&members[index])
+            var measure = MeasureMember()
+            for index in 0..<members.count {
+                let member = members.read(at: index, &measure)
                 cost += member.cost + 8
                 known = known.adding(ownContextAlone: member.alone && member.context == context)
             }
@@ -130,8 +132,9 @@ public final class UndoGroup: UndoCommand {
             // Members come in runs of one context (most groups have one): a context is hashed into
             // the set only where it differs from the member's before.
             var previous: UndoContext?
-            for index in members.indices {
-                let (context, group) = Self.contextAndGroup(&members[index])
+            var ask = MemberContextAndGroup()
+            for index in 0..<members.count {
+                let (context, group) = members.read(at: index, &ask)
                 if let group { contexts.formUnion(group.allContexts) }
                 if context != previous {
                     contexts.insert(context)
@@ -141,13 +144,16 @@ public final class UndoGroup: UndoCommand {
             return contexts
         }
 
-        private static func measure<T: UndoCommand>(_ member: inout T) -> Measured {
-            Measured.measure(member)
+        /// What a member adds to what is kept (``Measured/measure(_:)``), read in place.
+        struct MeasureMember: StepCommandRead {
+            func read<C: UndoCommand>(_ member: borrowing C) -> Measured { Measured.measure(member) }
         }
 
-        /// A member's context, and the group it is or runs (see ``UndoGroup/group(in:)``).
-        private static func contextAndGroup<T: UndoCommand>(_ member: inout T) -> (UndoContext, UndoGroup?) {
-            (member.context, Measured.group(in: member))
+        /// A member's context, and the group it is or runs (see ``UndoGroup/group(in:)``), read in place.
+        struct MemberContextAndGroup: StepCommandRead {
+            func read<C: UndoCommand>(_ member: borrowing C) -> (UndoContext, UndoGroup?) {
+                (member.context, Measured.group(in: member))
+            }
         }
     }
 
@@ -221,24 +227,23 @@ public final class UndoGroup: UndoCommand {
     }
 
     init(name: String?, context: UndoContext, members: [any UndoCommand] = []) {
-        storage = GroupStorage(name: name, parts: Parts(members: members, context: context))
+        storage = GroupStorage(name: name, parts: Parts(members: GroupMembers(members), context: context))
     }
 
     /// An empty group with room for `capacity` members.
     init(name: String?, context: UndoContext, capacity: Int) {
-        var members: [any UndoCommand] = []
-        members.reserveCapacity(capacity)
-        storage = GroupStorage(name: name, parts: Parts(members: members, context: context))
+        storage = GroupStorage(name: name, parts: Parts(members: GroupMembers(reserving: capacity), context: context))
     }
 
     deinit { storage.free() }
 
     /// The members, oldest first. A nested group is one member.
+    /// - Complexity: O(members): each is copied (a member of over 24 bytes boxed for it).
     public internal(set) var members: [any UndoCommand] {
-        get { storage.access { $0.parts.members } }
+        get { storage.access { $0.parts.members.array } }
         set {
             storage.access {
-                $0.parts.members = newValue
+                $0.parts.members = GroupMembers(newValue)
                 $0.parts.forget()
             }
         }
@@ -311,6 +316,7 @@ public final class UndoGroup: UndoCommand {
     var keptMatchesMembers: Bool {
         let nestedMatch = members.allSatisfy { UndoGroup.group(in: $0)?.keptMatchesMembers ?? true }
         return nestedMatch && storage.access { fields in
+            fields.parts.members.checkInvariants()
             if fields.parts.known != .unknown {
                 let walked = fields.parts.walkedSummary()
                 guard walked.cost == Int(fields.parts.keptCost) && walked.known == fields.parts.known else { return false }
@@ -335,46 +341,60 @@ public final class UndoGroup: UndoCommand {
     /// those already run and throws, named after the group.
     private func run(forward: Bool, _ changes: inout UndoChanges) throws {
         // The members are moved out while they run, so a member's action may read its group.
-        var running: [any UndoCommand] = []
+        var running = GroupMembers()
         storage.access { swap(&running, &$0.parts.members) }
         defer { storage.access { swap(&running, &$0.parts.members) } }
         let count = running.count
-        var done = 0
         // The group is obsolete only when every member is (see UndoChanges.markObsolete()).
         let marksBefore = changes.obsoleteMarks
-        var obsoleteMembers = 0
-        // Run through a span of the list: one uniqueness check for the list, where each
-        // member's mutating access to the array checked it again.
-        var span = running.mutableSpan
+        // Each member run in its slot, with its own type (``RunMember``).
+        var run = RunMember(forward: forward)
+        swap(&run.changes, &changes)
+        defer { swap(&run.changes, &changes) }
         do {
-            if forward {
-                while done < count {
-                    let marks = changes.obsoleteMarks
-                    try span[done].perform(&changes)
-                    if changes.obsoleteMarks != marks { obsoleteMembers += 1 }
-                    done += 1
-                }
-            } else {
-                while done < count {
-                    let marks = changes.obsoleteMarks
-                    try span[count - 1 - done].undo(&changes)
-                    if changes.obsoleteMarks != marks { obsoleteMembers += 1 }
-                    done += 1
-                }
-            }
-            changes.obsoleteMarks = marksBefore + (count > 0 && obsoleteMembers == count ? 1 : 0)
+            try running.change(0..<count, reversed: !forward, &run)
+            run.changes.obsoleteMarks = marksBefore + (count > 0 && run.obsolete == count ? 1 : 0)
         } catch {
             let failure = UndoError.wrap(error, step: name)
-            var scratch = UndoChanges()
+            // Those already run are put back, newest first: the first `done` of a forward run,
+            // the last `done` of a backward one. Their places go to a scratch record.
+            let done = run.done
+            var back = RunMember(forward: !forward)
             do {
-                while done > 0 {
-                    done -= 1
-                    if forward { try span[done].undo(&scratch) } else { try span[count - 1 - done].perform(&scratch) }
-                }
+                try running.change(forward ? 0..<done : count - done..<count, reversed: forward, &back)
             } catch let rollbackError {
                 throw UndoError.rollbackFailed(step: name, message: "\(failure); then \(UndoError.wrap(rollbackError, step: nil))")
             }
             throw failure
+        }
+    }
+
+    /// Runs one member, in its slot: performs it (`forward`) or undoes it, its places reported
+    /// into `changes` (a rollback's go to a scratch record of its own); counts the members run
+    /// and those that marked the change obsolete.
+    struct RunMember: StepCommandChange {
+        let forward: Bool
+        var changes = UndoChanges()
+        var done = 0
+        var obsolete = 0
+
+        init(forward: Bool) { self.forward = forward }
+
+        mutating func change<C: UndoCommand>(_ member: inout C) throws(any Error) {
+            let marks = changes.obsoleteMarks
+            if forward { try member.perform(&changes) } else { try member.undo(&changes) }
+            counted(marks)
+        }
+
+        mutating func change(existential member: inout any UndoCommand) throws(any Error) {
+            let marks = changes.obsoleteMarks
+            if forward { try member.perform(&changes) } else { try member.undo(&changes) }
+            counted(marks)
+        }
+
+        private mutating func counted(_ marksBefore: Int) {
+            if changes.obsoleteMarks != marksBefore { obsolete += 1 }
+            done += 1
         }
     }
 
@@ -408,20 +428,60 @@ public final class UndoGroup: UndoCommand {
     /// counted on the way instead of by walking it twice.
     /// - Complexity: O(members, nested ones included).
     func removeMembers(where predicate: (any UndoCommand) -> Bool, counting removed: inout Int) -> Bool {
-        members = members.filter { member in
-            if let group = UndoGroup.group(in: member) { return group.removeMembers(where: predicate, counting: &removed) }
-            if predicate(member) {
-                removed += 1
-                return false
+        withoutActuallyEscaping(predicate) { predicate in
+            removeMembers(matching: ClosureMatcher(predicate: predicate), counting: &removed)
+        }
+    }
+
+    /// Removes the members `matcher` picks, each read in place with its own type (a nested
+    /// group or revert is looked inside, and goes when left empty), adding to `removed` how many
+    /// commands went.
+    /// - Returns: whether anything is left.
+    /// - Complexity: O(members, nested ones included).
+    func removeMembers<M: UndoCommandMatcher>(matching matcher: M, counting removed: inout Int) -> Bool {
+        // Judged moved out of the group, as when they run: a matcher that reads the group
+        // finds it empty instead of stopping the program.
+        var judged = GroupMembers()
+        storage.access { swap(&judged, &$0.parts.members) }
+        var judge = MemberJudge(matcher: matcher)
+        judged.removeAll(judging: &judge)
+        removed += judge.removed
+        return storage.access { fields in
+            swap(&judged, &fields.parts.members)
+            fields.parts.forget()
+            // A group belongs to the context of what is left in it.
+            let members = fields.parts.members
+            guard members.count > 0 else { return false }
+            var ask = MemberContext()
+            var keepsOwn = false
+            for index in 0..<members.count where members.read(at: index, &ask) == fields.parts.context {
+                keepsOwn = true
+                break
             }
+            if !keepsOwn { fields.parts.context = members.read(at: 0, &ask) }
             return true
         }
-        membersChanged()
-        // A group belongs to the context of what is left in it.
-        if let first = members.first, !members.contains(where: { $0.context == context }) {
-            context = first.context
+    }
+
+    /// A member's context, read in place.
+    struct MemberContext: StepCommandRead {
+        func read<C: UndoCommand>(_ member: borrowing C) -> UndoContext { member.context }
+    }
+
+    /// Whether a member goes (``removeMembers(matching:counting:)``), read in place: a group or
+    /// revert goes when nothing is left in it; another command when `matcher` picks it.
+    struct MemberJudge<M: UndoCommandMatcher>: StepCommandRead {
+        let matcher: M
+        var removed = 0
+
+        mutating func read<C: UndoCommand>(_ member: borrowing C) -> Bool {
+            if C.self == UndoGroup.self || C.self == InvertedCommand.self, let group = Measured.group(in: member) {
+                return !group.removeMembers(matching: matcher, counting: &removed)
+            }
+            guard matcher.matches(member) else { return false }
+            removed += 1
+            return true
         }
-        return !members.isEmpty
     }
 }
 

@@ -229,10 +229,16 @@ struct HistoryRecord {
         // Of one type only: `top` is changed as a `C` in place (no cast, no copy).
         var outcome: UndoMerge? = nil
         SameTypeView.modify(&top, as: C.self, with: next) { top, next in
-            guard top.hasCoalescingKey(of: next), top.belongs(to: next.context) else { return }
-            outcome = top.merge(with: next)
+            outcome = merge(next, intoSame: &top)
         }
         return outcome
+    }
+
+    /// ``merge(_:into:)`` for a `top` of `next`'s own type (a wide slot holds its command's type).
+    @inlinable @inline(__always)
+    static func merge<C: UndoCommand>(_ next: borrowing C, intoSame top: inout C) -> UndoMerge? {
+        guard top.hasCoalescingKey(of: next), top.belongs(to: next.context) else { return nil }
+        return top.merge(with: next)
     }
 
     /// Merges `next` into `top` as ``merge(_:into:)`` does, and measures `top` after a

@@ -26,7 +26,7 @@ extension UndoStack {
         let record = storage.record
         guard let group = record.pointee.openGroups.last else { throw UndoError.noOpenGroup }
         record.pointee.coalescingOpen = false
-        guard !group.members.isEmpty else {
+        guard group.memberCount > 0 else {
             record.pointee.openGroups.removeLast()
             return nil
         }

@@ -114,14 +114,13 @@ extension HistoryRecord {
                             isApplied: index < position,
                             isSavePoint: step.serial != 0 && isSaved(step.serial, in: context),
                             isDiscardable: command.isDiscardable,
-                            memberCount: UndoGroup.group(in: command)?.members.count ?? 0)
+                            memberCount: UndoGroup.group(in: command)?.memberCount ?? 0)
     }
 
     /// Removes every step and group member that `matcher` picks (see
     /// ``UndoStack/removeAll(matching:)``).
     /// - Returns: how many were removed.
     mutating func removeAll<M: UndoCommandMatcher>(matching matcher: M) -> Int {
-        let predicate: (any UndoCommand) -> Bool = { matcher.matches($0) }
         var kept = StepList()
         var keptDone = 0
         // Each removed step's serial, and the kept state before it: where the branches that
@@ -150,7 +149,7 @@ extension HistoryRecord {
             case .asIs?: step
             case .changedGroup?: Step(command: step.command, serial: step.serial, cost: Step.measure(step.command),
                                       time: step.time)
-            case nil: Self.filtered(step, removing: predicate, count: &removed)
+            case nil: Self.filtered(step, removing: matcher, count: &removed)
             }
             guard let step = left else {
                 if hasBranches && index < pendingStart { anchors[step.serial] = last }
@@ -174,7 +173,7 @@ extension HistoryRecord {
                 let origins = branches.pendingOrigins(of: index)
                 for (offset, step) in run.enumerated() {
                     let pending = offset - (run.count - origins.count)
-                    if let step = Self.filtered(step, removing: predicate, count: &removed) {
+                    if let step = Self.filtered(step, removing: matcher, count: &removed) {
                         // A pending step left at a branch's start (its states all gone) goes too.
                         if pending >= 0 && keptSteps.isEmpty { continue }
                         keptSteps.append(step)
@@ -195,7 +194,10 @@ extension HistoryRecord {
         totalCost = (0..<steps.count).reduce(0) { $0 + Int(steps.cost(at: $1)) }
             + branches.branches.indices.reduce(0) { total, index in branches.steps(of: index).reduce(total) { $0 + Int($1.cost) } }
         contextCounts = recountedContexts()
-        for group in openGroups { _ = group.removeMembers(where: predicate) }
+        for group in openGroups {
+            var uncounted = 0
+            _ = group.removeMembers(matching: matcher, counting: &uncounted)
+        }
         coalescingOpen = false
         return removed
     }
@@ -219,16 +221,16 @@ extension HistoryRecord {
         return (index, nil)
     }
 
-    /// `step` without the commands `predicate` picks (counted into `count`), or `nil` when it
+    /// `step` without the commands `matcher` picks (counted into `count`), or `nil` when it
     /// goes: a group is a container, whose members are judged, and it goes only when left empty.
-    private static func filtered(_ step: Step, removing predicate: (any UndoCommand) -> Bool, count: inout Int) -> Step? {
+    private static func filtered<M: UndoCommandMatcher>(_ step: Step, removing matcher: M, count: inout Int) -> Step? {
         if let group = UndoGroup.group(in: step.command) {
-            guard group.removeMembers(where: predicate, counting: &count) else { return nil }
+            guard group.removeMembers(matching: matcher, counting: &count) else { return nil }
             var step = step
             step.cost = Step.measure(step.command)
             return step
         }
-        if predicate(step.command) {
+        if matcher.matches(step.command) {
             count += 1
             return nil
         }
@@ -274,7 +276,7 @@ extension UndoStack {
             record.forEachStep { step, branch, _ in
                 cost += Int(step.cost)
                 if let group = UndoGroup.group(in: step.command) {
-                    precondition(!group.members.isEmpty, "empty group \(step.serial)")
+                    precondition(group.memberCount > 0, "empty group \(step.serial)")
                     precondition(group.keptMatchesMembers, "what is kept by group \(step.serial) differs from its members'")
                 }
                 precondition(serials.insert(step.serial).inserted, "serial \(step.serial) repeated")
@@ -340,7 +342,7 @@ struct LeadingStepJudge<M: UndoCommandMatcher>: StepCommandRead {
         // Only a group's own types are made an existential to look inside.
         if C.self == UndoGroup.self || C.self == InvertedCommand.self, let group = UndoGroup.group(in: copy command) {
             var removed = 0
-            let stays = group.removeMembers(where: { matcher.matches($0) }, counting: &removed)
+            let stays = group.removeMembers(matching: matcher, counting: &removed)
             return (stays ? .changedGroup : nil, removed)
         }
         return matcher.matches(command) ? (nil, 1) : (.asIs, 0)

@@ -41,7 +41,8 @@
 /// **Cost.** A step costs one slot in chunks of slots (`StepList`): 40 bytes for a command of at
 /// most three words, 80 for one of up to 64 bytes, held in place in either (a larger one is boxed);
 /// its serial, cost and time sit beside it in runs, which steps pushed
-/// one after another share (a stored branch keeps them in a 56-byte `Step`); push, undo and redo are
+/// one after another share (a stored branch keeps them in a 56-byte `Step`). A group's members
+/// are held the same way, in one block of slots of the group's; push, undo and redo are
 /// O(1) amortized, trimming to a limit included (O(branches) per dropped step while other
 /// branches are kept).
 public final class UndoStack {
