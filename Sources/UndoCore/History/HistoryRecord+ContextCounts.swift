@@ -182,10 +182,17 @@ extension HistoryRecord {
     }
 
     /// The counts over the steps as they are; after a change that rewrites many steps at once.
-    /// - Complexity: O(steps).
+    /// A step that is no group is read in place (a copy of a 64-byte step would box it); a
+    /// group's contexts are asked of the group.
+    /// - Complexity: O(steps), hashing.
     func recountedContexts() -> ContextCounts {
         var counts = ContextCounts()
+        var single = StepSingleContext()
         for index in 0..<steps.count {
+            if let context = steps.read(at: index, &single) {
+                counts.add(1, done: index < position, to: context)
+                continue
+            }
             for context in Self.contexts(of: steps[index].command) {
                 counts.add(1, done: index < position, to: context)
             }
