@@ -14,9 +14,10 @@ import Testing
     struct MultipleJudge: StepCommandRead {
         let modulus: Int
         var asked = 0
-        mutating func read<C: UndoCommand>(_ member: borrowing C) -> Bool {
+        mutating func read<C: UndoCommand>(_ member: borrowing C) -> GroupMembers.Verdict {
             asked += 1
-            return CommandChunksTests.number(of: copy member) % modulus == 0
+            let goes = CommandChunksTests.number(of: copy member) % modulus == 0
+            return GroupMembers.Verdict(goes: goes, removed: goes ? 1 : 0)
         }
     }
 
@@ -43,8 +44,9 @@ import Testing
                 case 7:
                     let modulus = Int.random(in: 2...5, using: &generator)
                     var judge = MultipleJudge(modulus: modulus)
-                    members.removeAll(judging: &judge)
+                    let removed = members.removeAll(judging: &judge)
                     #expect(judge.asked == model.count)
+                    #expect(removed == model.count { $0 % modulus == 0 })
                     model.removeAll { $0 % modulus == 0 }
                 case 8:
                     copies.append((members, model))

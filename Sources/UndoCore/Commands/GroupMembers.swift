@@ -257,16 +257,27 @@ struct GroupMembers {
         return buffer.withSlot(buffer.fields.count) { $0.take() }
     }
 
-    /// Removes the members `judge` picks (its read of each, in place with its own type, says
-    /// whether it goes), the others kept in order.
+    /// What a judge of ``removeAll(judging:)`` says of a member: whether it goes, and how many
+    /// commands that removes (a nested group's members it took out included).
+    struct Verdict {
+        var goes: Bool
+        var removed: Int
+    }
+
+    /// Removes the members `judge` picks (its read of each, in place with its own type, gives
+    /// the verdict), the others kept in order.
+    /// - Returns: the commands removed, as the verdicts count them.
     /// - Complexity: O(`count`) plus the judging.
-    mutating func removeAll<V: StepCommandRead>(judging judge: inout V) where V.Result == Bool {
-        guard count > 0 else { return }
+    mutating func removeAll<V: StepCommandRead>(judging judge: inout V) -> Int where V.Result == Verdict {
+        guard count > 0 else { return 0 }
         makeUnique()
         let buffer = self.buffer.unsafelyUnwrapped
         var kept = 0
+        var removed = 0
         for index in 0..<buffer.fields.count {
-            if buffer.withSlot(index, { $0.read(&judge) }) {
+            let verdict = buffer.withSlot(index) { $0.read(&judge) }
+            removed += verdict.removed
+            if verdict.goes {
                 buffer.withSlot(index) { $0.deinitialize() }
             } else {
                 if kept != index { buffer.withSlot(index) { source in buffer.withSlot(kept) { $0.moveInitialize(from: source) } } }
@@ -274,6 +285,7 @@ struct GroupMembers {
             }
         }
         buffer.setCount(kept)
+        return removed
     }
 
     /// Traps unless the invariant holds (see the type's documentation).

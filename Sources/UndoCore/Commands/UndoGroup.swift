@@ -444,8 +444,7 @@ public final class UndoGroup: UndoCommand {
         var judged = GroupMembers()
         storage.access { swap(&judged, &$0.parts.members) }
         var judge = MemberJudge(matcher: matcher)
-        judged.removeAll(judging: &judge)
-        removed += judge.removed
+        removed += judged.removeAll(judging: &judge)
         return storage.access { fields in
             swap(&judged, &fields.parts.members)
             fields.parts.forget()
@@ -469,18 +468,19 @@ public final class UndoGroup: UndoCommand {
     }
 
     /// Whether a member goes (``removeMembers(matching:counting:)``), read in place: a group or
-    /// revert goes when nothing is left in it; another command when `matcher` picks it.
+    /// revert goes when nothing is left in it; another command when `matcher` picks it. Not
+    /// mutating: the matcher is read where it is (a mutating read copied the judge, and with it
+    /// the matcher, for each member).
     struct MemberJudge<M: UndoCommandMatcher>: StepCommandRead {
         let matcher: M
-        var removed = 0
 
-        mutating func read<C: UndoCommand>(_ member: borrowing C) -> Bool {
+        func read<C: UndoCommand>(_ member: borrowing C) -> GroupMembers.Verdict {
             if C.self == UndoGroup.self || C.self == InvertedCommand.self, let group = Measured.group(in: member) {
-                return !group.removeMembers(matching: matcher, counting: &removed)
+                var removed = 0
+                let stays = group.removeMembers(matching: matcher, counting: &removed)
+                return GroupMembers.Verdict(goes: !stays, removed: removed)
             }
-            guard matcher.matches(member) else { return false }
-            removed += 1
-            return true
+            return matcher.matches(member) ? GroupMembers.Verdict(goes: true, removed: 1) : GroupMembers.Verdict(goes: false, removed: 0)
         }
     }
 }
