@@ -16,7 +16,7 @@
 /// every build): `0 <= count <= room`; the slots `0 ..< count` hold members of the buffer's
 /// kind (as a ``CommandChunks`` chunk of that kind holds them), the others are uninitialized;
 /// the buffer has room for `room` slots of its kind. The slots' addresses come from the buffer's
-/// own elements, inside its `withUnsafeMutablePointerToElements`, and never leave this file.
+/// own elements, inside its `withUnsafeMutablePointers` calls, and never leave this file.
 @usableFromInline
 struct GroupMembers {
     @usableFromInline
@@ -46,8 +46,9 @@ struct GroupMembers {
             }
         }
 
-        /// The header, read and written through its address: the class's `header` property
-        /// makes a dynamic exclusivity check of each access (about 50 instructions a member).
+        /// The header, read through its address (``setCount(_:)`` writes it so): the class's
+        /// `header` property makes a dynamic exclusivity check of each access (about 50
+        /// instructions a member).
         @inlinable @inline(__always)
         var fields: Header {
             get { withUnsafeMutablePointerToHeader { $0.pointee } }
