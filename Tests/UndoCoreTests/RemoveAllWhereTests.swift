@@ -23,6 +23,29 @@ import Testing
         stack.checkInvariants()
     }
 
+    /// The members taken out of open groups are counted with the steps: the count says what
+    /// left the history (it left them out, and a closed document's removal said too few).
+    @Test func membersOfOpenGroupsAreCounted() throws {
+        let census = Census()
+        let stack = UndoStack.testing()
+        try stack.perform(NumberedCommand(number: 0, token: Token(census)))
+        try stack.beginGroup(named: "Outer")
+        try stack.perform(WideNumberedCommand(number: 1, token: Token(census)))
+        try stack.perform(NumberedCommand(number: 2, token: Token(census)))
+        try stack.beginGroup(named: "Inner")
+        try stack.perform(NumberedCommand(number: 3, token: Token(census)))
+        try stack.perform(WideNumberedCommand(number: 4, token: Token(census)))
+        let removed = try stack.removeAll { !($0 is NumberedCommand) || ($0 as! NumberedCommand).number != 2 }
+        #expect(removed == 4)
+        #expect(census.alive == 1)
+        try stack.endGroup()
+        try stack.endGroup()
+        stack.checkInvariants()
+        #expect(stack.count == 1)
+        let outer = try #require(UndoGroup.group(in: stack.command(at: 0)))
+        #expect(outer.members.map { ($0 as? NumberedCommand)?.number } == [2])
+    }
+
     /// `removeAll(matching:)` offers each command with its own type, wherever the history holds
     /// it (in an existential, or itself in a wide slot): the leading run judged in place, the
     /// rest walked, each offered once, and the commands freed.

@@ -194,10 +194,9 @@ extension HistoryRecord {
         totalCost = (0..<steps.count).reduce(0) { $0 + Int(steps.cost(at: $1)) }
             + branches.branches.indices.reduce(0) { total, index in branches.steps(of: index).reduce(total) { $0 + Int($1.cost) } }
         contextCounts = recountedContexts()
-        for group in openGroups {
-            var uncounted = 0
-            _ = group.removeMembers(matching: matcher, counting: &uncounted)
-        }
+        // An open group's members go too, and are counted with the rest (a nested open group
+        // is not yet a member of its parent: each is walked once).
+        for group in openGroups { _ = group.removeMembers(matching: matcher, counting: &removed) }
         coalescingOpen = false
         return removed
     }
