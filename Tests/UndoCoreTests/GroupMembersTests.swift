@@ -40,7 +40,8 @@ import Testing
                     next += 1
                 case 6:
                     guard !model.isEmpty else { continue }
-                    #expect(CommandChunksTests.number(of: members.removeLast()) == model.removeLast())
+                    #expect(CommandChunksTests.number(of: members[members.count - 1]) == model.removeLast())
+                    members.dropLast()
                 case 7:
                     let modulus = Int.random(in: 2...5, using: &generator)
                     var judge = MultipleJudge(modulus: modulus)

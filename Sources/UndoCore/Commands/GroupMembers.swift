@@ -223,15 +223,20 @@ struct GroupMembers {
         let room = header.count == header.room ? Swift.max(4, 2 * header.room) : header.room
         let kind = header.isWide || wide
         guard room != header.room || kind != header.isWide || !unique else { return }
-        let new = Buffer.make(room: room, wide: kind)
-        for index in 0..<header.count {
+        buffer = Self.transfer(from: old, into: Buffer.make(room: room, wide: kind), moving: unique)
+    }
+
+    /// `new` with the members of `old`, moved (`old` is then left empty) or copied.
+    private static func transfer(from old: Buffer, into new: Buffer, moving: Bool) -> Buffer {
+        let count = old.fields.count
+        for index in 0..<count {
             old.withSlot(index) { source in
-                new.withSlot(index) { if unique { $0.moveInitialize(from: source) } else { $0.copyInitialize(from: source) } }
+                new.withSlot(index) { if moving { $0.moveInitialize(from: source) } else { $0.copyInitialize(from: source) } }
             }
         }
-        new.setCount(header.count)
-        if unique { old.setCount(0) }
-        buffer = new
+        new.setCount(count)
+        if moving { old.setCount(0) }
+        return new
     }
 
     /// Replaces a shared buffer by a copy of it and its members (slots of the same kind).
@@ -239,23 +244,18 @@ struct GroupMembers {
     @usableFromInline @inline(never)
     mutating func copyBuffer() {
         guard let old = buffer else { return }
-        let new = Buffer.make(room: old.fields.room, wide: old.fields.isWide)
-        for index in 0..<old.fields.count {
-            old.withSlot(index) { source in new.withSlot(index) { $0.copyInitialize(from: source) } }
-        }
-        new.setCount(old.fields.count)
-        buffer = new
+        buffer = Self.transfer(from: old, into: Buffer.make(room: old.fields.room, wide: old.fields.isWide), moving: false)
     }
 
-    /// Removes the newest member.
+    /// Destroys the newest member in its slot (a merge annulled it): it is not handed out, so a
+    /// wide one is not boxed to be dropped.
     /// - Complexity: O(1).
-    @discardableResult
-    mutating func removeLast() -> any UndoCommand {
-        precondition(count > 0, "removeLast on no members")
+    mutating func dropLast() {
+        precondition(count > 0, "dropLast on no members")
         makeUnique()
         let buffer = self.buffer.unsafelyUnwrapped
         buffer.setCount(buffer.fields.count - 1)
-        return buffer.withSlot(buffer.fields.count) { $0.take() }
+        buffer.withSlot(buffer.fields.count) { $0.deinitialize() }
     }
 
     /// What a judge of ``removeAll(judging:)`` says of a member: whether it goes, and how many

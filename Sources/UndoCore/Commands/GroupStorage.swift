@@ -50,7 +50,7 @@ struct GroupStorage {
         fields.pointee.busy = true
         defer { fields.pointee.busy = false }
         let outcome = fields.pointee.parts.members.mergeIntoLast(next) ?? .refused
-        if outcome == .annulled { fields.pointee.parts.members.removeLast() }
+        if outcome == .annulled { fields.pointee.parts.members.dropLast() }
         if outcome != .refused { fields.pointee.parts.forget() }
         return outcome
     }

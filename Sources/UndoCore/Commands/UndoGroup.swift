@@ -414,25 +414,6 @@ public final class UndoGroup: UndoCommand {
         return open(command)
     }
 
-    /// Removes members matching `predicate`, looking inside nested groups and reverts
-    /// (``group(in:)``); a nested one left empty goes too.
-    /// - Returns: whether anything is left.
-    /// - Complexity: O(members, nested ones included).
-    func removeMembers(where predicate: (any UndoCommand) -> Bool) -> Bool {
-        var removed = 0
-        return removeMembers(where: predicate, counting: &removed)
-    }
-
-    /// ``removeMembers(where:)``, adding to `removed` how many commands that are not groups it
-    /// removed (nested ones included): what the group held before less what it holds after,
-    /// counted on the way instead of by walking it twice.
-    /// - Complexity: O(members, nested ones included).
-    func removeMembers(where predicate: (any UndoCommand) -> Bool, counting removed: inout Int) -> Bool {
-        withoutActuallyEscaping(predicate) { predicate in
-            removeMembers(matching: ClosureMatcher(predicate: predicate), counting: &removed)
-        }
-    }
-
     /// Removes the members `matcher` picks, each read in place with its own type (a nested
     /// group or revert is looked inside, and goes when left empty), adding to `removed` how many
     /// commands went.
