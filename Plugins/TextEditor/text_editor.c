@@ -25,12 +25,18 @@
 #define STYLE_BOLD 0x1u
 #define STYLE_ITALIC 0x2u
 
+/* A document is a gap buffer: its characters [0, gap) are at chars[0, gap) and the rest,
+ * [gap, length), at the end of the arrays, after a gap of capacity - length free places.
+ * An edit moves the gap to where it happens, moving only the characters between the last
+ * edit and this one: typing, backspacing and undoing where the cursor is move none (one
+ * array with no gap moved every character after each edit). styles mirrors chars. */
 typedef struct text_doc {
     char *name;
     uint32_t *chars;   /* Unicode scalar values */
     uint8_t *styles;   /* STYLE_* per character */
     uint64_t length;
     uint64_t capacity;
+    uint64_t gap;      /* where the gap is: 0 <= gap <= length */
     struct text_doc *next;
 } text_doc;
 
@@ -41,6 +47,15 @@ typedef struct text_state {
 
 /* Instances alive in this process: init may run once per host that loads us. */
 static uint32_t text_instances;
+
+/* A test build (UNDO_TEXT_EDITOR_COUNTING) counts the characters moved to move the gap, so a
+ * test can prove what an edit costs. */
+#ifdef UNDO_TEXT_EDITOR_COUNTING
+static uint64_t text_moved_characters;
+#define COUNT_MOVED(n) (text_moved_characters += (n))
+#else
+#define COUNT_MOVED(n) ((void)0)
+#endif
 
 /* ---- Helpers -------------------------------------------------------------------------- */
 
@@ -74,9 +89,46 @@ static text_doc *get_doc(text_state *state, const char *name) {
     return doc;
 }
 
+/* ---- The gap buffer ------------------------------------------------------------------- */
+
+/* Where character i (< length) is in the arrays. */
+static uint64_t place_of(const text_doc *doc, uint64_t i) {
+    return i < doc->gap ? i : i + (doc->capacity - doc->length);
+}
+
+/* Moves the gap to `to` (<= length), moving the characters between it and there. */
+static void move_gap(text_doc *doc, uint64_t to) {
+    uint64_t room = doc->capacity - doc->length;
+    if (to < doc->gap) {
+        uint64_t n = doc->gap - to;
+        memmove(doc->chars + to + room, doc->chars + to, n * sizeof *doc->chars);
+        memmove(doc->styles + to + room, doc->styles + to, n);
+        COUNT_MOVED(n);
+    } else if (to > doc->gap) {
+        uint64_t n = to - doc->gap;
+        memmove(doc->chars + doc->gap, doc->chars + doc->gap + room, n * sizeof *doc->chars);
+        memmove(doc->styles + doc->gap, doc->styles + doc->gap + room, n);
+        COUNT_MOVED(n);
+    }
+    doc->gap = to;
+}
+
+/* Makes characters [position, position + count) one run in the arrays (the gap moved out of
+ * them to the nearer end, if it is inside) and returns where the run starts. */
+static uint64_t run_at(text_doc *doc, uint64_t position, uint64_t count) {
+    if (doc->gap > position && doc->gap < position + count) {
+        move_gap(doc, doc->gap - position <= position + count - doc->gap ? position : position + count);
+    }
+    return place_of(doc, position);
+}
+
+/* Room for `extra` more characters. Growing moves the characters after the gap to the end of
+ * the larger arrays (as realloc copies the rest): amortized over the doubling, as an array's
+ * growth is. */
 static int reserve(text_doc *doc, uint64_t extra) {
     uint64_t needed = doc->length + extra;
     uint64_t capacity = doc->capacity ? doc->capacity : 16;
+    uint64_t after = doc->length - doc->gap;
     uint32_t *chars;
     uint8_t *styles;
     if (needed <= doc->capacity) return 1;
@@ -85,8 +137,14 @@ static int reserve(text_doc *doc, uint64_t extra) {
     if (chars == NULL) return 0;
     doc->chars = chars;
     styles = (uint8_t *)realloc(doc->styles, capacity);
-    if (styles == NULL) return 0;
+    if (styles == NULL) {
+        /* chars grew and styles did not: the characters after the gap stay where the old
+         * capacity, still the document's, puts them. */
+        return 0;
+    }
     doc->styles = styles;
+    memmove(doc->chars + capacity - after, doc->chars + doc->capacity - after, after * sizeof *doc->chars);
+    memmove(doc->styles + capacity - after, doc->styles + doc->capacity - after, after);
     doc->capacity = capacity;
     return 1;
 }
@@ -160,24 +218,27 @@ static int32_t check_range(undo_call *call, const text_doc *doc, int64_t positio
 static int32_t insert_decoded(undo_call *call, text_doc *doc, uint64_t position, const char *text,
                               const uint8_t *styles, uint64_t count) {
     if (!reserve(doc, count)) return fail(call, UNDO_ENOMEM, "out of memory");
-    memmove(doc->chars + position + count, doc->chars + position,
-            (doc->length - position) * sizeof *doc->chars);
-    memmove(doc->styles + position + count, doc->styles + position, doc->length - position);
+    /* Written at the start of the gap, which then begins after them. */
+    move_gap(doc, position);
     decode_utf8(text, doc->chars + position);
     if (styles) {
         memcpy(doc->styles + position, styles, count);
     } else {
         memset(doc->styles + position, 0, count);
     }
+    doc->gap += count;
     doc->length += count;
     return UNDO_OK;
 }
 
+/* The characters join the gap: none moves when the gap is at either end of them (a backspace
+ * or an undo of typing where the cursor is). */
 static void remove_chars(text_doc *doc, uint64_t position, uint64_t count) {
-    memmove(doc->chars + position, doc->chars + position + count,
-            (doc->length - position - count) * sizeof *doc->chars);
-    memmove(doc->styles + position, doc->styles + position + count,
-            doc->length - position - count);
+    if (doc->gap == position + count) {
+        doc->gap = position;
+    } else {
+        move_gap(doc, position);
+    }
     doc->length -= count;
 }
 
@@ -268,7 +329,7 @@ static int32_t text_insert_inverse(undo_call *call, int64_t position, const char
     if (count == 0) return UNDO_OK;
     /* Compared scalar by scalar as it is decoded: no array of the text beside the document. */
     for (i = 0; i < count; i++) {
-        if (doc->chars[(uint64_t)position + i] != next_scalar(&p)) {
+        if (doc->chars[place_of(doc, (uint64_t)position + i)] != next_scalar(&p)) {
             return fail(call, UNDO_ESTATE, "the document no longer has the inserted text");
         }
     }
@@ -315,6 +376,7 @@ static int32_t text_delete(undo_call *call, int64_t position, int64_t length) {
     undo_value value;
     char *removed;
     size_t size = 0;
+    uint64_t start = 0;
     int64_t i;
     int32_t rc;
     if ((rc = check_range(call, doc, position, length)) != UNDO_OK) return rc;
@@ -324,7 +386,9 @@ static int32_t text_delete(undo_call *call, int64_t position, int64_t length) {
     } else {
         removed = (char *)malloc((size_t)length * 4);
         if (removed == NULL) return fail(call, UNDO_ENOMEM, "out of memory");
-        for (i = 0; i < length; i++) size += encode_utf8(doc->chars[position + i], removed + size);
+        /* One run, so its styles are handed over in place. */
+        start = run_at(doc, (uint64_t)position, (uint64_t)length);
+        for (i = 0; i < length; i++) size += encode_utf8(doc->chars[start + (uint64_t)i], removed + size);
     }
     /* Hand the inverse what it needs to put the text back: position, text and styles. */
     memset(&value, 0, sizeof value);
@@ -339,7 +403,7 @@ static int32_t text_delete(undo_call *call, int64_t position, int64_t length) {
     }
     if (rc == UNDO_OK) {
         value.type = UNDO_TYPE_BYTES;
-        value.as.bytes.data = length ? (const void *)(doc->styles + position) : NULL;
+        value.as.bytes.data = length ? (const void *)(doc->styles + start) : NULL;
         value.as.bytes.size = (uint64_t)length;
         rc = call->host->set_inverse_arg(call, 2, &value);
     }
@@ -433,25 +497,28 @@ static int32_t text_delete_merge(undo_call *call, const undo_value *prev_args,
 static int32_t toggle_style(undo_call *call, int64_t position, int64_t length, uint8_t style) {
     text_doc *doc = find_doc((text_state *)call->plugin_data, call->context);
     undo_value value;
+    uint8_t *styles;
     int all = 1;
     int64_t i;
     int32_t rc;
     if ((rc = check_range(call, doc, position, length)) != UNDO_OK) return rc;
+    /* One run, so its styles are handed over in place. */
+    styles = length ? doc->styles + run_at(doc, (uint64_t)position, (uint64_t)length) : NULL;
     /* The inverse restores the range's previous styles, handed back as bytes. */
     memset(&value, 0, sizeof value);
     value.type = UNDO_TYPE_I64;
     value.as.i64 = position;
     if ((rc = call->host->set_inverse_arg(call, 0, &value)) != UNDO_OK) return rc;
     value.type = UNDO_TYPE_BYTES;
-    value.as.bytes.data = length ? (const void *)(doc->styles + position) : NULL;
+    value.as.bytes.data = styles;
     value.as.bytes.size = (uint64_t)length;
     if ((rc = call->host->set_inverse_arg(call, 1, &value)) != UNDO_OK) return rc;
-    for (i = 0; i < length; i++) all = all && (doc->styles[position + i] & style);
+    for (i = 0; i < length; i++) all = all && (styles[i] & style);
     for (i = 0; i < length; i++) {
         if (all) {
-            doc->styles[position + i] &= (uint8_t)~style;
+            styles[i] &= (uint8_t)~style;
         } else {
-            doc->styles[position + i] |= style;
+            styles[i] |= style;
         }
     }
     call->host->report_change(call, NULL, position, length);
@@ -471,7 +538,7 @@ static int32_t text_restore_styles(undo_call *call, int64_t position, const void
     text_doc *doc = find_doc((text_state *)call->plugin_data, call->context);
     int32_t rc;
     if ((rc = check_range(call, doc, position, (int64_t)size)) != UNDO_OK) return rc;
-    if (size > 0) memcpy(doc->styles + position, styles, (size_t)size);
+    if (size > 0) memcpy(doc->styles + run_at(doc, (uint64_t)position, size), styles, (size_t)size);
     call->host->report_change(call, NULL, position, (int64_t)size);
     return UNDO_OK;
 }
@@ -494,12 +561,13 @@ static void put(writer *w, const char *text, size_t size) {
 static void put_tag(writer *w, const char *tag) { put(w, tag, strlen(tag)); }
 
 /* Writes characters [from, to) of doc with their markers, as if the document held only them:
- * the styles of the first character are opened before it, those of the last closed after it. */
+ * the styles of the first character are opened before it, those of the last closed after it.
+ * Each is read where it is, on either side of the gap: a view moves nothing. */
 static void write_view(writer *w, const text_doc *doc, uint64_t from, uint64_t to) {
     unsigned open = 0;
     uint64_t i;
     for (i = from; doc != NULL && i <= to; i++) {
-        unsigned style = i < to ? doc->styles[i] : 0;
+        unsigned style = i < to ? doc->styles[place_of(doc, i)] : 0;
         char bytes[4];
         /* Close italic before bold so the markers nest. */
         if ((open & STYLE_ITALIC) &&
@@ -523,7 +591,7 @@ static void write_view(writer *w, const text_doc *doc, uint64_t from, uint64_t t
             put_tag(w, "<i>");
             open |= STYLE_ITALIC;
         }
-        if (i < to) put(w, bytes, encode_utf8(doc->chars[i], bytes));
+        if (i < to) put(w, bytes, encode_utf8(doc->chars[place_of(doc, i)], bytes));
     }
 }
 
@@ -545,7 +613,7 @@ static int32_t text_describe(void *plugin_data, const char *context, char *buffe
 
 // docs:begin describe-range
 /* describe_range (ABI 1.8): characters [location, location + length) clamped to the document,
- * read and written in time proportional to the range (the array is indexed directly). */
+ * read and written in time proportional to the range (each character read where it is). */
 static int32_t text_describe_range(undo_call *call, int64_t location, int64_t length, char *buffer,
                                    uint32_t capacity, int64_t *extent) {
     text_doc *doc = find_doc((text_state *)call->plugin_data, call->context);
@@ -712,8 +780,8 @@ static int64_t text_save_document(undo_call *call, uint8_t *buffer, uint64_t cap
     buffer[3] = TEXT_FORMAT_VERSION;
     put_le(buffer + 4, count, 8);
     for (i = 0; i < count; i++) {
-        buffer[TEXT_HEADER_SIZE + i] = doc->styles[i];
-        put_le(buffer + TEXT_HEADER_SIZE + count + 4 * i, doc->chars[i], 4);
+        buffer[TEXT_HEADER_SIZE + i] = doc->styles[place_of(doc, i)];
+        put_le(buffer + TEXT_HEADER_SIZE + count + 4 * i, doc->chars[place_of(doc, i)], 4);
     }
     return (int64_t)total;
 }
@@ -736,13 +804,18 @@ static int32_t text_save_document_v2(undo_call *call) {
     put_le(piece + 4, count, 8);
     status = call->host->write_document(call, piece, TEXT_HEADER_SIZE);
     if (status != UNDO_OK) return status;
-    if (count > 0) {
-        status = call->host->write_document(call, doc->styles, count);
+    /* The styles as they lie, before the gap and after it. */
+    if (count > 0 && doc->gap > 0) {
+        status = call->host->write_document(call, doc->styles, doc->gap);
+        if (status != UNDO_OK) return status;
+    }
+    if (count > doc->gap) {
+        status = call->host->write_document(call, doc->styles + place_of(doc, doc->gap), count - doc->gap);
         if (status != UNDO_OK) return status;
     }
     for (start = 0; start < count; start += TEXT_PIECE_CHARS) {
         uint64_t n = count - start < TEXT_PIECE_CHARS ? count - start : TEXT_PIECE_CHARS;
-        for (i = 0; i < n; i++) put_le(piece + 4 * i, doc->chars[start + i], 4);
+        for (i = 0; i < n; i++) put_le(piece + 4 * i, doc->chars[place_of(doc, start + i)], 4);
         status = call->host->write_document(call, piece, 4 * n);
         if (status != UNDO_OK) return status;
     }
@@ -775,11 +848,13 @@ static int32_t text_load_document(undo_call *call, const uint8_t *bytes, uint64_
     if (doc != NULL && doc->length > 0) return fail(call, UNDO_ESTATE, "the document is not empty");
     if (doc == NULL) doc = get_doc(state, call->context);
     if (doc == NULL || !reserve(doc, count)) return fail(call, UNDO_ENOMEM, "out of memory");
+    /* An empty document's gap is at 0: the characters go before it, and it after them. */
     for (i = 0; i < count; i++) {
         doc->styles[i] = bytes[TEXT_HEADER_SIZE + i];
         doc->chars[i] = (uint32_t)get_le(bytes + TEXT_HEADER_SIZE + count + 4 * i, 4);
     }
     doc->length = count;
+    doc->gap = count;
     return UNDO_OK;
 }
 
@@ -870,7 +945,9 @@ static int32_t text_load_document_v2(undo_call *call) {
         if (created) text_close_document(state, call->context);
         return status;
     }
+    /* Read where the gap was (at 0 in an empty document), which is now after them. */
     doc->length = count;
+    doc->gap = count;
     return UNDO_OK;
 }
 
