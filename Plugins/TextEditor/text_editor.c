@@ -28,8 +28,8 @@
 /* A document is a gap buffer: its characters [0, gap) are at chars[0, gap) and the rest,
  * [gap, length), at the end of the arrays, after a gap of capacity - length free places.
  * An edit moves the gap to where it happens, moving only the characters between the last
- * edit and this one: typing, backspacing and undoing where the cursor is move none (one
- * array with no gap moved every character after each edit). styles mirrors chars. */
+ * edit and this one: typing, backspacing and undoing where the cursor is move none. Reads
+ * (views, saves) never move it. styles mirrors chars. */
 typedef struct text_doc {
     char *name;
     uint32_t *chars;   /* Unicode scalar values */

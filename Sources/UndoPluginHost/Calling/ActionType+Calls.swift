@@ -134,8 +134,8 @@ extension ActionType {
         }
         guard let mergeFunction, plugin.isLoaded else { return nil }
         // Each list made once (a step's arguments are an array made when read) and captured
-        // alone: the closures below captured and copied both steps (about 1,000 instructions
-        // a keystroke of the text editor's typing).
+        // alone: closures that read the steps copied both into each (about 1,500 instructions
+        // a merge).
         let previousArguments = previous.arguments
         let nextArguments = next.arguments
         let previousInverse = inverseSignature == nil ? previousArguments : previous.inverseArguments
