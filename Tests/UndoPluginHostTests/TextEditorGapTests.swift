@@ -127,6 +127,18 @@ struct TextEditorGapTests {
             #expect(bytes == Self.saved(chars, styles), "seed \(seed)")
             if bytes != Self.saved(chars, styles) { return }
         }
+        // Loaded into a new document (its gap after what it read), then edited in its middle
+        // and at its start: the saves still match.
+        let copy = UndoContext("copy")
+        try host.loadDocumentState(Self.saved(chars, styles), plugin: "org.undohost.text", context: copy)
+        let middle = chars.count / 2
+        _ = try host.perform(try host.actionType("text.insert"), [.i64(Int64(middle)), .string("\u{e9}x")], in: copy)
+        chars.insert(contentsOf: "\u{e9}x".unicodeScalars, at: middle)
+        styles.insert(contentsOf: [0, 0], at: middle)
+        _ = try host.perform(try host.actionType("text.delete"), [.i64(0), .i64(1)], in: copy)
+        chars.removeFirst()
+        styles.removeFirst()
+        #expect(try host.saveDocumentState(plugin: "org.undohost.text", context: copy) == Self.saved(chars, styles))
     }
 }
 
