@@ -83,7 +83,7 @@ struct TextEditorGapTests {
     @Test("Random edits, styles, undos and redos leave the document a model keeps", arguments: 0..<6)
     func randomEditsMatchAModel(seed: UInt64) throws {
         let (host, _) = try editor()
-        var random = TextGapRandom(seed: seed)
+        var random = SplitMix(seed: seed)
         let alphabet = Array("ab\u{e9}\u{1F600}\n c".unicodeScalars)
         var chars: [Unicode.Scalar] = []
         var styles: [UInt8] = []
@@ -142,15 +142,7 @@ struct TextEditorGapTests {
     }
 }
 
-/// SplitMix64: the same edits for a seed on every run.
-private struct TextGapRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
-    mutating func next(below bound: Int) -> Int {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Int((z ^ (z >> 31)) % UInt64(bound))
-    }
+extension SplitMix {
+    /// A number in `0 ..< bound`, the same for a seed on every run.
+    mutating func next(below bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }
