@@ -230,6 +230,34 @@ struct TreeMarksScriptTests {
             """), "\(run.standardOutput)")
     }
 
+    @Test("history --json gives a pending step no number (null), as the text shows -")
+    func pendingStepHasNoNumberInJSON() throws {
+        // b's step, undone, waits above a's new change as a pending step.
+        let script = """
+            doc a
+            text.insert 0 "x"
+            doc b
+            text.insert 0 "y"
+            undo
+            doc a
+            undo
+            text.insert 0 "z"
+            history
+
+            """
+        let text = try UndoHostProcess.run(["--keep-going"], input: script)
+        #expect(text.standardOutput.hasSuffix("""
+            > 3  Typing "z"  a
+              -  Typing "y"  b  undone
+
+            """), "\(text.standardOutput)")
+        let json = try UndoHostProcess.run(["--json", "--keep-going"], input: script)
+        let history = try #require(json.standardOutput.split(separator: "\n").last)
+        #expect(history.contains("{\"number\":3,\"name\":\"Typing\",\"description\":\"Typing \\\"z\\\"\""), "\(history)")
+        #expect(history.contains("{\"number\":null,\"name\":\"Typing\",\"description\":\"Typing \\\"y\\\"\""), "\(history)")
+        #expect(!history.contains("\"number\":0"), "\(history)")
+    }
+
     @Test("tree --clock shows each state's time of day")
     func clockTimes() throws {
         let run = try UndoHostProcess.runScript("text.insert 0 \"a\"\ntree --clock\n")

@@ -105,7 +105,8 @@ public struct HistoryPanelView: Sendable, Equatable {
         .object([
             ("position", .integer(position)),
             ("steps", .array(rows.map { row in
-                .object([("number", .integer(row.number)), ("name", .string(row.name.isEmpty ? SessionText.english.unnamed : row.name)),
+                // A pending step has no number yet: null, as the text shows `-` (0 is Start).
+                .object([("number", row.number == 0 ? .null : .integer(row.number)), ("name", .string(row.name.isEmpty ? SessionText.english.unnamed : row.name)),
                          ("description", row.description.map(JSONValue.string) ?? .null),
                          ("document", .string(row.document)), ("applied", .bool(row.isApplied)),
                          ("savePoint", .bool(row.isSavePoint)), ("discardable", .bool(row.isDiscardable)),
