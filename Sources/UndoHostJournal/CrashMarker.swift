@@ -94,28 +94,35 @@ struct CrashMarker {
         }
         let line = MappedChangeLine.line(sequence)
         let wasLine = firstLineLength == line.count
-        write(line, plugins: plugins)
-        // Mapped once, when the line is first written (a failed mapping is not tried again at
-        // every change: the line is then rewritten with one `pwrite` each time).
-        if !wasLine, descriptor >= 0 { mapped = MappedChangeLine(descriptor: descriptor, length: firstLineLength) }
+        let written = write(line, plugins: plugins)
+        // Mapped once, when the line is first written, and only when the file holds it: a
+        // write that failed (a full disk) left the file shorter than the mapping, whose first
+        // store would then stop the process (SIGBUS). A failed mapping is not tried again at
+        // every change: the line is then rewritten with one `pwrite` each time.
+        if !wasLine, written, descriptor >= 0 {
+            mapped = MappedChangeLine(descriptor: descriptor, length: firstLineLength)
+        }
     }
 
-    private mutating func write(_ line: [UInt8], plugins: [String]) {
+    /// - Returns: whether the file now starts with `line` (every byte written).
+    @discardableResult
+    private mutating func write(_ line: [UInt8], plugins: [String]) -> Bool {
         if descriptor < 0 {
             descriptor = open(path, O_RDWR | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
-            guard descriptor >= 0 else { return }
+            guard descriptor >= 0 else { return false }
         }
         if line.count == firstLineLength {
-            _ = line.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+            let count = line.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
             systemWrites += 1
-            return
+            return count == line.count
         }
         firstLineLength = line.count
         let text = line + Array(([""] + plugins).joined(separator: "\n").utf8) + [10]
         // The new words first, then the old tail cut: never an empty marker between.
-        _ = text.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
-        _ = ftruncate(descriptor, off_t(text.count))
+        let count = text.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+        let cut = ftruncate(descriptor, off_t(text.count))
         systemWrites += 2
+        return count == text.count && cut == 0
     }
 
     /// Closes and removes the marker this value wrote.
@@ -145,8 +152,9 @@ struct CrashMarker {
 /// bytes, from `init` until `deinit` (which unmaps it; it is never used after); those bytes
 /// are a line of ``line(_:)``'s form: both slots 19 ASCII digits, the selector `0` or `1`
 /// (checked in debug builds at each write). The marker file is this process's, made by its
-/// open (0600, no link followed) while the journal is held exclusively, and not shortened
-/// while it is mapped.
+/// open (0600, no link followed) while the journal is held exclusively, at least
+/// `Self.length` bytes long when mapped (checked in `init`), and not shortened while it is
+/// mapped.
 final class MappedChangeLine {
     /// `change ` (7 bytes), slot 0 (19 digits), a space, slot 1 (19 digits), a space, the
     /// selector (the newline after it is not mapped).
@@ -158,9 +166,12 @@ final class MappedChangeLine {
     private let base: UnsafeMutableRawPointer
 
     /// Maps the first line of the file open as `descriptor`; `nil` when `length` is not a
-    /// change line's or the system does not map it.
+    /// change line's, the file is shorter than the line (a store into a mapping past the
+    /// file's end stops the process with SIGBUS), or the system does not map it.
     init?(descriptor: Int32, length: Int) {
         guard length == Self.length else { return nil }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_size >= Self.length else { return nil }
         let address = mmap(nil, Self.length, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, 0)
         guard let address, address != UnsafeMutableRawPointer(bitPattern: -1) else { return nil }
         base = address

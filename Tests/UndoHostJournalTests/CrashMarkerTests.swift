@@ -31,6 +31,26 @@ import UndoTestSupport
         #expect(CrashMarker.read(path)?.words == ["change", String(HostJournal.maximumSequence)])
     }
 
+    /// A write that failed (a full disk) leaves the file shorter than the line: it is not
+    /// mapped, since the first store into a mapping past the file's end stops the process
+    /// (SIGBUS); each change is then written with `pwrite`, which fails as a call does.
+    @Test func aFileShorterThanTheLineIsNotMapped() throws {
+        let path = scratch("short")
+        let descriptor = open(path, O_RDWR | O_CREAT | O_TRUNC, 0o600)
+        #expect(descriptor >= 0)
+        defer { close(descriptor); unlink(path) }
+        #expect(MappedChangeLine(descriptor: descriptor, length: MappedChangeLine.length) == nil, "an empty file")
+        let half = [UInt8](repeating: UInt8(ascii: "0"), count: MappedChangeLine.length - 1)
+        #expect(pwrite(descriptor, half, half.count, 0) == half.count)
+        #expect(MappedChangeLine(descriptor: descriptor, length: MappedChangeLine.length) == nil, "one byte short")
+        let line = MappedChangeLine.line(42)
+        #expect(pwrite(descriptor, line, line.count, 0) == line.count)
+        let mapped = try #require(MappedChangeLine(descriptor: descriptor, length: MappedChangeLine.length),
+                                  "the whole line")
+        mapped.write(43)
+        #expect(CrashMarker.read(path)?.words == ["change", String(format: "%019lld", Int64(43))])
+    }
+
     @Test func theCheckpointAndThenAChangeRewriteTheLine() throws {
         let path = scratch("checkpoint")
         var marker = CrashMarker(path: path)
