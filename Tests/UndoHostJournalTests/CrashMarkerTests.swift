@@ -31,9 +31,9 @@ import UndoTestSupport
         #expect(CrashMarker.read(path)?.words == ["change", String(HostJournal.maximumSequence)])
     }
 
-    /// A write that failed (a full disk) leaves the file shorter than the line: it is not
-    /// mapped, since the first store into a mapping past the file's end stops the process
-    /// (SIGBUS); each change is then written with `pwrite`, which fails as a call does.
+    /// A write that failed (a full disk) leaves the file shorter than the line: such a file is
+    /// not mapped, since the first store into a mapping past the file's end stops the process
+    /// (SIGBUS); a file that holds the whole line is, and takes a change's number.
     @Test func aFileShorterThanTheLineIsNotMapped() throws {
         let path = scratch("short")
         let descriptor = open(path, O_RDWR | O_CREAT | O_TRUNC, 0o600)

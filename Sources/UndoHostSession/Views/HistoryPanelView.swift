@@ -27,6 +27,9 @@ public struct HistoryPanelView: Sendable, Equatable {
         public var isSavePoint: Bool
         public var isDiscardable: Bool
         public var memberCount: Int
+        /// Whether the step is pending (another document's redo step kept above a change): it
+        /// has no state number until it is redone; the text shows `-`, `--json` `null`.
+        public var isPending: Bool { number == 0 }
     }
 
     public var rows: [Row]
@@ -73,9 +76,7 @@ public struct HistoryPanelView: Sendable, Equatable {
             if row.isDiscardable { notes.append(words.discardable) }
             if row.isSavePoint { notes.append(words.saved) }
             if !row.isApplied { notes.append(words.undone) }
-            // A pending step (another document's redo step kept above a change) has no state
-            // number until it is redone.
-            let shown = row.number == 0 ? "-" : String(row.number)
+            let shown = row.isPending ? "-" : String(row.number)
             let number = String(repeating: " ", count: numberWidth - shown.count) + shown
             var line = marker(index + 1) + number + "  " + row.text.padded(to: nameWidth)
             line += "  " + row.document.padded(to: documentWidth)
@@ -105,8 +106,7 @@ public struct HistoryPanelView: Sendable, Equatable {
         .object([
             ("position", .integer(position)),
             ("steps", .array(rows.map { row in
-                // A pending step has no number yet: null, as the text shows `-` (0 is Start).
-                .object([("number", row.number == 0 ? .null : .integer(row.number)), ("name", .string(row.name.isEmpty ? SessionText.english.unnamed : row.name)),
+                .object([("number", row.isPending ? .null : .integer(row.number)), ("name", .string(row.name.isEmpty ? SessionText.english.unnamed : row.name)),
                          ("description", row.description.map(JSONValue.string) ?? .null),
                          ("document", .string(row.document)), ("applied", .bool(row.isApplied)),
                          ("savePoint", .bool(row.isSavePoint)), ("discardable", .bool(row.isDiscardable)),
