@@ -1,6 +1,6 @@
 import UndoCore
 
-// The four anchor workloads (docs/performance.md, "Workloads") on UndoCore's UndoStack,
+// The four anchor workloads (the table that opens docs/performance.md) on UndoCore's UndoStack,
 // with the same models, checks and operation counts as qt_undo_bench and limit_bench.
 
 // MARK: Models and commands

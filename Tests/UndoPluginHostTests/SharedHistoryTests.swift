@@ -187,8 +187,9 @@ import UndoPluginABI
         #expect(try host.show("t", "org.undohost.test.probe").hasPrefix("value=0 performs=0"))
     }
 
-    /// The question an unload asks of every step (PluginCommandView, read in place, no cast):
-    /// a step of the plugin, a step of another plugin, and a command that is no plugin step.
+    /// The question an unload asks of every step: a step of the plugin, a step of another
+    /// plugin, and a command that is no plugin step (read as its type, and as the history
+    /// hands over a command of unknown type).
     @Test func anUnloadTellsItsPluginsStepsApart() throws {
         let (host, _) = try loadAll()
         try host.perform("text.insert", [.i64(0), .string("one")], in: UndoContext("t"))
@@ -196,10 +197,9 @@ import UndoPluginABI
         let text = step.action.plugin
         let canvas = try host.actionType("canvas.add").plugin
         #expect(text !== canvas)
-        #expect(PluginCommandView.belongs(step, to: text) == true)
-        #expect(PluginCommandView.belongs(step, to: canvas) == false)
+        #expect(PluginCommand.StepsOf(plugin: text).matches(picked: step))
+        #expect(!PluginCommand.StepsOf(plugin: canvas).matches(picked: step))
         #expect(PluginCommand.StepsOf(plugin: text).matches(step) && !PluginCommand.StepsOf(plugin: canvas).matches(step))
-        #expect(PluginCommandView.belongs(NoPluginStep(), to: text) == nil)
         #expect(!PluginCommand.StepsOf(plugin: text).matches(NoPluginStep()))
     }
 

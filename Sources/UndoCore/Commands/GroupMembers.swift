@@ -266,17 +266,22 @@ struct GroupMembers {
     }
 
     /// Removes the members `judge` picks (its read of each, in place with its own type, gives
-    /// the verdict), the others kept in order.
+    /// the verdict; `held` judges first the members it can where they are held), the others
+    /// kept in order.
     /// - Returns: the commands removed, as the verdicts count them.
     /// - Complexity: O(`count`) plus the judging.
-    mutating func removeAll<V: StepCommandRead>(judging judge: inout V) -> Int where V.Result == Verdict {
+    mutating func removeAll<V: StepCommandRead>(judging judge: inout V, held: HeldCommandJudge? = nil) -> Int
+    where V.Result == Verdict {
         guard count > 0 else { return 0 }
         makeUnique()
         let buffer = self.buffer.unsafelyUnwrapped
         var kept = 0
         var removed = 0
         for index in 0..<buffer.fields.count {
-            let verdict = buffer.withSlot(index) { $0.read(&judge) }
+            let verdict = buffer.withSlot(index) { slot in
+                if let goes = held?.judge(slot) { return Verdict(goes: goes, removed: goes ? 1 : 0) }
+                return slot.read(&judge)
+            }
             removed += verdict.removed
             if verdict.goes {
                 buffer.withSlot(index) { $0.deinitialize() }

@@ -416,16 +416,18 @@ public final class UndoGroup: UndoCommand {
 
     /// Removes the members `matcher` picks, each read in place with its own type (a nested
     /// group or revert is looked inside, and goes when left empty), adding to `removed` how many
-    /// commands went.
+    /// commands went. `held` is `matcher`'s judge of the members of its type where they are
+    /// held (``heldCommandJudge(for:)``), made once by the caller.
     /// - Returns: whether anything is left.
     /// - Complexity: O(members, nested ones included).
-    func removeMembers<M: UndoCommandMatcher>(matching matcher: M, counting removed: inout Int) -> Bool {
+    func removeMembers<M: UndoCommandMatcher>(matching matcher: M, held: HeldCommandJudge?,
+                                              counting removed: inout Int) -> Bool {
         // Judged moved out of the group, as when they run: a matcher that reads the group
         // finds it empty instead of stopping the program.
         var judged = GroupMembers()
         storage.access { swap(&judged, &$0.parts.members) }
-        var judge = MemberJudge(matcher: matcher)
-        removed += judged.removeAll(judging: &judge)
+        var judge = MemberJudge(matcher: matcher, held: held)
+        removed += judged.removeAll(judging: &judge, held: held)
         return storage.access { fields in
             swap(&judged, &fields.parts.members)
             fields.parts.forget()
@@ -448,17 +450,18 @@ public final class UndoGroup: UndoCommand {
         func read<C: UndoCommand>(_ member: borrowing C) -> UndoContext { member.context }
     }
 
-    /// Whether a member goes (``removeMembers(matching:counting:)``), read in place: a group or
+    /// Whether a member goes (``removeMembers(matching:held:counting:)``), read in place: a group or
     /// revert goes when nothing is left in it; another command when `matcher` picks it. Not
     /// mutating: the matcher is read where it is (a mutating read copied the judge, and with it
     /// the matcher, for each member).
     struct MemberJudge<M: UndoCommandMatcher>: StepCommandRead {
         let matcher: M
+        let held: HeldCommandJudge?
 
         func read<C: UndoCommand>(_ member: borrowing C) -> GroupMembers.Verdict {
             if C.self == UndoGroup.self || C.self == InvertedCommand.self, let group = Measured.group(in: member) {
                 var removed = 0
-                let stays = group.removeMembers(matching: matcher, counting: &removed)
+                let stays = group.removeMembers(matching: matcher, held: held, counting: &removed)
                 return GroupMembers.Verdict(goes: !stays, removed: removed)
             }
             return matcher.matches(member) ? GroupMembers.Verdict(goes: true, removed: 1) : GroupMembers.Verdict(goes: false, removed: 0)

@@ -259,6 +259,16 @@ struct CommandChunks {
             try change.change(&payload.assumingMemoryBound(to: C.self).pointee)
         }
 
+        /// Runs `body` on the command, in place, when the slot holds a `C` itself (a wide slot
+        /// of that type); `nil` for any other type, or a command held in an existential. A type
+        /// comparison before anything is read: the slot's type is not opened
+        /// (``UndoCommandOfTypeMatcher``). `body` only reads the command.
+        @inlinable @inline(__always)
+        func readIfHeld<C: UndoCommand, R>(as type: C.Type, _ body: (inout C) -> R) -> R? {
+            guard isWide, commandType == C.self else { return nil }
+            return body(&payload.assumingMemoryBound(to: C.self).pointee)
+        }
+
         /// Runs `reader` on the command, in place, with its own type (inlined as ``change(_:)``).
         @inlinable @inline(__always)
         func read<V: StepCommandRead>(_ reader: inout V) -> V.Result {

@@ -117,6 +117,13 @@ struct StepList: RandomAccessCollection {
         commands.read(at: start + index, &reader)
     }
 
+    /// Judges the command of the step at `index` where it is held (``HeldCommandJudge``):
+    /// `nil` when it is not of the judged type, or there is no judge. (The judge is passed as
+    /// an optional: unwrapped by the caller, it was retained and released at every step.)
+    func judgeHeld(at index: Int, by judge: HeldCommandJudge?) -> Bool? {
+        judge?.judge(commands.slot(start + index))
+    }
+
     /// Sets the time of the step at `index` (a merge into it).
     /// - Complexity: O(1) for the newest step.
     @inlinable

@@ -136,7 +136,9 @@ extension HistoryRecord {
         // instructions a step), and an unload that takes every step of the history (a program's
         // last plugin) copies none. Their anchors are the empty history's state, 0.
         var removed = 0
-        let (leading, nextStays) = leadingRemoved(by: matcher, count: &removed)
+        // A typed matcher's own commands are judged where they are held, by their type.
+        let held = heldCommandJudge(for: matcher)
+        let (leading, nextStays) = leadingRemoved(by: matcher, held: held, count: &removed)
         if hasBranches {
             for index in 0..<Swift.min(leading, pendingStart) { anchors[steps.serial(at: index)] = 0 }
         }
@@ -149,7 +151,7 @@ extension HistoryRecord {
             case .asIs?: step
             case .changedGroup?: Step(command: step.command, serial: step.serial, cost: Step.measure(step.command),
                                       time: step.time)
-            case nil: Self.filtered(step, removing: matcher, count: &removed)
+            case nil: Self.filtered(step, removing: matcher, held: held, count: &removed)
             }
             guard let step = left else {
                 if hasBranches && index < pendingStart { anchors[step.serial] = last }
@@ -173,7 +175,7 @@ extension HistoryRecord {
                 let origins = branches.pendingOrigins(of: index)
                 for (offset, step) in run.enumerated() {
                     let pending = offset - (run.count - origins.count)
-                    if let step = Self.filtered(step, removing: matcher, count: &removed) {
+                    if let step = Self.filtered(step, removing: matcher, held: held, count: &removed) {
                         // A pending step left at a branch's start (its states all gone) goes too.
                         if pending >= 0 && keptSteps.isEmpty { continue }
                         keptSteps.append(step)
@@ -196,22 +198,30 @@ extension HistoryRecord {
         contextCounts = recountedContexts()
         // An open group's members go too, and are counted with the rest (a nested open group
         // is not yet a member of its parent: each is walked once).
-        for group in openGroups { _ = group.removeMembers(matching: matcher, counting: &removed) }
+        for group in openGroups { _ = group.removeMembers(matching: matcher, held: held, counting: &removed) }
         coalescingOpen = false
         return removed
     }
 
     /// How many of the oldest steps go, up to the first that stays: each command read in place,
     /// with its own type, and offered to `matcher` once, a group's members judged (and removed)
-    /// as ``filtered(_:removing:count:)`` does, the commands removed added to `count`.
+    /// as ``filtered(_:removing:held:count:)`` does, the commands removed added to `count`;
+    /// `held` judges first those it can where they are held.
     /// - Returns: the steps that go, and how the step after them was judged (`nil` when there is
     ///   none).
     /// - Complexity: O(those steps and their members, and the one after them).
-    private func leadingRemoved<M: UndoCommandMatcher>(by matcher: M, count: inout Int) -> (Int, LeadingStepJudge<M>.Judged?) {
-        var judge = LeadingStepJudge(matcher: matcher)
+    private func leadingRemoved<M: UndoCommandMatcher>(by matcher: M, held: HeldCommandJudge?,
+                                                       count: inout Int) -> (Int, LeadingStepJudge<M>.Judged?) {
+        var judge = LeadingStepJudge(matcher: matcher, held: held)
         var index = 0
         let total = steps.count
         while index < total {
+            if let goes = steps.judgeHeld(at: index, by: held) {
+                guard goes else { return (index, .asIs) }
+                count += 1
+                index += 1
+                continue
+            }
             let (stays, removed) = steps.read(at: index, &judge)
             count += removed
             if let stays { return (index, stays) }
@@ -222,9 +232,10 @@ extension HistoryRecord {
 
     /// `step` without the commands `matcher` picks (counted into `count`), or `nil` when it
     /// goes: a group is a container, whose members are judged, and it goes only when left empty.
-    private static func filtered<M: UndoCommandMatcher>(_ step: Step, removing matcher: M, count: inout Int) -> Step? {
+    private static func filtered<M: UndoCommandMatcher>(_ step: Step, removing matcher: M, held: HeldCommandJudge?,
+                                                        count: inout Int) -> Step? {
         if let group = UndoGroup.group(in: step.command) {
-            guard group.removeMembers(matching: matcher, counting: &count) else { return nil }
+            guard group.removeMembers(matching: matcher, held: held, counting: &count) else { return nil }
             var step = step
             step.cost = Step.measure(step.command)
             return step
@@ -334,6 +345,8 @@ struct LeadingStepJudge<M: UndoCommandMatcher>: StepCommandRead {
     }
 
     let matcher: M
+    /// The judge of `matcher`'s type, for the members of a group (``heldCommandJudge(for:)``).
+    let held: HeldCommandJudge?
 
     /// How the step stays (`nil` when it goes), and how many commands went. Not mutating: the
     /// matcher is read where it is, not copied per step.
@@ -341,7 +354,7 @@ struct LeadingStepJudge<M: UndoCommandMatcher>: StepCommandRead {
         // Only a group's own types are made an existential to look inside.
         if C.self == UndoGroup.self || C.self == InvertedCommand.self, let group = UndoGroup.group(in: copy command) {
             var removed = 0
-            let stays = group.removeMembers(matching: matcher, counting: &removed)
+            let stays = group.removeMembers(matching: matcher, held: held, counting: &removed)
             return (stays ? .changedGroup : nil, removed)
         }
         return matcher.matches(command) ? (nil, 1) : (.asIs, 0)

@@ -46,14 +46,12 @@ public struct PluginCommand: UndoCommand, Sendable, CustomStringConvertible {
     public var context: UndoContext { step.context }
     public func belongs(to context: UndoContext) -> Bool { step.context == context }
 
-    /// Picks the plugin steps of one plugin (an unload asks it of every step): each command's
-    /// type compared first, so the other steps of a history cost nothing more, and a plugin
-    /// step read in place (``PluginCommandView``), not cast, copied or boxed.
-    struct StepsOf: UndoCommandMatcher {
+    /// Picks the plugin steps of one plugin (an unload asks it of every step): the history
+    /// compares each command's type, passes over the others, and hands each plugin step here
+    /// read where it is held, not cast, copied or boxed.
+    struct StepsOf: UndoCommandOfTypeMatcher {
         let plugin: LoadedPlugin
-        func matches<C: UndoCommand>(_ command: borrowing C) -> Bool {
-            PluginCommandView.belongs(command, to: plugin) ?? false
-        }
+        func matches(picked command: borrowing PluginCommand) -> Bool { command.actionType.plugin === plugin }
     }
 
     /// Gives a step made again from a checkpoint what its perform had set
