@@ -89,12 +89,14 @@ import Testing
         #expect(stack.undoCount == stack.count)
     }
 
-    /// An unload's shape: the history's oldest steps and a group's members are all of the
-    /// matcher's type and all go. Each is read where it is held: the generic method is never
-    /// asked.
-    @Test func heldCommandsNeverReachTheGenericMethod() throws {
+    /// An unload's shape: the steps and a group's members are all of the matcher's type and
+    /// go, after a small step that stays (or none). Each is read where it is held, in the
+    /// oldest run and after it: the generic method is asked of the small step alone.
+    @Test(arguments: [false, true])
+    func heldCommandsNeverReachTheGenericMethod(afterASmallStep: Bool) throws {
         let census = Census()
         let stack = UndoStack.testing()
+        if afterASmallStep { try stack.perform(NumberedCommand(number: -1, token: Token(census))) }
         let steps = CommandChunks.chunkSize + 3
         for number in 0..<steps { try stack.perform(WideNumberedCommand(number: number, token: Token(census))) }
         try stack.beginGroup(named: "Members")
@@ -103,9 +105,9 @@ import Testing
         var matcher = OddOnes<WideNumberedCommand>()
         matcher.everyOne = true
         #expect(try stack.removeAll(matching: matcher) == steps + 4)
-        #expect(matcher.log.generic.count == 0)
+        #expect(matcher.log.generic == (afterASmallStep ? ["NumberedCommand"] : []))
         #expect(matcher.log.picked == Array(0..<(steps + 4)))
-        #expect(stack.count == 0 && census.alive == 0)
+        #expect(stack.count == (afterASmallStep ? 1 : 0) && census.alive == (afterASmallStep ? 1 : 0))
         stack.checkInvariants()
     }
 

@@ -15,9 +15,9 @@ public protocol UndoCommandOfTypeMatcher: UndoCommandMatcher {
 }
 
 extension UndoCommandOfTypeMatcher {
-    /// Offers a ``Picked`` to ``matches(picked:)``; a command of any other type stays. (The
-    /// history asks it only of a ``Picked`` it holds in an existential; it reads the others
-    /// in place.)
+    /// Offers a ``Picked`` to ``matches(picked:)``, cast from `C`; a command of any other type
+    /// stays. (The history asks it only of a ``Picked`` it holds in an existential, one too
+    /// small for a slot of its own or a step of another branch; it reads the others in place.)
     public func matches<C: UndoCommand>(_ command: borrowing C) -> Bool {
         guard C.self == Picked.self, let picked = (copy command) as? Picked else { return false }
         return matches(picked: picked)

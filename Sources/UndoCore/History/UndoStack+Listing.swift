@@ -147,11 +147,20 @@ extension HistoryRecord {
             let index = leading + offset
             // The first step after the leading ones was judged there already (it stays): not
             // offered to `predicate` again; a group that lost members is measured again.
-            let left: Step? = switch offset == 0 ? nextStays : nil {
-            case .asIs?: step
-            case .changedGroup?: Step(command: step.command, serial: step.serial, cost: Step.measure(step.command),
-                                      time: step.time)
-            case nil: Self.filtered(step, removing: matcher, held: held, count: &removed)
+            let left: Step?
+            switch offset == 0 ? nextStays : nil {
+            case .asIs?: left = step
+            case .changedGroup?:
+                left = Step(command: step.command, serial: step.serial, cost: Step.measure(step.command), time: step.time)
+            case nil:
+                // A typed matcher's own step is judged in its slot: the copy in hand would
+                // reach the matcher only through a cast.
+                if let goes = steps.judgeHeld(at: index, by: held) {
+                    if goes { removed += 1 }
+                    left = goes ? nil : step
+                } else {
+                    left = Self.filtered(step, removing: matcher, held: held, count: &removed)
+                }
             }
             guard let step = left else {
                 if hasBranches && index < pendingStart { anchors[step.serial] = last }
