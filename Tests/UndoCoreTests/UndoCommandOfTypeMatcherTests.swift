@@ -29,7 +29,6 @@ import Testing
         }
     }
 
-
     /// Steps, a closed group and an open one, each with held (wide), small and boxed commands.
     static func fill(_ stack: UndoStack, _ census: Census, startingWithSmall: Bool) throws {
         var number = 0
