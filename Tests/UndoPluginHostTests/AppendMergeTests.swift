@@ -213,9 +213,8 @@ import UndoPluginABI
         let before = (Self.address(of: state.arguments[0]), Self.address(of: state.arguments[1]),
                       Self.address(of: state.inverseArguments![1]))
         for _ in 0..<100 {
-            let next = (ActionValueList([.string(String(repeating: "x", count: 32)), .bytes([2])]),
-                        [ActionValue.i32(7), .string("a")])
-            #expect(PluginStep.append(next, to: &state) == 2)
+            let arguments = ActionValueList([.string(String(repeating: "x", count: 32)), .bytes([2])])
+            #expect(PluginStep.append(arguments, inverse: [.i32(7), .string("a")], to: &state) == 2)
         }
         #expect(state.arguments[1] == .bytes(Array(repeating: 1, count: 32) + Array(repeating: 2, count: 100)))
         #expect(state.inverseArguments?[1] == .string(String(repeating: "x", count: 32) + String(repeating: "a", count: 100)))
@@ -239,8 +238,7 @@ import UndoPluginABI
         var address: UInt?
         for index in 0..<2000 {
             let key = keys[index % keys.count]
-            let next = (arguments: ActionValueList(one: .string(key)), inverseArguments: [ActionValue]?.none)
-            #expect(PluginStep.append(next, to: &state) == key.utf8.count)
+            #expect(PluginStep.append(ActionValueList(one: .string(key)), inverse: nil, to: &state) == key.utf8.count)
             typed += key
             let now = state.arguments.textBufferAddress
             #expect(now != nil)
@@ -254,10 +252,10 @@ import UndoPluginABI
         #expect(state.arguments.storageSize == 16 + typed.utf8.count)
         // Past the value limit nothing is appended, and the run is unchanged.
         let huge = String(repeating: "x", count: ActionArguments.maximumValueSize)
-        #expect(PluginStep.append((ActionValueList(one: .string(huge)), nil), to: &state) == nil)
+        #expect(PluginStep.append(ActionValueList(one: .string(huge)), inverse: nil, to: &state) == nil)
         #expect(state.arguments[0] == .string(typed))
         // A value of another type is not appended to the text.
-        #expect(PluginStep.append((ActionValueList(one: .i64(1)), nil), to: &state) == nil)
+        #expect(PluginStep.append(ActionValueList(one: .i64(1)), inverse: nil, to: &state) == nil)
         #expect(state.arguments[0] == .string(typed))
     }
 
@@ -280,7 +278,7 @@ import UndoPluginABI
         let small = PluginStep(context: .global, arguments: [.bytes([1])],
                                inverseArguments: [.i32(7), .bytes([1])], performed: true)
         var state = big.read { $0 }
-        #expect(PluginStep.append(small.read { ($0.arguments, $0.inverseArguments) }, to: &state) == nil)
+        #expect(small.read { PluginStep.append($0.arguments, inverse: $0.inverseArguments, to: &state) } == nil)
         #expect(state.arguments[0] == .bytes(Array(repeating: 0, count: ActionArguments.maximumValueSize)))
         #expect(state.inverseArguments?[1] == .bytes([]))  // neither value changed
     }

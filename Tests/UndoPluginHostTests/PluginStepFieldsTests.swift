@@ -83,4 +83,42 @@ import UndoCore
         #expect(list.appendToOnlyString("b", limit: 100) == 1)
         #expect(list.textBufferAddress != nil && list.int64(at: 0) == nil && list[0] == .string("ab"))
     }
+
+    /// A string value is read as a C string where it is held, from every kind of list: a
+    /// keystroke's one value, one of many, and a run's bytes (made a string then); a value of
+    /// another type reads as `nil`, in a list and in an array or slice (the default reading).
+    @Test func aStringIsReadAsACStringWhereItIsHeld() {
+        func read(_ values: some ActionValueCollection, at index: Int) -> String? {
+            values.withCString(at: index) { String(cString: $0) }
+        }
+        var run = ActionValueList(one: .string("é"))
+        #expect(run.appendToOnlyString("a한", limit: 100) == 4)
+        let many: [ActionValue] = [.i64(3), .string("two words")]
+        let slice = ([.u32(1)] + many)[1...]
+        #expect(read(ActionValueList(one: .string("key")), at: 0) == "key")
+        #expect(read(ActionValueList(many), at: 1) == "two words" && read(ActionValueList(many), at: 0) == nil)
+        #expect(read(run, at: 0) == "éa한")
+        #expect(read(ActionValueList(one: .i64(7)), at: 0) == nil)
+        #expect(read(ActionValueList(one: .bytes([65, 66])), at: 0) == nil)
+        #expect(read(many, at: 1) == "two words" && read(many, at: 0) == nil)
+        #expect(read(slice, at: 2) == "two words" && read(slice, at: 1) == nil)
+    }
+
+    /// A keystroke joins a run from its own list, read in place, as its text did: the same bytes
+    /// appended, and nothing when either side is not one string (the run then unchanged).
+    @Test func aKeystrokeJoinsARunFromItsList() {
+        var state = PluginStep.State(context: .global, arguments: ActionValueList(one: .string("ab")),
+                                     inverseArguments: nil, performed: true)
+        #expect(ActionValueList(one: .string("c")).isOneString)
+        #expect(!ActionValueList(one: .i64(1)).isOneString && !ActionValueList([.string("a"), .string("b")]).isOneString)
+        #expect(PluginStep.append(keystrokeOf: ActionValueList(one: .string("c")), to: &state) == 1)
+        #expect(PluginStep.append(keystrokeOf: ActionValueList(one: .string("한")), to: &state) == 3)
+        #expect(PluginStep.append(keystrokeOf: ActionValueList(one: .i64(1)), to: &state) == nil)
+        #expect(state.arguments[0] == .string("abc한"))
+        // A run whose inverse has values of its own takes no keystroke.
+        var other = PluginStep.State(context: .global, arguments: ActionValueList(one: .string("ab")),
+                                     inverseArguments: [.string("x")], performed: true)
+        #expect(PluginStep.append(keystrokeOf: ActionValueList(one: .string("c")), to: &other) == nil)
+        #expect(other.arguments[0] == .string("ab"))
+    }
 }

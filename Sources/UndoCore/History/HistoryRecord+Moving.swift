@@ -66,13 +66,13 @@ extension HistoryRecord {
         var changes = UndoChanges()
         let marks = changes.obsoleteMarks
         var run = RunStep(direction, readingName: true)
+        let name: String?
         do {
-            try run.run(at: index, of: &steps, &changes)
+            name = try run.run(at: index, of: &steps, &changes)
         } catch {
             coalescingOpen = wasOpen
             throw failed(at: index, error)
         }
-        let name = run.name.take()
         if changes.obsoleteMarks != marks {
             changes.obsoleteMarks = marks
             let removed = removeObsolete(at: index)
@@ -401,11 +401,11 @@ extension HistoryRecord {
         let marks = changes.obsoleteMarks
         var run = RunStep(direction, readingName: readingName)
         do {
-            try run.run(at: index, of: &steps, &changes)
+            let read = try run.run(at: index, of: &steps, &changes)
+            if readingName { name = read }
         } catch {
             throw failed(at: index, error)
         }
-        if readingName { name = run.name.take() }
         if changes.obsoleteMarks != marks {
             changes.obsoleteMarks = marks
             if removingObsolete { return removeObsolete(at: index) }
@@ -614,14 +614,14 @@ extension HistoryRecord {
 
 /// Runs a step's action, undo or redo, in place with the step's own type (``StepList/change(at:_:)``),
 /// and reads its name after it when asked (in the same access: a second one cost a uniqueness
-/// check and the slot's projection again).
+/// check and the slot's projection again). The name is handed back, not stored: a stored one
+/// released its old value (`nil`) in a call to the run time at every undo and redo.
 @usableFromInline
 struct RunStep: StepCommandChange {
     let direction: UndoResult.Direction
     let readingName: Bool
     /// The places the action reports: the caller's, moved in for the run and back after it.
     var changes = UndoChanges()
-    var name: String?
 
     @inline(__always)
     init(_ direction: UndoResult.Direction, readingName: Bool) {
@@ -630,31 +630,32 @@ struct RunStep: StepCommandChange {
     }
 
     /// Runs the step at `index` of `steps`, its places reported into `changes`.
+    /// - Returns: the step's name after its action, when reading it (else `nil`).
     @inline(__always)
-    mutating func run(at index: Int, of steps: inout StepList, _ changes: inout UndoChanges) throws {
+    mutating func run(at index: Int, of steps: inout StepList, _ changes: inout UndoChanges) throws -> String? {
         swap(&self.changes, &changes)
         defer { swap(&self.changes, &changes) }
-        try steps.change(at: index, &self)
+        return try steps.change(at: index, &self)
     }
 
     @usableFromInline
-    mutating func change<C: UndoCommand>(_ command: inout C) throws(any Error) {
+    mutating func change<C: UndoCommand>(_ command: inout C) throws(any Error) -> String? {
         switch direction {
         case .undo: try command.undo(&changes)
         case .redo: try command.perform(&changes)
         }
-        if readingName { name = command.name }
+        return readingName ? command.name : nil
     }
 
     /// The same, on the existential itself: no generic call (measured: about 60 instructions
     /// an undo or redo of a small step).
     @usableFromInline @inline(__always)
-    mutating func change(existential command: inout any UndoCommand) throws(any Error) {
+    mutating func change(existential command: inout any UndoCommand) throws(any Error) -> String? {
         switch direction {
         case .undo: try command.undo(&changes)
         case .redo: try command.perform(&changes)
         }
-        if readingName { name = command.name }
+        return readingName ? command.name : nil
     }
 }
 

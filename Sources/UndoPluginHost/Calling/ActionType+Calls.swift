@@ -18,18 +18,21 @@ extension ActionType {
     /// perform hands back.
     /// - Throws: the plugin's failure, or a broken contract (an inverse argument not set); the
     ///   step is unchanged then.
-    func invokePerform(_ step: inout PluginStep.State, context: UndoContext, changes: inout UndoChanges)
+    func invokePerform(_ step: inout PluginStep.State, changes: inout UndoChanges)
         throws(PluginActionError)
     {
         let redo = step.performed
         let errorPhase: PluginActionError.Phase = redo ? .redo : .perform
         guard plugin.isLoaded else { throw plugin.unloadedError(action: self, phase: errorPhase) }
         if let remote = plugin.remote {
-            try performRemotely(remote, &step, context: context, changes: &changes)
+            try performRemotely(remote, &step, changes: &changes)
             return
         }
         let inverseCount = inverseSignature?.parameters.count
-        let finished = try plugin.withFrame(redo ? .redo : .perform, action: self, context: context) {
+        // The step's context is read where it is, for the frame's comparison: a copy handed in
+        // by the command cost a retain and a release of its name per perform (about 30
+        // instructions).
+        let finished = try plugin.withFrame(redo ? .redo : .perform, action: self, context: step.context) {
             (frame) throws(PluginActionError) -> Bool in
             frame.expectOutputs(inverse: inverseCount)
             let status = frame.call(performFunction!, step.arguments)
@@ -45,9 +48,10 @@ extension ActionType {
     /// An isolated plugin's perform, out of line: the in-process call, every step's, stays short
     /// (its spills and stack frame with it).
     @inline(never)
-    private func performRemotely(_ remote: IsolatedPluginProcess, _ step: inout PluginStep.State, context: UndoContext,
+    private func performRemotely(_ remote: IsolatedPluginProcess, _ step: inout PluginStep.State,
                                  changes: inout UndoChanges) throws(PluginActionError)
     {
+        let context = step.context
         try plugin.serialized { () throws(PluginActionError) in
             try remote.perform(self, &step, context: context, changes: &changes)
         }

@@ -92,14 +92,16 @@ enum DirectCall {
             guard case .f64(let a) = values[0] else { Self.unchecked() }
             return function(call, a)
         case .string(let function):
-            guard case .string(let a) = values[0] else { Self.unchecked() }
-            return a.withCString { function(call, $0) }
+            guard let status = values.withCString(at: 0, { function(call, $0) }) else { Self.unchecked() }
+            return status
         case .i64I64(let function):
             guard let a = values.int64(at: 0), let b = values.int64(at: 1) else { Self.unchecked() }
             return function(call, a, b)
         case .i64String(let function):
-            guard let a = values.int64(at: 0), case .string(let b) = values[1] else { Self.unchecked() }
-            return b.withCString { function(call, a, $0) }
+            guard let a = values.int64(at: 0), let status = values.withCString(at: 1, { function(call, a, $0) }) else {
+                Self.unchecked()
+            }
+            return status
         }
     }
 

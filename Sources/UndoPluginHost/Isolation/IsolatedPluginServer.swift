@@ -10,7 +10,7 @@ import UndoPluginABI
 /// The other end of an isolated plugin (`undo-plugin-runner`): a process that holds one plugin,
 /// loaded the ordinary way into a host of its own, and answers the calls the real host sends
 /// over the socket (``IsolatedPluginProcess``). Every call goes through the same code as an
-/// in-process call (``ActionType/invokePerform(_:context:changes:)`` and the rest), so the
+/// in-process call (``ActionType/invokePerform(_:changes:)`` and the rest), so the
 /// plugin sees the same ABI, the same callbacks and the same checks; what those calls hand
 /// back (inverse arguments, coalescing key, description, changes, obsolete mark, the plugin's
 /// error) travels back in the answer.
@@ -264,7 +264,7 @@ package enum IsolatedPluginServer {
                                          performed: redo)
             var changes = UndoChanges()
             try plugin.serialized { () throws(PluginActionError) in
-                try action.invokePerform(&state, context: context, changes: &changes)
+                try action.invokePerform(&state, changes: &changes)
             }
             var writer = WireWriter(WireKind.ok)
             writer.bool(changes.isObsolete)

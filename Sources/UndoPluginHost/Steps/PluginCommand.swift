@@ -123,10 +123,9 @@ public struct PluginCommand: UndoCommand, Sendable, CustomStringConvertible {
 
     public mutating func perform(_ changes: inout UndoChanges) throws {
         let action = actionType
-        let context = step.context
         try step.modify { (state: inout PluginStep.State) in
             let wasPerformed = state.performed
-            try action.invokePerform(&state, context: context, changes: &changes)
+            try action.invokePerform(&state, changes: &changes)
             // Measured once, when it first ran, only where a redo could change the size (new
             // inverse arguments): a step whose inverse takes its own arguments keeps its size
             // until a merge (which measures it), so the history reading its cost measures it
@@ -177,18 +176,14 @@ public struct PluginCommand: UndoCommand, Sendable, CustomStringConvertible {
     private mutating func decideMerge(with next: PluginCommand) -> UndoMerge {
         guard next.actionType === actionType, next.step.context == step.context else { return .refused }
         if actionType.appendsOnMerge {
-            // A keystroke (one string argument, the inverse taking perform's) hands over its text
-            // alone: a copy of its whole list of values, made and destroyed per keystroke, cost
-            // about 75 instructions.
-            let keystroke = next.step.read { $0.inverseArguments == nil ? $0.arguments.onlyString : nil }
+            // `next`'s values are read where they are held (a copy of a keystroke's list cost
+            // about 75 instructions, of its text about 50). `next` is a value of its own (a
+            // command pushed twice was copied into the history), so it is read while this step
+            // changes.
             return step.modify { state in
                 let before = state.measuredCost >= 0 ? state.measuredCost : state.currentCost
-                let appended = if let keystroke {
-                    PluginStep.append(keystroke: keystroke, to: &state)
-                } else {
-                    // `next` is a value of its own (a command pushed twice was copied into
-                    // the history), so this read is of other fields than those being changed.
-                    PluginStep.append(next.step.read { ($0.arguments, $0.inverseArguments) }, to: &state)
+                let appended = next.step.read { next in
+                    PluginStep.append(next.arguments, inverse: next.inverseArguments, to: &state)
                 }
                 guard let appended else { return .refused }
                 // The history measures a merged step again: it grew by the bytes appended.
@@ -377,52 +372,60 @@ struct PluginStep: Sendable {
     /// The bytes this step keeps alive, for the memory limit.
     var currentCost: Int { read { $0.currentCost } }
 
+    /// Appends a keystroke (a list of one string value, of a step whose inverse takes perform's)
+    /// to `state`, read where it is held: its bytes join the run's byte buffer, no String made
+    /// (``ActionValueList/appendOnlyString(of:limit:)``, which refuses a run of another kind).
+    /// - Returns: the bytes appended, or `nil` (nothing changed).
+    static func append(keystrokeOf keystroke: borrowing ActionValueList, to state: inout State) -> Int? {
+        guard state.inverseArguments == nil else { return nil }
+        return state.arguments.appendOnlyString(of: keystroke, limit: ActionArguments.maximumValueSize)
+    }
+
     /// The host-side append merge (``ActionType/appendsOnMerge``, `UNDO_MERGE_BY_APPEND`):
-    /// appends `next`'s last argument to this step's last argument, and likewise the last inverse
-    /// argument, in place.
+    /// appends the next step's last argument to this step's last argument, and likewise the
+    /// last inverse argument, in place (the values grow in their own buffers); a keystroke as
+    /// ``append(keystrokeOf:to:)`` does.
+    /// - Parameters:
+    ///   - arguments: the next step's arguments, read where they are held.
+    ///   - inverse: the next step's inverse arguments (`nil`: its inverse takes perform's).
     /// - Returns: the bytes appended (to the argument and the inverse argument together), or
     ///   `nil` (nothing changed) unless every other argument of the two is equal and the joined
     ///   values stay within ``ActionArguments/maximumValueSize``.
-    /// Appends a keystroke (the text of a step of one string argument whose inverse takes
-    /// perform's) to `state`: its bytes join the run's byte buffer, no String made
-    /// (``ActionValueList/appendToOnlyString(_:limit:)``, which refuses a run of another kind).
-    /// - Returns: the bytes appended, or `nil` (nothing changed).
-    static func append(keystroke: String, to state: inout State) -> Int? {
-        guard state.inverseArguments == nil else { return nil }
-        return state.arguments.appendToOnlyString(keystroke, limit: ActionArguments.maximumValueSize)
+    // The keystroke's test inlined where a merge asks (a call for it cost about 20 instructions
+    // a keystroke), the other values' append apart.
+    @inline(__always)
+    static func append(_ arguments: ActionValueList, inverse: [ActionValue]?, to state: inout State) -> Int? {
+        if inverse == nil, arguments.isOneString { return append(keystrokeOf: arguments, to: &state) }
+        return appendValues(arguments, inverse: inverse, to: &state)
     }
 
-    /// Appends `next`'s values to `state`'s in place (the values grow in their own buffers).
-    static func append(_ next: (arguments: ActionValueList, inverseArguments: [ActionValue]?),
-                       to state: inout State) -> Int? {
-        if next.inverseArguments == nil, let keystroke = next.arguments.onlyString {
-            return append(keystroke: keystroke, to: &state)
-        }
+    /// ``append(_:inverse:to:)`` of steps other than keystrokes.
+    private static func appendValues(_ arguments: ActionValueList, inverse: [ActionValue]?,
+                                     to state: inout State) -> Int? {
         let count = state.arguments.count
-        guard count > 0, next.arguments.count == count,
-              (state.inverseArguments == nil) == (next.inverseArguments == nil) else {
+        guard count > 0, arguments.count == count, (state.inverseArguments == nil) == (inverse == nil) else {
             return nil
         }
-        for index in 0..<count - 1 where state.arguments[index] != next.arguments[index] { return nil }
+        for index in 0..<count - 1 where state.arguments[index] != arguments[index] { return nil }
         // The values that grow are checked where they are changed, through the one access that
         // changes them: a copy read for the check beforehand (of the list or of the value) kept
         // a second reference to the text until after the append in optimized builds, so every
         // append copied the whole text.
         var inverseBytes = 0
-        if let nextInverse = next.inverseArguments {
+        if let nextInverse = inverse {
             guard let size = state.inverseArguments.map({ inverseAppendableSize(nextInverse, to: $0) }) ?? nil else {
                 return nil
             }
             inverseBytes = size
         }
-        let tail = next.arguments[count - 1]
+        let tail = arguments[count - 1]
         var argumentBytes: Int?
         state.arguments.update(at: count - 1) { last in
             argumentBytes = appendableSize(tail, to: last)
             if argumentBytes != nil { append(tail, to: &last) }
         }
         guard let argumentBytes else { return nil }
-        if let nextInverse = next.inverseArguments {
+        if let nextInverse = inverse {
             let index = nextInverse.count - 1
             append(nextInverse[index], to: &state.inverseArguments![index])
         }
@@ -466,7 +469,7 @@ struct PluginStep: Sendable {
 }
 
 extension ActionValue {
-    /// Appends `tail` to this string value in place (see ``PluginStep/append(_:to:)``): the
+    /// Appends `tail` to this string value in place (see ``PluginStep/append(_:inverse:to:)``): the
     /// value is set to a number while the text grows, which drops its reference to the text,
     /// so the text is uniquely referenced and grows in its own buffer.
     mutating func appendText(_ tail: String) {

@@ -5,6 +5,9 @@
 protocol ActionValueCollection: RandomAccessCollection where Element == ActionValue, Index == Int {
     /// The number of the value at `index` when it is an `i64`, else `nil`.
     func int64(at index: Int) -> Int64?
+    /// Calls `body` with the value at `index` as a C string when it is a string (`nil` when it
+    /// is not): a keystroke's direct call reads its text where it is held.
+    func withCString<R>(at index: Int, _ body: (UnsafePointer<CChar>) -> R) -> R?
 }
 
 extension ActionValueCollection {
@@ -12,6 +15,12 @@ extension ActionValueCollection {
     func int64(at index: Int) -> Int64? {
         if case .i64(let value) = self[index] { return value }
         return nil
+    }
+
+    @inline(__always)
+    func withCString<R>(at index: Int, _ body: (UnsafePointer<CChar>) -> R) -> R? {
+        guard case .string(let text) = self[index] else { return nil }
+        return text.withCString(body)
     }
 }
 
@@ -101,6 +110,27 @@ struct ActionValueList: ActionValueCollection, Equatable, Sendable {
         }
     }
 
+    /// The string at `index` as a C string, read in place (see ``ActionValueCollection``): the
+    /// subscript's copy of the value cost a keystroke's direct call an outlined copy and
+    /// destroy, and a retain and a release (about 50 instructions).
+    @inline(__always)
+    func withCString<R>(at index: Int, _ body: (UnsafePointer<CChar>) -> R) -> R? {
+        switch storage {
+        case .one(.string(let text)):
+            precondition(index == 0, "Index out of range")
+            return text.withCString(body)
+        case .other(.many(let values)):
+            guard case .string(let text) = values[index] else { return nil }
+            return text.withCString(body)
+        case .other(.text(let bytes)):
+            precondition(index == 0, "Index out of range")
+            return String(decoding: bytes, as: UTF8.self).withCString(body)
+        default:
+            precondition(index == 0, "Index out of range")
+            return nil
+        }
+    }
+
     /// The bytes the values keep alive (the sum of their ``ActionValue/storageSize``), read in
     /// place.
     var storageSize: Int {
@@ -168,11 +198,20 @@ struct ActionValueList: ActionValueCollection, Equatable, Sendable {
         return size
     }
 
-    /// The text of a list of one string value kept as a value (a keystroke), else `nil`: read
-    /// without going through the subscript's copy of the whole value.
-    var onlyString: String? {
-        guard case .one(.string(let text)) = storage else { return nil }
-        return text
+    /// ``appendToOnlyString(_:limit:)`` with the text of `other`, a list of one string value
+    /// kept as a value (a keystroke), read where it is held.
+    /// - Returns: the bytes appended, or `nil` (nothing changed), also when `other` is not such
+    ///   a list.
+    mutating func appendOnlyString(of other: borrowing ActionValueList, limit: Int) -> Int? {
+        guard case .one(.string(let tail)) = other.storage else { return nil }
+        return appendToOnlyString(tail, limit: limit)
+    }
+
+    /// Whether this is a list of one string value kept as a value (a keystroke), told without
+    /// a copy of the text.
+    var isOneString: Bool {
+        if case .one(.string) = storage { return true }
+        return false
     }
 
     /// Where a one-string list that grew by appends keeps its bytes (`nil`: the list is not
