@@ -45,7 +45,7 @@ import Testing
                 case 7:
                     let modulus = Int.random(in: 2...5, using: &generator)
                     var judge = MultipleJudge(modulus: modulus)
-                    let removed = members.removeAll(judging: &judge)
+                    let removed = members.removeAll(judging: &judge, held: nil)
                     #expect(judge.asked == model.count)
                     #expect(removed == model.count { $0 % modulus == 0 })
                     model.removeAll { $0 % modulus == 0 }

@@ -44,10 +44,10 @@ import UndoCore
     }
 }
 
-/// A direct call reads a step's numbers in place (``ActionValueCollection/int64(at:)``): the
-/// read agrees with the subscript for every kind of list and value, and an array or a slice
-/// reads them the same way.
-@Suite struct InPlaceNumberReads {
+/// A direct call reads a step's numbers and strings in place (``ActionValueCollection/int64(at:)``,
+/// ``ActionValueCollection/withCString(at:_:)``): the read agrees with the subscript for every
+/// kind of list and value, and an array or a slice reads them the same way.
+@Suite struct InPlaceValueReads {
     static let values: [ActionValue] = [.i64(-7), .i32(3), .u64(9), .string("a"), .bytes([1]), .f64(0.5), .i64(Int64.max)]
 
     static func expected(_ value: ActionValue) -> Int64? {

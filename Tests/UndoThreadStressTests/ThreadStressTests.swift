@@ -274,7 +274,7 @@ struct StressLoader {
                 try host.unload(Self.pluginID)
             } catch {
                 failures.add("loader: round \(round): \(error)")
-                try? host.unload(Self.pluginID)
+                _ = try? host.unload(Self.pluginID)
             }
         }
     }

@@ -62,8 +62,9 @@ struct GroupMembers {
             if fields.isWide {
                 for index in 0..<count { withSlot(index) { $0.deinitialize() } }
             } else {
-                withUnsafeMutablePointerToElements {
-                    UnsafeMutableRawPointer($0).assumingMemoryBound(to: (any UndoCommand).self).deinitialize(count: count)
+                withUnsafeMutablePointerToElements { elements in
+                    _ = UnsafeMutableRawPointer(elements).assumingMemoryBound(to: (any UndoCommand).self)
+                        .deinitialize(count: count)
                 }
             }
         }
@@ -258,7 +259,7 @@ struct GroupMembers {
         buffer.withSlot(buffer.fields.count) { $0.deinitialize() }
     }
 
-    /// What a judge of ``removeAll(judging:)`` says of a member: whether it goes, and how many
+    /// What a judge of ``removeAll(judging:held:)`` says of a member: whether it goes, and how many
     /// commands that removes (a nested group's members it took out included).
     struct Verdict {
         var goes: Bool
@@ -270,7 +271,7 @@ struct GroupMembers {
     /// kept in order.
     /// - Returns: the commands removed, as the verdicts count them.
     /// - Complexity: O(`count`) plus the judging.
-    mutating func removeAll<V: StepCommandRead>(judging judge: inout V, held: HeldCommandJudge? = nil) -> Int
+    mutating func removeAll<V: StepCommandRead>(judging judge: inout V, held: HeldCommandJudge?) -> Int
     where V.Result == Verdict {
         guard count > 0 else { return 0 }
         makeUnique()

@@ -1,7 +1,8 @@
 /// The values a plugin function is called with (a step's list, or an array of them): a
-/// random-access collection of ``ActionValue`` that reads a number in place (``int64(at:)``), so
-/// a direct call of a step of numbers does not copy each value out of its list first (an
-/// outlined copy and its check, about 15 instructions a call).
+/// random-access collection of ``ActionValue`` that reads a number (``int64(at:)``) and a string
+/// (``withCString(at:_:)``) in place, so a direct call does not copy each value out of its list
+/// first (for a number an outlined copy and its check, about 15 instructions a call; for a
+/// string, a retain and a release besides).
 protocol ActionValueCollection: RandomAccessCollection where Element == ActionValue, Index == Int {
     /// The number of the value at `index` when it is an `i64`, else `nil`.
     func int64(at index: Int) -> Int64?
