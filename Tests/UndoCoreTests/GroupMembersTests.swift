@@ -117,6 +117,50 @@ import Testing
         #expect(log.entries == ["-4", "+4"])
     }
 
+    /// A group opened after a group whose first member was wide (a plugin step) makes its
+    /// block wide from the start, with room for as many members: a macro of ten wide members
+    /// is one block, not a narrow one made at beginGroup and a wide one at its first member. A
+    /// group whose first member is small puts the next group back to narrow slots.
+    @Test func aRepeatedGroupOfWideMembersIsOneBlock() throws {
+        let log = RunLog()
+        let counter = Counter()
+        let history = UndoStack()
+        func block() -> (id: ObjectIdentifier?, wide: Bool, room: Int?) {
+            history.openGroups.last!.storage.access {
+                ($0.parts.members.buffer.map(ObjectIdentifier.init), $0.parts.members.isWide,
+                 $0.parts.members.buffer?.fields.room)
+            }
+        }
+        try history.beginGroup(named: "Macro")
+        for number in 0..<10 { try history.perform(LoggedWideCommand(number: number, log: log)) }
+        try history.endGroup()
+
+        try history.beginGroup(named: "Macro")
+        let made = block()
+        #expect(made.wide, "the block was made narrow although the last group began with a wide member")
+        #expect(made.room == 10)
+        for number in 0..<10 {
+            try history.perform(LoggedWideCommand(number: number, log: log))
+            #expect(block().id == made.id, "member \(number) moved the members into a new block")
+        }
+        try history.endGroup()
+
+        // Small members after it: held in the wide block (no move); the group after them is narrow.
+        try history.beginGroup(named: "Count")
+        for amount in 1...3 { try history.perform(Increment(counter: counter, amount: amount)) }
+        try history.endGroup()
+        try history.beginGroup(named: "Count")
+        #expect(!block().wide)
+        try history.perform(Increment(counter: counter, amount: 4))
+        try history.endGroup()
+        history.checkInvariants()
+        #expect(history.count == 4)
+        #expect(counter.value == 10)
+        try history.undo(count: 4)
+        #expect(counter.value == 0)
+        history.checkInvariants()
+    }
+
     /// Typing into an open group merges into its newest member in place, 64-byte members
     /// included; the member removed from the group by a filter is freed once.
     @Test func typingIntoAnOpenGroupMergesIntoAWideMember() throws {

@@ -6,7 +6,8 @@
 /// redo reached every member through its box. Here the block is *narrow* (each slot an
 /// `any UndoCommand`, 40 bytes) until the first member of 25 to 64 bytes makes it *wide*
 /// (each slot the command's type and the command itself, 80 bytes; any other member in an
-/// existential marked ``CommandChunks/InExistential``). A group is one block, as its array was.
+/// existential marked ``CommandChunks/InExistential``), or wide from the start when the history
+/// expects such members (``init(reserving:wide:)``). A group is one block, as its array was.
 ///
 /// **Storage.** A ``Buffer`` (a `ManagedBuffer` of 8-byte words) holds the count, the room and
 /// the kind in its header and the slots after it; it frees the members when it goes. It is
@@ -74,10 +75,10 @@ struct GroupMembers {
 
     @inlinable init() {}
 
-    /// An empty list with room for `room` members (narrow slots; the first wide member makes
-    /// them wide).
-    init(reserving room: Int) {
-        if room > 0 { buffer = Buffer.make(room: room, wide: false) }
+    /// An empty list with room for `room` members, in wide slots when `wide` (narrow ones turn
+    /// wide at the first wide member, which moves the members into a new block).
+    init(reserving room: Int, wide: Bool = false) {
+        if room > 0 { buffer = Buffer.make(room: room, wide: wide) }
     }
 
     /// The members of `members`, in order.
@@ -93,6 +94,13 @@ struct GroupMembers {
 
     /// Whether the slots are wide (tests).
     var isWide: Bool { buffer?.fields.isWide ?? false }
+
+    /// Whether the first member is held in a wide slot itself (not in an existential there).
+    /// - Complexity: O(1).
+    var firstIsHeldWide: Bool {
+        guard let buffer, buffer.fields.count > 0, buffer.fields.isWide else { return false }
+        return buffer.withSlot(0) { !$0.holdsExistential }
+    }
 
     /// Copies of the members, oldest first (a member of over 24 bytes boxed for it).
     /// - Complexity: O(`count`).

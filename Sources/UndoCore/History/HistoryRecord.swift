@@ -69,6 +69,11 @@ struct HistoryRecord {
     /// How many members the last group closed had: the next group makes room for as many
     /// (programs repeat their groups: a macro, a paste), so it does not grow member by member.
     var lastGroupSize = 0
+    /// Whether the last group's first member was held in a wide slot (a plugin step): the next
+    /// group's slots are made wide from the start, so its first member does not move the block
+    /// into a new one (two allocations a group). Taken from the first member, not from the
+    /// block's kind, so one group of small commands puts the next back to narrow slots.
+    var lastGroupWasWide = false
     /// Whether the next change with the same key may join the newest step, and when the last
     /// change of the run was made.
     @usableFromInline

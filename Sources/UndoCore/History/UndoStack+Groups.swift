@@ -19,7 +19,8 @@ extension UndoStack {
             guard record.openGroups.count < Self.maximumGroupDepth else {
                 throw UndoError.groupTooDeep(limit: Self.maximumGroupDepth)
             }
-            let group = UndoGroup(name: name, context: context ?? .global, capacity: min(record.lastGroupSize, 1024))
+            let group = UndoGroup(name: name, context: context ?? .global, capacity: min(record.lastGroupSize, 1024),
+                                  wide: record.lastGroupWasWide)
             group.historyDescription = description
             record.openGroups.append(group)
             record.coalescingOpen = false
@@ -35,8 +36,9 @@ extension UndoStack {
         try access { record in
             guard let group = record.openGroups.popLast() else { throw UndoError.noOpenGroup }
             record.coalescingOpen = false
-            let memberCount = group.memberCount
+            let (memberCount, firstIsWide) = group.memberCountAndFirstKind
             record.lastGroupSize = memberCount
+            record.lastGroupWasWide = firstIsWide
             guard memberCount > 0 else { return }
             if let parent = record.openGroups.last {
                 parent.append(group)
